@@ -1,0 +1,55 @@
+/**
+ * Response helpers: WordPress's JSON content type and headers, and the paged collection wrappers with
+ * `rest_url`, optional `next_rest_url`/`previous_rest_url` (absent, not null) and `X-TEC-*` totals.
+ */
+import type { Context } from 'hono';
+import type { Env } from '../../emulator-kit/control.js';
+import type { CalendarStore } from './store.js';
+import type { Site } from './serialize.js';
+
+export interface RouteDeps {
+  store: CalendarStore;
+  site: Site;
+  pluginVersion: '6.17.2' | '6.17.1';
+  /** Site "now": the fixed `now` option or the wall clock. */
+  now(): Date;
+}
+
+export function sendJson(c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return c.body(JSON.stringify(body), status as 200, {
+    'content-type': 'application/json; charset=UTF-8',
+    'x-robots-tag': 'noindex',
+    'x-content-type-options': 'nosniff',
+    'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link',
+    ...headers,
+  });
+}
+
+/** `base?k=v&…`, values URL-encoded, skipping undefined ones. */
+export function withQuery(base: string, query: [string, unknown][]): string {
+  const parts = query
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`);
+  return parts.length ? `${base}?${parts.join('&')}` : base;
+}
+
+export interface PageInfo<T> {
+  items: T[];
+  total: number;
+  totalPages: number;
+}
+
+export function slicePage<T>(all: T[], page: number, perPage: number): PageInfo<T> {
+  return { items: all.slice((page - 1) * perPage, page * perPage), total: all.length, totalPages: Math.ceil(all.length / perPage) };
+}
+
+/** next/previous URLs: same query, page ± 1; the previous URL of page 2 simply drops `page`. */
+export function pageLinks(base: string, query: [string, unknown][], page: number, totalPages: number) {
+  const rest = query.filter(([k]) => k !== 'page');
+  const links: { next_rest_url?: string; previous_rest_url?: string } = {};
+  if (page < totalPages) links.next_rest_url = withQuery(base, [['page', page + 1], ...rest]);
+  if (page > 1 && page - 1 <= Math.max(totalPages, 1)) links.previous_rest_url = withQuery(base, page === 2 ? rest : [['page', page - 1], ...rest]);
+  return links;
+}
+
+export const totalsHeaders = (total: number, totalPages: number) => ({ 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) });

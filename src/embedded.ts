@@ -1,0 +1,68 @@
+/**
+ * The embedded default: when no upstream URLs are configured, both emulators start in-process on
+ * free ports with their default credentials, and the configuration is pointed at them. The gateway
+ * then talks to them over real HTTP exactly as it would to a real tenant and site.
+ */
+import { startCalendarEmulator } from './calendar/emulator/index.js';
+import type { Config } from './config.js';
+import { startGovernanceEmulator } from './governance/emulator/index.js';
+
+interface GovernanceEndpoint {
+  origin: string;
+  tokenUrl: string;
+  clients: { full: { clientId: string; clientSecret: string } };
+}
+interface CalendarEndpoint {
+  apiRoot: string;
+  users: { editor: { username: string; appPassword: string } };
+}
+
+/** The environment that points a gateway at running emulators (tests, benchmarks, load runs). */
+export function emulatorEnv(governance: GovernanceEndpoint, calendar: CalendarEndpoint): Record<string, string> {
+  return {
+    GOVERNANCE_URL: governance.origin,
+    GOVERNANCE_TOKEN_URL: governance.tokenUrl,
+    GOVERNANCE_CLIENT_ID: governance.clients.full.clientId,
+    GOVERNANCE_CLIENT_SECRET: governance.clients.full.clientSecret,
+    CALENDAR_URL: calendar.apiRoot,
+    CALENDAR_USER: calendar.users.editor.username,
+    CALENDAR_APP_PASSWORD: calendar.users.editor.appPassword,
+  };
+}
+
+export interface EmbeddedUpstreams {
+  config: Config;
+  governanceOrigin: string;
+  calendarApiRoot: string;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedUpstreams(config: Config, options: { controlRoutes?: boolean } = {}): Promise<EmbeddedUpstreams> {
+  const [governance, calendar] = await Promise.all([
+    startGovernanceEmulator({ rateProfile: config.governance.rateProfile, controlRoutes: options.controlRoutes }),
+    startCalendarEmulator({ controlRoutes: options.controlRoutes }),
+  ]);
+  return {
+    config: {
+      ...config,
+      governance: {
+        ...config.governance,
+        url: governance.origin,
+        tokenUrl: governance.tokenUrl,
+        clientId: governance.clients.full.clientId,
+        clientSecret: governance.clients.full.clientSecret,
+      },
+      calendar: {
+        ...config.calendar,
+        url: calendar.apiRoot,
+        user: calendar.users.editor.username,
+        appPassword: calendar.users.editor.appPassword,
+      },
+    },
+    governanceOrigin: governance.origin,
+    calendarApiRoot: calendar.apiRoot,
+    close: async () => {
+      await Promise.all([governance.close(), calendar.close()]);
+    },
+  };
+}

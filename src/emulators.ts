@@ -1,0 +1,35 @@
+/**
+ * `npm run emulators`: both upstream emulators standalone, for poking at the REST APIs directly or
+ * for pointing a separately started gateway at them. Ports from GOVERNANCE_EMULATOR_PORT (4010) and
+ * CALENDAR_EMULATOR_PORT (4020); the `/_emulator/*` control routes are on.
+ */
+import { startCalendarEmulator } from './calendar/emulator/index.js';
+import { startGovernanceEmulator } from './governance/emulator/index.js';
+
+const port = (name: string, fallback: number) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    console.error(`${name} must be a port number (got "${process.env[name]}").`);
+    process.exit(1);
+  }
+  return n;
+};
+
+const host = process.env.HOST ?? '127.0.0.1';
+const governance = await startGovernanceEmulator({ port: port('GOVERNANCE_EMULATOR_PORT', 4010), host, controlRoutes: true });
+const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT', 4020), host, controlRoutes: true });
+
+console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
+console.log(`  client credentials: ${governance.clients.full.clientId} / ${governance.clients.full.clientSecret} (AI_GOVERNANCE)`);
+console.log(`calendar emulator:   ${calendar.apiRoot}`);
+console.log(`  application password: ${calendar.users.editor.username} / ${calendar.users.editor.appPassword}`);
+console.log('To use them from a gateway:');
+console.log(`  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${governance.clients.full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`);
+console.log(`  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${calendar.users.editor.username} CALENDAR_APP_PASSWORD=… npm start`);
+
+const stop = async () => {
+  await Promise.all([governance.close(), calendar.close()]);
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
