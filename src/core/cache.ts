@@ -1,0 +1,121 @@
+/**
+ * The shared response cache: one LRU bounded in bytes across every request of the process.
+ * Keys always start with the caller's credential identity, so data fetched with one credential is
+ * never served to another. Entries carry tags (record ids, list kinds) so that a mutation can drop
+ * exactly what it changed. An entry outlives its TTL by `maxStaleMs`, for stale answers during a 429
+ * pause; a normal read treats it as a miss.
+ *
+ * Invalidation is ordered: each invalidation gets a sequence number, and an answer whose request
+ * started before an invalidation of one of its tags is not stored, so a read that raced a write can
+ * never put the pre-write data back.
+ */
+import { LRUCache } from 'lru-cache';
+import type { HttpResponse } from './http.js';
+
+export interface CacheOptions {
+  maxBytes: number;
+  maxStaleMs: number;
+}
+
+export interface CachedResponse {
+  response: HttpResponse;
+  freshUntil: number;
+  tags: readonly string[];
+}
+
+export interface CacheLookup {
+  entry: CachedResponse;
+  fresh: boolean;
+}
+
+export class ResponseCache {
+  private readonly lru: LRUCache<string, CachedResponse>;
+  private readonly tagIndex = new Map<string, Set<string>>();
+  private seq = 0;
+  /** Tag → sequence number of its latest invalidation. */
+  private readonly invalidatedAt = new Map<string, number>();
+
+  constructor(private readonly options: CacheOptions) {
+    this.lru = new LRUCache<string, CachedResponse>({
+      maxSize: Math.max(1, options.maxBytes),
+      // Parsed JSON takes roughly twice its text size in memory.
+      sizeCalculation: (v, k) => k.length + v.response.bytes * 2 + 64,
+      ttlAutopurge: false,
+      dispose: (value, key) => this.unindex(key, value.tags),
+    });
+  }
+
+  static key(identity: string, method: string, url: string, body?: unknown): string {
+    return `${identity}\u0000${method}\u0000${url}\u0000${body === undefined ? '' : JSON.stringify(body)}`;
+  }
+
+  get(key: string, now = Date.now()): CacheLookup | undefined {
+    const entry = this.lru.get(key);
+    if (!entry) return undefined;
+    return { entry, fresh: now < entry.freshUntil };
+  }
+
+  /** A mark taken before a request is sent; pass it to `set` and `changedSince`. */
+  mark(): number {
+    return this.seq;
+  }
+
+  /** Whether any of these tags was invalidated after `mark`. */
+  changedSince(mark: number, tags: readonly string[]): boolean {
+    return tags.some((t) => (this.invalidatedAt.get(t) ?? -1) >= mark);
+  }
+
+  set(key: string, response: HttpResponse, ttlMs: number, tags: readonly string[], mark?: number): void {
+    if (ttlMs <= 0) return;
+    if (mark !== undefined && this.changedSince(mark, tags)) return;
+    const entry: CachedResponse = { response, freshUntil: Date.now() + ttlMs, tags };
+    this.lru.set(key, entry, { ttl: ttlMs + this.options.maxStaleMs });
+    for (const tag of tags) {
+      let keys = this.tagIndex.get(tag);
+      if (!keys) this.tagIndex.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  /** Told about every invalidation made here (not those received from elsewhere), e.g. to tell other replicas. */
+  onInvalidate?: (tags: readonly string[]) => void;
+
+  /** Drops every entry carrying any of these tags, whoever fetched it. */
+  invalidate(tags: readonly string[]): number {
+    this.onInvalidate?.(tags);
+    return this.invalidateLocal(tags);
+  }
+
+  /** Drops tagged entries of this process only (an invalidation announced by another replica). */
+  invalidateLocal(tags: readonly string[]): number {
+    let dropped = 0;
+    const seq = this.seq++;
+    for (const tag of tags) {
+      this.invalidatedAt.set(tag, seq);
+      if (this.invalidatedAt.size > 100_000) this.invalidatedAt.clear(); // only in-flight reads need it
+      for (const key of [...(this.tagIndex.get(tag) ?? [])]) if (this.lru.delete(key)) dropped++;
+    }
+    return dropped;
+  }
+
+  clear(): void {
+    this.lru.clear();
+    this.tagIndex.clear();
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  get bytes(): number {
+    return this.lru.calculatedSize;
+  }
+
+  private unindex(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      const keys = this.tagIndex.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.tagIndex.delete(tag);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Errors of the upstream layer. They describe what went wrong with an upstream call in terms the
+ * GraphQL layer can map to `extensions.code` (see `src/errors.ts`), and never carry a URL, a header
+ * or a token: messages are written to be shown to a client as they are.
+ */
+export type UpstreamName = 'governance' | 'calendar';
+
+export type UpstreamErrorKind =
+  /** The upstream rejected the input (400, validation). */
+  | 'bad-request'
+  /** The record does not exist (404, or the upstream's not-found 400). */
+  | 'not-found'
+  /** Missing, expired or wrong credentials (401). */
+  | 'unauthenticated'
+  /** Credentials lack a permission or scope (403). */
+  | 'forbidden'
+  /** The record is gone for good (410, e.g. an event already in the trash). */
+  | 'gone'
+  /** The account's rate limit: the call was not sent, or the upstream answered 429. */
+  | 'rate-limited'
+  /** The per-operation upstream budget is spent. */
+  | 'budget-exceeded'
+  /** 5xx, a reset socket, a timeout, an unparseable or oversized body. */
+  | 'unavailable';
+
+export interface UpstreamErrorOptions {
+  status?: number;
+  /** Machine-readable code from the upstream's error body, e.g. `rest_invalid_param`. */
+  upstreamCode?: string;
+  /** Upstream parameter names the error refers to, when it says. */
+  params?: string[];
+  /** Seconds after which a retry may succeed. */
+  retryAfter?: number;
+  /** Scope or capability that was missing, when known. */
+  missingScope?: string;
+  cause?: unknown;
+}
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly status?: number;
+  readonly upstreamCode?: string;
+  readonly params?: string[];
+  readonly retryAfter?: number;
+  readonly missingScope?: string;
+
+  constructor(
+    readonly upstream: UpstreamName,
+    readonly kind: UpstreamErrorKind,
+    message: string,
+    options: UpstreamErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = options.status;
+    this.upstreamCode = options.upstreamCode;
+    this.params = options.params;
+    this.retryAfter = options.retryAfter;
+    this.missingScope = options.missingScope;
+  }
+}
+
+export const isUpstreamError = (e: unknown): e is UpstreamError => e instanceof UpstreamError;
+
+/** Removes anything URL- or token-like from text that came from an upstream, before a client sees it. */
+export function sanitizeDetail(text: string, max = 300): string {
+  return text
+    .replace(/https?:\/\/[^\s"'<>]+/gi, '[url]')
+    .replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]')
+    .replace(/\beyJ[A-Za-z0-9._-]{10,}/g, '[token]')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max);
+}

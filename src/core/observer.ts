@@ -1,0 +1,55 @@
+/**
+ * What the upstream pipeline tells whoever watches it (metrics, traces): plain events, no GraphQL,
+ * no URLs with credentials. Every hook is optional, and an upstream without an observer pays nothing.
+ * Hooks that span time return a function the pipeline calls when that stretch ends.
+ */
+import type { UpstreamName } from './errors.js';
+import type { Caller } from './upstream.js';
+
+export interface UpstreamEvent {
+  upstream: UpstreamName;
+  /** The call's `operation`, e.g. `entities.search`. */
+  operation: string;
+  caller: Caller;
+}
+
+export interface UpstreamOutcome {
+  /** The HTTP status, when an answer arrived. */
+  status?: number;
+  /** The UpstreamError kind (or `error`) when none did. */
+  error?: string;
+}
+
+export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale';
+
+export interface UpstreamObserver {
+  /** Answered from the response cache (`hit`, `stale`), joined an identical read in flight (`shared`), or had to go out (`miss`). */
+  cache?(event: UpstreamEvent, result: CacheResult): void;
+  /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
+  queued?(event: UpstreamEvent & { priority: string }): () => void;
+  /** One attempt on the wire; the returned function runs with its outcome. */
+  request?(event: UpstreamEvent & { method: string; attempt: number }): (outcome: UpstreamOutcome) => void;
+  /** An attempt failed and another follows. */
+  retry?(event: UpstreamEvent & { attempt: number; reason: string }): void;
+  /** Traffic control stopped sending to this upstream for a while (after a 429). */
+  pause?(event: { upstream: UpstreamName; ms: number }): void;
+}
+
+/** Several observers as one, so the pipeline keeps a single optional hook. */
+export function combineObservers(...observers: (UpstreamObserver | undefined)[]): UpstreamObserver | undefined {
+  const list = observers.filter((o): o is UpstreamObserver => o !== undefined);
+  if (list.length <= 1) return list[0];
+  return {
+    cache: (e, r) => list.forEach((o) => o.cache?.(e, r)),
+    queued: (e) => {
+      const ends = list.map((o) => o.queued?.(e));
+      return () => ends.forEach((end) => end?.());
+    },
+    request: (e) => {
+      const ends = list.map((o) => o.request?.(e));
+      return (outcome) => ends.forEach((end) => end?.(outcome));
+    },
+    retry: (e) => list.forEach((o) => o.retry?.(e)),
+    pause: (e) => list.forEach((o) => o.pause?.(e)),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Which upstream pages cover a slice of a list. Upstreams page by (page number, page size) with a
+ * size cap (50 on both APIs here); a GraphQL client asks for an arbitrary (offset, limit). The plan
+ * uses the fewest upstream requests, and among plans with that count the smallest page size, so
+ * no request fetches more rows than it has to.
+ */
+export interface PagePlan {
+  /** Upstream page index, counted from `firstIndex`. */
+  page: number;
+  size: number;
+  /** Offset of the page's first row in the whole list. */
+  start: number;
+}
+
+export function planPages(offset: number, limit: number, maxSize: number, firstIndex = 0): PagePlan[] {
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError('offset must be a non-negative integer');
+  if (!Number.isInteger(maxSize) || maxSize < 1) throw new RangeError('maxSize must be a positive integer');
+  const want = Math.max(1, limit); // a zero-length slice still needs one row's request for the total
+  const end = offset + want; // exclusive
+  for (let count = Math.ceil(want / maxSize); ; count++) {
+    for (let size = Math.ceil(want / count); size <= maxSize; size++) {
+      const first = Math.floor(offset / size);
+      const last = Math.floor((end - 1) / size);
+      if (last - first + 1 === count) {
+        return Array.from({ length: count }, (_, i) => ({ page: first + i + firstIndex, size, start: (first + i) * size }));
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The link to Redis shared by the traffic pieces of one process: a command connection and a
+ * subscriber connection (pub/sub needs its own). Commands never queue while Redis is away
+ * (`enableOfflineQueue: false`) and time out quickly, so a missing Redis is noticed at once and the
+ * callers fall back to local state instead of waiting; ioredis keeps reconnecting in the background.
+ */
+import { Redis } from 'ioredis';
+import type { TrafficLogger } from './traffic-log.js';
+
+export interface RedisLinkOptions {
+  url: string;
+  /** Prefix of every key and channel. */
+  prefix: string;
+  commandTimeoutMs: number;
+  log?: TrafficLogger;
+}
+
+export class RedisLink {
+  readonly client: Redis;
+  readonly subscriber: Redis;
+  readonly prefix: string;
+  private wasReady = false;
+  private readonly readyListeners: (() => void)[] = [];
+
+  constructor(options: RedisLinkOptions) {
+    this.prefix = options.prefix;
+    const common = {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs,
+      connectTimeout: Math.max(1_000, options.commandTimeoutMs * 4),
+      // Reconnect quickly and keep trying: the shared budget should come back soon after Redis does.
+      retryStrategy: (attempt: number) => Math.min(50 * attempt, 1_000),
+      lazyConnect: false,
+    };
+    this.client = new Redis(options.url, common);
+    // The subscriber may queue its SUBSCRIBE until connected; ioredis re-subscribes after reconnects.
+    this.subscriber = new Redis(options.url, { ...common, enableOfflineQueue: true, commandTimeout: undefined });
+    const log = options.log;
+    this.client.on('ready', () => {
+      if (this.wasReady === false) log?.({ level: 'info', msg: 'redis connected: shared traffic state in use' });
+      this.wasReady = true;
+      for (const l of this.readyListeners) l();
+    });
+    this.client.on('end', () => undefined);
+    this.client.on('close', () => {
+      if (this.wasReady) log?.({ level: 'warn', msg: 'redis unreachable: falling back to the local budget share' });
+      this.wasReady = false;
+    });
+    // Errors are expected while Redis is away; the state changes above are what is worth logging.
+    this.client.on('error', () => undefined);
+    this.subscriber.on('error', () => undefined);
+  }
+
+  get ready(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  key(...parts: string[]): string {
+    return this.prefix + parts.join(':');
+  }
+
+  /** Called on every (re)connection: state kept locally meanwhile can be pushed or re-read. */
+  onReady(listener: () => void): void {
+    this.readyListeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+    this.subscriber.disconnect();
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * One upstream as the adapters see it: `call()` runs a request through the shared response cache,
+ * in-flight de-duplication, the per-operation budget, the scheduler (concurrency cap and priority),
+ * admission to the account (429 pause and account budget) and bounded retries, then the wire. It
+ * knows nothing of the upstream's payloads: each adapter builds the request and interprets the
+ * status and body (a 429 never reaches an adapter: it pauses the account and is retried, or becomes
+ * a `rate-limited` UpstreamError).
+ */
+import { ResponseCache } from './cache.js';
+import { UpstreamError, type UpstreamName } from './errors.js';
+import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
+import type { PriorityName, UpstreamLimiter } from './limiter.js';
+import type { UpstreamObserver } from './observer.js';
+import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
+import type { TrafficControl } from './traffic.js';
+import type { TrafficLogger } from './traffic-log.js';
+import type { UsageTracker } from './usage.js';
+
+export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
+
+export interface UpstreamCall {
+  method: HttpRequest['method'];
+  /** Path below the upstream's base URL, starting with `/`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  headers?: Record<string, string>;
+  /** Safe to repeat and to share between concurrent callers: GETs and read-only search POSTs. */
+  idempotent: boolean;
+  priority: PriorityName;
+  /** Names the operation in metrics and logs, e.g. `entities.search`. */
+  operation: string;
+  /** Cache this answer for the given time, tagged for invalidation; omit for no caching. */
+  cache?: { ttlMs: number; tags: readonly string[] };
+  /**
+   * An absolute URL on the same account instead of `path` (e.g. the OAuth token endpoint), so that
+   * such requests count against the account budget and honour its pause too.
+   */
+  url?: URL | string;
+  /** A pre-encoded body (e.g. a multipart form) instead of `json`. */
+  body?: HttpRequest['body'];
+}
+
+/** Who is calling: decides the cache partition and where usage is counted. */
+export interface Caller {
+  /** Stable, non-secret identity of the credential used (e.g. a client id or a token hash). */
+  identity: string;
+  usage: UsageTracker;
+  signal?: AbortSignal;
+}
+
+export interface RetryPolicy {
+  /** Attempts after the first, for idempotent calls on 502/503/504, resets and timeouts. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface UpstreamOptions {
+  name: UpstreamName;
+  baseUrl: URL;
+  transport: HttpTransport;
+  limiter: UpstreamLimiter;
+  cache: ResponseCache;
+  retry: RetryPolicy;
+  traffic: TrafficControl;
+  /** Pause after a 429: Retry-After's default and cap. */
+  retryAfter: RetryAfterPolicy;
+  /** Times one request is sent again after 429s before it fails `rate-limited`. */
+  rateLimitRetries: number;
+  log?: TrafficLogger;
+  /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
+  observer?: UpstreamObserver;
+}
+
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+interface InFlight {
+  promise: Promise<HttpResponse>;
+  mark: number;
+  tags: readonly string[];
+  /** The owner's signal: the shared request is cancelled with it. */
+  signal?: AbortSignal;
+}
+
+export class Upstream {
+  readonly name: UpstreamName;
+  private readonly inflight = new Map<string, InFlight>();
+
+  constructor(private readonly options: UpstreamOptions) {
+    this.name = options.name;
+  }
+
+  get cache(): ResponseCache {
+    return this.options.cache;
+  }
+
+  get traffic(): TrafficControl {
+    return this.options.traffic;
+  }
+
+  url(path: string, query?: Record<string, QueryValue>): URL {
+    const base = this.options.baseUrl;
+    const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
+    }
+    return url;
+  }
+
+  async call(call: UpstreamCall, caller: Caller): Promise<HttpResponse> {
+    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
+    const { cache } = this.options;
+    const key = ResponseCache.key(caller.identity, call.method, url.href, call.json ?? (typeof call.body === 'string' ? call.body : undefined));
+    const observer = this.options.observer;
+    const event = observer && { upstream: this.name, operation: call.operation, caller };
+    if (call.cache) {
+      const hit = cache.get(key);
+      if (hit?.fresh) {
+        caller.usage.cacheHit(this.name);
+        observer?.cache?.(event!, 'hit');
+        return hit.entry.response;
+      }
+      // During a 429 pause an expired answer (kept up to max-stale) beats waiting.
+      if (hit && this.options.traffic.pause.remainingMs() > 0) {
+        caller.usage.cacheHit(this.name, true);
+        observer?.cache?.(event!, 'stale');
+        return hit.entry.response;
+      }
+      observer?.cache?.(event!, 'miss');
+    }
+    // This operation's call budget is charged here, by its own caller, so that a read shared with
+    // other requests never carries one request's budget error to another.
+    if (!call.idempotent) {
+      caller.usage.reserve(this.name);
+      return this.send(call, url, caller);
+    }
+
+    // Identical reads in flight for the same credential share one upstream request, unless a
+    // mutation invalidated their tags since that request started (it may hold pre-write data).
+    const tags = call.cache?.tags ?? [];
+    const pending = this.inflight.get(key);
+    if (pending && !cache.changedSince(pending.mark, pending.tags)) {
+      caller.usage.cacheHit(this.name);
+      observer?.cache?.(event!, 'shared');
+      // If the request that owns the shared call is cancelled, the others go on with their own.
+      return pending.promise.catch((e: unknown) => {
+        if (pending.signal?.aborted && !caller.signal?.aborted) return this.call(call, caller);
+        throw e;
+      });
+    }
+    caller.usage.reserve(this.name);
+    const mark = cache.mark();
+    const promise = this.send(call, url, caller).then((res) => {
+      if (call.cache && res.status >= 200 && res.status < 300) cache.set(key, res, call.cache.ttlMs, tags, mark);
+      return res;
+    });
+    const entry: InFlight = { promise, mark, tags, signal: caller.signal };
+    this.inflight.set(key, entry);
+    try {
+      return await promise;
+    } finally {
+      if (this.inflight.get(key) === entry) this.inflight.delete(key);
+    }
+  }
+
+  /**
+   * Sends one request: each attempt waits for a scheduler slot, then for admission, then goes on
+   * the wire; backoff between attempts happens outside the slot so it never blocks other requests.
+   */
+  private async send(call: UpstreamCall, url: URL, caller: Caller): Promise<HttpResponse> {
+    const { retry, transport, limiter, traffic, log, observer } = this.options;
+    const event = observer && { upstream: this.name, operation: call.operation, caller };
+    const deadline = traffic.deadline();
+    const endpoint = `${call.method} ${endpointOf(url)}`;
+    let failures = 0;
+    let rateLimited = 0;
+    for (let attempt = 0; ; attempt++) {
+      const dequeued = observer?.queued?.({ ...event!, priority: call.priority });
+      const outcome = await limiter.schedule(call.priority, async (): Promise<HttpResponse | UpstreamError> => {
+        try {
+          // Admission settles asynchronously: a 429 read meanwhile, or a window that closed
+          // meanwhile (the point was counted in it), sends this one back to ask again.
+          let until: number;
+          do until = await traffic.admit(call.priority, endpoint, deadline, caller.signal);
+          while (traffic.pause.remainingMs() > 0 || Date.now() >= until);
+        } finally {
+          dequeued?.();
+        }
+        caller.usage.request(this.name);
+        const done = observer?.request?.({ ...event!, method: call.method, attempt });
+        try {
+          const res = await transport.send({ method: call.method, url, headers: call.headers, json: call.json, body: call.body, signal: caller.signal });
+          done?.({ status: res.status });
+          return res;
+        } catch (e) {
+          done?.({ error: e instanceof UpstreamError ? e.kind : 'error' });
+          if (e instanceof UpstreamError) return e;
+          throw e;
+        }
+      });
+      if (outcome instanceof UpstreamError) {
+        const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
+        if (!retryable || failures >= retry.retries) throw outcome;
+        observer?.retry?.({ ...event!, attempt: attempt + 1, reason: 'unavailable' });
+        await backoff(failures++, retry);
+        continue;
+      }
+      if (outcome.status === 429) {
+        // Not processed: pause the whole account, then send it again (writes too).
+        const notice = readRateLimitNotice(outcome.headers, this.options.retryAfter);
+        log?.({ level: 'warn', msg: 'upstream answered 429: pausing the account', upstream: this.name, operation: call.operation, ...notice });
+        observer?.pause?.({ upstream: this.name, ms: notice.pauseMs });
+        await traffic.pause.pause(notice.pauseMs);
+        if (rateLimited++ >= this.options.rateLimitRetries) {
+          const retryAfter = Math.max(1, Math.ceil(notice.pauseMs / 1000));
+          throw new UpstreamError(this.name, 'rate-limited', `The ${this.name} service is rate limiting the gateway; retry in ${retryAfter} s.`, { status: 429, retryAfter });
+        }
+        continue;
+      }
+      if (call.idempotent && RETRYABLE_STATUS.has(outcome.status) && failures < retry.retries) {
+        observer?.retry?.({ ...event!, attempt: attempt + 1, reason: String(outcome.status) });
+        await backoff(failures++, retry);
+        continue;
+      }
+      return outcome;
+    }
+  }
+}
+
+/** The endpoint a per-endpoint rule counts: the path with ids (uuids, numbers) as placeholders. */
+export function endpointOf(url: URL): string {
+  return url.pathname
+    .split('/')
+    .map((s) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || /^\d+$/.test(s) ? ':id' : s))
+    .join('/');
+}
+
+/** Full jitter: a random delay up to the exponential bound spreads retries from many callers. */
+function backoff(attempt: number, policy: RetryPolicy): Promise<void> {
+  const bound = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * bound));
+}
