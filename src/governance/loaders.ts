@@ -1,0 +1,50 @@
+/**
+ * Per-request DataLoaders over the governance client. The upstream has no batch read, so a batch is
+ * a set of concurrent GETs, but each id is fetched at most once per request, and every full entity
+ * payload that arrives another way (search results, create, update) is primed in, so a traversal
+ * never re-reads a record it already holds.
+ */
+import DataLoader from 'dataloader';
+import type { GovernanceClient, PageRequest } from './client.js';
+import type { AiEntityTypeName, AttributeQueryCriteria, EntityInformation, EntityTypeInformation, LinksPage, RelatedEntityLink } from './wire.js';
+
+export interface LinksPageKey {
+  typeName: AiEntityTypeName;
+  entityId: string;
+  criteria: AttributeQueryCriteria;
+  page: PageRequest;
+}
+
+export interface GovernanceLoaders {
+  entity: DataLoader<string, EntityInformation | null>;
+  entityType: DataLoader<string, EntityTypeInformation | null>;
+  linksPage: DataLoader<LinksPageKey, LinksPage<RelatedEntityLink> | null, string>;
+  /** Remembers full entity payloads (replacing an older copy) so later reads in the request reuse them. */
+  primeEntities(entities: readonly EntityInformation[]): void;
+  /** Forgets what this request knew about an entity (after a write to it). */
+  forgetEntity(id: string): void;
+}
+
+export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoaders {
+  // Every key is its own upstream request (the API has no multi-id read), so these loaders do not
+  // batch: each answer flows on the moment it arrives (a links page's counterparts are asked for
+  // while slower pages are still out), and DataLoader's per-request cache still dedupes keys.
+  const single = { batch: false } as const;
+  const entity = new DataLoader<string, EntityInformation | null>(async ([id]) => [await client.getEntity(id!)], single);
+  const entityType = new DataLoader<string, EntityTypeInformation | null>(async ([id]) => [await client.getEntityType(id!)], single);
+  const linksPage = new DataLoader<LinksPageKey, LinksPage<RelatedEntityLink> | null, string>(
+    async ([k]) => [await client.linksPage(k!.typeName, k!.entityId, k!.criteria, k!.page)],
+    { ...single, cacheKeyFn: (k) => JSON.stringify([k.typeName, k.entityId, k.criteria, k.page.page, k.page.size, k.page.sort]) },
+  );
+  return {
+    entity,
+    entityType,
+    linksPage,
+    primeEntities(entities) {
+      for (const e of entities) entity.clear(e.id).prime(e.id, e);
+    },
+    forgetEntity(id) {
+      entity.clear(id);
+    },
+  };
+}

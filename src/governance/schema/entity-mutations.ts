@@ -1,0 +1,124 @@
+/**
+ * Writes to records: create, update (only the fields given change) and delete. Each write drops the
+ * cached answers it may have changed and primes the request's loader with the record it returns, so
+ * a read after a write shows the write.
+ */
+import { builder } from '../../builder.js';
+import { badInput } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { Tags } from '../client.js';
+import type { AttributeValueRequest, EntityInformation } from '../wire.js';
+import { EntityKind } from './kind.js';
+import { EntityRef } from './refs.js';
+import { nonEmptyArg, uuidArg } from './validate.js';
+
+const AttributeValueInput = builder.inputType('AttributeValueInput', {
+  description: 'One value of an attribute: a text (`value`) or a selected option (`id`).',
+  fields: (t) => ({
+    id: t.id({ description: 'The uuid of the option to select (option attributes).' }),
+    value: t.string({ description: 'The text (text attributes), or the option\'s label.' }),
+  }),
+});
+
+const AttributeInput = builder.inputType('AttributeInput', {
+  description: 'The values to set on one attribute; an empty list clears it.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The attribute\'s field name, e.g. `description`, `type` or a custom field name.' }),
+    values: t.field({ type: [AttributeValueInput], required: true, description: 'The attribute\'s new values.' }),
+  }),
+});
+
+type AttributeArg = { name: string; values: { id?: string | number | null; value?: string | null }[] };
+
+function attributesArg(list: readonly AttributeArg[] | null | undefined, argument: string): Record<string, AttributeValueRequest[]> | undefined {
+  if (!list) return undefined;
+  const out: Record<string, AttributeValueRequest[]> = {};
+  list.forEach((a, i) => {
+    const name = nonEmptyArg(a.name, `${argument}[${i}].name`);
+    out[name] = a.values.map((v, j) => {
+      if (v.id == null && v.value == null) throw badInput(`A value needs an "id" or a "value".`, `${argument}[${i}].values[${j}]`);
+      return { ...(v.id != null ? { id: uuidArg(v.id, `${argument}[${i}].values[${j}].id`) } : {}), ...(v.value != null ? { value: v.value } : {}) };
+    });
+  });
+  return out;
+}
+
+const CreateEntityInput = builder.inputType('CreateEntityInput', {
+  description: 'A new AI governance record.',
+  fields: (t) => ({
+    kind: t.field({ type: EntityKind, required: true, description: 'The kind of record to create.' }),
+    name: t.string({ required: true, description: 'The record\'s name (1 to 255 characters).' }),
+    organizationId: t.id({ required: true, description: 'The uuid of the organization that will own the record.' }),
+    attributes: t.field({ type: [AttributeInput], description: 'Initial attribute values.' }),
+  }),
+});
+
+const UpdateEntityInput = builder.inputType('UpdateEntityInput', {
+  description: 'Changes to a record; fields left out keep their values.',
+  fields: (t) => ({
+    name: t.string({ description: 'The record\'s new name (1 to 255 characters).' }),
+    organizationId: t.id({ description: 'The uuid of the organization that will own the record.' }),
+    attributes: t.field({ type: [AttributeInput], description: 'Attributes to change; attributes left out keep their values.' }),
+  }),
+});
+
+const DeleteEntityPayload = builder.objectRef<{ deletedId: string }>('DeleteEntityPayload').implement({
+  description: 'The result of deleting a record.',
+  fields: (t) => ({ deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the record that was deleted.' }) }),
+});
+
+function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
+  ctx.governance.client.invalidate([Tags.entity(entity.id), Tags.entityLists, Tags.linkLists]);
+  ctx.governance.loaders.primeEntities([entity]);
+  return entity;
+}
+
+builder.mutationFields((t) => ({
+  createEntity: t.field({
+    type: EntityRef,
+    description: 'Creates an AI governance record and returns it.',
+    args: { input: t.arg({ type: CreateEntityInput, required: true, description: 'The new record.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const body = {
+        name: nonEmptyArg(input.name, 'input.name'),
+        organization: { id: uuidArg(input.organizationId, 'input.organizationId') },
+        attributes: attributesArg(input.attributes, 'input.attributes'),
+      };
+      return wrote(ctx, await ctx.governance.client.createEntity(input.kind, body));
+    },
+  }),
+  updateEntity: t.field({
+    type: EntityRef,
+    nullable: true,
+    description: 'Changes a record and returns it; null when there is no record with that id.',
+    args: {
+      id: t.arg.id({ required: true, description: 'The record\'s uuid.' }),
+      input: t.arg({ type: UpdateEntityInput, required: true, description: 'The changes.' }),
+    },
+    resolve: async (_root, { id, input }, ctx) => {
+      const entityId = uuidArg(id, 'id');
+      const body = {
+        ...(input.name != null ? { name: nonEmptyArg(input.name, 'input.name') } : {}),
+        ...(input.organizationId != null ? { organization: { id: uuidArg(input.organizationId, 'input.organizationId') } } : {}),
+        ...(input.attributes ? { attributes: attributesArg(input.attributes, 'input.attributes') } : {}),
+      };
+      if (Object.keys(body).length === 0) throw badInput('Give at least one field to change.', 'input');
+      const entity = await ctx.governance.client.updateEntity(entityId, body);
+      return entity ? wrote(ctx, entity) : null;
+    },
+  }),
+  deleteEntity: t.field({
+    type: DeleteEntityPayload,
+    nullable: true,
+    description: 'Deletes a record (needs the full AI_GOVERNANCE scope); null when there is no record with that id.',
+    args: { id: t.arg.id({ required: true, description: 'The record\'s uuid.' }) },
+    resolve: async (_root, args, ctx) => {
+      const id = uuidArg(args.id, 'id');
+      const { client, loaders } = ctx.governance;
+      const deleted = await client.deleteEntity(id);
+      client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
+      loaders.forgetEntity(id);
+      return deleted ? { deletedId: id } : null;
+    },
+  }),
+}));

@@ -1,0 +1,47 @@
+/**
+ * Argument checks and the list helper shared by the governance fields. Every check runs before the
+ * first upstream call, so a bad argument costs the account nothing.
+ */
+import { resolveOffsetConnection, validateConnectionArgs, type ConnectionArgs, type Connection, type FetchedPage } from '../../paging.js';
+import type { PriorityName } from '../../core/limiter.js';
+import { badInput } from '../../errors.js';
+import type { GovernanceScope } from '../service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Governance ids are uuids: anything else is refused with the argument's name. */
+export function uuidArg(value: string | number, argument: string): string {
+  const text = String(value);
+  if (!UUID.test(text)) throw badInput(`"${argument}" must be a uuid (got "${text.slice(0, 60)}").`, argument);
+  return text.toLowerCase();
+}
+
+export function nonEmptyArg(value: string, argument: string, max = 255): string {
+  const text = value.trim();
+  if (text.length === 0) throw badInput(`"${argument}" must not be empty.`, argument);
+  if (text.length > max) throw badInput(`"${argument}" must be at most ${max} characters long.`, argument);
+  return text;
+}
+
+export function searchArg(value: string | null | undefined, argument = 'search'): string | undefined {
+  if (value == null) return undefined;
+  if (value.length > 500) throw badInput(`"${argument}" must be at most 500 characters long.`, argument);
+  return value;
+}
+
+/** The upstream's page size cap on every paged governance operation. */
+const UPSTREAM_MAX_PAGE = 50;
+
+export function checkPaging(scope: GovernanceScope, args: ConnectionArgs, listKey: string): void {
+  validateConnectionArgs(args, scope.maxPageSize, listKey);
+}
+
+export function governanceConnection<T>(
+  scope: GovernanceScope,
+  args: ConnectionArgs,
+  listKey: string,
+  fetchPage: (page: number, size: number, priority: PriorityName) => Promise<FetchedPage<T>>,
+  defaultPageSize = 20,
+): Promise<Connection<T>> {
+  return resolveOffsetConnection({ args, listKey, maxPageSize: scope.maxPageSize, upstreamMaxSize: UPSTREAM_MAX_PAGE, firstPageIndex: 0, defaultPageSize, fetchPage });
+}

@@ -1,0 +1,92 @@
+/**
+ * Workflow stages: where a record stands (EntityStage, read from the record) and a stage as the
+ * stage-assignment operation returns it (WorkflowStage), plus the `moveEntityToStage` mutation.
+ */
+import { builder } from '../../builder.js';
+import { badInput } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { Tags } from '../client.js';
+import { EntityStageRef, WorkflowStageRef } from './refs.js';
+import { nonEmptyArg, uuidArg } from './validate.js';
+
+const WorkflowMode = builder.enumType('WorkflowMode', {
+  description: 'How a workflow is configured.',
+  values: {
+    BASIC: { description: 'A basic workflow: stages in sequence.' },
+    ADVANCED: { description: 'An advanced workflow, with approvals, rules and exception stages.' },
+  } as const,
+});
+
+EntityStageRef.implement({
+  description: 'The workflow stage a record is in, and the workflow it belongs to.',
+  fields: (t) => ({
+    id: t.exposeID('stageId', { nullable: false, description: 'The stage\'s uuid.' }),
+    name: t.exposeString('stageName', { nullable: false, description: 'The stage\'s name, e.g. `Ideation`.' }),
+    nameKey: t.string({ nullable: true, description: 'The localisation key of the stage name.', resolve: (s) => s.stageNameKey ?? null }),
+    badgeColor: t.string({ nullable: true, description: 'The badge colour the platform shows for the stage, e.g. `New`.', resolve: (s) => s.badgeColor ?? null }),
+    workflowId: t.exposeID('id', { nullable: false, description: 'The uuid of the workflow the stage belongs to.' }),
+    workflowName: t.exposeString('name', { nullable: false, description: 'The name of the workflow, e.g. `Default Workflow`.' }),
+    workflowType: t.exposeID('type', { nullable: false, description: 'The workflow\'s type as the platform records it on the stage (a label such as `Vendor` on some tenants); `moveEntityToStage` takes the entity type\'s `workflowType` instead.' }),
+    workflowMode: t.field({ type: WorkflowMode, nullable: true, description: 'Whether the workflow is basic or advanced.', resolve: (s) => s.workflowMode ?? null }),
+  }),
+});
+
+WorkflowStageRef.implement({
+  description: 'A stage of a workflow, as the platform describes it after moving a record into it.',
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false, description: 'The stage\'s uuid.' }),
+    name: t.exposeString('name', { nullable: false, description: 'The stage\'s name.' }),
+    nameKey: t.string({ nullable: true, description: 'The localisation key of the stage name.', resolve: (s) => s.nameKey ?? null }),
+    description: t.string({ nullable: true, description: 'What the stage means, when the workflow says.', resolve: (s) => s.description ?? null }),
+    sequence: t.exposeInt('sequence', { nullable: false, description: 'The stage\'s position in its workflow, from 1.' }),
+    badgeColor: t.string({ nullable: true, description: 'The badge colour the platform shows for the stage.', resolve: (s) => s.badgeColor ?? null }),
+    approvalStage: t.boolean({ nullable: true, description: 'Whether entering the stage needs an approval.', resolve: (s) => s.approvalStage ?? null }),
+    exceptionStage: t.boolean({ nullable: true, description: 'Whether the stage is an exception stage.', resolve: (s) => s.exceptionStage ?? null }),
+    allowDeletion: t.boolean({ nullable: true, description: 'Whether records in this stage may be deleted.', resolve: (s) => s.allowDeletion ?? null }),
+    autoAdvanceOnApproval: t.boolean({ nullable: true, description: 'Whether a record moves on by itself once approved.', resolve: (s) => s.autoAdvanceOnApproval ?? null }),
+  }),
+});
+
+const MoveToStageInput = builder.inputType('MoveEntityToStageInput', {
+  description: 'Which record to move, and to which stage of its workflow.',
+  fields: (t) => ({
+    entityId: t.id({ required: true, description: 'The uuid of the record to move.' }),
+    nextStageName: t.string({ required: true, description: 'The name of the stage to move to, e.g. `Development`.' }),
+    workflowType: t.id({ description: 'The workflow type uuid; taken from the record\'s type when omitted.' }),
+    executeRule: t.boolean({ description: 'Whether the workflow\'s rules run on the move.' }),
+  }),
+});
+
+/**
+ * The workflow type uuid from the record's entity type. Not from `workflowAndStage.type`: the
+ * platform fills that with a label such as `Vendor`, not the uuid the stage path takes.
+ */
+async function workflowTypeOf(entityId: string, ctx: Context): Promise<string | null> {
+  const entity = await ctx.governance.loaders.entity.load(entityId);
+  if (!entity) return null;
+  const type = await ctx.governance.loaders.entityType.load(entity.entityType.id);
+  if (!type?.workflowType) throw badInput(`Records of type "${entity.entityType.name}" have no workflow.`, 'input.entityId');
+  return type.workflowType;
+}
+
+builder.mutationField('moveEntityToStage', (t) =>
+  t.field({
+    type: WorkflowStageRef,
+    nullable: true,
+    description: 'Moves a record to a named stage of its workflow and returns that stage; null when there is no such record.',
+    args: { input: t.arg({ type: MoveToStageInput, required: true, description: 'The record and the stage.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const entityId = uuidArg(input.entityId, 'input.entityId');
+      const nextStageName = nonEmptyArg(input.nextStageName, 'input.nextStageName');
+      const given = input.workflowType != null ? uuidArg(input.workflowType, 'input.workflowType') : null;
+      const workflowType = given ?? (await workflowTypeOf(entityId, ctx));
+      if (!workflowType) return null;
+      const { client, loaders } = ctx.governance;
+      const parameters = input.executeRule != null ? { executeRule: input.executeRule } : {};
+      const stage = await client.moveToStage(entityId, workflowType, { nextStageName, parameters });
+      client.invalidate([Tags.entity(entityId), Tags.entityLists]);
+      loaders.forgetEntity(entityId);
+      return stage;
+    },
+  }),
+);

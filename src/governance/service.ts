@@ -1,0 +1,47 @@
+/**
+ * The governance upstream for the GraphQL layer: long-lived parts (the token cache) live on the
+ * service, per-request parts (the client bound to the caller's credential and usage, DataLoaders) on
+ * the scope that `forRequest` returns.
+ */
+import type { Config } from '../config.js';
+import type { RequestInfo } from '../context.js';
+import type { Upstream } from '../core/upstream.js';
+import { UsageTracker } from '../core/usage.js';
+import { GovernanceAuth } from './auth.js';
+import { GovernanceClient } from './client.js';
+import { createGovernanceLoaders, type GovernanceLoaders } from './loaders.js';
+
+export interface GovernanceScope {
+  requestId: string;
+  client: GovernanceClient;
+  loaders: GovernanceLoaders;
+  /** Largest `first`/`last` a governance list accepts. */
+  maxPageSize: number;
+}
+
+export class GovernanceService {
+  private readonly auth: GovernanceAuth;
+  /** For /ready: with client credentials, ready means a token can be had (a cached one costs nothing). */
+  readonly ready?: (signal: AbortSignal) => Promise<void>;
+
+  constructor(
+    readonly upstream: Upstream,
+    readonly config: Config,
+  ) {
+    this.auth = new GovernanceAuth(config, upstream);
+    if (config.governance.authMode === 'configured') {
+      const credential = this.auth.credentialFor(new Headers());
+      this.ready = async () => {
+        await credential.authorization(new UsageTracker());
+      };
+    }
+  }
+
+  forRequest(info: RequestInfo): GovernanceScope {
+    const credential = this.auth.credentialFor(info.headers);
+    const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs);
+    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,63 @@
+/**
+ * How the governance client reads an error answer: the platform's `{errors:[{code,title,detail}],
+ * traceId}` envelope (or a bare string, or nothing), the not-found 400, the scope table of the
+ * contract (to name the missing scope on a 403) and `Retry-After` on a 429 that reached it.
+ */
+import { sanitizeDetail, UpstreamError } from '../core/errors.js';
+import type { HttpResponse } from '../core/http.js';
+import { parseRetryAfter } from '../core/retry-after.js';
+import type { ErrorBody } from './wire.js';
+
+/** Which row of the contract's scope table an operation belongs to. */
+export type ScopeGroup = 'read' | 'write' | 'links' | 'delete';
+
+/** Accepted scopes per group (any one suffices); the first is the narrowest one to ask for. */
+const ACCEPTED_SCOPES: Record<ScopeGroup, string[]> = {
+  read: ['AI_GOVERNANCE_READ', 'AI_GOVERNANCE_WRITE', 'AI_GOVERNANCE'],
+  write: ['AI_GOVERNANCE_WRITE', 'AI_GOVERNANCE'],
+  links: ['AI_GOVERNANCE_READ', 'AI_GOVERNANCE'],
+  delete: ['AI_GOVERNANCE'],
+};
+
+const NOT_FOUND_CODE = 'ERROR_ONETRUST_ENTITY_NOT_FOUND';
+
+function firstError(body: unknown): { code?: string; detail?: string } {
+  if (typeof body === 'string') return { detail: body };
+  const item = (body as Partial<ErrorBody> | undefined)?.errors?.[0];
+  if (!item) return {};
+  return { code: item.code, detail: item.detail || item.title };
+}
+
+export function isNotFound(res: HttpResponse): boolean {
+  if (res.status === 404) return true;
+  return res.status === 400 && firstError(res.body).code === NOT_FOUND_CODE;
+}
+
+export function statusError(res: HttpResponse, scopes: ScopeGroup, operation: string): UpstreamError {
+  const { code, detail } = firstError(res.body);
+  const status = res.status;
+  // A not-found here is not the record asked for (reads answer that with null) but one the input
+  // refers to (an organization, a link end, a schema): the caller's input is wrong.
+  if (status === 400 || status === 404 || status === 422) {
+    const why = detail ? `: ${sanitizeDetail(detail)}` : '.';
+    return new UpstreamError('governance', 'bad-request', `The governance service rejected the request${why}`, { status, upstreamCode: code });
+  }
+  if (status === 401) {
+    return new UpstreamError('governance', 'unauthenticated', 'The governance service did not accept the credentials.', { status });
+  }
+  if (status === 403) {
+    const accepted = ACCEPTED_SCOPES[scopes];
+    return new UpstreamError(
+      'governance',
+      'forbidden',
+      `The governance credentials lack the scope this operation (${operation}) needs: one of ${accepted.join(', ')}.`,
+      { status, missingScope: accepted[0] },
+    );
+  }
+  if (status === 429) {
+    // Normally the pipeline pauses and retries a 429 itself; this is the answer once it gave up.
+    const retryAfter = Math.max(1, Math.ceil((parseRetryAfter(res.headers['retry-after']) ?? 1000) / 1000));
+    return new UpstreamError('governance', 'rate-limited', `The governance service is rate limiting this account; retry after ${retryAfter} s.`, { status, retryAfter });
+  }
+  return new UpstreamError('governance', 'unavailable', `The governance service failed to answer (status ${status}).`, { status, upstreamCode: code });
+}
