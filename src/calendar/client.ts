@@ -1,0 +1,254 @@
+/**
+ * The calendar REST client: the only file that knows the calendar API's paths, query parameters and
+ * request bodies. One method per route; each answers wire payloads (see `wire.ts`) or throws an
+ * `UpstreamError` made from the WordPress error body. Reads are cached under kind tags; writes drop
+ * the tags of every answer that may embed what they changed.
+ */
+import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream.js';
+import type { HttpResponse } from '../core/http.js';
+import type { CalendarAuth, CalendarCredentials } from './auth.js';
+import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';
+import type {
+  WireCategoriesPage,
+  WireCategoryWrite,
+  WireEvent,
+  WireEventCreate,
+  WireEventWrite,
+  WireEventsPage,
+  WireOrganizer,
+  WireOrganizersPage,
+  WireOrganizerWrite,
+  WireTagsPage,
+  WireTagWrite,
+  WireTerm,
+  WireVenue,
+  WireVenuesPage,
+  WireVenueWrite,
+} from './wire.js';
+
+/** A single record is addressed by its numeric id or, where the API allows, its slug. */
+export type RecordRef = { id: number } | { slug: string };
+export type WireQuery = Record<string, QueryValue>;
+
+export interface WirePage<T> {
+  items: T[];
+  total: number;
+}
+
+/** Cache tags: an answer is tagged with every kind of record it embeds or depends on. */
+const TAG = {
+  events: 'calendar:events',
+  venues: 'calendar:venues',
+  organizers: 'calendar:organizers',
+  terms: 'calendar:terms',
+} as const;
+const EVENT_TAGS = [TAG.events, TAG.venues, TAG.organizers, TAG.terms];
+// Venue/organizer/term lists filter and count by their events (has_events, event, hide_empty).
+const VENUE_TAGS = [TAG.venues, TAG.events];
+const ORGANIZER_TAGS = [TAG.organizers, TAG.events];
+const TERM_TAGS = [TAG.terms, TAG.events];
+
+/** Per operation, the graph arguments behind the upstream parameters an error may name. */
+const NAMES: Record<string, ArgumentNames> = {
+  'events.list': { venue: 'venues', organizer: 'organizers' },
+  'events.create': { venue: 'venueId', organizer: 'organizerIds' },
+  'events.update': { venue: 'venueId', organizer: 'organizerIds' },
+};
+
+type PostKind = 'venues' | 'organizers';
+type TermKind = 'categories' | 'tags';
+
+export interface CalendarClientOptions {
+  upstream: Upstream;
+  auth: CalendarAuth;
+  caller: Omit<Caller, 'identity'>;
+  cacheTtlMs: number;
+}
+
+export class CalendarClient {
+  constructor(private readonly options: CalendarClientOptions) {}
+
+  // ------------------------------------------------------------------ events
+  /** GET /events: one archive page; `null` past the last page. */
+  listEvents(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireEvent> | null> {
+    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events);
+  }
+
+  /** GET /events/{id}; `null` when there is no such event. */
+  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
+    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as);
+  }
+
+  /** GET /events/by-slug/{slug}; `null` when there is no such event. */
+  getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
+    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as);
+  }
+
+  /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
+  createEvent(body: WireEventCreate): Promise<WireEvent> {
+    return this.write('events.create', 'POST', '/events', body, undefined, EVENT_TAGS);
+  }
+
+  /** POST /events/{id} or /events/by-slug/{slug} with the whole record (see the service's read-modify-write). */
+  updateEvent(ref: RecordRef, body: WireEventWrite): Promise<WireEvent> {
+    return this.write('events.update', 'POST', this.path('events', ref), body, undefined, EVENT_TAGS);
+  }
+
+  /** DELETE /events/{id}: moves the event to the trash and answers it; a second delete is a 410. */
+  deleteEvent(ref: RecordRef, password?: string): Promise<WireEvent> {
+    return this.write('events.delete', 'DELETE', this.path('events', ref), undefined, { password }, EVENT_TAGS);
+  }
+
+  // ------------------------------------------------------------------ venues and organizers
+  listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
+    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues);
+  }
+  getVenue(ref: RecordRef): Promise<WireVenue | null> {
+    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS);
+  }
+  createVenue(body: WireVenueWrite): Promise<WireVenue> {
+    return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
+  }
+  updateVenue(ref: RecordRef, body: WireVenueWrite): Promise<WireVenue> {
+    return this.write('venues.update', 'POST', this.path('venues', ref), body, undefined, [TAG.venues]);
+  }
+  deleteVenue(ref: RecordRef): Promise<WireVenue> {
+    return this.write('venues.delete', 'DELETE', this.path('venues', ref), undefined, undefined, [TAG.venues]);
+  }
+
+  listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
+    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers);
+  }
+  getOrganizer(ref: RecordRef): Promise<WireOrganizer | null> {
+    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS);
+  }
+  createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
+    return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
+  }
+  updateOrganizer(ref: RecordRef, body: WireOrganizerWrite): Promise<WireOrganizer> {
+    return this.write('organizers.update', 'POST', this.path('organizers', ref), body, undefined, [TAG.organizers]);
+  }
+  deleteOrganizer(ref: RecordRef): Promise<WireOrganizer> {
+    return this.write('organizers.delete', 'DELETE', this.path('organizers', ref), undefined, undefined, [TAG.organizers]);
+  }
+
+  // ------------------------------------------------------------------ categories and tags
+  listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
+    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories);
+  }
+  getCategory(id: number): Promise<WireTerm | null> {
+    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS);
+  }
+  createCategory(body: WireCategoryWrite): Promise<WireTerm> {
+    return this.write('categories.create', 'POST', '/categories', body, undefined, [TAG.terms]);
+  }
+  updateCategory(id: number, body: WireCategoryWrite): Promise<WireTerm> {
+    return this.write('categories.update', 'POST', `/categories/${id}`, body, undefined, [TAG.terms]);
+  }
+  deleteCategory(id: number): Promise<WireTerm> {
+    return this.write('categories.delete', 'DELETE', `/categories/${id}`, undefined, undefined, [TAG.terms]);
+  }
+
+  listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
+    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags);
+  }
+  getTag(id: number): Promise<WireTerm | null> {
+    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS);
+  }
+  createTag(body: WireTagWrite): Promise<WireTerm> {
+    return this.write('tags.create', 'POST', '/tags', body, undefined, [TAG.terms]);
+  }
+  updateTag(id: number, body: WireTagWrite): Promise<WireTerm> {
+    return this.write('tags.update', 'POST', `/tags/${id}`, body, undefined, [TAG.terms]);
+  }
+  deleteTag(id: number): Promise<WireTerm> {
+    return this.write('tags.delete', 'DELETE', `/tags/${id}`, undefined, undefined, [TAG.terms]);
+  }
+
+  /** GET / (the namespace index): a cheap probe that the API answers, for readiness checks. */
+  async ping(): Promise<void> {
+    const res = await this.send({ method: 'GET', path: '/', idempotent: true, priority: 'single', operation: 'index' }, this.options.auth.read);
+    if (res.status >= 400) throw toUpstreamError(res);
+  }
+
+  // ------------------------------------------------------------------ plumbing
+  private path(kind: 'events' | PostKind | TermKind, ref: RecordRef): string {
+    return 'id' in ref ? `/${kind}/${ref.id}` : `/${kind}/by-slug/${encodeURIComponent(ref.slug)}`;
+  }
+
+  private async list<B, T>(
+    operation: string,
+    path: string,
+    query: WireQuery,
+    page: number,
+    perPage: number,
+    tags: readonly string[],
+    items: (body: B) => T[] | undefined,
+  ): Promise<WirePage<T> | null> {
+    const call: UpstreamCall = {
+      method: 'GET',
+      path,
+      query: { ...query, page, per_page: perPage },
+      idempotent: true,
+      priority: 'list',
+      operation,
+      cache: this.cache(tags),
+    };
+    const res = await this.send(call, this.options.auth.read);
+    if (res.status >= 400) {
+      // A page past the end is the end of the list, not an error.
+      if (isEndOfList(res)) return null;
+      throw toUpstreamError(res, { names: NAMES[operation] });
+    }
+    const body = res.body as B & { total?: number };
+    const total = Number(body.total ?? res.headers['x-tec-total'] ?? 0);
+    return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
+  }
+
+  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read'): Promise<T | null> {
+    const call: UpstreamCall = {
+      method: 'GET',
+      path,
+      query,
+      idempotent: true,
+      priority: 'single',
+      operation,
+      // Reads made for a write (with the writer's credentials) must see the current record.
+      cache: as === 'read' ? this.cache(tags) : undefined,
+    };
+    const res = await this.send(call, this.options.auth[as]);
+    if (res.status >= 400) {
+      const error = toUpstreamError(res, { single: true });
+      if (error.kind === 'not-found') return null;
+      throw error;
+    }
+    return res.body as T;
+  }
+
+  private async write<T>(
+    operation: string,
+    method: 'POST' | 'DELETE',
+    path: string,
+    json: unknown,
+    query: WireQuery | undefined,
+    invalidate: readonly string[],
+  ): Promise<T> {
+    const call: UpstreamCall = { method, path, query, json, idempotent: false, priority: 'write', operation };
+    const res = await this.send(call, this.options.auth.write);
+    // Even a failed write may have changed something (e.g. created an inline venue), so drop first.
+    this.options.upstream.cache.invalidate(invalidate);
+    if (res.status >= 400) throw toUpstreamError(res, { single: true, names: NAMES[operation] });
+    return res.body as T;
+  }
+
+  private cache(tags: readonly string[]): UpstreamCall['cache'] {
+    return this.options.cacheTtlMs > 0 ? { ttlMs: this.options.cacheTtlMs, tags } : undefined;
+  }
+
+  private send(call: UpstreamCall, credentials: CalendarCredentials): Promise<HttpResponse> {
+    return this.options.upstream.call(
+      { ...call, headers: { ...call.headers, ...credentials.headers } },
+      { ...this.options.caller, identity: credentials.identity },
+    );
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Per-request DataLoaders over the calendar client. Every record a payload embeds primes its own
+ * loader: the venue and organizers inside an event, the categories and tags too, so traversals
+ * such as `event { venue { name } organizers { name } }` cost nothing beyond the events page.
+ * List pages are keyed by their full arguments, so the same `Venue.events(first: 3)` asked from
+ * twenty events is one upstream call.
+ */
+import DataLoader from 'dataloader';
+import { UpstreamError } from '../core/errors.js';
+import type { CalendarClient, WirePage, WireQuery } from './client.js';
+import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
+import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue } from './normalize.js';
+import type { WireTerm } from './wire.js';
+
+export interface PageKey {
+  query: WireQuery;
+  page: number;
+  size: number;
+}
+
+export type Page<T> = WirePage<T> | null;
+
+/** The upstream's page size cap (larger `per_page` values are clamped). */
+export const UPSTREAM_MAX_PAGE = 50;
+
+const pageKey = (k: PageKey) => JSON.stringify([Object.entries(k.query).filter(([, v]) => v !== undefined && v !== null).sort(), k.page, k.size]);
+
+function pages<T>(fetch: (k: PageKey) => Promise<Page<T>>): DataLoader<PageKey, Page<T>, string> {
+  // No batching across keys: each key is one upstream page; the loader's job is de-duplication.
+  return new DataLoader<PageKey, Page<T>, string>((keys) => Promise.all(keys.map(fetch)), { cacheKeyFn: pageKey, batch: false });
+}
+
+async function settle<K, V>(keys: readonly K[], load: (k: K) => Promise<V>): Promise<(V | Error)[]> {
+  return Promise.all(keys.map((k) => load(k).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+}
+
+export function createCalendarLoaders(client: CalendarClient) {
+  const venue = new DataLoader<number, CalendarVenue | null>((ids) =>
+    settle(ids, async (id) => {
+      const v = await client.getVenue({ id });
+      return v ? normalizeVenue(v) : null;
+    }),
+  );
+  const organizer = new DataLoader<number, CalendarOrganizer | null>((ids) =>
+    settle(ids, async (id) => {
+      const o = await client.getOrganizer({ id });
+      return o ? normalizeOrganizer(o) : null;
+    }),
+  );
+
+  /**
+   * Terms batch through the `include` filter, which answers exactly the ids asked (hide_empty off).
+   * It refuses the whole batch when one id does not exist, so then each id is read on its own.
+   */
+  const terms = (list: typeof client.listCategories, single: (id: number) => Promise<WireTerm | null>) =>
+    new DataLoader<number, CalendarTerm | null>(
+      async (ids) => {
+        let rows: WireTerm[] | undefined;
+        try {
+          rows = (await list.call(client, { include: [...ids], hide_empty: false }, 1, ids.length))?.items;
+        } catch (error) {
+          // Only the refusal of an unknown id is worth asking id by id; an outage would just repeat.
+          if (!(error instanceof UpstreamError && error.kind === 'bad-request')) throw error;
+          rows = undefined;
+        }
+        if (rows) {
+          const byId = new Map(rows.map((t) => [t.id, normalizeTerm(t)]));
+          return ids.map((id) => byId.get(id) ?? null);
+        }
+        return settle(ids, async (id) => {
+          const t = await single(id);
+          return t ? normalizeTerm(t) : null;
+        });
+      },
+      { maxBatchSize: UPSTREAM_MAX_PAGE },
+    );
+  const category = terms(client.listCategories, (id) => client.getCategory(id));
+  const tag = terms(client.listTags, (id) => client.getTag(id));
+
+  const primeEvent = (e: CalendarEvent) => {
+    for (const v of e.venues) venue.prime(v.id, v);
+    for (const o of e.organizers) organizer.prime(o.id, o);
+    for (const c of e.categories) category.prime(c.id, c);
+    for (const t of e.tags) tag.prime(t.id, t);
+    return e;
+  };
+  const mapPage = <W, T>(page: WirePage<W> | null, map: (w: W) => T): Page<T> =>
+    page && { total: page.total, items: page.items.map(map) };
+
+  const event = new DataLoader<number, CalendarEvent | null>((ids) =>
+    settle(ids, async (id) => {
+      const e = await client.getEvent(id);
+      return e ? primeEvent(normalizeEvent(e)) : null;
+    }),
+  );
+  const eventBySlug = new DataLoader<string, CalendarEvent | null>((slugs) =>
+    settle(slugs, async (slug) => {
+      const e = await client.getEventBySlug(slug);
+      if (!e) return null;
+      const n = primeEvent(normalizeEvent(e));
+      event.prime(n.id, n);
+      return n;
+    }),
+  );
+  const bySlug = <W extends { id: number }, T>(get: (slug: string) => Promise<W | null>, map: (w: W) => T, byId: DataLoader<number, T | null>) =>
+    new DataLoader<string, T | null>((slugs) =>
+      settle(slugs, async (slug) => {
+        const w = await get(slug);
+        if (!w) return null;
+        const n = map(w);
+        byId.prime(w.id, n);
+        return n;
+      }),
+    );
+
+  /** A list page loader whose records also prime their by-id loader. */
+  const primedPages = <W, T extends { id: number }>(list: (q: WireQuery, page: number, size: number) => Promise<WirePage<W> | null>, map: (w: W) => T, byId: DataLoader<number, T | null>) =>
+    pages(async (k) =>
+      mapPage(await list(k.query, k.page, k.size), (w) => {
+        const n = map(w);
+        byId.prime(n.id, n);
+        return n;
+      }),
+    );
+
+  return {
+    event,
+    eventBySlug,
+    venue,
+    venueBySlug: bySlug((slug) => client.getVenue({ slug }), normalizeVenue, venue),
+    organizer,
+    organizerBySlug: bySlug((slug) => client.getOrganizer({ slug }), normalizeOrganizer, organizer),
+    category,
+    tag,
+    /** Primes the loaders with what an event read outside them (a write, a password read) embeds. */
+    primeEvent,
+    events: pages(async (k) => mapPage(await client.listEvents(k.query, k.page, k.size), (w) => primeEvent(normalizeEvent(w)))),
+    venues: primedPages((q, p, n) => client.listVenues(q, p, n), normalizeVenue, venue),
+    organizers: primedPages((q, p, n) => client.listOrganizers(q, p, n), normalizeOrganizer, organizer),
+    categories: primedPages((q, p, n) => client.listCategories(q, p, n), normalizeTerm, category),
+    tags: primedPages((q, p, n) => client.listTags(q, p, n), normalizeTerm, tag),
+  };
+}
+
+export type CalendarLoaders = ReturnType<typeof createCalendarLoaders>;

@@ -1,0 +1,64 @@
+/**
+ * Shared calendar value types: the HTML scalar, images, cost details and custom fields.
+ */
+import { GraphQLError, Kind } from 'graphql';
+import { builder } from '../../builder.js';
+import { CostDetailsRef, CustomFieldRef, ImageRef, ImageSizeRef } from './refs.js';
+
+const asString = (value: unknown): string => {
+  if (typeof value !== 'string') throw new GraphQLError('HTML must be a string.');
+  return value;
+};
+
+// The builder's scalar table is shared and not ours to edit; HTML is a plain string at the type level.
+export const HTMLScalar = builder.scalarType('HTML' as 'JSON', {
+  description: 'An HTML fragment as the calendar stores it (e.g. `<p>…</p>`); render it as HTML, not as text.',
+  serialize: asString,
+  parseValue: asString,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('HTML must be a string.');
+    return ast.value;
+  },
+});
+
+ImageSizeRef.implement({
+  description: 'One generated size of an image.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false, description: 'The size name, e.g. `thumbnail` or `medium`.' }),
+    url: t.exposeString('url', { nullable: false, description: 'The URL of the image file in this size.' }),
+    width: t.exposeInt('width', { nullable: true, description: 'The width in pixels, when known.' }),
+    height: t.exposeInt('height', { nullable: true, description: 'The height in pixels, when known.' }),
+    mimeType: t.exposeString('mimeType', { nullable: true, description: 'The MIME type of the file, when known.' }),
+  }),
+});
+
+ImageRef.implement({
+  description: 'A featured image of a calendar record.',
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false, description: 'The WordPress attachment id of the image.' }),
+    url: t.exposeString('url', { nullable: false, description: 'The URL of the full-size image.' }),
+    width: t.exposeInt('width', { nullable: true, description: 'The full-size width in pixels, when known.' }),
+    height: t.exposeInt('height', { nullable: true, description: 'The full-size height in pixels, when known.' }),
+    extension: t.exposeString('extension', { nullable: true, description: 'The file extension, e.g. `jpg`, when known.' }),
+    sizes: t.field({ nullable: false, type: [ImageSizeRef], description: 'The generated sizes of the image.', resolve: (i) => i.sizes }),
+  }),
+});
+
+CostDetailsRef.implement({
+  description: 'The cost of an event as numbers and currency, for formatting it yourself.',
+  fields: (t) => ({
+    currencySymbol: t.exposeString('currencySymbol', { nullable: true, description: 'The currency symbol, e.g. `$`, when the event has one.' }),
+    currencyCode: t.exposeString('currencyCode', { nullable: true, description: 'The ISO 4217 currency code, e.g. `USD`, when the event has one.' }),
+    currencyPosition: t.exposeString('currencyPosition', { nullable: true, description: 'Whether the symbol goes before (`prefix`) or after (`postfix`) the amount.' }),
+    values: t.exposeFloatList('values', { nullable: false, description: 'The cost values in ascending order (one price or the ends of a range); empty when there is no cost.' }),
+  }),
+});
+
+CustomFieldRef.implement({
+  description: 'An additional field an event carries (Events Calendar Pro).',
+  fields: (t) => ({
+    key: t.exposeString('key', { nullable: false, description: 'The field\'s meta key, e.g. `_ecp_custom_2`.' }),
+    label: t.exposeString('label', { nullable: false, description: 'The field\'s label as the site shows it.' }),
+    value: t.exposeString('value', { nullable: false, description: 'The field\'s value as text.' }),
+  }),
+});

@@ -1,0 +1,11 @@
+/** Lists every calendar type file; `src/schema.ts` imports this. */
+import './refs.js';
+import './common.js';
+import './event-filter.js';
+import './event.js';
+import './venue.js';
+import './organizer.js';
+import './term.js';
+import './record-inputs.js';
+import './event-mutations.js';
+import './record-mutations.js';

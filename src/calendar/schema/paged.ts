@@ -1,0 +1,53 @@
+/** Calendar lists (`page`/`per_page` upstream) as Relay connections. */
+import type DataLoader from 'dataloader';
+import { badInput } from '../../errors.js';
+import { listKeyOf, resolveOffsetConnection, type ConnectionArgs } from '../../paging.js';
+import type { WireQuery } from '../client.js';
+import { eventsQuery, type EventFilterInput } from '../inputs.js';
+import { UPSTREAM_MAX_PAGE, type Page, type PageKey } from '../loaders.js';
+import type { CalendarScope } from '../service.js';
+
+/**
+ * A Relay connection over one calendar list: pages of at most 50 (`page` counted from 1), fetched
+ * through a per-request loader so identical pages are fetched once. A page past the end is the end
+ * of the list; the total then comes from the list's first page.
+ */
+export function pagedConnection<T>(
+  scope: CalendarScope,
+  args: ConnectionArgs,
+  listKey: string,
+  loader: DataLoader<PageKey, Page<T>, string>,
+  query: WireQuery,
+) {
+  return resolveOffsetConnection<T>({
+    args,
+    listKey,
+    maxPageSize: scope.maxPageSize,
+    upstreamMaxSize: UPSTREAM_MAX_PAGE,
+    firstPageIndex: 1,
+    fetchPage: async (page, size) => {
+      const got = await loader.load({ query, page, size });
+      if (got) return got;
+      const first = await loader.load({ query, page: 1, size: 1 });
+      return { items: [], total: first?.total ?? 0 };
+    },
+  });
+}
+
+const FILTER_OF = { venue: 'venues', organizer: 'organizers', categories: 'categories', tags: 'tags' } as const;
+
+/**
+ * The events of one venue, organizer, category or tag: the filter plus that record under its wire
+ * name. The filter may not name other records of the same kind: the record itself replaces them.
+ */
+export function eventsOf(
+  scope: CalendarScope,
+  args: ConnectionArgs & { filter?: EventFilterInput | null },
+  wireKey: keyof typeof FILTER_OF,
+  id: number,
+) {
+  const field = FILTER_OF[wireKey];
+  if (args.filter?.[field]?.length) throw badInput(`"filter.${field}" cannot be used here: the events are already those of this record.`, `filter.${field}`);
+  const query = { ...eventsQuery(args.filter), [wireKey]: [id] };
+  return pagedConnection(scope, args, listKeyOf(`${wireKey}:${id}:events`, { filter: query }), scope.loaders.events, query);
+}

@@ -1,0 +1,64 @@
+/**
+ * Input types for venues, organizers, categories and tags, shared by their own mutations and by
+ * `createEvent`'s inline venue and organizers.
+ */
+import { builder } from '../../builder.js';
+
+const venueFields = (name: string, create: boolean) =>
+  builder.inputType(name, {
+    description: create ? 'A new venue.' : 'Changes to a venue; fields left out keep their values.',
+    fields: (t) => ({
+      name: t.string({ required: create, description: 'The venue name.' }),
+      address: t.string({ description: 'The street address.' }),
+      city: t.string({ description: 'The city.' }),
+      country: t.string({ description: 'The country.' }),
+      province: t.string({ description: 'The province.' }),
+      state: t.string({ description: 'The state.' }),
+      stateProvince: t.string({ description: 'The state or province as one value.' }),
+      zip: t.string({ description: 'The postal code.' }),
+      phone: t.string({ description: 'The phone number.' }),
+      website: t.string({ description: 'The website URL.' }),
+      description: t.string({ description: 'The description, as HTML.' }),
+      status: t.string({ description: 'The post status, e.g. `publish`.' }),
+      image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+      showMap: t.boolean({ description: 'Whether to show a map of the venue.' }),
+      showMapLink: t.boolean({ description: 'Whether to show a link to a map of the venue.' }),
+    }),
+  });
+
+const organizerFields = (name: string, create: boolean) =>
+  builder.inputType(name, {
+    description: create ? 'A new organizer.' : 'Changes to an organizer; fields left out keep their values.',
+    fields: (t) => ({
+      name: t.string({ required: create, description: 'The organizer name.' }),
+      email: t.string({ description: 'The contact email address.' }),
+      phone: t.string({ description: 'The contact phone number.' }),
+      website: t.string({ description: 'The website URL.' }),
+      description: t.string({ description: 'The description, as HTML.' }),
+      status: t.string({ description: 'The post status, e.g. `publish`.' }),
+      image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+    }),
+  });
+
+const termFields = (name: string, create: boolean, hierarchical: boolean) =>
+  builder.inputType(name, {
+    description: create
+      ? `A new event ${hierarchical ? 'category' : 'tag'}.`
+      : `Changes to an event ${hierarchical ? 'category' : 'tag'}; fields left out keep their values.`,
+    fields: (t) => ({
+      name: t.string({ required: create, description: 'The name.' }),
+      description: t.string({ description: 'The description.' }),
+      slug: t.string({ description: 'The URL slug; derived from the name when left out.' }),
+      ...(hierarchical ? { parentId: t.id({ description: 'The parent category (0 for top level).' }) } : {}),
+    }),
+  });
+
+/** Also used inline by `createEvent`. */
+export const VenueInputFields = venueFields('CreateVenueInput', true);
+export const UpdateVenueInput = venueFields('UpdateVenueInput', false);
+export const OrganizerInputFields = organizerFields('CreateOrganizerInput', true);
+export const UpdateOrganizerInput = organizerFields('UpdateOrganizerInput', false);
+export const CreateCategoryInput = termFields('CreateCategoryInput', true, true);
+export const UpdateCategoryInput = termFields('UpdateCategoryInput', false, true);
+export const CreateTagInput = termFields('CreateTagInput', true, false);
+export const UpdateTagInput = termFields('UpdateTagInput', false, false);

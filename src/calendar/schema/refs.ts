@@ -1,0 +1,35 @@
+/**
+ * Object references of the calendar graph, declared once with the domain record behind each, so the
+ * type files can point at each other without import cycles. Each is implemented in its own file.
+ */
+import { builder } from '../../builder.js';
+import type { CalendarEvent, CalendarImage, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails, CustomField } from '../model.js';
+
+export const EventRef = builder.objectRef<CalendarEvent>('Event');
+export const VenueRef = builder.objectRef<CalendarVenue>('Venue');
+export const OrganizerRef = builder.objectRef<CalendarOrganizer>('Organizer');
+export const CategoryRef = builder.objectRef<CalendarTerm>('Category');
+export const TagRef = builder.objectRef<CalendarTerm>('Tag');
+export const ImageRef = builder.objectRef<CalendarImage>('Image');
+export const ImageSizeRef = builder.objectRef<CalendarImage['sizes'][number]>('ImageSize');
+export const CostDetailsRef = builder.objectRef<CostDetails>('CostDetails');
+export const CustomFieldRef = builder.objectRef<CustomField>('CustomField');
+
+/** A connection type with its edge, both described (the SDL doubles as the API's documentation). */
+function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef | typeof TagRef>(type: T, name: string, what: string) {
+  return builder.connectionObject(
+    {
+      type,
+      name: `${name}Connection`,
+      description: `A page of ${what}, with cursors to page on.`,
+      edgesField: { description: `The ${what} of this page, each with its cursor.` },
+    },
+    { name: `${name}Edge`, description: `One of the ${what} in a page, with its cursor.`, nodeField: { description: `The record itself.` } },
+  );
+}
+
+export const EventConnection = connection(EventRef, 'Event', 'events');
+export const VenueConnection = connection(VenueRef, 'Venue', 'venues');
+export const OrganizerConnection = connection(OrganizerRef, 'Organizer', 'organizers');
+export const CategoryConnection = connection(CategoryRef, 'Category', 'categories');
+export const TagConnection = connection(TagRef, 'Tag', 'tags');

@@ -1,0 +1,146 @@
+/**
+ * Event categories (hierarchical) and event tags, their events, and their queries.
+ */
+import { builder } from '../../builder.js';
+import { listKeyOf } from '../../paging.js';
+import { recordId, termListQuery } from '../inputs.js';
+import { eventsOf, pagedConnection } from './paged.js';
+import { EventFilter } from './event-filter.js';
+import { CategoryConnection, CategoryRef, EventConnection, EventRef, TagConnection, TagRef } from './refs.js';
+
+export const TermOrder = builder.enumType('TermOrder', {
+  description: 'The direction of a category or tag list\'s order.',
+  values: {
+    ASC: { value: 'asc', description: 'Ascending (the default).' },
+    DESC: { value: 'desc', description: 'Descending.' },
+  } as const,
+});
+
+export const TermOrderBy = builder.enumType('TermOrderBy', {
+  description: 'What a category or tag list is sorted by.',
+  values: {
+    NAME: { value: 'name', description: 'The name (the default).' },
+    SLUG: { value: 'slug', description: 'The slug.' },
+    ID: { value: 'id', description: 'The id.' },
+    COUNT: { value: 'count', description: 'The number of events.' },
+    DESCRIPTION: { value: 'description', description: 'The description.' },
+    INCLUDE: { value: 'include', description: 'The order of the ids given in `include`.' },
+  } as const,
+});
+
+const termFields = (wireKey: 'categories' | 'tags') =>
+  builder.args((t) => ({
+    search: t.string({ description: `Only ${wireKey} with this text in their name or slug.` }),
+    include: t.idList({ description: `Only the ${wireKey} with these ids.` }),
+    exclude: t.idList({ description: `Leaves out the ${wireKey} with these ids.` }),
+    order: t.field({ type: TermOrder, description: 'The direction of the order.' }),
+    orderBy: t.field({ type: TermOrderBy, description: 'What to sort by.' }),
+    hideEmpty: t.boolean({ description: `Leaves out ${wireKey} without events; true unless set to false, as upstream.` }),
+    eventId: t.id({ description: `Only the ${wireKey} of this event.` }),
+    slug: t.string({ description: `Only the ${wireKey} with this slug.` }),
+  }));
+
+CategoryRef.implement({
+  description: 'An event category; categories nest.',
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the category.' }),
+    name: t.exposeString('name', { nullable: false, description: 'The category name as plain text.' }),
+    slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the category.' }),
+    description: t.exposeString('description', { nullable: false, description: 'The description; empty when there is none.' }),
+    count: t.exposeInt('count', { nullable: false, description: 'How many events are in the category.' }),
+    url: t.exposeString('url', { nullable: true, description: 'The public archive page of the category, when the upstream sends it.' }),
+    parent: t.field({
+      type: CategoryRef,
+      nullable: true,
+      description: 'The parent category, or null for a top-level category.',
+      resolve: (c, _args, { calendar }) => (c.parentId ? calendar.loaders.category.load(c.parentId) : null),
+    }),
+    children: t.connection(
+      {
+        type: CategoryRef,
+        nullable: true,
+        description: 'The direct subcategories, including those without events.',
+        resolve: (c, args, { calendar }) => {
+          const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
+          return pagedConnection(calendar, args, listKeyOf(`category:${c.id}:children`, query), calendar.loaders.categories, query);
+        },
+      },
+      CategoryConnection,
+    ),
+    events: t.connection(
+      {
+        type: EventRef,
+        nullable: true,
+        description: 'Events in this category, in start order (the upstream\'s default window unless the filter gives dates).',
+        args: { filter: t.arg({ type: EventFilter, description: 'Further conditions on the events; not `categories`, which this category decides.' }) },
+        resolve: (c, args, { calendar }) => eventsOf(calendar, args, 'categories', c.id),
+      },
+      EventConnection,
+    ),
+  }),
+});
+
+TagRef.implement({
+  description: 'An event tag.',
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the tag.' }),
+    name: t.exposeString('name', { nullable: false, description: 'The tag name as plain text.' }),
+    slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the tag.' }),
+    description: t.exposeString('description', { nullable: false, description: 'The description; empty when there is none.' }),
+    count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),
+    url: t.exposeString('url', { nullable: true, description: 'The public archive page of the tag, when the upstream sends it.' }),
+    events: t.connection(
+      {
+        type: EventRef,
+        nullable: true,
+        description: 'Events with this tag, in start order (the upstream\'s default window unless the filter gives dates).',
+        args: { filter: t.arg({ type: EventFilter, description: 'Further conditions on the events; not `tags`, which this tag decides.' }) },
+        resolve: (tag, args, { calendar }) => eventsOf(calendar, args, 'tags', tag.id),
+      },
+      EventConnection,
+    ),
+  }),
+});
+
+builder.queryFields((t) => ({
+  category: t.field({
+    type: CategoryRef,
+    nullable: true,
+    description: 'One event category by id; null when there is no such category.',
+    args: { id: t.arg.id({ required: true, description: 'The category\'s WordPress term id.' }) },
+    resolve: (_root, args, { calendar }) => calendar.loaders.category.load(recordId(args.id, 'id')),
+  }),
+  categories: t.connection(
+    {
+      type: CategoryRef,
+      nullable: true,
+      description: 'Event categories, filtered.',
+      args: { ...termFields('categories'), parentId: t.arg.id({ description: 'Only the direct subcategories of this category (0 for top-level ones).' }) },
+      resolve: (_root, args, { calendar }) => {
+        const query = termListQuery(args);
+        return pagedConnection(calendar, args, listKeyOf('categories', query), calendar.loaders.categories, query);
+      },
+    },
+    CategoryConnection,
+  ),
+  tag: t.field({
+    type: TagRef,
+    nullable: true,
+    description: 'One event tag by id; null when there is no such tag.',
+    args: { id: t.arg.id({ required: true, description: 'The tag\'s WordPress term id.' }) },
+    resolve: (_root, args, { calendar }) => calendar.loaders.tag.load(recordId(args.id, 'id')),
+  }),
+  tags: t.connection(
+    {
+      type: TagRef,
+      nullable: true,
+      description: 'Event tags, filtered.',
+      args: termFields('tags'),
+      resolve: (_root, args, { calendar }) => {
+        const query = termListQuery(args);
+        return pagedConnection(calendar, args, listKeyOf('tags', query), calendar.loaders.tags, query);
+      },
+    },
+    TagConnection,
+  ),
+}));

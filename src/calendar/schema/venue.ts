@@ -1,0 +1,80 @@
+/**
+ * The Venue type, its events, and the venue queries.
+ */
+import { builder } from '../../builder.js';
+import { listKeyOf } from '../../paging.js';
+import { postListQuery, recordRef } from '../inputs.js';
+import { HTMLScalar } from './common.js';
+import { eventsOf, pagedConnection } from './paged.js';
+import { EventFilter } from './event-filter.js';
+import { EventConnection, EventRef, ImageRef, VenueConnection, VenueRef } from './refs.js';
+
+VenueRef.implement({
+  description: 'A place where calendar events happen.',
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false, description: 'The WordPress post id of the venue.' }),
+    globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
+    name: t.exposeString('name', { nullable: false, description: 'The venue name as plain text.' }),
+    slug: t.exposeString('slug', { nullable: true, description: 'The URL slug of the venue.' }),
+    status: t.exposeString('status', { nullable: true, description: 'The post status, e.g. `publish` or `trash`.' }),
+    authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when known.' }),
+    description: t.field({ type: HTMLScalar, nullable: true, description: 'The description as HTML, when there is one.', resolve: (v) => v.description }),
+    url: t.exposeString('url', { nullable: true, description: 'The public web page of the venue.' }),
+    address: t.exposeString('address', { nullable: true, description: 'The street address.' }),
+    city: t.exposeString('city', { nullable: true, description: 'The city.' }),
+    country: t.exposeString('country', { nullable: true, description: 'The country.' }),
+    province: t.exposeString('province', { nullable: true, description: 'The province, for countries that have provinces.' }),
+    state: t.exposeString('state', { nullable: true, description: 'The state, for countries that have states.' }),
+    stateProvince: t.exposeString('stateProvince', { nullable: true, description: 'The state or province as one value.' }),
+    zip: t.exposeString('zip', { nullable: true, description: 'The postal code.' }),
+    phone: t.exposeString('phone', { nullable: true, description: 'The phone number.' }),
+    website: t.exposeString('website', { nullable: true, description: 'The venue\'s website.' }),
+    latitude: t.exposeFloat('latitude', { nullable: true, description: 'The latitude, when the site geocodes venues.' }),
+    longitude: t.exposeFloat('longitude', { nullable: true, description: 'The longitude, when the site geocodes venues.' }),
+    showMap: t.exposeBoolean('showMap', { nullable: true, description: 'Whether the site shows a map of the venue.' }),
+    showMapLink: t.exposeBoolean('showMapLink', { nullable: true, description: 'Whether the site shows a link to a map of the venue.' }),
+    image: t.field({ type: ImageRef, nullable: true, description: 'The featured image, or null.', resolve: (v) => v.image }),
+    events: t.connection(
+      {
+        type: EventRef,
+        nullable: true,
+        description: 'Events at this venue, in start order (the upstream\'s default window unless the filter gives dates).',
+        args: { filter: t.arg({ type: EventFilter, description: 'Further conditions on the events; not `venues`, which this venue decides.' }) },
+        resolve: (venue, args, { calendar }) => eventsOf(calendar, args, 'venue', venue.id),
+      },
+      EventConnection,
+    ),
+  }),
+});
+
+builder.queryFields((t) => ({
+  venue: t.field({
+    type: VenueRef,
+    nullable: true,
+    description: 'One venue by id or by slug (give exactly one); null when there is no such venue.',
+    args: { id: t.arg.id({ description: 'The venue\'s WordPress id.' }), slug: t.arg.string({ description: 'The venue\'s slug.' }) },
+    resolve: (_root, args, { calendar }) => {
+      const ref = recordRef(args, 'venue');
+      return 'id' in ref ? calendar.loaders.venue.load(ref.id) : calendar.loaders.venueBySlug.load(ref.slug);
+    },
+  }),
+  venues: t.connection(
+    {
+      type: VenueRef,
+      nullable: true,
+      description: 'Venues, filtered.',
+      args: {
+        search: t.arg.string({ description: 'Only venues with this text in their name, description or custom fields.' }),
+        eventId: t.arg.id({ description: 'Only the venues of this event.' }),
+        hasEvents: t.arg.boolean({ description: 'Only venues with (true) or without (false) events.' }),
+        onlyWithUpcoming: t.arg.boolean({ description: 'Only venues with upcoming events.' }),
+        status: t.arg.string({ description: 'Only venues with this post status.' }),
+      },
+      resolve: (_root, args, { calendar }) => {
+        const query = postListQuery(args);
+        return pagedConnection(calendar, args, listKeyOf('venues', query), calendar.loaders.venues, query);
+      },
+    },
+    VenueConnection,
+  ),
+}));

@@ -1,0 +1,53 @@
+/**
+ * The calendar upstream for the GraphQL layer: long-lived parts (the upstream, the configuration)
+ * live on the service; per-request parts (credentials, client, DataLoaders) on the scope that
+ * `forRequest` returns, so no loader cache ever crosses requests or callers.
+ */
+import type { Config } from '../config.js';
+import type { RequestInfo } from '../context.js';
+import type { Upstream } from '../core/upstream.js';
+import { UsageTracker } from '../core/usage.js';
+import { calendarAuth } from './auth.js';
+import { CalendarClient } from './client.js';
+import { createCalendarLoaders, type CalendarLoaders } from './loaders.js';
+import { CalendarWrites } from './writes.js';
+
+export interface CalendarScope {
+  requestId: string;
+  client: CalendarClient;
+  loaders: CalendarLoaders;
+  writes: CalendarWrites;
+  /** Largest `first`/`last` a calendar list accepts. */
+  maxPageSize: number;
+}
+
+export class CalendarService {
+  constructor(
+    readonly upstream: Upstream,
+    readonly config: Config,
+  ) {}
+
+  forRequest(info: RequestInfo): CalendarScope {
+    const client = new CalendarClient({
+      upstream: this.upstream,
+      auth: calendarAuth(this.config.calendar, info.headers),
+      caller: { usage: info.usage, signal: info.signal },
+      cacheTtlMs: this.config.cache.ttlMs,
+    });
+    const loaders = createCalendarLoaders(client);
+    return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders), maxPageSize: this.config.maxPageSize };
+  }
+
+  /** Readiness (/ready): the calendar API answers its namespace index, anonymously. */
+  async ready(signal: AbortSignal): Promise<void> {
+    const client = new CalendarClient({
+      upstream: this.upstream,
+      auth: calendarAuth({ authMode: 'configured' }, new Headers()),
+      caller: { usage: new UsageTracker(), signal },
+      cacheTtlMs: 0,
+    });
+    await client.ping();
+  }
+
+  async close(): Promise<void> {}
+}
