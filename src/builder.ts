@@ -1,0 +1,61 @@
+/**
+ * The Pothos schema builder and its plugins. No types are defined here: each upstream's folder
+ * defines its own, and `schema.ts` lists them.
+ */
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import DirectivePlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
+import RelayPlugin from '@pothos/plugin-relay';
+import type { Context } from './context.js';
+import { DateTimeScalar, JSONObjectScalar, JSONScalar, UUIDScalar } from './scalars.js';
+
+export interface SchemaTypes {
+  Context: Context;
+  Scalars: {
+    ID: { Input: string; Output: string | number };
+    UUID: { Input: string; Output: string };
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+  };
+  Connection: { totalCount: number };
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+}
+
+export const builder = new SchemaBuilder<SchemaTypes>({
+  // Federation last: it reads what the others declared (directives carry its @key into the SDL).
+  plugins: [RelayPlugin, DataloaderPlugin, DirectivePlugin, FederationPlugin],
+  relay: {
+    // Records keep the upstream's own ids (see the acceptance contract), so no global Node ids.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    nodesOnConnection: { description: 'The items of this page, in order (the same as `edges { node }`).' },
+    edgesFieldOptions: { nullable: false, description: 'The items of this page with their cursors, in order.' },
+    nodeFieldOptions: { nullable: false, description: 'The item at this position of the list.' },
+    cursorFieldOptions: { description: 'An opaque cursor for this position; pass it as `after` or `before` to page from here.' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the whole list, and the cursors to page on.' },
+    pageInfoTypeOptions: { description: 'Paging information of a connection (Relay cursor connections).' },
+    hasNextPageFieldOptions: { description: 'Whether items follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
+    startCursorFieldOptions: { description: 'The cursor of the first item of this page, or null when the page is empty.' },
+    endCursorFieldOptions: { description: 'The cursor of the last item of this page, or null when the page is empty.' },
+    firstArgOptions: { description: 'Returns the first n items. May exceed the upstream page size (the gateway fetches the pages it needs), up to the configured maximum.' },
+    afterArgOptions: { description: 'Returns the items after this cursor (from `endCursor` or an edge `cursor` of the same list).' },
+    lastArgOptions: { description: 'Returns the last n items (before `before`, or of the whole list), up to the configured maximum.' },
+    beforeArgOptions: { description: 'Returns the items before this cursor (from `startCursor` or an edge `cursor` of the same list).' },
+  },
+});
+
+builder.addScalarType('UUID', UUIDScalar);
+builder.addScalarType('DateTime', DateTimeScalar);
+builder.addScalarType('JSON', JSONScalar);
+builder.addScalarType('JSONObject', JSONObjectScalar);
+
+builder.globalConnectionField('totalCount', (t) =>
+  t.int({ description: 'How many items the whole list holds, across all pages.', resolve: (parent) => parent.totalCount }),
+);
+
+builder.queryType({ description: 'Reads across the AI governance and calendar upstreams.' });
+builder.mutationType({ description: 'Writes to the AI governance and calendar upstreams.' });

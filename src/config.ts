@@ -1,0 +1,191 @@
+/**
+ * The gateway's configuration, read from the environment once at start-up. Every problem is
+ * collected and reported together, one clear line each, so an operator fixes them in one go.
+ * Secrets are only ever held here and in the adapters; nothing here is logged.
+ */
+import { EnvReader, type Env } from './env-reader.js';
+import { readTrafficConfig, type TrafficConfig } from './traffic-config.js';
+
+import { readObservabilityConfig, type ObservabilityConfig } from './observability/config.js';
+
+export type RateProfile = 'production' | 'sandbox';
+export type AuthMode = 'configured' | 'forward';
+
+export interface UpstreamTimeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+export interface GovernanceConfig {
+  /** Tenant origin, e.g. `https://tenant.example.com`; undefined → embedded emulator. */
+  url?: string;
+  tokenUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** `configured`: client credentials above; `forward`: the caller's own `Authorization: Bearer`. */
+  authMode: AuthMode;
+  rateProfile: RateProfile;
+}
+
+export interface CalendarConfig {
+  /** API root including the namespace, e.g. `https://site.example/wp-json/calendar/events/v1`. */
+  url?: string;
+  user?: string;
+  appPassword?: string;
+  /** `configured`: writes use the application password above; `forward`: the caller's `Authorization`. */
+  authMode: AuthMode;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  env: 'development' | 'production' | 'test';
+  governance: GovernanceConfig;
+  calendar: CalendarConfig;
+  redisUrl?: string;
+  /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
+  maxPageSize: number;
+  /** Adds `extensions.upstream` (requests and cache hits per upstream) to every response. */
+  usageExtension: boolean;
+  timeouts: UpstreamTimeouts;
+  /** Upstream bodies larger than this are refused. */
+  maxUpstreamBodyBytes: number;
+  /** Concurrent requests per upstream. */
+  maxConcurrent: { governance: number; calendar: number };
+  cache: { maxBytes: number; ttlMs: number; maxStaleMs: number };
+  retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
+  /** GraphiQL at /graphql for browsers; on by default outside production. */
+  graphiql: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** /metrics, /ready timeout, OpenTelemetry export (`src/observability/config.ts`). */
+  observability: ObservabilityConfig;
+  /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
+  persistedOperations: 'off' | 'allow' | 'only';
+  /** Account budget, 429 pause, queue deadline, per-operation budget, Redis sharing (`src/traffic-config.ts`). */
+  traffic: TrafficConfig;
+  /** Request hardening (see `src/plugins/use-security.ts`); production defaults are the strict ones. */
+  security: SecurityConfig;
+}
+
+export interface SecurityConfig {
+  /** `__schema`/`__type` allowed; off in production unless ALLOW_INTROSPECTION (or GRAPHIQL) says so. */
+  introspection: boolean;
+  /** "Did you mean …?" hints in error messages; hidden in production. */
+  fieldSuggestions: boolean;
+  /** Requests that a browser could send without a preflight must carry a custom header. */
+  csrfPrevention: boolean;
+  /** Operations per batched (JSON array) request; 0 turns batching off. */
+  maxBatch: number;
+  /** GraphQL Armor limits, checked at parse/validation time, before anything runs. */
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxCost: number;
+  /** The same field literally repeated in one selection set ("field duplication"). */
+  maxFieldRepeats: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const nodeEnv = read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const production = nodeEnv === 'production';
+  const governanceUrl = read.url('GOVERNANCE_URL');
+  const calendarUrl = read.url('CALENDAR_URL');
+  const rateProfile = read.oneOf('GOVERNANCE_RATE_PROFILE', ['production', 'sandbox'] as const, 'production');
+  const graphiql = read.bool('GRAPHIQL', !production);
+
+  const config: Config = {
+    port: read.int('PORT', 4000, 0, 65535),
+    host: read.string('HOST') ?? '0.0.0.0',
+    env: nodeEnv,
+    governance: {
+      url: governanceUrl?.replace(/\/+$/, ''),
+      tokenUrl: read.url('GOVERNANCE_TOKEN_URL') ?? (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
+      clientId: read.string('GOVERNANCE_CLIENT_ID'),
+      clientSecret: read.string('GOVERNANCE_CLIENT_SECRET'),
+      authMode: read.oneOf('GOVERNANCE_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
+      rateProfile,
+    },
+    calendar: {
+      url: calendarUrl?.replace(/\/+$/, ''),
+      user: read.string('CALENDAR_USER'),
+      appPassword: read.string('CALENDAR_APP_PASSWORD'),
+      authMode: read.oneOf('CALENDAR_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
+    },
+    redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
+    maxPageSize: read.int('GATEWAY_MAX_PAGE_SIZE', 500, 1, 10_000),
+    usageExtension: read.bool('GATEWAY_USAGE_EXTENSION', true),
+    timeouts: {
+      connectMs: read.int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
+      headersMs: read.int('UPSTREAM_HEADERS_TIMEOUT_MS', 15_000, 1, 600_000),
+      bodyMs: read.int('UPSTREAM_BODY_TIMEOUT_MS', 15_000, 1, 600_000),
+    },
+    maxUpstreamBodyBytes: read.int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
+    maxConcurrent: {
+      governance: read.int('GOVERNANCE_MAX_CONCURRENT', 64, 1, 1024),
+      calendar: read.int('CALENDAR_MAX_CONCURRENT', 8, 1, 1024),
+    },
+    cache: {
+      maxBytes: read.int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
+      ttlMs: read.int('CACHE_TTL_MS', 30_000, 0, 86_400_000),
+      maxStaleMs: read.int('CACHE_MAX_STALE_MS', 300_000, 0, 86_400_000),
+    },
+    retry: {
+      retries: read.int('UPSTREAM_RETRIES', 2, 0, 10),
+      baseDelayMs: read.int('UPSTREAM_RETRY_BASE_MS', 100, 0, 60_000),
+      maxDelayMs: read.int('UPSTREAM_RETRY_MAX_MS', 2_000, 0, 600_000),
+    },
+    graphiql,
+    logLevel: read.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, nodeEnv === 'test' ? 'warn' : 'info'),
+    observability: readObservabilityConfig(env, problems),
+    persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
+    security: readSecurity(read, production, graphiql),
+    traffic: readTrafficConfig(env, problems, rateProfile),
+  };
+
+  const g = config.governance;
+  if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {
+    problems.push('GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).');
+  }
+  if (!g.url && (g.clientId || g.clientSecret)) {
+    problems.push('GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.');
+  }
+  const c = config.calendar;
+  if (Boolean(c.user) !== Boolean(c.appPassword)) {
+    problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
+  }
+  if (Boolean(governanceUrl) !== Boolean(calendarUrl)) {
+    problems.push('Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): SecurityConfig {
+  return {
+    // GraphiQL needs introspection, so turning GraphiQL on in production turns introspection on too,
+    // unless ALLOW_INTROSPECTION says otherwise.
+    introspection: read.bool('ALLOW_INTROSPECTION', !production || graphiql),
+    fieldSuggestions: read.bool('GRAPHQL_FIELD_SUGGESTIONS', !production),
+    csrfPrevention: read.bool('CSRF_PREVENTION', production),
+    maxBatch: read.int('GRAPHQL_MAX_BATCH', 0, 0, 100),
+    maxDepth: read.int('GRAPHQL_MAX_DEPTH', 10, 1, 100),
+    maxAliases: read.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+    maxDirectives: read.int('GRAPHQL_MAX_DIRECTIVES', 20, 0, 1000),
+    maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
+    maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 10_000_000),
+    maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
+  };
+}

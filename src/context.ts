@@ -1,0 +1,22 @@
+/**
+ * The per-request GraphQL context: a fresh usage tracker and, for each upstream, a request scope
+ * holding that caller's client and DataLoaders. Nothing in it outlives the request.
+ */
+import type { CalendarScope } from './calendar/service.js';
+import type { UsageTracker } from './core/usage.js';
+import type { GovernanceScope } from './governance/service.js';
+
+export interface RequestInfo {
+  requestId: string;
+  /** The incoming request's headers (for forwarded credentials). */
+  headers: Headers;
+  usage: UsageTracker;
+  signal?: AbortSignal;
+}
+
+export interface Context {
+  requestId: string;
+  usage: UsageTracker;
+  governance: GovernanceScope;
+  calendar: CalendarScope;
+}

@@ -1,0 +1,82 @@
+/**
+ * GraphQL errors of the gateway: every error a client sees has an `extensions.code`. Upstream
+ * failures are mapped here (the adapters throw `UpstreamError`, which knows nothing of GraphQL), and
+ * anything unexpected is masked so no stack, URL or credential reaches a client.
+ */
+import { GraphQLError } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import { isUpstreamError, type UpstreamError, type UpstreamErrorKind } from './core/errors.js';
+
+export const ErrorCode = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  GONE: 'GONE',
+  RATE_LIMITED: 'RATE_LIMITED',
+  REQUEST_BUDGET_EXCEEDED: 'REQUEST_BUDGET_EXCEEDED',
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** A client mistake found before any upstream call; `argument` names the offending argument. */
+export function badInput(message: string, argument?: string): GraphQLError {
+  return createGraphQLError(message, {
+    extensions: { code: ErrorCode.BAD_USER_INPUT, ...(argument ? { argument } : {}) },
+  });
+}
+
+const codeByKind: Record<UpstreamErrorKind, ErrorCode> = {
+  'bad-request': ErrorCode.BAD_USER_INPUT,
+  'not-found': ErrorCode.NOT_FOUND,
+  unauthenticated: ErrorCode.UNAUTHENTICATED,
+  forbidden: ErrorCode.FORBIDDEN,
+  gone: ErrorCode.GONE,
+  'rate-limited': ErrorCode.RATE_LIMITED,
+  'budget-exceeded': ErrorCode.REQUEST_BUDGET_EXCEEDED,
+  unavailable: ErrorCode.UPSTREAM_UNAVAILABLE,
+};
+
+export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLError): GraphQLError {
+  const extensions: Record<string, unknown> = { code: codeByKind[error.kind], upstream: error.upstream };
+  if (error.status !== undefined) extensions.upstreamStatus = error.status;
+  if (error.upstreamCode) extensions.upstreamCode = error.upstreamCode;
+  if (error.params?.length) extensions.arguments = error.params;
+  if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
+  if (error.missingScope) extensions.missingScope = error.missingScope;
+  return createGraphQLError(error.message, { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path, extensions });
+}
+
+/**
+ * Yoga's `maskedErrors.maskError`: upstream errors become typed errors on the field they hit;
+ * GraphQL errors we raised on purpose pass through; anything else is masked.
+ */
+export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (isUpstreamError(original)) {
+    return upstreamToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+  }
+  // Our own typed errors (e.g. badInput) keep the path and locations graphql-js attached to them.
+  if (original instanceof GraphQLError && original.extensions?.code) return error instanceof GraphQLError ? error : original;
+  if (error instanceof GraphQLError && !error.path && error.nodes?.length && !error.extensions?.code && original instanceof GraphQLError) {
+    // An error graphql-js raised about the document before execution, e.g. `Variable "$first" got
+    // invalid value "x"; Int cannot represent …` or a null for a non-null variable: the client's mistake.
+    return createGraphQLError(error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
+    });
+  }
+  if (error instanceof GraphQLError && !error.originalError) return error;
+  const masked = createGraphQLError(message, {
+    path: error instanceof GraphQLError ? error.path : undefined,
+    extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+  });
+  if (isDev && original instanceof Error) {
+    // Development only: the message helps whoever is writing resolvers; still no stack.
+    masked.extensions.originalMessage = original.message;
+  }
+  return masked;
+}

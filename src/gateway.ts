@@ -1,0 +1,85 @@
+/**
+ * Builds the gateway from a configuration: the upstreams, the services over them and the Yoga
+ * server. Nothing here listens on a port, so tests drive it through `yoga.fetch` or mount it on
+ * their own server; `server.ts` is the process entry that listens.
+ */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { Dispatcher } from 'undici';
+import { CalendarService } from './calendar/service.js';
+import type { Config } from './config.js';
+import type { Context } from './context.js';
+import { UsageTracker } from './core/usage.js';
+import { maskError } from './errors.js';
+import { GovernanceService } from './governance/service.js';
+import { defaultGraphiQLQuery } from './graphiql.js';
+import type { LogSink } from './observability/logging.js';
+import { requestIdOf } from './observability/request-id.js';
+import { createObservability, type Observability } from './observability/setup.js';
+import { usePersistedSafelist } from './persisted.js';
+import { useOperationBudget } from './plugins/use-operation-budget.js';
+import { securityPlugins } from './plugins/use-security.js';
+import { useUpstreamUsage } from './plugins/use-upstream-usage.js';
+import { schema } from './schema.js';
+import { createUpstreams, type Upstreams } from './upstreams.js';
+
+export interface GatewayOptions {
+  config: Config;
+  /** Replaces the upstream HTTP agent (tests pass a MockAgent). */
+  dispatcher?: Dispatcher;
+  /** Where the JSON request log goes (default: stdout). */
+  logSink?: LogSink;
+}
+
+export interface Gateway {
+  yoga: YogaServerInstance<Record<string, unknown>, Context>;
+  upstreams: Upstreams;
+  governance: GovernanceService;
+  calendar: CalendarService;
+  /** Metrics registry, tracing and the plugins serving /metrics and /ready. */
+  observability: Observability;
+  close(): Promise<void>;
+}
+
+export function createGateway({ config, dispatcher, logSink }: GatewayOptions): Gateway {
+  const observability = createObservability({ config, logSink, dispatcher, services: () => ({ governance, calendar }) });
+  const upstreams = createUpstreams(config, dispatcher, observability.upstream);
+  const governance = new GovernanceService(upstreams.governance, config);
+  const calendar = new CalendarService(upstreams.calendar, config);
+
+  // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
+  const persisted = config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
+
+  const yoga = createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: config.graphiql ? { title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery } : false,
+    // Yoga's default GraphiQL loads its files from a CDN; this one is inlined and works offline.
+    renderGraphiQL,
+    maskedErrors: { maskError, isDev: config.env === 'development' },
+    logging: config.logLevel === 'silent' ? false : config.logLevel,
+    // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
+    batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
+    plugins: [...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
+    context: ({ request }): Context => {
+      const requestId = requestIdOf(request);
+      const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
+      const info = { requestId, headers: request.headers, usage, signal: request.signal };
+      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info) };
+    },
+  });
+
+  return {
+    yoga,
+    upstreams,
+    governance,
+    calendar,
+    observability,
+    async close() {
+      await Promise.all([governance.close(), calendar.close()]);
+      await upstreams.close();
+      await observability.close();
+    },
+  };
+}

@@ -1,0 +1,598 @@
+/* eslint-disable */
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  /** The `ID` scalar type represents a unique identifier, often used to refetch an object or as key for a cache. The ID type appears in a JSON response as a String; however, it is not intended to be human-readable. When expected as an input type, any string (such as `"4"`) or integer (such as `4`) input value will be accepted as an ID. */
+  ID: { input: string; output: string; }
+  /** The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text. */
+  String: { input: string; output: string; }
+  /** The `Boolean` scalar type represents `true` or `false`. */
+  Boolean: { input: boolean; output: boolean; }
+  /** The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1. */
+  Int: { input: number; output: number; }
+  /** The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point). */
+  Float: { input: number; output: number; }
+  /** A date-time string in RFC 3339 / ISO 8601 form with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. */
+  DateTime: { input: string; output: string; }
+  /** An HTML fragment as the calendar stores it (e.g. `<p>…</p>`); render it as HTML, not as text. */
+  HTML: { input: any; output: any; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSON: { input: unknown; output: unknown; }
+  /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  /** A field whose value is a generic Universally Unique Identifier: https://en.wikipedia.org/wiki/Universally_unique_identifier. */
+  UUID: { input: string; output: string; }
+  _Any: { input: unknown; output: unknown; }
+};
+
+/** A new attribute of a schema. */
+export type AddSchemaAttributeInput = {
+  /** Whether an answer outside the options is allowed. */
+  allowOther?: InputMaybe<Scalars['Boolean']['input']>;
+  /** What the attribute records (at most 1000 characters). */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Whether values are stored encrypted. */
+  encrypted?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The formula of a formula attribute. */
+  formula?: InputMaybe<Scalars['String']['input']>;
+  /** How many options a multi-select answer may hold (1 to 100). */
+  maxSelectedOptions?: InputMaybe<Scalars['Int']['input']>;
+  /** The attribute's name (1 to 255 characters). */
+  name: Scalars['String']['input'];
+  /** The options of a select attribute. */
+  options?: InputMaybe<Array<AttributeOptionInput>>;
+  /** Whether records must answer the attribute. */
+  required?: InputMaybe<Scalars['Boolean']['input']>;
+  /** How the attribute is answered. */
+  responseType: AttributeResponseType;
+};
+
+/** Where an attribute of an entity comes from. */
+export type AttributeGroup =
+  /** A seeded free-text attribute of the entity type, such as `description`. */
+  | 'BASE'
+  /** An attribute a tenant added to the schema; its name is the generated field name. */
+  | 'CUSTOM'
+  /** A seeded option attribute of the entity type (its values are selected options with option keys). */
+  | 'EXTENDED_BASE';
+
+/** The values to set on one attribute; an empty list clears it. */
+export type AttributeInput = {
+  /** The attribute's field name, e.g. `description`, `type` or a custom field name. */
+  name: Scalars['String']['input'];
+  /** The attribute's new values. */
+  values: Array<AttributeValueInput>;
+};
+
+/** A new option of a select attribute. */
+export type AttributeOptionInput = {
+  /** The option's label (1 to 255 characters). */
+  option: Scalars['String']['input'];
+  /** The option's localisation key. */
+  optionKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** How an attribute is answered. */
+export type AttributeResponseType =
+  /** A date. */
+  | 'DATE'
+  /** A value computed by a formula. */
+  | 'FORMULA'
+  /** A level on a named scale. */
+  | 'LEVEL'
+  /** Several options of a list. */
+  | 'MULTI_SELECT'
+  /** A range of values. */
+  | 'RANGE'
+  /** A score. */
+  | 'SCORE'
+  /** One option of a list. */
+  | 'SINGLE_SELECT'
+  /** Free text. */
+  | 'TEXT';
+
+/** One value of an attribute: a text (`value`) or a selected option (`id`). */
+export type AttributeValueInput = {
+  /** The uuid of the option to select (option attributes). */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  /** The text (text attributes), or the option's label. */
+  value?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A new event category. */
+export type CreateCategoryInput = {
+  /** The description. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The name. */
+  name: Scalars['String']['input'];
+  /** The parent category (0 for top level). */
+  parentId?: InputMaybe<Scalars['ID']['input']>;
+  /** The URL slug; derived from the name when left out. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A new AI governance record. */
+export type CreateEntityInput = {
+  /** Initial attribute values. */
+  attributes?: InputMaybe<Array<AttributeInput>>;
+  /** The kind of record to create. */
+  kind: EntityKind;
+  /** The record's name (1 to 255 characters). */
+  name: Scalars['String']['input'];
+  /** The uuid of the organization that will own the record. */
+  organizationId: Scalars['ID']['input'];
+};
+
+/** A new calendar event. */
+export type CreateEventInput = {
+  /** Whether the event lasts whole days. */
+  allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The categories, by id, slug or name; unknown names are created. Replaces the current ones. */
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The cost as text, e.g. `$10` or `5 - 20`. */
+  cost?: InputMaybe<Scalars['String']['input']>;
+  /** The description, as HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** When the event ends. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
+  endDate: Scalars['String']['input'];
+  /** The excerpt, as HTML. */
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the event is featured. */
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether to hide the event from calendar lists. */
+  hideFromListings?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The featured image, as an attachment id or an image URL to import. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  /** Existing organizers of the event. */
+  organizerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** New organizers to create with the event (added to `organizerIds`). */
+  organizers?: InputMaybe<Array<CreateOrganizerInput>>;
+  /** Whether to show a map of the venue. */
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether to show a link to a map of the venue. */
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The URL slug; derived from the title when left out. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+  /** When the event starts. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
+  startDate: Scalars['String']['input'];
+  /** The post status, e.g. `publish` or `draft`. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** Whether to pin the event to the top of month views. */
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The tags, by id, slug or name; unknown names are created. Replaces the current ones. */
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The event's time zone, e.g. `Europe/Berlin`; the site's when left out. */
+  timezone?: InputMaybe<Scalars['String']['input']>;
+  /** The title as plain text. */
+  title: Scalars['String']['input'];
+  /** A new venue to create with the event (instead of `venueId`). */
+  venue?: InputMaybe<CreateVenueInput>;
+  /** An existing venue for the event. */
+  venueId?: InputMaybe<Scalars['ID']['input']>;
+  /** The event's website URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A new link between two records. */
+export type CreateLinkInput = {
+  /** The link's own attributes, passed to the upstream as they are. */
+  attributes?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** The first end (the source). */
+  entity1: LinkEndInput;
+  /** The second end (the target). */
+  entity2: LinkEndInput;
+  /** The uuid of the link type (a relationship type id). */
+  linkTypeId: Scalars['ID']['input'];
+};
+
+/** A new organizer. */
+export type CreateOrganizerInput = {
+  /** The description, as HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The contact email address. */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** The featured image, as an attachment id or an image URL. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  /** The organizer name. */
+  name: Scalars['String']['input'];
+  /** The contact phone number. */
+  phone?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. `publish`. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** The website URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A new event tag. */
+export type CreateTagInput = {
+  /** The description. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The name. */
+  name: Scalars['String']['input'];
+  /** The URL slug; derived from the name when left out. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A new venue. */
+export type CreateVenueInput = {
+  /** The street address. */
+  address?: InputMaybe<Scalars['String']['input']>;
+  /** The city. */
+  city?: InputMaybe<Scalars['String']['input']>;
+  /** The country. */
+  country?: InputMaybe<Scalars['String']['input']>;
+  /** The description, as HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The featured image, as an attachment id or an image URL. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  /** The venue name. */
+  name: Scalars['String']['input'];
+  /** The phone number. */
+  phone?: InputMaybe<Scalars['String']['input']>;
+  /** The province. */
+  province?: InputMaybe<Scalars['String']['input']>;
+  /** Whether to show a map of the venue. */
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether to show a link to a map of the venue. */
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The state. */
+  state?: InputMaybe<Scalars['String']['input']>;
+  /** The state or province as one value. */
+  stateProvince?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. `publish`. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** The website URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
+  /** The postal code. */
+  zip?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The kind of an AI governance record. Records of other kinds (vendors, assets, …) can appear at the other end of a link but have no kind. */
+export type EntityKind =
+  /** An autonomous or assistive AI agent (entity type `aiagents`). */
+  | 'AI_AGENT'
+  /** An AI system built from models, datasets and agents (entity type `aisystems`). */
+  | 'AI_SYSTEM'
+  /** A dataset used to train, test or run models (entity type `datasets`). */
+  | 'DATASET'
+  /** A machine learning or AI model (entity type `models`). */
+  | 'MODEL';
+
+/** Conditions on the events listed; all optional, combined with AND. Without dates the upstream lists events from yesterday to 24 months ahead. */
+export type EventFilter = {
+  /** Only events in any of these categories, given by id or slug. */
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Only events ending on or before this date (whole days unless `strictDates`). Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
+  endDate?: InputMaybe<Scalars['String']['input']>;
+  /** Only events ending after this time; use it to include events in progress. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
+  endsAfter?: InputMaybe<Scalars['String']['input']>;
+  /** Only events ending before this time. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
+  endsBefore?: InputMaybe<Scalars['String']['input']>;
+  /** Only featured events (true) or only events that are not featured (false). */
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only events whose venue has (true) or lacks (false) geolocation data; needs Events Calendar Pro upstream. */
+  geoloc?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The latitude to search near; give it together with `geolocLng`. */
+  geolocLat?: InputMaybe<Scalars['Float']['input']>;
+  /** The longitude to search near; give it together with `geolocLat`. */
+  geolocLng?: InputMaybe<Scalars['Float']['input']>;
+  /** Only the events with these ids; the upstream then ignores the date filters. */
+  include?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Only events by any of these organizers (ids). */
+  organizers?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Only events whose parent (a recurring series) is this event id. */
+  postParent?: InputMaybe<Scalars['ID']['input']>;
+  /** Only events with this text in their title or description. */
+  search?: InputMaybe<Scalars['String']['input']>;
+  /** Only events starting on or after this date (whole days unless `strictDates`). Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
+  startDate?: InputMaybe<Scalars['String']['input']>;
+  /** Only events starting after this time. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
+  startsAfter?: InputMaybe<Scalars['String']['input']>;
+  /** Only events starting before this time. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
+  startsBefore?: InputMaybe<Scalars['String']['input']>;
+  /** Only events with these post statuses, e.g. `publish`; statuses other than `publish` need credentials that may see them. */
+  status?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** When true the given times are used exactly; when false (the default) whole days are included. */
+  strictDates?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only events with any of these tags, given by id or slug. */
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Only events with tickets (true) or without (false); needs the ticketing add-on upstream. */
+  ticketed?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only events at any of these venues (ids). */
+  venues?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/** How a filter compares a field with its values. */
+export type FilterOperator =
+  /** The field equals one of the values. */
+  | 'EQUAL_TO'
+  /** The field is greater than the value. */
+  | 'GREATER_THAN'
+  /** The field is greater than or equal to the value. */
+  | 'GREATER_THAN_EQUAL_TO'
+  /** The field is less than the value. */
+  | 'LESS_THAN'
+  /** The field is less than or equal to the value. */
+  | 'LESS_THAN_EQUAL_TO'
+  /** The field equals none of the values. */
+  | 'NOT_EQUAL_TO';
+
+/** Which way a link points, seen from the entity it was listed for. */
+export type LinkDirection =
+  /** The entity is the link's target (its second end). */
+  | 'INCOMING'
+  /** The entity is the link's source (its first end). */
+  | 'OUTGOING';
+
+/** One end of a new link: a record and, optionally, its kind or type name. */
+export type LinkEndInput = {
+  /** The record's uuid. */
+  id: Scalars['ID']['input'];
+  /** The record's kind; looked up when omitted. */
+  kind?: InputMaybe<EntityKind>;
+  /** The record's entity type name, for records outside AI governance such as `vendors`. */
+  typeName?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The order of an entity's links. */
+export type LinkOrder =
+  /** By link id, descending (the upstream's default). */
+  | 'NEWEST_FIRST'
+  /** By link id, ascending. */
+  | 'OLDEST_FIRST';
+
+/** Which record to move, and to which stage of its workflow. */
+export type MoveEntityToStageInput = {
+  /** The uuid of the record to move. */
+  entityId: Scalars['ID']['input'];
+  /** Whether the workflow's rules run on the move. */
+  executeRule?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The name of the stage to move to, e.g. `Development`. */
+  nextStageName: Scalars['String']['input'];
+  /** The workflow type uuid; taken from the record's type when omitted. */
+  workflowType?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** The order of a list sorted by name. */
+export type NameOrder =
+  /** By name, A to Z (the default). */
+  | 'NAME_ASC'
+  /** By name, Z to A. */
+  | 'NAME_DESC';
+
+/** Which organizations' records a search covers, relative to the caller's organization. */
+export type OrganizationTraversal =
+  /** Every organization of the tenant. */
+  | 'ALL'
+  /** The caller's organization, its parents and its children. */
+  | 'ANCESTORS_AND_DESCENDANTS'
+  /** The caller's organization and its children. */
+  | 'DESCENDANTS';
+
+/** A condition on a field of the records searched, e.g. `{ field: "type", values: ["<option uuid>"] }`. */
+export type RecordFilter = {
+  /** The field to test, e.g. `source` or `type` (option attributes take option uuids). */
+  field: Scalars['String']['input'];
+  /** How to compare; equality by default. */
+  operator?: InputMaybe<FilterOperator>;
+  /** The values to compare with. */
+  values: Array<Scalars['String']['input']>;
+};
+
+/** The direction of a category or tag list's order. */
+export type TermOrder =
+  /** Ascending (the default). */
+  | 'ASC'
+  /** Descending. */
+  | 'DESC';
+
+/** What a category or tag list is sorted by. */
+export type TermOrderBy =
+  /** The number of events. */
+  | 'COUNT'
+  /** The description. */
+  | 'DESCRIPTION'
+  /** The id. */
+  | 'ID'
+  /** The order of the ids given in `include`. */
+  | 'INCLUDE'
+  /** The name (the default). */
+  | 'NAME'
+  /** The slug. */
+  | 'SLUG';
+
+/** Changes to an event category; fields left out keep their values. */
+export type UpdateCategoryInput = {
+  /** The description. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The parent category (0 for top level). */
+  parentId?: InputMaybe<Scalars['ID']['input']>;
+  /** The URL slug; derived from the name when left out. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to a record; fields left out keep their values. */
+export type UpdateEntityInput = {
+  /** Attributes to change; attributes left out keep their values. */
+  attributes?: InputMaybe<Array<AttributeInput>>;
+  /** The record's new name (1 to 255 characters). */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The uuid of the organization that will own the record. */
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** Changes to a calendar event; fields left out keep their values. */
+export type UpdateEventInput = {
+  /** Whether the event lasts whole days. */
+  allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The categories, by id, slug or name; unknown names are created. Replaces the current ones. */
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The cost as text, e.g. `$10` or `5 - 20`. */
+  cost?: InputMaybe<Scalars['String']['input']>;
+  /** The description, as HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** When the event ends. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
+  endDate?: InputMaybe<Scalars['String']['input']>;
+  /** The excerpt, as HTML. */
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the event is featured. */
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether to hide the event from calendar lists. */
+  hideFromListings?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The featured image, as an attachment id or an image URL to import. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  /** Existing organizers of the event, replacing the current ones; null or [] removes them. */
+  organizerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** New organizers to create and add to the event: to those of `organizerIds`, or to the current ones when `organizerIds` is left out. */
+  organizers?: InputMaybe<Array<CreateOrganizerInput>>;
+  /** Whether to show a map of the venue. */
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether to show a link to a map of the venue. */
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The URL slug; derived from the title when left out. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+  /** When the event starts. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
+  startDate?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. `publish` or `draft`. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** Whether to pin the event to the top of month views. */
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The tags, by id, slug or name; unknown names are created. Replaces the current ones. */
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The event's time zone, e.g. `Europe/Berlin`; the site's when left out. */
+  timezone?: InputMaybe<Scalars['String']['input']>;
+  /** The title as plain text. */
+  title?: InputMaybe<Scalars['String']['input']>;
+  /** A new venue to create and give the event instead of its current one (instead of `venueId`). */
+  venue?: InputMaybe<CreateVenueInput>;
+  /** An existing venue for the event; null removes the venue. */
+  venueId?: InputMaybe<Scalars['ID']['input']>;
+  /** The event's website URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to an organizer; fields left out keep their values. */
+export type UpdateOrganizerInput = {
+  /** The description, as HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The contact email address. */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** The featured image, as an attachment id or an image URL. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  /** The organizer name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The contact phone number. */
+  phone?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. `publish`. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** The website URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to an event tag; fields left out keep their values. */
+export type UpdateTagInput = {
+  /** The description. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The URL slug; derived from the name when left out. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to a venue; fields left out keep their values. */
+export type UpdateVenueInput = {
+  /** The street address. */
+  address?: InputMaybe<Scalars['String']['input']>;
+  /** The city. */
+  city?: InputMaybe<Scalars['String']['input']>;
+  /** The country. */
+  country?: InputMaybe<Scalars['String']['input']>;
+  /** The description, as HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The featured image, as an attachment id or an image URL. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  /** The venue name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The phone number. */
+  phone?: InputMaybe<Scalars['String']['input']>;
+  /** The province. */
+  province?: InputMaybe<Scalars['String']['input']>;
+  /** Whether to show a map of the venue. */
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether to show a link to a map of the venue. */
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The state. */
+  state?: InputMaybe<Scalars['String']['input']>;
+  /** The state or province as one value. */
+  stateProvince?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. `publish`. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** The website URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
+  /** The postal code. */
+  zip?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** How a workflow is configured. */
+export type WorkflowMode =
+  /** An advanced workflow, with approvals, rules and exception stages. */
+  | 'ADVANCED'
+  /** A basic workflow: stages in sequence. */
+  | 'BASIC';
+
+export type EventGraphQueryVariables = Exact<{
+  first: Scalars['Int']['input'];
+}>;
+
+
+export type EventGraphQuery = { __typename?: 'Query', events?: { __typename?: 'EventConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'Event', id: string, title: string, startDate: string, venue?: { __typename?: 'Venue', id: string, name: string, city?: string | null } | null, organizers: Array<{ __typename?: 'Organizer', id: string, name: string }> }> } | null };
+
+export type EventDetailsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type EventDetailsQuery = { __typename?: 'Query', event?: { __typename?: 'Event', id: string, title: string, startDate: string, endDate: string, allDay?: boolean | null, categories: Array<{ __typename?: 'Category', id: string, name: string }>, tags: Array<{ __typename?: 'Tag', id: string, name: string }> } | null };
+
+export type CreateTagMutationVariables = Exact<{
+  name: Scalars['String']['input'];
+}>;
+
+
+export type CreateTagMutation = { __typename?: 'Mutation', createTag?: { __typename?: 'Tag', id: string, name: string, slug: string } | null };
+
+export type EntityGraphQueryVariables = Exact<{
+  first: Scalars['Int']['input'];
+}>;
+
+
+export type EntityGraphQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, links?: { __typename?: 'EntityLinkConnection', nodes: Array<{ __typename?: 'EntityLink', label: string, counterpart: { __typename?: 'LinkEnd', name: string, kind?: EntityKind | null, entity?: { __typename?: 'Entity', id: string, name: string, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null } }> } | null }> } | null };
+
+export type EntityDetailsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type EntityDetailsQuery = { __typename?: 'Query', entity?: { __typename?: 'Entity', id: string, number: number, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', id: string, name: string }, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null };
+
+export type EntityTypeListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EntityTypeListQuery = { __typename?: 'Query', entityTypes?: { __typename?: 'EntityTypeConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'EntityType', id: string, name: string, enabled?: boolean | null }> } | null };
+
+
+export const EventGraphDocument = {"__meta__":{"hash":"b11c3fa3bebe44263bba4c3b210166e0d6361fde5ef6297df14ebfa4f51e3cae"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EventGraph"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"events"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"startDate"}},{"kind":"Field","name":{"kind":"Name","value":"venue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"city"}}]}},{"kind":"Field","name":{"kind":"Name","value":"organizers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]} as unknown as DocumentNode<EventGraphQuery, EventGraphQueryVariables>;
+export const EventDetailsDocument = {"__meta__":{"hash":"0141dccd5701b5143248583392321fe43029e36dc45661b73fc8b0c546fdd40e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EventDetails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"event"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"startDate"}},{"kind":"Field","name":{"kind":"Name","value":"endDate"}},{"kind":"Field","name":{"kind":"Name","value":"allDay"}},{"kind":"Field","name":{"kind":"Name","value":"categories"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"tags"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<EventDetailsQuery, EventDetailsQueryVariables>;
+export const CreateTagDocument = {"__meta__":{"hash":"3c08fbb31bfe05ea51b872e5066a1fcab27d860d1841dfd4ddb4ad55b8c4947c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateTag"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createTag"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}}]}}]}}]} as unknown as DocumentNode<CreateTagMutation, CreateTagMutationVariables>;
+export const EntityGraphDocument = {"__meta__":{"hash":"9ab5b8f5567e3110b286635665a01ad0556f8f231c5d986741875be3953bc540"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EntityGraph"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entities"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"kind"},"value":{"kind":"EnumValue","value":"AI_SYSTEM"}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"type"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"links"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"5"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"counterpart"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"entity"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"workflowStage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<EntityGraphQuery, EntityGraphQueryVariables>;
+export const EntityDetailsDocument = {"__meta__":{"hash":"bbdd75803512cc477cb4746f11324152d352273be18cf1a04ba30def06249b49"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EntityDetails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entity"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"type"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"workflowStage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<EntityDetailsQuery, EntityDetailsQueryVariables>;
+export const EntityTypeListDocument = {"__meta__":{"hash":"137550d7d72c5d5f91b2d11788596fe50d1c0947fa47688f963a5ac7bff3cdea"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EntityTypeList"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entityTypes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"20"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}}]}}]}}]}}]} as unknown as DocumentNode<EntityTypeListQuery, EntityTypeListQueryVariables>;

@@ -1,0 +1,85 @@
+/**
+ * Prometheus metrics for one gateway: its own registry (so two gateways in one process, as in the
+ * tests, never mix counts), fed by the upstream pipeline's observer and by GraphQL operation events.
+ * Served as text at GET /metrics.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { UpstreamObserver } from '../core/observer.js';
+import type { OperationListener } from '../plugins/use-operation-events.js';
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Operation names come from clients: only well-formed ones, and a bounded number, become labels. */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const MAX_OPERATION_NAMES = 200;
+
+export interface GatewayMetrics {
+  registry: Registry;
+  upstream: UpstreamObserver;
+  operations: OperationListener;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const upstreamRequests = new Counter({ name: 'gateway_upstream_requests_total', help: 'Upstream HTTP requests sent, by upstream, operation and status (or transport error kind).', labelNames: ['upstream', 'operation', 'status'], registers });
+  const upstreamDuration = new Histogram({ name: 'gateway_upstream_request_duration_seconds', help: 'Upstream HTTP request latency, per attempt.', labelNames: ['upstream', 'operation'], buckets: SECONDS, registers });
+  const rateLimited = new Counter({ name: 'gateway_upstream_rate_limited_total', help: 'Upstream answers with status 429.', labelNames: ['upstream'], registers });
+  const pauses = new Counter({ name: 'gateway_upstream_pauses_total', help: 'Times traffic control paused an upstream after a 429.', labelNames: ['upstream'], registers });
+  const pausedSeconds = new Counter({ name: 'gateway_upstream_paused_seconds_total', help: 'Total pause time imposed on an upstream.', labelNames: ['upstream'], registers });
+  const retries = new Counter({ name: 'gateway_upstream_retries_total', help: 'Upstream request attempts repeated after a failure.', labelNames: ['upstream', 'operation', 'reason'], registers });
+  const cache = new Counter({ name: 'gateway_upstream_cache_total', help: 'Cacheable upstream reads by outcome: hit, stale, shared (joined an identical read in flight) or miss.', labelNames: ['upstream', 'result'], registers });
+  const queueDepth = new Gauge({ name: 'gateway_upstream_queue_depth', help: 'Upstream requests waiting for the scheduler.', labelNames: ['upstream'], registers });
+  const queueWait = new Histogram({ name: 'gateway_upstream_queue_wait_seconds', help: 'Time upstream requests waited for the scheduler.', labelNames: ['upstream', 'priority'], buckets: SECONDS, registers });
+  const operations = new Counter({ name: 'gateway_graphql_operations_total', help: 'GraphQL operations by name, type and outcome (ok or error).', labelNames: ['operation', 'type', 'outcome'], registers });
+  const operationDuration = new Histogram({ name: 'gateway_graphql_operation_duration_seconds', help: 'GraphQL operation duration, request parsed to response sent.', labelNames: ['operation', 'type'], buckets: SECONDS, registers });
+  const operationErrors = new Counter({ name: 'gateway_graphql_errors_total', help: 'GraphQL errors in results, by operation and error code.', labelNames: ['operation', 'code'], registers });
+
+  const seenNames = new Set<string>();
+  const operationLabel = (name: string | undefined): string => {
+    if (!name) return 'anonymous';
+    if (!NAME.test(name)) return 'invalid';
+    if (!seenNames.has(name) && seenNames.size >= MAX_OPERATION_NAMES) return 'other';
+    seenNames.add(name);
+    return name;
+  };
+
+  return {
+    registry,
+    upstream: {
+      cache: (e, result) => cache.inc({ upstream: e.upstream, result }),
+      queued: (e) => {
+        queueDepth.inc({ upstream: e.upstream });
+        const end = queueWait.startTimer({ upstream: e.upstream, priority: e.priority });
+        return () => {
+          queueDepth.dec({ upstream: e.upstream });
+          end();
+        };
+      },
+      request: (e) => {
+        const end = upstreamDuration.startTimer({ upstream: e.upstream, operation: e.operation });
+        return ({ status, error }) => {
+          end();
+          upstreamRequests.inc({ upstream: e.upstream, operation: e.operation, status: status === undefined ? (error ?? 'error') : String(status) });
+          if (status === 429) rateLimited.inc({ upstream: e.upstream });
+        };
+      },
+      retry: (e) => retries.inc({ upstream: e.upstream, operation: e.operation, reason: e.reason }),
+      pause: (e) => {
+        pauses.inc({ upstream: e.upstream });
+        pausedSeconds.inc({ upstream: e.upstream }, e.ms / 1000);
+      },
+    },
+    operations: {
+      end(record) {
+        const operation = operationLabel(record.operationName);
+        const type = record.operationType ?? 'unknown';
+        const failed = record.errorCodes.length > 0 || (record.status ?? 200) >= 400;
+        operations.inc({ operation, type, outcome: failed ? 'error' : 'ok' });
+        operationDuration.observe({ operation, type }, (record.durationMs ?? 0) / 1000);
+        for (const code of record.errorCodes) operationErrors.inc({ operation, code });
+      },
+    },
+  };
+}

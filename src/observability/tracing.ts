@@ -1,0 +1,105 @@
+/**
+ * OpenTelemetry traces, only when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per GraphQL operation
+ * (child of the caller's `traceparent`, if any) and a client span per upstream attempt beneath it.
+ * When the endpoint is unset nothing here runs and the SDK is never even loaded (it is required
+ * lazily), so tracing off costs nothing per request.
+ */
+import { createRequire } from 'node:module';
+import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import type * as Core from '@opentelemetry/core';
+import type * as Exporter from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Resources from '@opentelemetry/resources';
+import type * as Sdk from '@opentelemetry/sdk-trace-base';
+import type { UsageTracker } from '../core/usage.js';
+import type { UpstreamObserver } from '../core/observer.js';
+import type { OperationListener } from '../plugins/use-operation-events.js';
+
+export interface TracingOptions {
+  /** OTLP/HTTP base URL, e.g. `http://collector:4318`; traces go to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  serviceName: string;
+}
+
+export interface Tracing {
+  tracer: Tracer;
+  upstream: UpstreamObserver;
+  operations: OperationListener;
+  /** Sends every finished span now. */
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+const headerGetter = {
+  get: (h: Headers, key: string) => h.get(key) ?? undefined,
+  keys: (h: Headers) => [...h.keys()],
+};
+
+export function createTracing(options: TracingOptions): Tracing {
+  const require = createRequire(import.meta.url);
+  const sdk = require('@opentelemetry/sdk-trace-base') as typeof Sdk;
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof Exporter;
+  const { Resource } = require('@opentelemetry/resources') as typeof Resources;
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof Core;
+
+  const base = options.endpoint.replace(/\/+$/, '');
+  const exporter = new OTLPTraceExporter({ url: base.endsWith('/v1/traces') ? base : `${base}/v1/traces` });
+  const provider = new sdk.BasicTracerProvider({
+    resource: new Resource({ 'service.name': options.serviceName }),
+    spanProcessors: [new sdk.BatchSpanProcessor(exporter)],
+  });
+  const tracer = provider.getTracer('governance-calendar-gateway');
+  const propagator = new W3CTraceContextPropagator();
+
+  const byRequest = new Map<string, Span>();
+  // Upstream calls find their operation's span through the request's usage tracker.
+  const byUsage = new WeakMap<UsageTracker, Span>();
+
+  return {
+    tracer,
+    operations: {
+      start(record, request) {
+        const parent = propagator.extract(context.active(), request.headers, headerGetter);
+        const span = tracer.startSpan('graphql.request', { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } }, parent);
+        byRequest.set(record.requestId, span);
+      },
+      execute(record) {
+        const span = byRequest.get(record.requestId);
+        if (!span || !record.context) return;
+        byUsage.set(record.context.usage, span);
+        span.updateName(`${record.operationType ?? 'graphql'} ${record.operationName ?? 'anonymous'}`);
+        if (record.operationName) span.setAttribute('graphql.operation.name', record.operationName);
+        if (record.operationType) span.setAttribute('graphql.operation.type', record.operationType);
+      },
+      end(record) {
+        const span = byRequest.get(record.requestId);
+        if (!span) return;
+        byRequest.delete(record.requestId);
+        if (record.status !== undefined) span.setAttribute('http.response.status_code', record.status);
+        if (record.errorCodes.length > 0) {
+          span.setAttribute('graphql.error_codes', record.errorCodes);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorCodes.join(',') });
+        }
+        span.end();
+      },
+    },
+    upstream: {
+      request(e) {
+        const parent = byUsage.get(e.caller.usage);
+        const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
+        const span = tracer.startSpan(`${e.upstream} ${e.operation}`, {
+          kind: SpanKind.CLIENT,
+          attributes: { 'gateway.upstream': e.upstream, 'gateway.upstream.operation': e.operation, 'http.request.method': e.method, 'gateway.upstream.attempt': e.attempt },
+        }, ctx);
+        return ({ status, error }) => {
+          if (status !== undefined) span.setAttribute('http.response.status_code', status);
+          if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {
+            span.setStatus({ code: SpanStatusCode.ERROR, message: error ?? String(status) });
+          }
+          span.end();
+        };
+      },
+    },
+    flush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Relay connections over offset-paged upstreams. Cursors are opaque: a version, the offset and a
+ * check value tied to the list's own arguments, so a cursor that was edited, or that belongs to a
+ * different list, is refused as BAD_USER_INPUT instead of silently paging something else.
+ */
+import { createHash } from 'node:crypto';
+import { badInput } from './errors.js';
+import { planPages } from './core/pages.js';
+import type { PriorityName } from './core/limiter.js';
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+export interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+}
+
+export interface FetchedPage<T> {
+  items: T[];
+  total: number;
+}
+
+export interface OffsetListOptions<T> {
+  args: ConnectionArgs;
+  /** Identifies the list (its filters), so cursors only work on the list they came from. */
+  listKey: string;
+  /** Largest `first`/`last` accepted. */
+  maxPageSize: number;
+  defaultPageSize?: number;
+  /** The upstream's page size cap. */
+  upstreamMaxSize: number;
+  /** 0 for zero-based upstream pages, 1 for one-based. */
+  firstPageIndex: 0 | 1;
+  fetchPage: (page: number, size: number, priority: PriorityName) => Promise<FetchedPage<T>>;
+}
+
+export function encodeCursor(listKey: string, offset: number): string {
+  return Buffer.from(`v1:${offset}:${check(listKey, offset)}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, listKey: string, argName: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^v1:(\d{1,9}):([0-9a-f]{12})$/.exec(text);
+  if (!m || check(listKey, Number(m[1])) !== m[2]) {
+    throw badInput(`The cursor given in "${argName}" is not valid for this list.`, argName);
+  }
+  return Number(m[1]);
+}
+
+function check(listKey: string, offset: number): string {
+  return createHash('sha256').update(`${listKey}|${offset}`).digest('hex').slice(0, 12);
+}
+
+/** Validates paging arguments; throws BAD_USER_INPUT before any upstream call. */
+export function validateConnectionArgs(args: ConnectionArgs, maxPageSize: number, listKey: string): void {
+  for (const name of ['first', 'last'] as const) {
+    const v = args[name];
+    if (v !== undefined && v !== null && (v < 0 || v > maxPageSize)) {
+      throw badInput(`"${name}" must be between 0 and ${maxPageSize} (got ${v}).`, name);
+    }
+  }
+  if (args.first != null && args.last != null) throw badInput('Give either "first" or "last", not both.', 'last');
+  if (args.after) decodeCursor(args.after, listKey, 'after');
+  if (args.before) decodeCursor(args.before, listKey, 'before');
+}
+
+export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>): Promise<Connection<T>> {
+  const { args, listKey, maxPageSize } = options;
+  validateConnectionArgs(args, maxPageSize, listKey);
+  const defaultSize = options.defaultPageSize ?? 20;
+  const afterOffset = args.after ? decodeCursor(args.after, listKey, 'after') + 1 : 0;
+  const beforeOffset = args.before ? decodeCursor(args.before, listKey, 'before') : undefined;
+
+  let offset = afterOffset;
+  let limit = args.first ?? defaultSize;
+  if (beforeOffset !== undefined) limit = Math.min(limit, Math.max(0, beforeOffset - afterOffset));
+  if (args.last != null) {
+    let end = beforeOffset;
+    if (end === undefined) {
+      // Counting from the end needs the total first.
+      const probe = await options.fetchPage(options.firstPageIndex, 1, 'list');
+      end = probe.total;
+    }
+    offset = Math.max(afterOffset, end - args.last);
+    limit = end - offset;
+  }
+  return fetchSlice(options, offset, limit);
+}
+
+async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limit: number): Promise<Connection<T>> {
+  const planned = planPages(offset, limit, options.upstreamMaxSize, options.firstPageIndex);
+  // The first page tells the list's total; the rest are fetched together, and only those that can
+  // hold rows: `first: 500` over a 200-row list costs 4 upstream pages, not 10.
+  const head = await options.fetchPage(planned[0]!.page, planned[0]!.size, 'list');
+  const total = head.total;
+  const plan = [planned[0]!, ...planned.slice(1).filter((p) => p.start < total)];
+  const pages = [head, ...(await Promise.all(plan.slice(1).map((p) => options.fetchPage(p.page, p.size, 'bulk'))))];
+  const rows: T[] = [];
+  plan.forEach((p, i) => {
+    const items = pages[i]?.items ?? [];
+    items.forEach((item, j) => {
+      const at = p.start + j;
+      if (at >= offset && at < offset + limit) rows[at - offset] = item;
+    });
+  });
+  const nodes = rows.filter((r) => r !== undefined);
+  const cursorAt = (i: number) => encodeCursor(options.listKey, offset + i);
+  // Cursors cost a hash each: edges are built only when a query selects them (most ask for `nodes`).
+  let edges: Connection<T>['edges'] | undefined;
+  return {
+    get edges() {
+      return (edges ??= nodes.map((node, i) => ({ cursor: cursorAt(i), node })));
+    },
+    nodes,
+    totalCount: total,
+    pageInfo: {
+      hasNextPage: offset + nodes.length < total,
+      hasPreviousPage: offset > 0,
+      startCursor: nodes.length > 0 ? cursorAt(0) : null,
+      endCursor: nodes.length > 0 ? cursorAt(nodes.length - 1) : null,
+    },
+  };
+}
+
+/** A stable list key from a field name and its non-paging arguments. */
+export function listKeyOf(field: string, args: Record<string, unknown>): string {
+  const { first: _f, after: _a, last: _l, before: _b, ...rest } = args;
+  return `${field}:${stableStringify(rest)}`;
+}
+
+function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+}

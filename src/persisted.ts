@@ -1,0 +1,50 @@
+/**
+ * Persisted operations (PERSISTED_OPERATIONS): the safelist is `src/generated/persisted-documents.json`,
+ * which `npm run codegen` writes from the example operations in src/operations/ (sha256 of each
+ * document → its text). Clients send the hash as `documentId` (graphql-codegen's client preset and
+ * the GraphQL-over-HTTP persisted documents draft) or as Apollo's
+ * `extensions.persistedQuery.sha256Hash`. In `only` mode anything else is refused before parsing;
+ * in `allow` mode full query text is accepted too. Yoga's persisted-operations plugin does the work.
+ */
+import { readFileSync } from 'node:fs';
+import { usePersistedOperations, type UsePersistedOperationsOptions } from '@graphql-yoga/plugin-persisted-operations';
+import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+
+export type Safelist = ReadonlyMap<string, string>;
+
+const SAFELIST_FILE = new URL('./generated/persisted-documents.json', import.meta.url);
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export function loadSafelist(file: URL = SAFELIST_FILE): Safelist {
+  const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  return new Map(Object.entries(entries));
+}
+
+/** `documentId` from the body (POST) or the URL (GET), else Apollo's persisted-query extension. */
+function operationId(params: GraphQLParams, request: Request): string | null {
+  const fromBody = (params as { documentId?: unknown }).documentId;
+  const fromUrl = request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') : null;
+  const apq = (params.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
+  const id = [fromBody, fromUrl, apq].find((v) => typeof v === 'string');
+  // A `sha256:` prefix (the draft's documentId form) names the same hash.
+  return typeof id === 'string' ? id.replace(/^sha256:/, '') : null;
+}
+
+const refusal = (message: string, code: string) => () => createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
+
+export function usePersistedSafelist(mode: 'allow' | 'only', safelist: Safelist = loadSafelist()): Plugin<Record<string, unknown>> {
+  const options: UsePersistedOperationsOptions = {
+    allowArbitraryOperations: mode === 'allow',
+    extractPersistedOperationId: operationId,
+    getPersistedOperation: (id) => (SHA256.test(id) ? (safelist.get(id) ?? null) : null),
+    customErrors: {
+      persistedQueryOnly: refusal(
+        'This gateway runs persisted operations only: send the operation\'s sha256 as "documentId" instead of "query" (see src/generated/persisted-documents.json).',
+        'PERSISTED_QUERY_ONLY',
+      ),
+      notFound: refusal('Unknown persisted operation: this "documentId" is not in the gateway\'s safelist.', 'PERSISTED_QUERY_NOT_FOUND'),
+      keyNotFound: refusal('Send a persisted operation\'s "documentId" (or, where allowed, a "query").', 'PERSISTED_QUERY_ID_REQUIRED'),
+    },
+  };
+  return usePersistedOperations(options);
+}

@@ -1,0 +1,154 @@
+/**
+ * An upstream-aware estimate of what an operation will cost each upstream, computed from the
+ * document and the variables before anything runs. It works from shapes rather than a list of
+ * fields, so new fields are covered as they are added:
+ * - a root field costs one call (a read by id, or a mutation);
+ * - a field returning a `…Connection` costs the upstream pages its `first`/`last` needs (pages of at
+ *   most `upstreamPageSize`, one more for a cursor that starts mid-page or for `last`), and every
+ *   field below it counts once per item;
+ * - a plain list (not a connection's own `nodes`/`edges`) multiplies what is below it by
+ *   `assumedListSize`;
+ * - `fieldCosts` adds known costs of other fields (e.g. a summary's full record read per item).
+ * The upstream of a field is that of the type it returns, by type-name prefix (configurable).
+ */
+import {
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  isAbstractType,
+  Kind,
+  valueFromAST,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { UpstreamName } from '../core/errors.js';
+
+export interface CostModel {
+  /** Largest page an upstream returns (both upstreams: 50). */
+  upstreamPageSize: number;
+  /** Items assumed for `first`/`last` when neither is given (the connections' default page). */
+  defaultPageSize: number;
+  /** Largest `first`/`last` the gateway accepts: a larger one is refused as BAD_USER_INPUT before any call. */
+  maxPageSize: number;
+  /** Items assumed in a plain (not paginated) list, for what is below it. */
+  assumedListSize: number;
+  /** Extra calls of a field, per item, by `Type.field`. */
+  fieldCosts: Record<string, { upstream: UpstreamName; calls: number }>;
+  /** Which upstream serves a type, by name prefix; the first match wins, else `defaultUpstream`. */
+  typeUpstreams: { prefix: string; upstream: UpstreamName }[];
+  defaultUpstream: UpstreamName;
+}
+
+export const defaultCostModel: CostModel = {
+  upstreamPageSize: 50,
+  defaultPageSize: 20,
+  maxPageSize: 500,
+  // Plain lists are short embedded ones (an event's organizers, categories); what lies below them
+  // rarely costs calls, and the execution-time budget still catches a longer list.
+  assumedListSize: 3,
+  fieldCosts: {
+    // One record read per item (DataLoader shares repeats; the estimate does not count on that).
+    'EntitySummary.entity': { upstream: 'governance', calls: 1 },
+    'LinkEnd.entity': { upstream: 'governance', calls: 1 },
+    'Category.parent': { upstream: 'calendar', calls: 1 },
+  },
+  typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({ prefix, upstream: 'calendar' as const })),
+  defaultUpstream: 'governance',
+};
+
+export type CostEstimate = Partial<Record<UpstreamName, number>>;
+
+export function estimateOperationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+  model: CostModel = defaultCostModel,
+): CostEstimate {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const root = operation && schema.getRootType(operation.operation);
+  const total: CostEstimate = {};
+  if (!operation || !root) return total;
+  const add = (upstream: UpstreamName, calls: number) => {
+    total[upstream] = (total[upstream] ?? 0) + calls;
+  };
+
+  const upstreamOf = (typeName: string): UpstreamName =>
+    model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? model.defaultUpstream;
+
+  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, isRoot: boolean, seen: Set<string>) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const cond = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        walk(selection.selectionSet, (cond as GraphQLCompositeType) ?? parent, multiplier, isRoot, seen);
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment || seen.has(fragment.name.value)) continue;
+        const cond = schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined;
+        walk(fragment.selectionSet, cond ?? parent, multiplier, isRoot, new Set([...seen, fragment.name.value]));
+        continue;
+      }
+      const name = selection.name.value;
+      // Unions have no fields of their own (their members are reached through fragments);
+      // `__typename` and introspection fields are not in `getFields` and cost nothing upstream.
+      const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as GraphQLField<unknown, unknown> | undefined;
+      if (!field) continue;
+      const named = getNamedType(field.type);
+      const args = argumentValues(field, selection.arguments ?? [], variables ?? {});
+      const known = model.fieldCosts[`${parent.name}.${name}`];
+      if (known) add(known.upstream, known.calls * multiplier);
+
+      let childMultiplier = multiplier;
+      if (named.name.endsWith('Connection')) {
+        const n = pageRequest(args, model.defaultPageSize, model.maxPageSize);
+        // Arguments the resolver refuses (BAD_USER_INPUT) cost nothing: leave that error to it.
+        if (!n) continue;
+        const pages = Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
+        add(upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier);
+        childMultiplier = multiplier * n.items;
+      } else if (isRoot && !known) {
+        add(upstreamOf(named.name), multiplier);
+      } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {
+        // A connection's `nodes`/`edges` are its items, already counted by `first`/`last`.
+        childMultiplier = multiplier * model.assumedListSize;
+      }
+      if (selection.selectionSet && (isObjectType(named) || isAbstractType(named))) {
+        walk(selection.selectionSet, named, childMultiplier, false, seen);
+      }
+    }
+  };
+  walk(operation.selectionSet, root, 1, true, new Set());
+  return total;
+}
+
+function argumentValues(field: GraphQLField<unknown, unknown>, nodes: readonly { name: { value: string }; value: Parameters<typeof valueFromAST>[0] }[], variables: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const arg of field.args) {
+    const node = nodes.find((n) => n.name.value === arg.name);
+    const value = node ? valueFromAST(node.value, arg.type, variables) : arg.defaultValue;
+    if (value !== undefined) out[arg.name] = value;
+  }
+  return out;
+}
+
+function pageRequest(args: Record<string, unknown>, defaultSize: number, maxSize: number): { items: number; offsetUnknown: boolean } | undefined {
+  const first = typeof args.first === 'number' ? args.first : undefined;
+  const last = typeof args.last === 'number' ? args.last : undefined;
+  if (first !== undefined && last !== undefined) return undefined;
+  const items = first ?? last ?? defaultSize;
+  if (items < 0 || items > maxSize) return undefined;
+  // A cursor may start mid-page (one more page); `last` without a cursor first needs the total.
+  const offsetUnknown = args.after != null || args.before != null || last !== undefined;
+  return { items, offsetUnknown };
+}

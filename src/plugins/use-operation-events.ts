@@ -1,0 +1,75 @@
+/**
+ * Turns Yoga's request lifecycle into three moments that metrics, logs and traces share: an
+ * operation arrives (params parsed), it executes (context and operation known), and its response
+ * leaves. Requests that never reach GraphQL (GraphiQL's page, /metrics, /health) produce nothing.
+ * One operation per HTTP request: Yoga's batching is off.
+ */
+import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../context.js';
+import { requestIdOf } from '../observability/request-id.js';
+
+export interface OperationRecord {
+  requestId: string;
+  /** performance.now() when the parameters were parsed. */
+  startedAt: number;
+  operationName?: string;
+  operationType?: 'query' | 'mutation' | 'subscription';
+  /** Set once execution starts (parse and validation passed). */
+  context?: Context;
+  /** `extensions.code` of every error in the result, in order. */
+  errorCodes: string[];
+  status?: number;
+  durationMs?: number;
+}
+
+export interface OperationListener {
+  start?(record: OperationRecord, request: Request): void;
+  execute?(record: OperationRecord): void;
+  end?(record: OperationRecord): void;
+}
+
+export function useOperationEvents(listeners: OperationListener[]): Plugin<Context> {
+  const records = new WeakMap<Request, OperationRecord>();
+  return {
+    onParams({ request, params }) {
+      const record: OperationRecord = { requestId: requestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [] };
+      records.set(request, record);
+      for (const l of listeners) l.start?.(record, request);
+    },
+    onParse({ context }) {
+      const record = records.get((context as { request: Request }).request);
+      // Name the operation as soon as it parses, so validation failures are counted under it too.
+      return ({ result }) => {
+        if (!record || !result || result instanceof Error) return;
+        const operation = getOperationAST(result as DocumentNode, record.operationName);
+        record.operationName = operation?.name?.value ?? record.operationName;
+        record.operationType = operation?.operation;
+      };
+    },
+    onExecute({ args }) {
+      const context = args.contextValue as Context & { request: Request };
+      const record = records.get(context.request);
+      if (!record) return;
+      record.context = context;
+      for (const l of listeners) l.execute?.(record);
+    },
+    onResultProcess({ request, result }) {
+      const record = records.get(request);
+      if (!record || Symbol.asyncIterator in result) return;
+      for (const r of Array.isArray(result) ? result : [result]) {
+        for (const e of (r.errors ?? []) as readonly GraphQLError[]) record.errorCodes.push(String(e.extensions?.code ?? 'UNCODED'));
+      }
+    },
+    onResponse({ request, response }) {
+      const record = records.get(request);
+      if (!record) return;
+      records.delete(request);
+      record.status = response.status;
+      // The caller can quote this id when asking about a request; it matches the log line.
+      response.headers.set('x-request-id', record.requestId);
+      record.durationMs = performance.now() - record.startedAt;
+      for (const l of listeners) l.end?.(record);
+    },
+  };
+}

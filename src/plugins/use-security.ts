@@ -1,0 +1,99 @@
+/**
+ * The request-hardening plugins, all driven by `config.security` (production defaults are strict,
+ * see `src/config.ts`): GraphQL Armor's parse/validation limits, the introspection policy, hidden
+ * suggestions and CSRF prevention. Everything here refuses a request before any resolver runs, so
+ * a refused request never costs an upstream call.
+ */
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import type { GraphQLArmorRejectCallback } from '@escape.tech/graphql-armor-types';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { SecurityConfig } from '../config.js';
+import { useFieldRepeatLimit } from './use-field-repeat-limit.js';
+import { useHiddenSuggestions } from './use-hidden-suggestions.js';
+import { useIntrospectionGuard } from './use-introspection-guard.js';
+
+/** Any of these headers marks a request a browser could not have sent cross-site without a preflight. */
+export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
+
+export function securityPlugins(security: SecurityConfig): Plugin[] {
+  const plugins: Plugin[] = [
+    EnvelopArmorPlugin({
+      // Armor throws "Syntax Error: …" from inside validation; reporting instead keeps the other
+      // validation errors, gives a code, and names the limit hit.
+      maxDepth: { n: security.maxDepth, flattenFragments: true, ...reject('maxDepth') },
+      // An empty allow-list: `__typename` aliases count too (else `a1: __typename … a9999: __typename`).
+      maxAliases: { n: security.maxAliases, allowList: [], ...reject('maxAliases') },
+      maxDirectives: { n: security.maxDirectives, ...reject('maxDirectives') },
+      costLimit: { maxCost: security.maxCost, ...reject('maxCost') },
+      // Counted while parsing, so a huge document is dropped before it is even a tree.
+      maxTokens: { n: security.maxTokens },
+      blockFieldSuggestion: { enabled: !security.fieldSuggestions },
+    }) as Plugin,
+    useFieldRepeatLimit(security.maxFieldRepeats),
+    useIntrospectionGuard({ allowed: security.introspection }),
+    useValidationCodes(),
+  ];
+  if (!security.fieldSuggestions) plugins.push(useHiddenSuggestions());
+  if (security.csrfPrevention) plugins.push(useCSRFPrevention({ requestHeaders: CSRF_HEADERS }));
+  return plugins;
+}
+
+function reject(limit: string): { propagateOnRejection: false; onReject: GraphQLArmorRejectCallback[] } {
+  return {
+    propagateOnRejection: false,
+    onReject: [
+      (context, error) => {
+        context?.reportError(
+          new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+            extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit },
+          }),
+        );
+      },
+    ],
+  };
+}
+
+/**
+ * Every error a client sees carries `extensions.code`: parse errors (including the token limit)
+ * become GRAPHQL_PARSE_FAILED, validation errors GRAPHQL_VALIDATION_FAILED (Apollo's names), and
+ * request errors raised before parsing without a code (the CSRF refusal) BAD_REQUEST, as Yoga
+ * codes its own.
+ */
+/** graphql-js stops validating a document past its work budget with a bare "Validation aborted." */
+function explainAbort(error: GraphQLError): GraphQLError {
+  return error.message === 'Validation aborted.'
+    ? new GraphQLError('Validation aborted: the document is too expensive to validate (too many repeated or overlapping fields).')
+    : error;
+}
+
+function useValidationCodes(): Plugin {
+  const withCode = (error: GraphQLError, code: string) =>
+    error.extensions?.code
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          extensions: { ...error.extensions, code },
+        });
+  return {
+    onParse() {
+      return ({ result, replaceParseResult }) => {
+        if (result instanceof GraphQLError) replaceParseResult(withCode(result, 'GRAPHQL_PARSE_FAILED'));
+      };
+    },
+    onValidate() {
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult(result.map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
+      };
+    },
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
+      if (result.errors.every((e) => e.extensions?.code)) return;
+      // `extensions.http` (the 403) stays: Yoga reads the status from it after this hook.
+      setResult({ ...result, errors: result.errors.map((e) => withCode(e as GraphQLError, 'BAD_REQUEST')) });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Builds the two upstreams from the configuration: one transport, one scheduler and one traffic
+ * control (429 pause, account budget) each, one response cache shared by both (a single memory bound
+ * for the process), and with `REDIS_URL` one Redis link through which replicas share the budgets
+ * and pauses and announce cache invalidations.
+ */
+import type { Dispatcher } from 'undici';
+import type { Config } from './config.js';
+import { AccountBudget } from './core/budget.js';
+import { ResponseCache } from './core/cache.js';
+import { shareInvalidations } from './core/cache-sync.js';
+import { HttpTransport } from './core/http.js';
+import { UpstreamLimiter } from './core/limiter.js';
+import { PauseGate } from './core/pause.js';
+import { RedisLink } from './core/redis.js';
+import { TrafficControl } from './core/traffic.js';
+import { consoleTrafficLogger, type TrafficLogger } from './core/traffic-log.js';
+import { Upstream } from './core/upstream.js';
+import type { UpstreamObserver } from './core/observer.js';
+
+export interface Upstreams {
+  governance: Upstream;
+  calendar: Upstream;
+  cache: ResponseCache;
+  /** Present when `REDIS_URL` is set. */
+  redis?: RedisLink;
+  close(): Promise<void>;
+}
+
+export interface UpstreamsOptions {
+  /** Receives traffic events (429s, Redis state); defaults to JSON lines on stderr per LOG_LEVEL. */
+  log?: TrafficLogger;
+}
+
+export function createUpstreams(config: Config, dispatcher?: Dispatcher, observer?: UpstreamObserver, options: UpstreamsOptions = {}): Upstreams {
+  if (!config.governance.url || !config.calendar.url) {
+    throw new Error('createUpstreams needs both upstream URLs (server.ts fills them in from the embedded emulators).');
+  }
+  const t = config.traffic;
+  const log = options.log ?? consoleTrafficLogger(config.logLevel);
+  const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log }) : undefined;
+  const cache = new ResponseCache({ maxBytes: config.cache.maxBytes, maxStaleMs: config.cache.maxStaleMs });
+  if (redis) shareInvalidations(cache, redis);
+
+  const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
+    const transport = new HttpTransport({ upstream: name, timeouts: config.timeouts, maxBodyBytes: config.maxUpstreamBodyBytes, dispatcher, connections: maxConcurrent });
+    const limiter = new UpstreamLimiter({ maxConcurrent });
+    const budget = new AccountBudget({ upstream: name, rules: t[name].rules, margin: t[name].margin, localShare: t.localShare, redis, log });
+    const pause = new PauseGate({ upstream: name, redis, log });
+    const traffic = new TrafficControl({ upstream: name, budget, pause, deadlineMs: t.queueDeadlineMs });
+    const upstream = new Upstream({
+      name,
+      baseUrl: new URL(baseUrl),
+      transport,
+      limiter,
+      cache,
+      retry: config.retry,
+      traffic,
+      retryAfter: { defaultMs: t.defaultRetryAfterMs, maxMs: t.maxPauseMs },
+      rateLimitRetries: t.rateLimitRetries,
+      log,
+      observer,
+    });
+    return { upstream, transport, limiter, traffic };
+  };
+  const governance = make('governance', `${config.governance.url}/api/ai-governance/v1`, config.maxConcurrent.governance);
+  const calendar = make('calendar', config.calendar.url, config.maxConcurrent.calendar);
+  return {
+    governance: governance.upstream,
+    calendar: calendar.upstream,
+    cache,
+    redis,
+    async close() {
+      await Promise.all([governance.limiter.stop(), calendar.limiter.stop(), governance.traffic.stop(), calendar.traffic.stop()]);
+      await redis?.close();
+      // An injected dispatcher belongs to the caller.
+      if (!dispatcher) await Promise.all([governance.transport.close(), calendar.transport.close()]);
+    },
+  };
+}
