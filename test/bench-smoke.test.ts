@@ -1,0 +1,65 @@
+/**
+ * Keeps `npm run bench` from rotting: the harness runs for real in its tiny mode (one run per
+ * workload, a handful of records, the gateway and the bare Yoga baseline in their own processes,
+ * emulators over real HTTP) and its JSON document must carry every figure the issue asks for. The
+ * 429 storm and the replicas workload wait out real Retry-After pauses and budget windows, so they
+ * run only in the full bench.
+ */
+import { describe, expect, it } from 'vitest';
+import { QUICK, runBench } from '../bench/bench.js';
+import { evaluateTargets } from '../bench/targets.js';
+
+describe('bench harness (tiny mode)', () => {
+  it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 60_000 }, async () => {
+    const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['1', '2', '3', '4', '6']));
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc); // one plain JSON document
+
+    expect(doc.machine).toMatchObject({ cpus: expect.any(Number), node: process.version });
+    expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6']);
+    const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>])); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+    for (const id of ['1', '2', '3a', '3b']) {
+      const w = byId[id]!;
+      expect(w.failed, `workload ${id}`).toBeUndefined();
+      expect(w.runs).toBe(1);
+      // The bound is walked from the emulators' data, not from the gateway's counts.
+      const bound = w.lowerBound.governance + w.lowerBound.calendar;
+      expect(bound).toBeGreaterThan(0);
+      expect(w.ratio).toBe(Math.round((w.upstreamRequests.total / bound) * 100) / 100);
+      expect(w.criticalPath.depth).toBeGreaterThanOrEqual(1);
+      expect(w.criticalPath.ms).toBe(w.criticalPath.depth * 5);
+      expect(w.wallMs.p50).toBeGreaterThan(0);
+      expect(w.gateway.cpuMs).toBeGreaterThan(0);
+      expect(w.gateway.peakRssMb).toBeGreaterThan(10);
+      expect(w.resourcesVsWalk).toMatchObject({ same: expect.any(Boolean), extra: expect.any(Array), missing: expect.any(Array) });
+    }
+    // Workload 1 has three levels (search, link pages, counterparts); workload 2 two (list, per-venue/organizer lists).
+    expect(byId['1']!.criticalPath.depth).toBe(3);
+    expect(byId['1']!.lowerBound.levels.governance[1]).toBe(QUICK.systems);
+    expect(byId['2']!.criticalPath.depth).toBe(2);
+    expect(byId['1']!.sameRecordsAsWalk).toBe(true);
+    expect(byId['2']!.sameRecordsAsWalk).toBe(true);
+
+    expect(byId['4']!.upstreamRequests).toMatchObject({ governance: expect.any(Number), calendar: expect.any(Number) });
+    expect(byId['6']).toMatchObject({
+      gateway: { perSecond: expect.any(Number), cpuMsPerRequest: expect.any(Number) },
+      bareYoga: { perSecond: expect.any(Number) },
+      ratio: expect.any(Number),
+    });
+    expect(byId['6']!.bareYoga.requests).toBeGreaterThan(0);
+
+    // Every target of the measured workloads is evaluated, each with a verdict.
+    expect(doc.targets.length).toBeGreaterThanOrEqual(12);
+    for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
+  });
+
+  it('fails a target that is missed and skips one that could not run', () => {
+    const targets = evaluateTargets([
+      { id: '1', name: 'w1', errors: 0, ratio: 1.2, criticalPath: { p50Ratio: 1.1 } },
+      { id: '7', name: 'w7', skipped: 'no Redis' },
+    ]);
+    expect(targets.find((t) => t.target.startsWith('upstream requests ÷'))?.status).toBe('fail');
+    expect(targets.find((t) => t.target.startsWith('p50 ÷'))?.status).toBe('pass');
+    expect(targets.find((t) => t.workload === '7')).toMatchObject({ status: 'skipped', note: 'no Redis' });
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { problemsOf } from './support/config.js';
+
+const real = {
+  GOVERNANCE_URL: 'https://tenant.example.com',
+  GOVERNANCE_CLIENT_ID: 'id',
+  GOVERNANCE_CLIENT_SECRET: 's3cret-value',
+  CALENDAR_URL: 'https://site.example/wp-json/calendar/events/v1',
+};
+
+describe('configuration', () => {
+  it('defaults to the embedded emulators on port 4000', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(4000);
+    expect(c.governance.url).toBeUndefined();
+    expect(c.calendar.url).toBeUndefined();
+    expect(c.maxPageSize).toBe(500);
+    expect(c.graphiql).toBe(true);
+  });
+
+  it('derives the token URL from the tenant origin', () => {
+    const c = loadConfig(real);
+    expect(c.governance.tokenUrl).toBe('https://tenant.example.com/api/access/v1/oauth/token');
+    expect(c.calendar.url).toBe('https://site.example/wp-json/calendar/events/v1');
+  });
+
+  it('turns GraphiQL off in production unless asked for', () => {
+    expect(loadConfig({ ...real, NODE_ENV: 'production' }).graphiql).toBe(false);
+    expect(loadConfig({ ...real, NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+  });
+
+  it('reports every problem at once, one line each', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      GOVERNANCE_URL: 'ftp://tenant',
+      GOVERNANCE_RATE_PROFILE: 'huge',
+      CALENDAR_USER: 'admin',
+      GATEWAY_MAX_PAGE_SIZE: '0',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('PORT must be a whole number'),
+        expect.stringContaining('GOVERNANCE_URL must be a http or https URL'),
+        expect.stringContaining('GOVERNANCE_RATE_PROFILE must be one of production, sandbox'),
+        expect.stringContaining('CALENDAR_USER and CALENDAR_APP_PASSWORD go together'),
+        expect.stringContaining('GATEWAY_MAX_PAGE_SIZE must be a whole number from 1'),
+      ]),
+    );
+  });
+
+  it('requires client credentials for a real tenant, and both upstreams together', () => {
+    expect(problemsOf({ GOVERNANCE_URL: real.GOVERNANCE_URL, CALENDAR_URL: real.CALENDAR_URL })).toEqual([
+      expect.stringContaining('GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required'),
+    ]);
+    expect(problemsOf({ CALENDAR_URL: real.CALENDAR_URL })).toEqual([expect.stringContaining('Set both GOVERNANCE_URL and CALENDAR_URL')]);
+    expect(problemsOf({ ...real, GOVERNANCE_CLIENT_ID: '', GOVERNANCE_CLIENT_SECRET: '', GOVERNANCE_AUTH_MODE: 'forward' })).toEqual([]);
+  });
+
+  it('never echoes credentials embedded in a URL', () => {
+    const problems = problemsOf({ ...real, REDIS_URL: 'http://user:hunter2@redis.internal:6379' });
+    expect(problems.join('\n')).not.toContain('hunter2');
+    expect(problems.join('\n')).toContain('REDIS_URL must be a redis or rediss URL');
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The gateway as an Apollo Federation v2 subgraph, checked with Apollo's own tools: its SDL carries
+ * `@key(fields: "id")` on the seven entity types; `_entities` resolves representations through the
+ * request's loaders (100 representations cost one upstream read per distinct record); and
+ * `@apollo/composition` composes it with a second subgraph that extends `Entity` and `Event`, behind
+ * an `@apollo/gateway` router on loopback, answering a query that crosses both.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { composeServices } from '@apollo/composition';
+import { ApolloGateway } from '@apollo/gateway';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, countRequests, type Stack } from './support/stack.js';
+import { startRouter, type Router } from './support/federation-router.js';
+
+const ENTITY_TYPES = ['Category', 'Entity', 'EntityType', 'Event', 'Organizer', 'Tag', 'Venue'];
+const servers: Server[] = [];
+afterAll(async () => {
+  for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+});
+
+let stack: Stack;
+let entityIds: string[];
+let eventIds: string[];
+let sdl: string;
+
+beforeAll(async () => {
+  // No response cache: every distinct record must cost exactly one read, visible in the emulator log.
+  stack = await startStack({ env: { CACHE_MAX_BYTES: '0' } });
+  const ids = await stack.query<{ entities: { nodes: { id: string }[] }; events: { nodes: { id: string }[] } }>(
+    '{ entities(first: 5) { nodes { id } } events(first: 10) { nodes { id } } }',
+  );
+  expect(ids.errors).toBeUndefined();
+  entityIds = ids.data!.entities.nodes.map((n) => n.id);
+  // Some seeded events are password protected (a single read answers 403): keep five readable ones.
+  eventIds = [];
+  for (const { id } of ids.data!.events.nodes) {
+    const one = await stack.query('query ($id: ID!) { event(id: $id) { id } }', { id });
+    if (!one.errors && eventIds.length < 5) eventIds.push(String(id));
+  }
+  const service = await stack.query<{ _service: { sdl: string } }>('{ _service { sdl } }');
+  sdl = service.data!._service.sdl;
+});
+
+describe('subgraph SDL', () => {
+  it('links Federation v2 and keys the seven entity types by id', () => {
+    expect(sdl).toMatch(/@link\(url: "https:\/\/specs\.apollo\.dev\/federation\/v2\.\d+"/);
+    for (const type of ENTITY_TYPES) expect(sdl).toMatch(new RegExp(`type ${type}\\b[^{]*@key\\(fields: "id"\\)`));
+  });
+});
+
+describe('_entities', () => {
+  it('resolves 100 representations with one upstream read per distinct record', async () => {
+    expect(entityIds.length).toBe(5);
+    expect(eventIds.length).toBe(5);
+    const representations = Array.from({ length: 100 }, (_, i) =>
+      i % 2 === 0 ? { __typename: 'Entity', id: entityIds[(i / 2) % 5] } : { __typename: 'Event', id: eventIds[((i - 1) / 2) % 5] },
+    );
+    stack.clearRequests();
+    // Aliased ids: Entity.id and Event.id differ in nullability, so they cannot share a response key.
+    const res = await stack.query<{ _entities: ({ __typename: string; entityId?: string; eventId?: string; name?: string; title?: string } | null)[] }>(
+      `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Entity { entityId: id name } ... on Event { eventId: id title } } }`,
+      { r: representations },
+    );
+    expect(res.errors).toBeUndefined();
+    const got = res.data!._entities;
+    expect(got).toHaveLength(100);
+    got.forEach((e, i) => {
+      expect(e?.__typename).toBe(representations[i]!.__typename);
+      expect(String(e?.entityId ?? e?.eventId)).toBe(representations[i]!.id);
+    });
+    expect(got.every((e) => Boolean(e?.name ?? e?.title))).toBe(true);
+    expect(countRequests(stack.governance, 'GET /entities/:entityId')).toBe(5);
+    expect(countRequests(stack.calendar, /^GET \/events\/:id/)).toBe(5);
+    expect(countRequests(stack.governance, /^(?!POST .*token)/) + countRequests(stack.calendar)).toBe(10);
+  });
+
+  it('resolves an unknown id to null and other types through their own loaders', async () => {
+    const types = await stack.query<{ entityTypes: { nodes: { id: string; name: string }[] }; venues: { nodes: { id: string; name: string }[] } }>(
+      '{ entityTypes(first: 1) { nodes { id name } } venues(first: 1) { nodes { id name } } }',
+    );
+    const type = types.data!.entityTypes.nodes[0]!;
+    const venue = types.data!.venues.nodes[0]!;
+    const res = await stack.query<{ _entities: ({ typeName?: string; venueName?: string } | null)[] }>(
+      `query ($r: [_Any!]!) { _entities(representations: $r) { ... on EntityType { typeName: name } ... on Venue { venueName: name } ... on Event { title } } }`,
+      { r: [{ __typename: 'EntityType', id: type.id }, { __typename: 'Venue', id: String(venue.id) }, { __typename: 'Event', id: 'not-a-number' }] },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data!._entities).toEqual([{ typeName: type.name }, { venueName: venue.name }, null]);
+  });
+});
+
+describe('composed with a second subgraph behind @apollo/gateway', () => {
+  let router: Router;
+
+  beforeAll(async () => {
+    const gatewayUrl = await stack.listen();
+    const riskUrl = await listen(createYoga({ schema: riskSubgraph(), graphqlEndpoint: '/graphql', logging: false }));
+    const composed = composeServices([
+      { name: 'gateway', typeDefs: parse(sdl), url: gatewayUrl },
+      { name: 'risk', typeDefs: RISK_SDL, url: riskUrl },
+    ]);
+    expect(composed.errors ?? []).toEqual([]);
+    router = await startRouter(new ApolloGateway({ supergraphSdl: composed.supergraphSdl!, logger: quietLogger }));
+    servers.push(router.server);
+  });
+
+  afterAll(() => router?.stop());
+
+  it('answers a query that crosses both subgraphs, in both directions', async () => {
+    const [first, second] = entityIds as [string, string];
+    const res = await router.query<{ entity: { id: string; name: string; riskScore: number }; event: { id: string; title: string; attendance: number }; riskiest: { id: string; name: string; kind: string } }>(
+      `query Cross($id: ID!, $eventId: ID!) {
+        entity(id: $id) { id name riskScore }
+        event(id: $eventId) { id title attendance }
+        riskiest { id name kind riskScore }
+      }`,
+      { id: first, eventId: eventIds[0] },
+    );
+    expect(res.errors).toBeUndefined();
+    const direct = await stack.query<{ entity: { name: string }; event: { title: string }; second: { name: string; kind: string } }>(
+      'query ($a: ID!, $b: ID!, $e: ID!) { entity(id: $a) { name } event(id: $e) { title } second: entity(id: $b) { name kind } }',
+      { a: first, b: second, e: eventIds[0] },
+    );
+    expect(res.data!.entity).toEqual({ id: first, name: direct.data!.entity.name, riskScore: riskScore(first) });
+    expect(res.data!.event).toEqual({ id: eventIds[0], title: direct.data!.event.title, attendance: riskScore(eventIds[0]!) * 10 });
+    // The risk subgraph only knows an id; the router fetches the rest from this gateway.
+    expect(res.data!.riskiest).toEqual({ id: second, name: direct.data!.second.name, kind: direct.data!.second.kind, riskScore: riskScore(second) });
+  });
+
+  /** The second subgraph's pick: it knows ids only, from the list handed to it. */
+  function riskSubgraph() {
+    return buildSubgraphSchema({
+      typeDefs: RISK_SDL,
+      resolvers: {
+        Query: { riskiest: () => ({ id: entityIds[1], riskScore: riskScore(entityIds[1]!) }) },
+        Entity: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, riskScore: riskScore(ref.id) }) },
+        Event: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, attendance: riskScore(ref.id) * 10 }) },
+      },
+    });
+  }
+});
+
+const RISK_SDL = parse(/* GraphQL */ `
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key"])
+  type Entity @key(fields: "id") {
+    id: ID!
+    riskScore: Int!
+  }
+  type Event @key(fields: "id") {
+    id: ID!
+    attendance: Int!
+  }
+  type Query {
+    riskiest: Entity
+  }
+`);
+
+/** A stable number per id, so the test knows what the second subgraph must have answered. */
+function riskScore(id: string): number {
+  let h = 0;
+  for (const c of id) h = (h * 31 + c.charCodeAt(0)) % 97;
+  return h;
+}
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+}
+
+const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };

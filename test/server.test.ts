@@ -1,0 +1,68 @@
+/**
+ * The newcomer's path: `npm start` with nothing configured serves GraphiQL on embedded emulators and
+ * answers a query through each; bad configuration exits with clear lines and no stack trace.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill('SIGTERM')));
+
+function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /gateway ready: (http:\/\/\S+\/graphql)/.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  ready.catch(() => undefined); // a test that expects the exit awaits the exit instead
+  return { child, output: () => out, ready };
+}
+
+describe('npm start', () => {
+  it('serves offline GraphiQL and answers through both embedded emulators', async () => {
+    const { ready, output } = startServer({});
+    const url = (await ready).replace('localhost', '127.0.0.1');
+    expect(output()).toMatch(/embedded governance emulator: http:\/\/127\.0\.0\.1:\d+/);
+    expect(output()).toMatch(/embedded calendar emulator: +http:\/\/127\.0\.0\.1:\d+\/wp-json\/calendar\/events\/v1/);
+
+    const page = await fetch(url, { headers: { accept: 'text/html' } });
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('<div id="root">');
+    // Everything is inlined: no script or stylesheet is fetched from anywhere.
+    expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:\/\//);
+
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ entityTypes(first: 1) { totalCount } events(first: 1) { totalCount } }' }),
+    });
+    const body = (await res.json()) as { data: { entityTypes: { totalCount: number }; events: { totalCount: number } }; extensions: { upstream: Record<string, { requests: number }> } };
+    expect(body.data.entityTypes.totalCount).toBeGreaterThanOrEqual(4);
+    expect(body.data.events.totalCount).toBeGreaterThan(0);
+    expect(body.extensions.upstream.governance!.requests).toBeGreaterThan(0);
+    expect(body.extensions.upstream.calendar!.requests).toBeGreaterThan(0);
+  });
+
+  it('refuses bad configuration with one line per problem and no stack trace', async () => {
+    const { child, output } = startServer({ PORT: 'eighty', GOVERNANCE_URL: 'ftp://tenant', GOVERNANCE_CLIENT_SECRET: 'do-not-print-me' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    const text = output();
+    expect(text).toContain('PORT must be a whole number');
+    expect(text).toContain('GOVERNANCE_URL must be a http or https URL');
+    expect(text).not.toContain('do-not-print-me');
+    expect(text).not.toMatch(/^\s+at /m);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * One gateway replica as a separate process, for the multi-process traffic test: it builds the
+ * upstreams from its environment (REDIS_URL shared with the other replica), gets a token through the
+ * governance upstream, waits for the agreed start time, reads the entities in REPLICA_IDS all at
+ * once and prints one JSON line: when each request went on the wire and the statuses it got.
+ */
+import { loadConfig } from '../../src/config.js';
+import { UsageTracker } from '../../src/core/usage.js';
+import { createUpstreams } from '../../src/upstreams.js';
+
+const env = process.env;
+const config = loadConfig(env);
+const sentAt: number[] = [];
+const upstreams = createUpstreams(config, undefined, {
+  request: () => {
+    sentAt.push(Date.now());
+    return () => undefined;
+  },
+});
+const caller = { identity: `client:${env.GOVERNANCE_CLIENT_ID}`, usage: new UsageTracker() };
+for (let i = 0; i < 100 && !upstreams.redis?.ready; i++) await new Promise((r) => setTimeout(r, 20));
+
+const multipart = new FormData();
+multipart.set('grant_type', 'client_credentials');
+multipart.set('client_id', env.GOVERNANCE_CLIENT_ID!);
+multipart.set('client_secret', env.GOVERNANCE_CLIENT_SECRET!);
+const encoded = new Response(multipart);
+const token = await upstreams.governance.call(
+  { method: 'POST', path: '', url: env.GOVERNANCE_TOKEN_URL!, body: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! }, idempotent: false, priority: 'write', operation: 'oauth.token' },
+  caller,
+);
+const headers = { authorization: `Bearer ${(token.body as { access_token: string }).access_token}` };
+
+await new Promise((r) => setTimeout(r, Math.max(0, Number(env.REPLICA_START_AT) - Date.now())));
+const results = await Promise.all(
+  env.REPLICA_IDS!.split(',').map((id) =>
+    upstreams.governance.call({ method: 'GET', path: `/entities/${id}`, headers, idempotent: true, priority: 'single', operation: 'entities.get' }, caller).then(
+      (r) => r.status,
+      (e: unknown) => String((e as Error).message),
+    ),
+  ),
+);
+process.stdout.write(`${JSON.stringify({ sentAt, statuses: results })}\n`);
+await upstreams.close();
+process.exit(0);

@@ -1,0 +1,115 @@
+/**
+ * Test harness: both emulators on port 0, a gateway wired to them over real HTTP, and helpers to run
+ * GraphQL operations through `yoga.fetch` or a real listening port. Every stack started is pushed to
+ * `leftovers` and closed in `afterAll`, so a test that forgets to close still cleans up.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+import { startCalendarEmulator, type CalendarEmulatorOptions } from '../../src/calendar/emulator/index.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { emulatorEnv } from '../../src/embedded.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
+import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
+
+type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;
+type CalendarEmulator = Awaited<ReturnType<typeof startCalendarEmulator>>;
+
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  status: number;
+  data?: T | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  extensions?: Record<string, unknown> & { upstream?: Record<string, { requests: number; cacheHits: number }> };
+  headers: Headers;
+}
+
+export interface StackOptions {
+  governance?: GovernanceEmulatorOptions;
+  calendar?: CalendarEmulatorOptions;
+  /** Environment variables on top of the emulator URLs and credentials (e.g. GATEWAY_MAX_PAGE_SIZE). */
+  env?: Record<string, string>;
+  /** Last word on the configuration. */
+  configure?: (config: Config) => Config;
+}
+
+export interface Stack {
+  governance: GovernanceEmulator;
+  calendar: CalendarEmulator;
+  gateway: Gateway;
+  config: Config;
+  /** Runs an operation through `yoga.fetch` (a real Request/Response, no port). */
+  query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  /** Listens on a real port and returns the endpoint URL (`http://127.0.0.1:PORT/graphql`). */
+  listen(): Promise<string>;
+  /** Clears both emulators' request logs. */
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+const leftovers: Stack[] = [];
+afterAll(async () => {
+  await Promise.all(leftovers.splice(0).map((s) => s.close()));
+});
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const [governance, calendar] = await Promise.all([
+    startGovernanceEmulator(options.governance),
+    startCalendarEmulator(options.calendar),
+  ]);
+  let config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...emulatorEnv(governance, calendar),
+    ...options.env,
+  });
+  if (options.configure) config = options.configure(config);
+  const gateway = createGateway({ config });
+  let server: Server | undefined;
+  let closed = false;
+
+  const stack: Stack = {
+    governance,
+    calendar,
+    gateway,
+    config,
+    async query(query, variables, headers) {
+      const res = await gateway.yoga.fetch('http://gateway.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await res.json()) as Omit<GraphQLResponse, 'status' | 'headers'>;
+      return { ...body, status: res.status, headers: res.headers } as GraphQLResponse<never>;
+    },
+    async listen() {
+      if (!server) {
+        server = createServer(gateway.yoga);
+        await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      }
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    },
+    clearRequests() {
+      governance.control.clearRequests();
+      calendar.control.clearRequests();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      await gateway.close();
+      await Promise.all([governance.close(), calendar.close()]);
+    },
+  };
+  leftovers.push(stack);
+  return stack;
+}
+
+/** Requests the emulator saw whose `route` (e.g. `POST /entities/search`) matches. */
+export function countRequests(emulator: { control: { requests(): { requests: { route: string }[] } } }, route?: string | RegExp): number {
+  const all = emulator.control.requests().requests;
+  if (route === undefined) return all.length;
+  return all.filter((r) => (typeof route === 'string' ? r.route === route : route.test(r.route))).length;
+}

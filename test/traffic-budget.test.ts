@@ -1,0 +1,120 @@
+/**
+ * The governance account budget, at the upstream level against the real emulator with its account
+ * rate limits scaled down: bursts wait instead of failing and never exceed the budget in a window,
+ * token requests count, priorities order the queue, and a request past its deadline fails
+ * `rate-limited` with a retry time.
+ */
+import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../src/core/errors.js';
+import { getEntity, maxPerWindow, seedIds, startEmulator, startGate } from './support/traffic.js';
+
+const WINDOW = 1_000;
+
+describe('governance account budget', () => {
+  it('a burst waits for budget: every request succeeds, no window holds more than the budget, the emulator never answers 429', async () => {
+    // The platform allows 20 per window; the gateway allows itself 90% of it: 18.
+    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 1_000 }, windows: { minuteMs: WINDOW, hourMs: 60_000 } });
+    const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000', GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:60000` });
+    const caller = await gate.caller();
+    const { ids } = await seedIds(gate, caller);
+    const started = Date.now();
+    const results = await Promise.all(ids.slice(0, 50).map((id) => getEntity(gate, caller, id)));
+    const elapsed = Date.now() - started;
+
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const log = emulator.control.requests().requests;
+    expect(log.filter((r) => r.status === 429)).toEqual([]);
+    // token + search + 50 reads, every one of them counted.
+    expect(log.length).toBe(52);
+    expect(gate.sentAt.length).toBe(52);
+    expect(maxPerWindow(gate.sentAt, WINDOW)).toBeLessThanOrEqual(18);
+    // 52 requests at 18 per window need at least two more windows after the first.
+    expect(elapsed).toBeGreaterThan(WINDOW);
+  });
+
+  it('the hour rule holds too, and token requests count against it', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10 }, windows: { minuteMs: 500, hourMs: 60_000 } });
+    const gate = await startGate(emulator, {
+      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10',
+      GOVERNANCE_RATE_WINDOWS: 'minute:500,hour:60000',
+      GOVERNANCE_RATE_MARGIN: '1',
+      UPSTREAM_QUEUE_DEADLINE_MS: '200',
+    });
+    const caller = await gate.caller(); // 1
+    const { ids } = await seedIds(gate, caller); // 2
+    const results = await Promise.allSettled(ids.slice(0, 12).map((id) => getEntity(gate, caller, id)));
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as UpstreamError] : []));
+    expect(ok.length).toBe(8);
+    expect(refused.length).toBe(4);
+    for (const e of refused) {
+      expect(e).toBeInstanceOf(UpstreamError);
+      expect(e.kind).toBe('rate-limited');
+      // The hour window (60 s) ends far beyond the deadline: the error says when to come back.
+      expect(e.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(e.retryAfter).toBeLessThanOrEqual(60);
+    }
+    expect(emulator.control.requests().total).toBe(10);
+    expect(emulator.control.requests().requests.some((r) => r.status === 429)).toBe(false);
+  });
+
+  it('waiting requests are served by priority: a single read queued behind bulk pages goes first', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10_000 } });
+    const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:4,hour:1000', GOVERNANCE_RATE_WINDOWS: 'minute:700', GOVERNANCE_RATE_MARGIN: '1' });
+    const caller = await gate.caller();
+    const { ids } = await seedIds(gate, caller);
+    // Let the window that the token and search used run out.
+    await new Promise((r) => setTimeout(r, 700 - (Date.now() % 700) + 5));
+    emulator.control.clearRequests();
+    const bulk = ids.slice(0, 12).map((id) => getEntity(gate, caller, id, { priority: 'bulk' }));
+    await new Promise((r) => setTimeout(r, 50)); // the first window's four are out, eight wait
+    const single = getEntity(gate, caller, ids[20]!, { priority: 'single' });
+    await Promise.all([...bulk, single]);
+    const order = emulator.control.requests().requests.map((r) => r.path);
+    // Four went in the first window; the bulk read already at the head of the line takes the next
+    // point, then the single read, ahead of the seven bulk reads that had waited longer.
+    expect(order.indexOf(`/entities/${ids[20]}`)).toBeLessThanOrEqual(5);
+    expect(order.length).toBe(13);
+  });
+
+  it('a request that cannot get budget before its deadline fails rate-limited with retryAfter, and is never sent', async () => {
+    const emulator = await startEmulator();
+    const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000', GOVERNANCE_RATE_WINDOWS: 'minute:5000', GOVERNANCE_RATE_MARGIN: '1', UPSTREAM_QUEUE_DEADLINE_MS: '100' });
+    const caller = await gate.caller();
+    const { ids } = await seedIds(gate, caller);
+    const now = Date.now();
+    if (5000 - (now % 5000) < 600) await new Promise((r) => setTimeout(r, 5000 - (now % 5000) + 5));
+    emulator.control.clearRequests();
+    const settled = await Promise.allSettled(ids.slice(0, 5).map((id) => getEntity(gate, caller, id)));
+    const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    for (const error of failures) {
+      expect(error).toBeInstanceOf(UpstreamError);
+      expect(error).toMatchObject({ kind: 'rate-limited', upstream: 'governance' });
+      expect((error as UpstreamError).retryAfter).toBeGreaterThanOrEqual(1);
+      expect((error as UpstreamError).retryAfter).toBeLessThanOrEqual(5);
+    }
+    expect(emulator.control.requests().total).toBe(5 - failures.length);
+  });
+
+  it('the per-endpoint minute rule holds one endpoint back while others go on', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10_000, perEndpointMinute: 3 }, windows: { minuteMs: 800 } });
+    const gate = await startGate(emulator, {
+      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000,endpoint-minute:3',
+      GOVERNANCE_RATE_WINDOWS: 'minute:800',
+      GOVERNANCE_RATE_MARGIN: '1',
+    });
+    const caller = await gate.caller();
+    const { ids } = await seedIds(gate, caller);
+    emulator.control.clearRequests();
+    const started = Date.now();
+    const reads = ids.slice(0, 7).map((id) => getEntity(gate, caller, id));
+    const search = seedIds(gate, caller).then(() => Date.now() - started);
+    const [searchMs] = await Promise.all([search, ...reads]);
+    const log = emulator.control.requests().requests;
+    expect(log.some((r) => r.status === 429)).toBe(false);
+    // Seven reads of one endpoint at three per window take three windows; the search did not wait for them.
+    expect(Date.now() - started).toBeGreaterThan(800);
+    expect(searchMs).toBeLessThan(400);
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * Several replicas sharing the machine's Redis: two independent sets of upstreams (two "gateways",
+ * each with its own scheduler, budget and pause) in front of one governance emulator. Together they
+ * never exceed the shared budget, a 429 seen by one pauses the other, FLUSHDB in the middle of a
+ * burst does not let them overshoot, and during a Redis outage each falls back to its local share
+ * (nothing fails) and returns to the shared budget when Redis is back.
+ */
+import { spawn } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getEntity, maxPerWindow, seedIds, sentAfterFirst429, sleep, startEmulator, startGate, type Gate } from './support/traffic.js';
+import { REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
+
+const run = await requireRedis();
+const WINDOW = 1_000;
+const limits = (prefix: string, url = REDIS_URL): Record<string, string> => ({
+  REDIS_URL: url,
+  REDIS_KEY_PREFIX: prefix,
+  GOVERNANCE_RATE_LIMITS: 'minute:20,hour:10000',
+  GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:600000`,
+  GOVERNANCE_LOCAL_SHARE: '0.5',
+});
+
+const admin = run ? new Redis(REDIS_URL) : undefined;
+const prefixes: string[] = [];
+afterAll(async () => {
+  // Leave nothing behind in the shared Redis.
+  for (const p of prefixes) {
+    const keys = await admin!.keys(`${p}*`);
+    if (keys.length > 0) await admin!.del(...keys);
+  }
+  admin?.disconnect();
+});
+const uniquePrefix = () => {
+  const p = newPrefix();
+  prefixes.push(p);
+  return p;
+};
+
+async function burst(gate: Gate, ids: string[], n: number) {
+  const caller = await gate.caller();
+  return Promise.all(ids.slice(0, n).map((id) => getEntity(gate, caller, id)));
+}
+
+async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+/** Two gateways on one Redis prefix, both connected, with ids seeded through the first. */
+async function startPair(emulator: Parameters<typeof startGate>[0]) {
+  const prefix = uniquePrefix();
+  const [a, b] = await Promise.all([startGate(emulator, limits(prefix)), startGate(emulator, limits(prefix))]);
+  await waitFor(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
+  const callerA = await a.caller();
+  const { ids } = await seedIds(a, callerA);
+  return { a, b, callerA, ids };
+}
+
+describe.skipIf(!run)('replicas sharing Redis', () => {
+  it('two gateways together never exceed the shared budget in any window', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const { a, b, ids } = await startPair(emulator);
+    const results = (await Promise.all([burst(a, ids, 30), burst(b, ids.slice(10), 30)])).flat();
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);
+    // 90% of 20 = 18 per window for both together; each alone would have allowed itself 18.
+    expect(maxPerWindow([...a.sentAt, ...b.sentAt], WINDOW)).toBeLessThanOrEqual(18);
+    expect(a.sentAt.length + b.sentAt.length).toBe(emulator.control.requests().total);
+  });
+
+  it('a 429 seen by one gateway pauses the other until Retry-After', async () => {
+    const emulator = await startEmulator();
+    const { a, b, callerA, ids } = await startPair(emulator);
+    const callerB = await b.caller();
+    emulator.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 1 }]);
+    const first = getEntity(a, callerA, ids[0]!);
+    await waitFor(() => a.events.some((e) => e.msg.includes('429')));
+    await waitFor(() => b.upstreams.governance.traffic.pause.remainingMs() > 0, 500);
+    const fromB = await Promise.all(ids.slice(1, 4).map((id) => getEntity(b, callerB, id)));
+    expect((await first).status).toBe(200);
+    expect(fromB.every((r) => r.status === 200)).toBe(true);
+    const { readAt, pauseMs } = sentAfterFirst429(a);
+    // b made no request since the 429 (its token came before); all three of its reads wait the pause.
+    expect(b.sentAt).toHaveLength(4);
+    expect(Math.min(...b.sentAt.slice(1))).toBeGreaterThanOrEqual(readAt + pauseMs - 5);
+  });
+
+  it('FLUSHDB in the middle of a burst: no failure, and the lost counters are rebuilt so the budget still holds', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const { a, b, ids } = await startPair(emulator);
+    const running = Promise.all([burst(a, ids, 25), burst(b, ids.slice(20), 25)]);
+    // Flush as soon as the current window has taken some points.
+    await waitFor(() => a.sentAt.length + b.sentAt.length >= 12);
+    await admin!.flushdb();
+    const results = (await running).flat();
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);
+    expect(maxPerWindow([...a.sentAt, ...b.sentAt], WINDOW)).toBeLessThanOrEqual(18);
+    expect(a.events.concat(b.events).some((e) => e.msg.includes('lost'))).toBe(true);
+  });
+
+  it('Redis outage: each gateway falls back to its local share, nothing fails, and the shared budget returns with Redis', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const proxy = new RedisProxy();
+    const url = await proxy.start();
+    const prefix = uniquePrefix();
+    const [a, b] = await Promise.all([startGate(emulator, limits(prefix, url)), startGate(emulator, limits(prefix, url))]);
+    try {
+      await waitFor(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
+      const callerA = await a.caller();
+      const callerB = await b.caller();
+      const { ids } = await seedIds(a, callerA);
+
+      proxy.cut();
+      await waitFor(() => !a.upstreams.redis!.ready && !b.upstreams.redis!.ready);
+      const outageStart = a.sentAt.length;
+      const outageStartB = b.sentAt.length;
+      const during = (await Promise.all([Promise.all(ids.slice(0, 20).map((id) => getEntity(a, callerA, id))), Promise.all(ids.slice(20, 40).map((id) => getEntity(b, callerB, id)))])).flat();
+      expect(during.every((r) => r.status === 200)).toBe(true);
+      const aDuring = a.sentAt.slice(outageStart);
+      const bDuring = b.sentAt.slice(outageStartB);
+      // Each allows itself half of 18: 9 per window, 18 together.
+      expect(maxPerWindow(aDuring, WINDOW)).toBeLessThanOrEqual(9);
+      expect(maxPerWindow(bDuring, WINDOW)).toBeLessThanOrEqual(9);
+      expect(maxPerWindow([...aDuring, ...bDuring], WINDOW)).toBeLessThanOrEqual(18);
+      expect(a.events.some((e) => e.msg.includes('local share'))).toBe(true);
+
+      proxy.restore();
+      await waitFor(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
+      // Shared again: one gateway alone may now use the whole 18 of a window.
+      await sleep(WINDOW - (Date.now() % WINDOW) + 5);
+      const backStart = a.sentAt.length;
+      const after = await Promise.all(ids.slice(0, 36).map((id) => getEntity(a, callerA, id)));
+      expect(after.every((r) => r.status === 200)).toBe(true);
+      const aAfter = a.sentAt.slice(backStart);
+      expect(maxPerWindow(aAfter, WINDOW)).toBeGreaterThan(9);
+      expect(maxPerWindow(aAfter, WINDOW)).toBeLessThanOrEqual(18);
+      expect(a.events.some((e) => e.msg.includes('shared through redis'))).toBe(true);
+      expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a hung Redis (connection open, no answers) costs each request at most one command timeout, never a failure', async () => {
+    const emulator = await startEmulator();
+    const proxy = new RedisProxy();
+    const url = await proxy.start();
+    const gate = await startGate(emulator, { ...limits(uniquePrefix(), url), REDIS_COMMAND_TIMEOUT_MS: '200', GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000' });
+    try {
+      await waitFor(() => gate.upstreams.redis!.ready);
+      const caller = await gate.caller();
+      const { ids } = await seedIds(gate, caller);
+      proxy.stall();
+      const started = Date.now();
+      const results = await Promise.all(ids.slice(0, 20).map((id) => getEntity(gate, caller, id)));
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      // One timed-out command, then the local budget for a while: not twenty timeouts in a row.
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(gate.events.some((e) => e.msg.includes('local share'))).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('an invalidation made through one gateway drops the same cached data in the other', async () => {
+    const emulator = await startEmulator();
+    const { a, b, callerA, ids } = await startPair(emulator);
+    const callerB = await b.caller();
+    const id = ids[5]!;
+    const cache = { cache: { ttlMs: 60_000, tags: [`entity:${id}`] } };
+    await getEntity(a, callerA, id, cache);
+    await getEntity(b, callerB, id, cache);
+    const before = b.sentAt.length;
+    await getEntity(b, callerB, id, cache);
+    expect(b.sentAt.length).toBe(before); // cached in b
+    a.upstreams.governance.cache.invalidate([`entity:${id}`]);
+    expect(b.upstreams.cache.size).toBe(1);
+    await waitFor(() => b.upstreams.cache.size === 0, 1_000);
+    await getEntity(b, callerB, id, cache);
+    expect(b.sentAt.length).toBe(before + 1);
+  });
+
+  it('two gateway processes sharing Redis never exceed the shared budget together', async () => {
+    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const seeder = await startGate(emulator);
+    const { ids } = await seedIds(seeder, await seeder.caller());
+    emulator.control.clearRequests();
+    const prefix = uniquePrefix();
+    const startAt = Date.now() + 2_500; // both processes loaded and connected by then
+    const replica = (slice: string[]) =>
+      new Promise<{ sentAt: number[]; statuses: unknown[] }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica.ts'], {
+          env: {
+            ...process.env,
+            ...limits(prefix),
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'silent',
+            GOVERNANCE_URL: emulator.origin,
+            GOVERNANCE_TOKEN_URL: emulator.tokenUrl,
+            GOVERNANCE_CLIENT_ID: emulator.clients.full.clientId,
+            GOVERNANCE_CLIENT_SECRET: emulator.clients.full.clientSecret,
+            CALENDAR_URL: 'http://127.0.0.1:9/wp-json/calendar/events/v1',
+            REPLICA_IDS: slice.join(','),
+            REPLICA_START_AT: String(startAt),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`replica exited ${code}: ${err}`))));
+      });
+    const [one, two] = await Promise.all([replica(ids.slice(0, 25)), replica(ids.slice(25, 50))]);
+    expect([...one.statuses, ...two.statuses].every((s) => s === 200)).toBe(true);
+    expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);
+    expect(emulator.control.requests().total).toBe(52); // two tokens and fifty reads
+    expect(maxPerWindow([...one.sentAt, ...two.sentAt], WINDOW)).toBeLessThanOrEqual(18);
+  }, 20_000);
+});
