@@ -1,0 +1,38 @@
+/**
+ * The gateway as the bench measures it: its own process, configured from the environment the
+ * orchestrator passes (upstream URLs of the emulators, credentials, limits), listening on a free
+ * port. `clear-cache` is the admin hook for cold runs; it exists only in this bench child, never in
+ * the served gateway.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config.js';
+import { createGateway } from '../src/gateway.js';
+import { announceReady, serveParent } from './ipc.js';
+
+const gateway = createGateway({ config: loadConfig(process.env) });
+const server = createServer(gateway.yoga);
+server.keepAliveTimeout = 60_000;
+
+serveParent({
+  'clear-cache': () => {
+    const entries = gateway.upstreams.cache.size;
+    gateway.upstreams.cache.clear();
+    return entries;
+  },
+  // Workload 7 starts its burst only once the shared budget is really shared.
+  'redis-ready': () => gateway.upstreams.redis?.ready ?? false,
+});
+
+server.listen(0, '127.0.0.1', () => {
+  announceReady(`http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`);
+});
+
+const stop = async () => {
+  server.closeAllConnections();
+  server.close();
+  await gateway.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop());

@@ -1,0 +1,154 @@
+/**
+ * One measured series against a gateway process: per run, optionally clear the gateway's cache
+ * (cold), clear the emulators' logs, send the operation over HTTP, then read what the emulators saw.
+ * CPU time and peak RSS come from the gateway process itself, taken around the series.
+ */
+import { GraphQLClient, percentile, round } from './client.js';
+import { resourceKey, type UpstreamName } from './lower-bound.js';
+import type { Child } from './processes.js';
+import type { UpstreamCounts, Upstreams } from './upstreams.js';
+
+export interface Series {
+  runs: number;
+  errors: number;
+  errorSample: string[];
+  /** Data of the first measured run (to compare with the lower-bound walk). */
+  firstData: unknown;
+  /** When each route's requests of the first measured run reached the emulator. */
+  firstTimeline: Record<string, RouteTimeline>;
+  /** The resources the first measured run fetched, keyed as the lower-bound walker keys them. */
+  firstResources: Record<UpstreamName, string[]>;
+  times: number[];
+  counts: UpstreamCounts[];
+  cpuMs: number;
+  peakRssMb: number | null;
+}
+
+export interface SeriesOptions {
+  cold: boolean;
+  runs: number;
+  /** The series stops at this deadline even when fewer runs were made. */
+  maxMs: number;
+  /** Unmeasured runs first (token, JIT, connections). */
+  warmup?: number;
+}
+
+export async function series(
+  up: Upstreams,
+  gateway: Child,
+  client: GraphQLClient,
+  query: string,
+  variables: Record<string, unknown>,
+  options: SeriesOptions,
+): Promise<Series> {
+  for (let i = 0; i < (options.warmup ?? 1); i++) {
+    if (options.cold) await gateway.request('clear-cache');
+    await client.run(query, variables);
+  }
+  await gateway.request('reset-peak');
+  const before = await gateway.stats();
+  const out: Series = { runs: 0, errors: 0, errorSample: [], firstData: null, firstTimeline: {}, firstResources: { governance: [], calendar: [] }, times: [], counts: [], cpuMs: 0, peakRssMb: null };
+  const deadline = performance.now() + options.maxMs;
+  while (out.runs < options.runs && (out.runs === 0 || performance.now() < deadline)) {
+    if (options.cold) await gateway.request('clear-cache');
+    up.clearLogs();
+    const r = await client.run(query, variables);
+    out.counts.push(up.counts());
+    out.times.push(r.ms);
+    if (out.runs === 0) {
+      out.firstData = r.data;
+      out.firstTimeline = timeline(up);
+      out.firstResources = resources(up);
+    }
+    out.runs++;
+    if (r.status !== 200 || r.errors.length > 0) {
+      out.errors++;
+      if (out.errorSample.length < 3) out.errorSample.push(`HTTP ${r.status}: ${r.errors.map((e) => `${e.extensions?.code ?? ''} ${e.message} @${(e.path ?? []).join('.')}`).join(' | ').slice(0, 300)}`);
+    }
+  }
+  const after = await gateway.stats();
+  out.cpuMs = after.cpuMs - before.cpuMs;
+  out.peakRssMb = after.peakRssKb === null ? null : round(after.peakRssKb / 1024, 1);
+  return out;
+}
+
+export const median = (xs: number[]) => percentile(xs, 50);
+
+export function wall(times: number[]) {
+  return {
+    p50: round(percentile(times, 50), 1),
+    p95: round(percentile(times, 95), 1),
+    min: round(Math.min(...times), 1),
+    max: round(Math.max(...times), 1),
+  };
+}
+
+/** Median per upstream over the runs, and the spread of the per-run totals. */
+export function requestsOf(s: Series) {
+  const governance = median(s.counts.map((c) => c.governance));
+  const calendar = median(s.counts.map((c) => c.calendar));
+  const totals = s.counts.map((c) => c.governance + c.calendar);
+  return {
+    governance,
+    calendar,
+    total: governance + calendar,
+    perRunMin: Math.min(...totals),
+    perRunMax: Math.max(...totals),
+    tokenRequests: s.counts.reduce((a, c) => a + c.token, 0),
+    rejected429: s.counts.reduce((a, c) => a + c.rejected429, 0),
+  };
+}
+
+export interface RouteTimeline {
+  count: number;
+  /** Arrival of the route's first and last request, ms after the upstream's first request of the run. */
+  firstMs: number;
+  lastMs: number;
+  /** (last − first) ÷ (count − 1): how far apart requests of one level leave when nothing holds them back but the gateway. */
+  msApart: number | null;
+}
+
+/**
+ * Per upstream and route, when the requests arrived: a level of the query that the gateway sends in
+ * one go arrives within a few ms; one held back by a concurrency cap arrives in waves a latency apart.
+ */
+function timeline(up: Upstreams): Record<string, RouteTimeline> {
+  const out: Record<string, RouteTimeline> = {};
+  for (const [name, emulator] of [['governance', up.governance], ['calendar', up.calendar]] as const) {
+    const log = emulator.control.requests().requests;
+    if (log.length === 0) continue;
+    const t0 = Math.min(...log.map((r) => r.at));
+    for (const r of log) {
+      // Requests answered by an injected fault never reached a route: group them by fault.
+      const route = r.fault ? `${r.method} (answered by injected ${r.fault})` : r.route === 'unmatched' ? `${r.method} ${r.path}` : r.route;
+      const key = `${name} ${route}`;
+      const t = out[key] ?? (out[key] = { count: 0, firstMs: Infinity, lastMs: 0, msApart: null });
+      t.count++;
+      t.firstMs = Math.min(t.firstMs, r.at - t0);
+      t.lastMs = Math.max(t.lastMs, r.at - t0);
+    }
+  }
+  for (const t of Object.values(out)) t.msApart = t.count > 1 ? round((t.lastMs - t.firstMs) / (t.count - 1), 2) : null;
+  return out;
+}
+
+function resources(up: Upstreams): Record<UpstreamName, string[]> {
+  const keys = (upstream: UpstreamName) =>
+    up[upstream].control
+      .requests()
+      .requests.filter((r) => !r.path.includes('/oauth/token'))
+      .map((r) => resourceKey(upstream, r.method, r.path, Object.fromEntries(new URLSearchParams(r.query))));
+  return { governance: keys('governance'), calendar: keys('calendar') };
+}
+
+/** What the gateway fetched beyond the walked resources, and what it did not fetch (first few of each). */
+export function compareResources(fetched: Record<UpstreamName, string[]>, walked: Record<UpstreamName, string[]>) {
+  const all = (r: Record<UpstreamName, string[]>) => [...r.governance.map((k) => `governance ${k}`), ...r.calendar.map((k) => `calendar ${k}`)];
+  const f = all(fetched);
+  const w = new Set(all(walked));
+  const seen = new Set<string>();
+  const duplicates = f.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
+  const extra = [...seen].filter((k) => !w.has(k));
+  const missing = [...w].filter((k) => !seen.has(k));
+  return { same: extra.length === 0 && missing.length === 0 && duplicates.length === 0, extra: extra.slice(0, 5), missing: missing.slice(0, 5), duplicates: duplicates.slice(0, 5) };
+}

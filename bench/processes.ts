@@ -1,0 +1,96 @@
+/**
+ * Parent side of `ipc.ts`: forks a bench child (TypeScript through tsx's loader), waits for its URL,
+ * and sends it requests. Children are separate processes so that their CPU time and peak RSS are
+ * theirs alone, and so that the load generator never shares an event loop with what it measures.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ProcessStats } from './ipc.js';
+
+export interface Child {
+  url: string;
+  pid: number;
+  request<T = unknown>(type: string, payload?: unknown): Promise<T>;
+  stats(): Promise<ProcessStats>;
+  stop(): Promise<void>;
+}
+
+interface Reply {
+  id?: number;
+  ok?: boolean;
+  result?: unknown;
+  error?: string;
+  ready?: boolean;
+  url?: string;
+}
+
+/** `entry` is a file name in bench/ (e.g. `gateway-process.ts`). */
+export function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
+  const file = fileURLToPath(new URL(entry, import.meta.url));
+  const proc = fork(file, [], {
+    // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`).
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [])],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let next = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const failAll = (e: Error) => {
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  proc.on('exit', (code, signal) => failAll(new Error(`${entry} exited (${signal ?? code})`)));
+
+  return new Promise<Child>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${entry} did not start within ${startTimeoutMs} ms`));
+    }, startTimeoutMs);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code} before it was ready`));
+    });
+    proc.on('message', (m: Reply) => {
+      if (m.ready && m.url) {
+        clearTimeout(timer);
+        resolve(makeChild(proc, m.url, pending, () => next++));
+        return;
+      }
+      const waiter = m.id !== undefined ? pending.get(m.id) : undefined;
+      if (!waiter) return;
+      pending.delete(m.id!);
+      if (m.ok) waiter.resolve(m.result);
+      else waiter.reject(new Error(m.error ?? 'child request failed'));
+    });
+  });
+}
+
+function makeChild(
+  proc: ChildProcess,
+  url: string,
+  pending: Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>,
+  nextId: () => number,
+): Child {
+  const request = <T>(type: string, payload?: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const id = nextId();
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      proc.send({ id, type, payload });
+    });
+  return {
+    url,
+    pid: proc.pid!,
+    request,
+    stats: () => request<ProcessStats>('stats'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        const kill = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+        proc.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        proc.kill('SIGTERM');
+      }),
+  };
+}

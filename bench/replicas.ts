@@ -1,0 +1,127 @@
+/**
+ * Workload 7: two gateway processes sharing one Redis, both under a burst of uncached EntityGraph
+ * operations, against a scaled-down account budget (the governance emulator enforces the same budget
+ * on the same epoch-aligned windows). The figure is the most requests the emulator saw in any one
+ * budget window, divided by the budget: above 1.00 the replicas together overspent the account.
+ */
+import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { GraphQLClient, round } from './client.js';
+import { startChild, type Child } from './processes.js';
+import { ENTITY_GRAPH } from './queries.js';
+import { benchRedis } from './redis.js';
+import type { Upstreams } from './upstreams.js';
+import type { BenchOptions, WorkloadRecord } from './workloads.js';
+
+const NAME = 'replicas: two gateways sharing Redis, burst against a scaled-down governance budget';
+
+export async function replicas(up: Upstreams, options: BenchOptions, log: (line: string) => void): Promise<WorkloadRecord> {
+  const budget = options.quick ? 40 : 100;
+  const windowMs = options.quick ? 1_000 : 2_000;
+  const burstMs = options.quick ? 1_500 : 6_000;
+  const redis = await benchRedis();
+  if (typeof redis === 'string') return { id: '7', name: NAME, skipped: redis };
+
+  const governance = await startGovernanceEmulator({ latency: { fixedMs: options.latencyMs }, rateLimits: { minute: budget }, windows: { minuteMs: windowMs } });
+  const gateways: Child[] = [];
+  const clients: GraphQLClient[] = [];
+  try {
+    // Maps the emulator's log clock (ms since it started) to the epoch its rate windows use.
+    const probeAt = performance.timeOrigin + performance.now();
+    await fetch(`${governance.origin}/bench-clock-probe`).then((r) => r.arrayBuffer());
+    const probe = governance.control.requests().requests.at(-1);
+    const epochOf = (at: number) => probeAt + (at - (probe?.at ?? 0));
+
+    const env = up.gatewayEnv({
+      GOVERNANCE_URL: governance.origin,
+      GOVERNANCE_TOKEN_URL: governance.tokenUrl,
+      GOVERNANCE_CLIENT_ID: governance.clients.full.clientId,
+      GOVERNANCE_CLIENT_SECRET: governance.clients.full.clientSecret,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:`,
+      GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,
+      GOVERNANCE_RATE_WINDOWS: `minute:${windowMs}`,
+      // Nothing cached: every operation costs its full set of upstream calls.
+      CACHE_TTL_MS: '0',
+    });
+    gateways.push(...(await Promise.all([startChild('gateway-process.ts', env), startChild('gateway-process.ts', env)])));
+    const shared = await Promise.all(gateways.map((g) => waitForRedis(g)));
+    clients.push(...gateways.map((g) => new GraphQLClient(g.url, options.concurrency)));
+    governance.control.clearRequests();
+
+    log(`workload 7: burst of ${burstMs} ms on two gateways, budget ${budget} per ${windowMs} ms`);
+    const stopAt = performance.now() + burstMs;
+    let operations = 0;
+    let errors = 0;
+    const errorSample: string[] = [];
+    const worker = async (client: GraphQLClient) => {
+      while (performance.now() < stopAt && operations < 10_000) {
+        const r = await client.run(ENTITY_GRAPH, { first: options.quick ? 3 : 20 });
+        operations++;
+        if (r.status !== 200 || r.errors.length > 0) {
+          errors++;
+          if (errorSample.length < 3) errorSample.push(r.errors.map((e) => `${e.extensions?.code ?? ''} ${e.message}`).join(' | ').slice(0, 200));
+        }
+      }
+    };
+    await Promise.all(gateways.map((g) => g.request('reset-peak')));
+    const before = await Promise.all(gateways.map((g) => g.stats()));
+    const started = performance.now();
+    await Promise.all(clients.flatMap((c) => Array.from({ length: options.concurrency }, () => worker(c))));
+    const elapsedMs = performance.now() - started;
+    const after = await Promise.all(gateways.map((g) => g.stats()));
+
+    const seen = governance.control.requests().requests;
+    const perWindow = new Map<number, number>();
+    for (const r of seen) {
+      const w = Math.floor(epochOf(r.at) / windowMs);
+      perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
+    }
+    const maxInWindow = Math.max(0, ...perWindow.values());
+    return {
+      id: '7',
+      name: NAME,
+      budget,
+      windowMs,
+      gatewayMargin: 'default (GOVERNANCE_RATE_MARGIN 0.9)',
+      redis: redis.own ? 'redis-server started by the bench' : 'REDIS_URL',
+      sharedBudgetReady: shared,
+      burstMs,
+      elapsedMs: round(elapsedMs, 0),
+      operations,
+      errors,
+      ...(errorSample.length ? { errorSample } : {}),
+      upstreamRequests: seen.length,
+      windows: [...perWindow.values()],
+      maxInWindow,
+      maxInSlidingWindow: slidingMax(seen.map((r) => r.at), windowMs),
+      emulatorRejected429: seen.filter((r) => r.status === 429).length,
+      gateways: after.map((a, i) => ({ cpuMs: round(a.cpuMs - before[i]!.cpuMs, 1), peakRssMb: a.peakRssKb === null ? null : round(a.peakRssKb / 1024, 1) })),
+      ratio: round(maxInWindow / budget, 2),
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all(gateways.map((g) => g.stop()));
+    await governance.close();
+    await redis.close();
+  }
+}
+
+/** The gateway's Redis link connects in the background; the burst starts once both are connected. */
+async function waitForRedis(gateway: Child): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    if (await gateway.request<boolean>('redis-ready')) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+/** Most timestamps in any interval of `windowMs` (for information: the platform's windows are fixed). */
+function slidingMax(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= windowMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}

@@ -1,0 +1,41 @@
+/** The short human-readable summary printed on stderr next to the JSON document. */
+import type { BenchDocument } from './bench.js';
+
+type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const cell = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+
+export function table(doc: BenchDocument): string {
+  const rows: string[][] = [['wl', 'requests (g/c)', 'lower bound', 'ratio', 'p50 ms', 'p95 ms', 'p50÷path', 'cpu ms/run', 'peak RSS MB']];
+  for (const w of doc.workloads as Any[]) {
+    if (w.skipped || w.failed) {
+      rows.push([w.id, `${w.skipped ? 'skipped' : 'FAILED'}: ${w.skipped ?? w.failed}`]);
+      continue;
+    }
+    if (w.id === '6') {
+      rows.push([w.id, `gateway ${w.gateway.perSecond} req/s vs bare Yoga ${w.bareYoga.perSecond} req/s = ${w.ratio}`]);
+      continue;
+    }
+    if (w.id === '7') {
+      rows.push([w.id, `max in a window ${w.maxInWindow} ÷ budget ${w.budget} = ${w.ratio}`]);
+      continue;
+    }
+    const u = w.upstreamRequests ?? {};
+    const b = w.lowerBound;
+    rows.push([
+      w.id,
+      `${cell(u.governance)}/${cell(u.calendar)}`,
+      b ? `${b.governance}/${b.calendar}` : '–',
+      cell(w.ratioToStormFree ?? w.ratio),
+      cell(w.wallMs?.p50),
+      cell(w.wallMs?.p95),
+      cell(w.criticalPath?.p50Ratio),
+      cell(w.gateway?.cpuMsPerRun),
+      cell(w.gateway?.peakRssMb),
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.filter((r) => r.length > 1).map((r) => (r[i] ?? '').length)));
+  const lines = rows.map((r) => (r.length === 2 ? `${r[0]!.padEnd(widths[0]!)}  ${r[1]}` : r.map((c, i) => c.padEnd(widths[i]!)).join('  ')));
+  const targets = doc.targets.map((t) => `${t.status.toUpperCase().padEnd(7)} wl ${t.workload}: ${t.target} = ${cell(t.value)} (target ${t.limit})${t.note ? ` – ${t.note}` : ''}`);
+  return [...lines, '', ...targets, '', `bench ${doc.passed ? 'passed' : 'FAILED'} in ${doc.durationS} s`].join('\n');
+}

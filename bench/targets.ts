@@ -1,0 +1,41 @@
+/** The issue's targets, evaluated on the workload records; `--check` fails on any `fail`. */
+import type { WorkloadRecord } from './workloads.js';
+
+export interface TargetResult {
+  workload: string;
+  target: string;
+  value: number | string | null;
+  limit: string;
+  status: 'pass' | 'fail' | 'skipped';
+  note?: string;
+}
+
+type Rec = WorkloadRecord & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
+  const byId = new Map(records.map((r) => [r.id, r as Rec]));
+  const out: TargetResult[] = [];
+  const check = (workload: string, target: string, limit: string, value: (r: Rec) => number | string | null, ok: (v: number | string | null, r: Rec) => boolean) => {
+    const r = byId.get(workload);
+    if (!r) return;
+    if (r.skipped) {
+      out.push({ workload, target, value: null, limit, status: 'skipped', note: String(r.skipped) });
+      return;
+    }
+    const v = value(r);
+    out.push({ workload, target, value: v, limit, status: ok(v, r) ? 'pass' : 'fail' });
+  };
+  const num = (v: number | string | null) => (typeof v === 'number' ? v : NaN);
+
+  for (const id of ['1', '2', '3a', '3b', '4', '5']) check(id, 'errors returned', '= 0', (r) => r.errors as number, (v) => v === 0);
+  for (const id of ['1', '2', '3a', '3b']) check(id, 'upstream requests ÷ lower bound', '= 1.00', (r) => r.ratio as number, (v) => num(v) === 1);
+  // A time measured on runs that failed says nothing: those targets need error-free runs too.
+  for (const id of ['1', '2']) check(id, 'p50 ÷ (critical-path depth × latency)', '≤ 1.25', (r) => r.criticalPath?.p50Ratio ?? null, (v, r) => r.errors === 0 && num(v) <= 1.25);
+  check('3a', 'p50 ms (all pages concurrently)', '≤ 2 × latency + gateway CPU ms per run', (r) => r.wallMs.p50, (_v, r) => r.errors === 0 && r.pageBudget.p50WithinLimit === true);
+  check('4', 'upstream requests (warm)', '= 0', (r) => r.upstreamRequests.total, (v, r) => r.errors === 0 && v === 0);
+  check('5', 'upstream requests ÷ storm-free requests', '≤ 1.30', (r) => r.ratioToStormFree, (v) => num(v) <= 1.3);
+  const upstreamDuring = (r: Rec) => (r.upstreamRequestsDuringGatewayRun?.governance ?? 0) + (r.upstreamRequestsDuringGatewayRun?.calendar ?? 0);
+  check('6', 'gateway req/s ÷ bare Yoga req/s (recorded)', 'recorded; no errors, all warm', (r) => r.ratio, (_v, r) => r.errors === 0 && upstreamDuring(r) === 0);
+  check('7', 'most requests in any budget window ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * Workload 6: requests per second of the warm EntityGraph under a fixed concurrency for a fixed
+ * time, next to a bare graphql-yoga server answering `{ __typename }` in its own process, measured in
+ * the same run and the same way. The ratio says what the gateway's own work costs over Yoga's floor.
+ */
+import { GraphQLClient, round, throughput } from './client.js';
+import { startChild, type Child } from './processes.js';
+import { ENTITY_GRAPH, TYPENAME } from './queries.js';
+import type { Ctx, WorkloadRecord } from './workloads.js';
+
+async function measured(child: Child, client: GraphQLClient, query: string, variables: Record<string, unknown>, ctx: Ctx) {
+  const { concurrency, throughputSeconds } = ctx.options;
+  await throughput(client, query, variables, { concurrency, seconds: Math.min(1, throughputSeconds / 4), maxRequests: 10_000 }); // warm-up
+  await child.request('reset-peak');
+  const before = await child.stats();
+  const t = await throughput(client, query, variables, { concurrency, seconds: throughputSeconds, maxRequests: 1_000_000 });
+  const after = await child.stats();
+  const cpuMs = after.cpuMs - before.cpuMs;
+  return {
+    ...t,
+    cpuMs: round(cpuMs, 1),
+    cpuMsPerRequest: round(cpuMs / Math.max(1, t.requests), 3),
+    peakRssMb: after.peakRssKb === null ? null : round(after.peakRssKb / 1024, 1),
+  };
+}
+
+export async function throughputVsBareYoga(ctx: Ctx): Promise<WorkloadRecord> {
+  const { up, options } = ctx;
+  // Fill an empty cache right before, so every entry is fresh for the whole timed window (an entry
+  // left by an earlier workload could expire in the middle of it).
+  await ctx.gateway.request('clear-cache');
+  await ctx.client.run(ENTITY_GRAPH, { first: options.systems });
+  up.clearLogs();
+  const gateway = await measured(ctx.gateway, ctx.client, ENTITY_GRAPH, { first: options.systems }, ctx);
+  const upstreamDuring = up.counts();
+
+  const bare = await startChild('bare-yoga.ts', {});
+  const bareClient = new GraphQLClient(bare.url, options.concurrency);
+  try {
+    const baseline = await measured(bare, bareClient, TYPENAME, {}, ctx);
+    return {
+      id: '6',
+      name: `throughput: warm EntityGraph(first: ${options.systems}) vs bare graphql-yoga { __typename }, concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
+      concurrency: options.concurrency,
+      seconds: options.throughputSeconds,
+      gateway,
+      bareYoga: baseline,
+      ratio: round(gateway.perSecond / baseline.perSecond, 3),
+      upstreamRequestsDuringGatewayRun: { governance: upstreamDuring.governance, calendar: upstreamDuring.calendar },
+      errors: gateway.errors,
+    };
+  } finally {
+    await bareClient.close();
+    await bare.stop();
+  }
+}
