@@ -3,21 +3,22 @@
  * each of the account's fixed-window rules (minute, hour, optionally per endpoint), windows aligned
  * to the epoch as the platform aligns them, each rule capped at `margin` of its published limit.
  *
- * With Redis the counters are shared by every replica (rate-limiter-flexible's RateLimiterRedis, one
- * key per rule and window). Rules are taken one after the other and a rule that refuses gives back
- * the points already taken from the earlier ones, so a refusal never eats budget (unlike
- * RateLimiterUnion, which consumes from every limiter even when one rejects).
+ * With Redis the counters are shared by every replica: one key per rule and window, taken by one
+ * Lua script that checks every rule and counts in all of them or none, so a refusal never eats
+ * budget and a take is one round trip. The script also checks a marker of the data set: if Redis
+ * lost its data (FLUSHDB, a restart without persistence) the marker is gone, the take counts
+ * nothing, and every replica (idle ones through a poll) adds its own counts of the current windows
+ * back, which rebuilds the shared totals (possibly a little high: the safe side). No replica takes
+ * points for a short grace after the loss, so all of them have restored their counts before anyone
+ * counts on the totals again. A take is counted locally before it is sent, so a take in flight when
+ * the data went is restored too.
  *
  * Without Redis, or while it is unreachable, a replica counts locally against its configured share
  * of each rule. What a replica sends is always counted locally too, so a fallback in mid-window
- * starts from the right number; what it sent during an outage is added to the shared counters when
- * Redis is back; and if Redis lost its data (FLUSHDB, a restart without persistence: noticed
- * because a marker key changed or vanished, on every take and by a poll) every replica adds its own
- * counts of the current windows back, which rebuilds the shared totals (possibly a little high: the
- * safe side). No replica takes points for a short grace after the loss, so all of them, idle ones
- * included, have restored their counts before anyone counts on the totals again.
+ * starts from the right number, and what it sent during an outage is added to the shared counters
+ * when Redis is back.
  */
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
 import type { RateRule } from '../traffic-config.js';
@@ -46,10 +47,38 @@ const GUARD_MS = 30;
 const SYNC_POLL_MS = 200;
 const LOSS_GRACE_MS = 2 * SYNC_POLL_MS + 100;
 
+/**
+ * KEYS[1] the marker, KEYS[2..] one counter per rule; ARGV[1] the marker this replica counts in,
+ * then per rule its allowance and the counter's time to live. Returns -1 when the marker differs
+ * (the data set was lost or replaced), the 1-based index of the first rule that is spent, or 0
+ * after counting one point in every rule.
+ */
+const TAKE_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+for i = 2, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') >= tonumber(ARGV[2 * i - 2]) then return i - 1 end
+end
+for i = 2, #KEYS do
+  if redis.call('INCR', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i - 1]) end
+end
+return 0`;
+
+/** KEYS counters; ARGV per counter the points to add and its time to live. */
+const ADD_SCRIPT = `
+for i = 1, #KEYS do
+  local n = tonumber(ARGV[2 * i - 1])
+  if redis.call('INCRBY', KEYS[i], n) == n then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
+end
+return 0`;
+
+type BudgetRedis = Redis & {
+  budgetTake(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  budgetAdd(numKeys: number, ...args: (string | number)[]): Promise<number>;
+};
+
 interface Rule extends RateRule {
   /** What the gateway allows itself per window. */
   allowed: number;
-  shared?: RateLimiterRedis;
 }
 
 export class AccountBudget {
@@ -69,22 +98,13 @@ export class AccountBudget {
   private readonly poll?: NodeJS.Timeout;
 
   constructor(private readonly options: BudgetOptions) {
-    this.rules = options.rules.map((rule) => {
-      const allowed = Math.max(1, Math.floor(rule.limit * options.margin));
-      const shared = options.redis
-        ? new RateLimiterRedis({
-            storeClient: options.redis.client,
-            keyPrefix: options.redis.key('budget', options.upstream, rule.name),
-            points: allowed,
-            // Whole seconds, at least one window: each key names its window, so expiry only cleans up.
-            duration: Math.ceil(rule.windowMs / 1000) + 1,
-            rejectIfRedisNotReady: true,
-          })
-        : undefined;
-      return { ...rule, allowed, shared };
-    });
+    this.rules = options.rules.map((rule) => ({ ...rule, allowed: Math.max(1, Math.floor(rule.limit * options.margin)) }));
     const redis = options.redis;
     if (redis && this.rules.length > 0) {
+      // Both budgets of a process share one connection; the scripts are the same, so define once.
+      const client = redis.client as unknown as Partial<BudgetRedis>;
+      if (!client.budgetTake) redis.client.defineCommand('budgetTake', { lua: TAKE_SCRIPT });
+      if (!client.budgetAdd) redis.client.defineCommand('budgetAdd', { lua: ADD_SCRIPT });
       this.poll = setInterval(() => {
         if (redis.ready) this.sync(Date.now()).catch(() => undefined);
       }, SYNC_POLL_MS);
@@ -119,30 +139,37 @@ export class AccountBudget {
     return this.takeLocal(endpoint, now);
   }
 
+  private get client(): BudgetRedis {
+    return this.options.redis!.client as BudgetRedis;
+  }
+
+  private counterKey(rule: Rule, scopeAndWindow: string): string {
+    return this.options.redis!.key('budget', this.options.upstream, rule.name, scopeAndWindow);
+  }
+
   private async takeShared(endpoint: string, now: number): Promise<BudgetAnswer> {
-    await this.sync(now);
+    if (this.epoch === undefined || this.unsynced.size > 0) await this.sync(now);
     if (this.holdUntil > now) return { ok: false, waitMs: this.holdUntil - now, rule: 'resync', perEndpoint: false };
-    const taken: { rule: Rule; key: string }[] = [];
-    try {
-      for (const rule of this.rules) {
-        const key = windowKey(rule, endpoint, now);
-        try {
-          await rule.shared!.consume(key, 1);
-        } catch (e) {
-          if (!(e instanceof RateLimiterRes)) throw e;
-          await Promise.all(taken.map((t) => t.rule.shared!.reward(t.key, 1)));
-          taken.length = 0;
-          return { ok: false, waitMs: windowEnd(rule, now) - now, rule: rule.name, perEndpoint: rule.perEndpoint };
-        }
-        taken.push({ rule, key });
-      }
-    } catch (e) {
-      // Best effort: give back what was taken before Redis failed, then let the caller fall back.
-      await Promise.allSettled(taken.map((t) => t.rule.shared!.reward(t.key, 1)));
-      throw e;
+    const keys = this.rules.map((rule) => windowKey(rule, endpoint, now));
+    const args: (string | number)[] = [this.markerKey(), ...this.rules.map((rule, i) => this.counterKey(rule, keys[i]!)), this.epoch!];
+    for (const rule of this.rules) args.push(rule.allowed, rule.windowMs + 1_000);
+    // Counted before it is sent: if the data set is lost while this take is on its way, the
+    // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
+    // the count too, since the script may have run.
+    this.rules.forEach((rule, i) => this.count(rule, keys[i]!));
+    const result = await this.client.budgetTake(this.rules.length + 1, ...args);
+    if (result === 0) return { ok: true, shared: true, validUntil: this.validUntil(now) };
+    this.rules.forEach((rule, i) => this.uncount(rule, keys[i]!));
+    if (result < 0) {
+      await this.sync(now);
+      return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
     }
-    for (const { rule, key } of taken) this.count(rule, key);
-    return { ok: true, shared: true, validUntil: this.validUntil(now) };
+    const rule = this.rules[result - 1]!;
+    return { ok: false, waitMs: windowEnd(rule, now) - now, rule: rule.name, perEndpoint: rule.perEndpoint };
+  }
+
+  private markerKey(): string {
+    return this.options.redis!.key('budget', this.options.upstream, 'epoch');
   }
 
   /** One sync at a time (takes and the poll). */
@@ -154,32 +181,39 @@ export class AccountBudget {
   }
 
   /**
-   * Before counting in Redis: if its data set changed (the marker is gone or different), add this
-   * replica's counts of the current windows back and hold back for the grace; otherwise add what was
-   * sent while Redis was away.
+   * If the data set changed (the marker is gone or different), add this replica's counts of the
+   * current windows back and hold back for the grace; otherwise add what was sent while Redis was
+   * away.
    */
   private async syncShared(now: number): Promise<void> {
-    const redis = this.options.redis!;
-    const markerKey = redis.key('budget', this.options.upstream, 'epoch');
     // SET … NX GET (Redis ≥ 7): the marker there, or ours if there was none, in one round trip.
     // It expires after a day so unused prefixes do not linger; its expiry looks like lost data,
     // which only over-counts the current windows once.
     const fresh = `${Math.random().toString(36).slice(2)}.${now}`;
-    const epoch = (await redis.client.set(markerKey, fresh, 'EX', 86_400, 'NX', 'GET')) ?? fresh;
+    const found = await this.client.set(this.markerKey(), fresh, 'EX', 86_400, 'NX', 'GET');
+    const epoch = found ?? fresh;
+    if (epoch === this.epoch && this.unsynced.size === 0) return;
     const lost = this.epoch !== undefined && epoch !== this.epoch;
+    // After a loss, and when joining a data set another replica started less than the grace ago
+    // (it may have just noticed a loss), wait until every replica has restored its counts. The
+    // first replica on an empty Redis starts at once.
+    if (lost || (this.epoch === undefined && found !== null)) {
+      this.holdUntil = Math.max(this.holdUntil, (Number(epoch.split('.')[1]) || now) + LOSS_GRACE_MS);
+    }
     this.epoch = epoch;
-    if (lost) this.holdUntil = Math.max(this.holdUntil, (Number(epoch.split('.')[1]) || now) + LOSS_GRACE_MS);
     const toAdd = lost ? this.sent : this.unsynced;
-    if (toAdd.size === 0) return;
-    const adds: Promise<unknown>[] = [];
+    const keys: string[] = [];
+    const args: number[] = [];
+    const at = Date.now();
     for (const [k, count] of toAdd) {
       const [name, scope, window] = k.split('|');
       const rule = this.rules.find((r) => r.name === name);
-      if (!rule || (Number(window) + 1) * rule.windowMs <= now) continue;
-      adds.push(rule.shared!.penalty(`${scope}|${window}`, count));
+      if (!rule || count <= 0 || (Number(window) + 1) * rule.windowMs <= at) continue;
+      keys.push(this.counterKey(rule, `${scope}|${window}`));
+      args.push(count, rule.windowMs + 1_000);
     }
-    await Promise.all(adds);
     this.unsynced.clear();
+    if (keys.length > 0) await this.client.budgetAdd(keys.length, ...keys, ...args);
     if (lost) this.options.log?.({ level: 'warn', msg: 'shared budget counters were lost; restored this replica\'s counts', upstream: this.options.upstream });
   }
 
@@ -203,6 +237,13 @@ export class AccountBudget {
     this.sent.set(k, (this.sent.get(k) ?? 0) + 1);
     if (unsynced) this.unsynced.set(k, (this.unsynced.get(k) ?? 0) + 1);
     if (this.sent.size > 4096) this.prune();
+  }
+
+  private uncount(rule: Rule, key: string): void {
+    const k = `${rule.name}|${key}`;
+    const n = (this.sent.get(k) ?? 0) - 1;
+    if (n > 0) this.sent.set(k, n);
+    else this.sent.delete(k);
   }
 
   /** Forget windows that are over. */
