@@ -5,6 +5,7 @@
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { CalendarService } from './calendar/service.js';
 import type { Config } from './config.js';
@@ -65,6 +66,9 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
+      // Every upstream call of the operation listens on the request's signal; Node warns of a leak
+      // past ten listeners, which one traversal passes legitimately.
+      allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
       const info = { requestId, headers: request.headers, usage, signal: request.signal };
       return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info) };
     },
@@ -82,4 +86,13 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
       await observability.close();
     },
   };
+}
+
+function allowListeners(signal: AbortSignal | undefined, n: number): void {
+  if (!signal) return;
+  try {
+    setMaxListeners(n, signal);
+  } catch {
+    // A signal that is not a Node EventTarget has no such limit.
+  }
 }
