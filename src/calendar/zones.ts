@@ -3,6 +3,7 @@
  * inputs (`dates.ts`). A wall clock is the upstream's `Y-m-d H:i:s` with no zone; as a number it is
  * the milliseconds it would be if it were UTC.
  */
+import { LRUCache } from 'lru-cache';
 
 const WIRE_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
@@ -29,22 +30,27 @@ export function formatOffset(minutes: number, zulu = true): string {
   return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one, and every event's dates
+// need one; zone names come from callers too, so the formatters are kept in a bounded LRU.
+const wallFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 512 });
+
+/** Throws a RangeError for an unknown zone (nothing is cached then). */
+function wallFormat(zone: string): Intl.DateTimeFormat {
+  let f = wallFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    wallFormats.set(zone, f);
+  }
+  return f;
+}
+
 /** Offset (minutes east of UTC) of a time zone at an instant: IANA names and `UTC+2`-style both. */
 export function zoneOffsetMinutes(zone: string, atMs: number): number | null {
   const fixed = /^UTC([+-])(\d{1,2})(?:[:.](\d{2}))?$/i.exec(zone);
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0));
   if (/^UTC$/i.test(zone)) return 0;
   try {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(new Date(atMs));
+    const parts = wallFormat(zone).formatToParts(new Date(atMs));
     const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
     const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
     return Math.round((asUtc - atMs) / 60_000);
