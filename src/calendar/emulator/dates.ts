@@ -3,6 +3,7 @@
  * event-local wall clocks (`Y-m-d H:i:s`) plus a time zone, and derives the UTC fields from them.
  * The emulated site's own time zone is UTC, so "site-local" and UTC coincide.
  */
+import { LRUCache } from 'lru-cache';
 import type { WireDateDetails } from '../wire.js';
 
 /** `Y-m-d H:i:s` */
@@ -36,21 +37,37 @@ export function isValidTimezone(tz: string): boolean {
   }
 }
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one (it was most of the
+// emulator's CPU when rendering a page of events), so formatters are kept, in a bounded LRU since
+// zone names come from clients' writes.
+const wallFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 512 });
+const zoneNameFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 512 });
+
+function wallFormat(tz: string): Intl.DateTimeFormat {
+  let f = wallFormats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    wallFormats.set(tz, f);
+  }
+  return f;
+}
+
+function zoneNameFormat(locale: string, tz: string): Intl.DateTimeFormat {
+  const key = `${locale} ${tz}`;
+  let f = zoneNameFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { timeZone: tz, timeZoneName: 'short' });
+    zoneNameFormats.set(key, f);
+  }
+  return f;
+}
+
 /** Offset of `tz` from UTC at the instant `at`, in minutes (east positive). */
 export function offsetMinutes(tz: string, at: Date): number {
   const fixed = fixedOffset.exec(tz);
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0));
   if (tz === 'UTC' || tz === '') return 0;
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: tz,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
+  const parts = wallFormat(tz).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return Math.round((local - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
@@ -77,7 +94,7 @@ export function timezoneAbbr(tz: string, utc: WallClock): string {
   const at = wallAsUtc(utc);
   if (!fixedOffset.test(tz)) {
     for (const locale of ['en-US', 'en-GB']) {
-      const name = new Intl.DateTimeFormat(locale, { timeZone: tz, timeZoneName: 'short' })
+      const name = zoneNameFormat(locale, tz)
         .formatToParts(at)
         .find((p) => p.type === 'timeZoneName')?.value;
       if (name && !/^GMT|^UTC/.test(name)) return name;

@@ -39,8 +39,10 @@ function slice<T>(items: T[], request: PageRequest) {
   return { offset, content, totalPages, last: request.page >= totalPages - 1, first: request.page === 0 };
 }
 
-export function springPage<T>(items: T[], request: PageRequest): SpringPage<T> {
-  const { offset, content, totalPages, last, first } = slice(items, request);
+/** The page of `items` that `request` asks for; only that page's records are rendered. */
+export function springPage<R, T>(items: R[], request: PageRequest, render: (item: R) => T): SpringPage<T> {
+  const { offset, content: records, totalPages, last, first } = slice(items, request);
+  const content = records.map(render);
   const sort = { empty: false, sorted: true, unsorted: false };
   return {
     content,
@@ -57,8 +59,9 @@ export function springPage<T>(items: T[], request: PageRequest): SpringPage<T> {
   };
 }
 
-export function linksPage<T>(items: T[], request: PageRequest): LinksPage<T> {
-  const { content, totalPages, last, first } = slice(items, request);
+export function linksPage<R, T>(items: R[], request: PageRequest, render: (item: R) => T): LinksPage<T> {
+  const { content: records, totalPages, last, first } = slice(items, request);
+  const content = records.map(render);
   return {
     content,
     number: request.page,

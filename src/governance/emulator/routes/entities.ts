@@ -61,14 +61,14 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
     const body = await readJson<EntitySearchRequest>(c, false);
     if (body !== undefined) objectBody(body, 'body');
     const { records, page } = search(c, body?.queryRequest, typeName, false);
-    return c.json(springPage(records.map((e) => renderEntity(e, store.typeByName(e.typeName)!)), page));
+    return c.json(springPage(records, page, (e) => renderEntity(e, store.typeByName(e.typeName)!)));
   });
 
   app.post('/entity-basic-details/search', requireScopes(SCOPES.read), async (c) => {
     const body = await readJson<BasicSearchRequest>(c, false);
     if (body !== undefined) objectBody(body, 'body');
     const { records, page } = search(c, body, undefined, true);
-    return c.json(springPage(records.map((e) => renderBasicEntity(e, store.typeByName(e.typeName)!)), page));
+    return c.json(springPage(records, page, (e) => renderBasicEntity(e, store.typeByName(e.typeName)!)));
   });
 
   app.get('/entities/:entityId', requireScopes(SCOPES.read), (c) => {

@@ -16,7 +16,7 @@ export function entityTypeRoutes({ store, requireScopes }: RouteDeps) {
     const types = store.data.entityTypes
       .filter((t) => matchesType(t, criteria))
       .sort(byName(page.sort.endsWith('desc') ? 'desc' : 'asc'));
-    return c.json(springPage(types.map(renderEntityType), page));
+    return c.json(springPage(types, page, renderEntityType));
   });
 
   app.get('/entity-types/:entityTypeId', requireScopes(SCOPES.read), (c) => {

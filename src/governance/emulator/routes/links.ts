@@ -69,7 +69,7 @@ export function linkRoutes({ store, requireScopes }: RouteDeps) {
         });
       })
       .sort((a, b) => (a.id < b.id ? -sign : a.id > b.id ? sign : 0));
-    return c.json(linksPage(links.map((l) => renderRelated(l, store.linkType(l.linkTypeId), store.resolve)), page));
+    return c.json(linksPage(links, page, (l) => renderRelated(l, store.linkType(l.linkTypeId), store.resolve)));
   });
 
   return app;
