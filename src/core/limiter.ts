@@ -3,6 +3,7 @@
  * priorities, so a WordPress site is never flooded and single reads and writes overtake bulk page
  * fan-out. Account-wide budgets (shared between replicas) are layered on top by the traffic module.
  */
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 
 /** Lower runs first (Bottleneck's 0..9 scale). */
@@ -35,6 +36,8 @@ export class UpstreamLimiter {
 
   constructor(options: LimiterOptions) {
     this.queue = new PQueue({ concurrency: options.maxConcurrent });
+    // Every waiting task listens for the shutdown; hundreds may wait in a burst.
+    setMaxListeners(0, this.closing.signal);
   }
 
   schedule<T>(priority: PriorityName, task: () => Promise<T>): Promise<T> {
