@@ -345,4 +345,16 @@ describe('upstream failures', () => {
     const open = await q(`{ event(slug: "members-preview-evening", password: "letmein") { title } }`);
     expect(open.data!.event.title).toBe('Members’ Preview Evening'.replace('’', open.data!.event.title.includes('’') ? '’' : "'"));
   });
+
+  it('a read with an event password is never cached, so no password sits in a cache key', async () => {
+    const read = () => q(`{ event(slug: "members-preview-evening", password: "letmein") { title } }`);
+    expect((await read()).errors).toBeUndefined();
+    expect((await read()).errors).toBeUndefined();
+    expect(calls(s, /by-slug\/members-preview-evening/)).toHaveLength(2);
+    // An ordinary read is cached as usual.
+    expect((await q(`{ events(first: 1) { nodes { id } } }`)).errors).toBeUndefined();
+    const keys = s.gateway.upstreams.cache.keys();
+    expect(keys.some((k) => k.includes('/events'))).toBe(true);
+    expect(keys.filter((k) => k.includes('letmein'))).toEqual([]);
+  });
 });

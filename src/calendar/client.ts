@@ -213,8 +213,9 @@ export class CalendarClient {
       idempotent: true,
       priority: 'single',
       operation,
-      // Reads made for a write (with the writer's credentials) must see the current record.
-      cache: as === 'read' ? this.cache(tags) : undefined,
+      // Reads made for a write (with the writer's credentials) must see the current record; a read
+      // with an event's password is not kept, so no password sits in a cache key.
+      cache: as === 'read' && query.password === undefined ? this.cache(tags) : undefined,
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {

@@ -49,6 +49,11 @@ export class ResponseCache {
     return `${identity}\u0000${method}\u0000${url}\u0000${body === undefined ? '' : JSON.stringify(body)}`;
   }
 
+  /** The keys held, for diagnostics and tests. */
+  keys(): string[] {
+    return [...this.lru.keys()];
+  }
+
   get(key: string, now = Date.now()): CacheLookup | undefined {
     const entry = this.lru.get(key);
     if (!entry) return undefined;
