@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/schema.js';
 import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
+import { buildSeed } from '../src/governance/emulator/seed.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Any = any;
@@ -121,6 +122,35 @@ describe('reads', () => {
     const b = await data(op('EntitySummaries'), { text: 'Fraud' });
     expect(b.entitySummaries.nodes.length).toBeGreaterThan(0);
     for (const n of b.entitySummaries.nodes) expect(n.displayLabel).toBe(`${n.number} | ${n.name}`);
+  });
+
+  it('organizationId with organizationTraversal narrows or widens the organizations searched', async () => {
+    const orgs = buildSeed().organizations;
+    const byName = (name: string) => orgs.find((o) => o.name === name)!.id;
+    const americas = byName('Acme Americas');
+    const query = `query($org: ID, $how: OrganizationTraversal) {
+      entitySummaries(organizationId: $org, organizationTraversal: $how, first: 500) { totalCount nodes { organizationId } }
+    }`;
+    const seen = async (how: string, org?: string) => (await data(query, { org, how })).entitySummaries;
+    const down = await seen('DESCENDANTS', americas);
+    const upAndDown = await seen('ANCESTORS_AND_DESCENDANTS', americas);
+    const all = await seen('ALL', americas);
+    // Americas and its lab below it; with ancestors, the holding's own records too; ALL adds Europe's.
+    const subtree = new Set([americas, byName('Acme Research Lab')]);
+    expect(down.totalCount).toBeGreaterThan(0);
+    expect(down.nodes.every((n: Any) => subtree.has(n.organizationId))).toBe(true);
+    expect(upAndDown.nodes.some((n: Any) => n.organizationId === byName('Acme Holdings'))).toBe(true);
+    expect(upAndDown.nodes.some((n: Any) => n.organizationId === byName('Acme Europe'))).toBe(false);
+    expect(all.nodes.some((n: Any) => n.organizationId === byName('Acme Europe'))).toBe(true);
+    expect(down.totalCount).toBeLessThan(upAndDown.totalCount);
+    expect(upAndDown.totalCount).toBeLessThan(all.totalCount);
+    // From the credential's own (root) organization, DESCENDANTS already covers the whole tenant.
+    expect((await seen('DESCENDANTS')).totalCount).toBe(all.totalCount);
+
+    stack.clearRequests();
+    const bad = await stack.query<Any>(query, { org: 'not-a-uuid', how: 'ALL' });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'organizationId' });
+    expect(apiCalls(stack)).toEqual([]);
   });
 
   it('LinkById reads a link with both labels and both ends', async () => {

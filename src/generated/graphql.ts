@@ -367,7 +367,7 @@ export type NameOrder =
   /** By name, Z to A. */
   | 'NAME_DESC';
 
-/** Which organizations' records a search covers, relative to the caller's organization. */
+/** Which organizations' records a search covers, relative to the organization it looks from (`organizationId`, else the caller's). */
 export type OrganizationTraversal =
   /** Every organization of the tenant. */
   | 'ALL'

@@ -7,10 +7,10 @@ import { listKeyOf } from '../../paging.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
-import { checkPaging, governanceConnection, searchArg } from './validate.js';
+import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('OrganizationTraversal', {
-  description: 'Which organizations\' records a search covers, relative to the caller\'s organization.',
+  description: 'Which organizations\' records a search covers, relative to the organization it looks from (`organizationId`, else the caller\'s).',
   values: {
     ANCESTORS_AND_DESCENDANTS: { value: 'ANCESTORS_AND_DESCENDANTS', description: 'The caller\'s organization, its parents and its children.' },
     DESCENDANTS: { value: 'DESCENDANTS', description: 'The caller\'s organization and its children.' },
@@ -40,16 +40,19 @@ builder.queryField('entitySummaries', (t) =>
     args: {
       search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
       filters: t.arg({ type: [RecordFilter], description: 'Conditions on fields of the records; all must hold.' }),
-      organizationTraversal: t.arg({ type: OrganizationTraversal, description: 'Which organizations\' records to include; the platform\'s default when omitted.' }),
+      organizationTraversal: t.arg({ type: OrganizationTraversal, description: 'Which organizations\' records to include, relative to `organizationId`; the platform\'s default when omitted.' }),
+      organizationId: t.arg.id({ description: 'The organization (uuid) the search looks from, in place of the credential\'s own; `organizationTraversal` widens or narrows the view from there.' }),
       orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
     },
     resolve: (_root, args, ctx) => {
       const scope = ctx.governance;
       const listKey = listKeyOf('entitySummaries', { ...args });
+      const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
       checkPaging(scope, args, listKey);
       const request = {
         criteria: { fullText: searchArg(args.search), filters: toPredicates(args.filters) },
         ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
+        ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
       };
       return governanceConnection(scope, args, listKey, async (page, size, priority) => {
         const res = await scope.client.searchEntitySummaries(request, { page, size, sort: args.orderBy ?? 'name,asc', priority });
