@@ -32,10 +32,6 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
     const epochOf = (at: number) => probeAt + (at - (probe?.at ?? 0));
 
     const env = up.gatewayEnv({
-      GOVERNANCE_URL: governance.origin,
-      GOVERNANCE_TOKEN_URL: governance.tokenUrl,
-      GOVERNANCE_CLIENT_ID: governance.clients.full.clientId,
-      GOVERNANCE_CLIENT_SECRET: governance.clients.full.clientSecret,
       REDIS_URL: redis.url,
       REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:`,
       GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,

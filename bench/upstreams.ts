@@ -5,6 +5,7 @@
  * process needs to reach them.
  */
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { emulatorEnv } from '../src/embedded.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
 import type { LoggedRequest } from '../src/emulator-kit/control.js';
 import type { GovernanceAccess, UpstreamName } from './lower-bound.js';
@@ -63,13 +64,7 @@ export async function startUpstreams(options: UpstreamOptions): Promise<Upstream
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
       GRAPHIQL: 'false',
-      GOVERNANCE_URL: governance.origin,
-      GOVERNANCE_TOKEN_URL: governance.tokenUrl,
-      GOVERNANCE_CLIENT_ID: governance.clients.full.clientId,
-      GOVERNANCE_CLIENT_SECRET: governance.clients.full.clientSecret,
-      CALENDAR_URL: calendar.apiRoot,
-      CALENDAR_USER: calendar.users.editor.username,
-      CALENDAR_APP_PASSWORD: calendar.users.editor.appPassword,
+      ...emulatorEnv(governance, calendar),
       ...extra,
     }),
     clearLogs() {
