@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getEntity, maxPerWindow, seedIds, sentAfterFirst429, sleep, startEmulator, startGate, type Gate } from './support/traffic.js';
+import { gateEnv, getEntity, maxPerWindow, seedIds, sentAfterFirst429, sleep, startEmulator, startGate, type Gate } from './support/traffic.js';
 import { REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
 
 const run = await requireRedis();
@@ -198,13 +198,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
           env: {
             ...process.env,
             ...limits(prefix),
-            NODE_ENV: 'test',
-            LOG_LEVEL: 'silent',
-            GOVERNANCE_URL: emulator.origin,
-            GOVERNANCE_TOKEN_URL: emulator.tokenUrl,
-            GOVERNANCE_CLIENT_ID: emulator.clients.full.clientId,
-            GOVERNANCE_CLIENT_SECRET: emulator.clients.full.clientSecret,
-            CALENDAR_URL: 'http://127.0.0.1:9/wp-json/calendar/events/v1',
+            ...gateEnv(emulator),
             REPLICA_IDS: slice.join(','),
             REPLICA_START_AT: String(startAt),
           },

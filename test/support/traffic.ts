@@ -37,8 +37,9 @@ export interface Gate {
   close(): Promise<void>;
 }
 
-export async function startGate(emulator: GovernanceEmulator, env: Record<string, string> = {}): Promise<Gate> {
-  const config = loadConfig({
+/** The environment of a governance-only gateway in front of `emulator` (in this process or a child). */
+export function gateEnv(emulator: GovernanceEmulator): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     GOVERNANCE_URL: emulator.origin,
@@ -47,6 +48,12 @@ export async function startGate(emulator: GovernanceEmulator, env: Record<string
     GOVERNANCE_CLIENT_SECRET: emulator.clients.full.clientSecret,
     // Not used by these tests; createUpstreams needs both.
     CALENDAR_URL: 'http://127.0.0.1:9/wp-json/calendar/events/v1',
+  };
+}
+
+export async function startGate(emulator: GovernanceEmulator, env: Record<string, string> = {}): Promise<Gate> {
+  const config = loadConfig({
+    ...gateEnv(emulator),
     UPSTREAM_RETRY_BASE_MS: '10',
     UPSTREAM_RETRY_MAX_MS: '50',
     ...env,
@@ -121,17 +128,6 @@ export function maxPerWindow(times: number[], windowMs: number): number {
   const counts = new Map<number, number>();
   for (const t of times) counts.set(Math.floor(t / windowMs), (counts.get(Math.floor(t / windowMs)) ?? 0) + 1);
   return Math.max(0, ...counts.values());
-}
-
-/** Largest number of timestamps within any interval of `windowMs` (sliding). */
-export function maxInAnyInterval(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
 }
 
 /** Sends the gateway put on the wire after it read its first 429, and when it read it. */
