@@ -5,6 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { WireDateDetails } from '../wire.js';
+import { zoneOffsetMinutes } from '../zones.js';
 
 /** `Y-m-d H:i:s` */
 export type WallClock = string;
@@ -38,19 +39,9 @@ export function isValidTimezone(tz: string): boolean {
 }
 
 // Building an Intl.DateTimeFormat costs far more than formatting with one (it was most of the
-// emulator's CPU when rendering a page of events), so formatters are kept, in a bounded LRU since
-// zone names come from clients' writes.
-const wallFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 512 });
+// emulator's CPU when rendering a page of events), so the zone-name formatters are kept, in a
+// bounded LRU since zone names come from clients' writes (`zones.ts` does the same for offsets).
 const zoneNameFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 512 });
-
-function wallFormat(tz: string): Intl.DateTimeFormat {
-  let f = wallFormats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    wallFormats.set(tz, f);
-  }
-  return f;
-}
 
 function zoneNameFormat(locale: string, tz: string): Intl.DateTimeFormat {
   const key = `${locale} ${tz}`;
@@ -64,13 +55,7 @@ function zoneNameFormat(locale: string, tz: string): Intl.DateTimeFormat {
 
 /** Offset of `tz` from UTC at the instant `at`, in minutes (east positive). */
 export function offsetMinutes(tz: string, at: Date): number {
-  const fixed = fixedOffset.exec(tz);
-  if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0));
-  if (tz === 'UTC' || tz === '') return 0;
-  const parts = wallFormat(tz).formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return Math.round((local - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  return zoneOffsetMinutes(tz, at.getTime()) ?? 0;
 }
 
 // Every event rendered converts its dates; the results are pure, so the recent ones are kept.
