@@ -346,6 +346,17 @@ describe('upstream failures', () => {
     expect(open.data!.event.title).toBe('Members’ Preview Evening'.replace('’', open.data!.event.title.includes('’') ? '’' : "'"));
   });
 
+  it('venues and organizers answer the fields they share through the LinkedPost interface', async () => {
+    const res = await q(`fragment Post on LinkedPost { __typename id name slug url globalId }
+      { venues(first: 1) { nodes { ...Post city } } organizers(first: 1) { nodes { ...Post email } } }`);
+    expect(res.errors).toBeUndefined();
+    const venue = res.data!.venues.nodes[0];
+    const organizer = res.data!.organizers.nodes[0];
+    expect(venue).toMatchObject({ __typename: 'Venue', id: expect.any(String), name: expect.any(String), globalId: expect.any(String) });
+    expect(organizer).toMatchObject({ __typename: 'Organizer', id: expect.any(String), name: expect.any(String), globalId: expect.any(String) });
+    expect(calls(s).sort()).toEqual(['GET /organizers', 'GET /venues']);
+  });
+
   it('a read with an event password is never cached, so no password sits in a cache key', async () => {
     const read = () => q(`{ event(slug: "members-preview-evening", password: "letmein") { title } }`);
     expect((await read()).errors).toBeUndefined();

@@ -28,7 +28,8 @@ export interface CalendarTerm {
   url: string | null;
 }
 
-export interface CalendarVenue {
+/** What venues and organizers share: both are posts of the site, linked from events. */
+export interface CalendarLinkedPost {
   id: number;
   name: string;
   slug: string | null;
@@ -36,6 +37,15 @@ export interface CalendarVenue {
   authorId: string | null;
   description: string | null;
   url: string | null;
+  phone: string | null;
+  website: string | null;
+  image: CalendarImage | null;
+  globalId: string;
+  publishedAt: string | null;
+  modifiedAt: string | null;
+}
+
+export interface CalendarVenue extends CalendarLinkedPost {
   address: string | null;
   city: string | null;
   country: string | null;
@@ -43,33 +53,14 @@ export interface CalendarVenue {
   state: string | null;
   stateProvince: string | null;
   zip: string | null;
-  phone: string | null;
-  website: string | null;
   latitude: number | null;
   longitude: number | null;
   showMap: boolean | null;
   showMapLink: boolean | null;
-  image: CalendarImage | null;
-  globalId: string;
-  publishedAt: string | null;
-  modifiedAt: string | null;
 }
 
-export interface CalendarOrganizer {
-  id: number;
-  name: string;
-  slug: string | null;
-  status: string | null;
-  authorId: string | null;
-  description: string | null;
-  url: string | null;
+export interface CalendarOrganizer extends CalendarLinkedPost {
   email: string | null;
-  phone: string | null;
-  website: string | null;
-  image: CalendarImage | null;
-  globalId: string;
-  publishedAt: string | null;
-  modifiedAt: string | null;
 }
 
 export interface CustomField {

@@ -5,7 +5,7 @@
  * the display string plus numbers.
  */
 import { decodeHTML } from 'entities';
-import type { CalendarEvent, CalendarImage, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails } from './model.js';
+import type { CalendarEvent, CalendarImage, CalendarLinkedPost, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails } from './model.js';
 import type { WireCostDetails, WireEmbeddedTerm, WireEvent, WireImage, WireOrganizer, WireTerm, WireVenue } from './wire.js';
 import { formatOffset, wallMs, zoneOffsetMinutes } from './zones.js';
 
@@ -70,7 +70,7 @@ export function normalizeTerm(term: WireTerm | WireEmbeddedTerm): CalendarTerm {
 }
 
 /** What venues and organizers share: both are posts linked to events. */
-function linkedPost(p: WireVenue | WireOrganizer, name: unknown) {
+function linkedPost(p: WireVenue | WireOrganizer, name: unknown): CalendarLinkedPost {
   return {
     id: p.id,
     // A password-protected venue or organizer sends its name as [] (plugin quirk).

@@ -1,6 +1,7 @@
 /** Lists every calendar type file; `src/schema.ts` imports this. */
 import './refs.js';
 import './common.js';
+import './linked-post.js';
 import './event-filter.js';
 import './event.js';
 import './venue.js';

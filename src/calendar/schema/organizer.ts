@@ -4,26 +4,15 @@
 import { builder } from '../../builder.js';
 import { listKeyOf } from '../../paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
-import { HTMLScalar } from './common.js';
 import { eventsOf, pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';
-import { EventConnection, EventRef, ImageRef, OrganizerConnection, OrganizerRef } from './refs.js';
+import { EventConnection, EventRef, LinkedPostRef, OrganizerConnection, OrganizerRef } from './refs.js';
 
 OrganizerRef.implement({
   description: 'A person or organisation that runs calendar events.',
+  interfaces: [LinkedPostRef],
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress post id of the organizer.' }),
-    globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The organizer name as plain text.' }),
-    slug: t.exposeString('slug', { nullable: true, description: 'The URL slug of the organizer.' }),
-    status: t.exposeString('status', { nullable: true, description: 'The post status, e.g. `publish` or `trash`.' }),
-    authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when known.' }),
-    description: t.field({ type: HTMLScalar, nullable: true, description: 'The description as HTML, when there is one.', resolve: (o) => o.description }),
-    url: t.exposeString('url', { nullable: true, description: 'The public web page of the organizer.' }),
     email: t.exposeString('email', { nullable: true, description: 'The contact email address.' }),
-    phone: t.exposeString('phone', { nullable: true, description: 'The contact phone number.' }),
-    website: t.exposeString('website', { nullable: true, description: 'The organizer\'s website.' }),
-    image: t.field({ type: ImageRef, nullable: true, description: 'The featured image, or null.', resolve: (o) => o.image }),
     events: t.connection(
       {
         type: EventRef,

@@ -3,9 +3,10 @@
  * type files can point at each other without import cycles. Each is implemented in its own file.
  */
 import { builder } from '../../builder.js';
-import type { CalendarEvent, CalendarImage, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails, CustomField } from '../model.js';
+import type { CalendarEvent, CalendarImage, CalendarLinkedPost, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails, CustomField } from '../model.js';
 
 export const EventRef = builder.objectRef<CalendarEvent>('Event');
+export const LinkedPostRef = builder.interfaceRef<CalendarLinkedPost>('LinkedPost');
 export const VenueRef = builder.objectRef<CalendarVenue>('Venue');
 export const OrganizerRef = builder.objectRef<CalendarOrganizer>('Organizer');
 export const CategoryRef = builder.objectRef<CalendarTerm>('Category');

@@ -4,22 +4,14 @@
 import { builder } from '../../builder.js';
 import { listKeyOf } from '../../paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
-import { HTMLScalar } from './common.js';
 import { eventsOf, pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';
-import { EventConnection, EventRef, ImageRef, VenueConnection, VenueRef } from './refs.js';
+import { EventConnection, EventRef, LinkedPostRef, VenueConnection, VenueRef } from './refs.js';
 
 VenueRef.implement({
   description: 'A place where calendar events happen.',
+  interfaces: [LinkedPostRef],
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress post id of the venue.' }),
-    globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The venue name as plain text.' }),
-    slug: t.exposeString('slug', { nullable: true, description: 'The URL slug of the venue.' }),
-    status: t.exposeString('status', { nullable: true, description: 'The post status, e.g. `publish` or `trash`.' }),
-    authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when known.' }),
-    description: t.field({ type: HTMLScalar, nullable: true, description: 'The description as HTML, when there is one.', resolve: (v) => v.description }),
-    url: t.exposeString('url', { nullable: true, description: 'The public web page of the venue.' }),
     address: t.exposeString('address', { nullable: true, description: 'The street address.' }),
     city: t.exposeString('city', { nullable: true, description: 'The city.' }),
     country: t.exposeString('country', { nullable: true, description: 'The country.' }),
@@ -27,13 +19,10 @@ VenueRef.implement({
     state: t.exposeString('state', { nullable: true, description: 'The state, for countries that have states.' }),
     stateProvince: t.exposeString('stateProvince', { nullable: true, description: 'The state or province as one value.' }),
     zip: t.exposeString('zip', { nullable: true, description: 'The postal code.' }),
-    phone: t.exposeString('phone', { nullable: true, description: 'The phone number.' }),
-    website: t.exposeString('website', { nullable: true, description: 'The venue\'s website.' }),
     latitude: t.exposeFloat('latitude', { nullable: true, description: 'The latitude, when the site geocodes venues.' }),
     longitude: t.exposeFloat('longitude', { nullable: true, description: 'The longitude, when the site geocodes venues.' }),
     showMap: t.exposeBoolean('showMap', { nullable: true, description: 'Whether the site shows a map of the venue.' }),
     showMapLink: t.exposeBoolean('showMapLink', { nullable: true, description: 'Whether the site shows a link to a map of the venue.' }),
-    image: t.field({ type: ImageRef, nullable: true, description: 'The featured image, or null.', resolve: (v) => v.image }),
     events: t.connection(
       {
         type: EventRef,
