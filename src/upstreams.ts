@@ -44,7 +44,7 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
 
   const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
     const transport = new HttpTransport({ upstream: name, timeouts: config.timeouts, maxBodyBytes: config.maxUpstreamBodyBytes, dispatcher, connections: maxConcurrent });
-    const limiter = new UpstreamLimiter({ maxConcurrent });
+    const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
     const budget = new AccountBudget({ upstream: name, rules: t[name].rules, margin: t[name].margin, localShare: t.localShare, redis, log });
     const pause = new PauseGate({ upstream: name, redis, log });
     const traffic = new TrafficControl({ upstream: name, budget, pause, deadlineMs: t.queueDeadlineMs });

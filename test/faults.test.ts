@@ -156,3 +156,26 @@ describe('Redis down', () => {
     await expectHealthyAndRecovered(noRedis);
   });
 });
+
+describe('shutdown', () => {
+  it('answers the requests still waiting on or running against an upstream with a typed error', async () => {
+    // The stalled read times out soon after the test, so closing the stack does not wait long on it.
+    const closing = await startStack({ env: { GOVERNANCE_MAX_CONCURRENT: '1', UPSTREAM_RETRIES: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '1500' } });
+    const ids = (await closing.query<{ entitySummaries: { nodes: { id: string }[] } }>('{ entitySummaries(first: 3) { nodes { id } } }')).data!.entitySummaries.nodes.map((n) => n.id);
+    closing.governance.control.setFaults([{ kind: 'stall', delayMs: 3_000, method: 'GET', pathPrefix: '/entities/' }]);
+    const query = `{ ${ids.map((id, i) => `e${i}: entity(id: "${id}") { id }`).join(' ')} events(first: 1) { totalCount } }`;
+    const pending = closing.query(query);
+    // One read is stalled on the wire and two wait behind the cap of one.
+    const limiter = closing.gateway.upstreams.governance.limiter;
+    const until = Date.now() + 5_000;
+    while ((limiter.load.running < 1 || limiter.load.waiting < 2) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(limiter.load).toEqual({ running: 1, waiting: 2 });
+    await limiter.stop();
+    const res = await pending;
+    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+    expect(res.errors?.every((e) => e.message.includes('shutting down'))).toBe(true);
+    // The calendar is not shut down and its data is kept.
+    expect(res.data?.events).toMatchObject({ totalCount: expect.any(Number) });
+    expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
+import { UpstreamError, type UpstreamName } from './errors.js';
 
 /** Lower runs first (Bottleneck's 0..9 scale). */
 export const Priority = {
@@ -20,6 +21,7 @@ export const Priority = {
 export type PriorityName = keyof typeof Priority;
 
 export interface LimiterOptions {
+  upstream: UpstreamName;
   maxConcurrent: number;
 }
 
@@ -27,14 +29,14 @@ export interface LimiterOptions {
  * At most `maxConcurrent` tasks run at once; the others wait by priority (first come, first
  * served within one) and start synchronously as a slot frees. This is p-queue rather than
  * Bottleneck: Bottleneck spends a timer tick on every job it starts, so a burst of waiting reads
- * drained one tick at a time (measured with `npm run bench`, workload 1: 51 reads over a cap of 64
- * took p50 from 183 to 418 ms and CPU per run from 169 to 275 ms).
+ * drained one tick at a time (measured with `npm run bench`, workload 1, whose 115 reads meet a cap
+ * of 64: p50 418 ms with Bottleneck, 237 ms with p-queue).
  */
 export class UpstreamLimiter {
   private readonly queue: PQueue;
   private readonly closing = new AbortController();
 
-  constructor(options: LimiterOptions) {
+  constructor(private readonly options: LimiterOptions) {
     this.queue = new PQueue({ concurrency: options.maxConcurrent });
     // Every waiting task listens for the shutdown; hundreds may wait in a burst.
     setMaxListeners(0, this.closing.signal);
@@ -45,8 +47,14 @@ export class UpstreamLimiter {
     return this.queue.add(task, { priority: -Priority[priority], signal: this.closing.signal });
   }
 
-  /** Waiting tasks are rejected; running ones finish on their own. */
+  /** Tasks running and waiting now. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.queue.pending, waiting: this.queue.size };
+  }
+
+  /** Every task still waiting or running is answered with an `unavailable` error at once. */
   async stop(): Promise<void> {
-    this.closing.abort(new Error('the gateway is shutting down'));
+    const { upstream } = this.options;
+    this.closing.abort(new UpstreamError(upstream, 'unavailable', `The gateway is shutting down; the ${upstream} request was not completed.`));
   }
 }

@@ -95,6 +95,10 @@ export class Upstream {
     return this.options.cache;
   }
 
+  get limiter(): UpstreamLimiter {
+    return this.options.limiter;
+  }
+
   get traffic(): TrafficControl {
     return this.options.traffic;
   }
