@@ -4,6 +4,7 @@
  * on the same epoch-aligned windows). The figure is the most requests the emulator saw in any one
  * budget window, divided by the budget: above 1.00 the replicas together overspent the account.
  */
+import { emulatorEnv } from '../src/embedded.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
@@ -32,6 +33,8 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
     const epochOf = (at: number) => probeAt + (at - (probe?.at ?? 0));
 
     const env = up.gatewayEnv({
+      // This workload's own governance emulator (with the scaled-down budget), not the shared one.
+      ...emulatorEnv(governance, up.calendar),
       REDIS_URL: redis.url,
       REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:`,
       GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,

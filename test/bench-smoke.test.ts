@@ -2,12 +2,15 @@
  * Keeps `npm run bench` from rotting: the harness runs for real in its tiny mode (one run per
  * workload, a handful of records, the gateway and the bare Yoga baseline in their own processes,
  * emulators over real HTTP) and its JSON document must carry every figure the issue asks for. The
- * 429 storm and the replicas workload wait out real Retry-After pauses and budget windows, so they
- * run only in the full bench.
+ * 429 storm waits out real Retry-After pauses, so it runs only in the full bench; the replicas
+ * workload runs in its short mode (a 1.5 s burst) when Redis is there.
  */
 import { describe, expect, it } from 'vitest';
 import { QUICK, runBench } from '../bench/bench.js';
 import { evaluateTargets } from '../bench/targets.js';
+import { REDIS_URL, requireRedis } from './support/redis.js';
+
+const redis = await requireRedis();
 
 describe('bench harness (tiny mode)', () => {
   it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 60_000 }, async () => {
@@ -51,6 +54,20 @@ describe('bench harness (tiny mode)', () => {
     // Every target of the measured workloads is evaluated, each with a verdict.
     expect(doc.targets.length).toBeGreaterThanOrEqual(12);
     for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
+  });
+
+  it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 60_000 }, async () => {
+    process.env.REDIS_URL ??= REDIS_URL;
+    const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
+    const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(w.skipped).toBeUndefined();
+    expect(w.sharedBudgetReady).toEqual([true, true]);
+    expect(w.errors).toBe(0);
+    // The burst reached this workload's emulator, and no window saw more than the budget.
+    expect(w.upstreamRequests).toBeGreaterThan(0);
+    expect(w.maxInWindow).toBeGreaterThan(0);
+    expect(w.ratio).toBeLessThanOrEqual(1);
+    expect(w.emulatorRejected429).toBe(0);
   });
 
   it('fails a target that is missed and skips one that could not run', () => {
