@@ -200,8 +200,8 @@ export class AccountBudget {
     if (lost || (this.epoch === undefined && found !== null)) {
       this.holdUntil = Math.max(this.holdUntil, (Number(epoch.split('.')[1]) || now) + LOSS_GRACE_MS);
     }
-    this.epoch = epoch;
-    const toAdd = lost ? this.sent : this.unsynced;
+    // A snapshot: counts taken locally while this runs stay pending for the next sync.
+    const toAdd = [...(lost ? this.sent : this.unsynced)];
     const keys: string[] = [];
     const args: number[] = [];
     const at = Date.now();
@@ -212,8 +212,15 @@ export class AccountBudget {
       keys.push(this.counterKey(rule, `${scope}|${window}`));
       args.push(count, rule.windowMs + 1_000);
     }
-    this.unsynced.clear();
     if (keys.length > 0) await this.client.budgetAdd(keys.length, ...keys, ...args);
+    // Only once the counts are in: if adding them failed, the next sync finds the marker changed
+    // (or the outage's counts still pending) and adds them then.
+    this.epoch = epoch;
+    for (const [k, count] of toAdd) {
+      const left = (this.unsynced.get(k) ?? 0) - count;
+      if (left > 0) this.unsynced.set(k, left);
+      else this.unsynced.delete(k);
+    }
     if (lost) this.options.log?.({ level: 'warn', msg: 'shared budget counters were lost; restored this replica\'s counts', upstream: this.options.upstream });
   }
 
