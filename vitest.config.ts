@@ -9,6 +9,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/redis-server.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Emulators and gateways listen on real sockets; two cores run two files at once comfortably.

@@ -1,21 +1,25 @@
 /**
- * Redis for the traffic tests: whether the machine's Redis (127.0.0.1:6379) answers, a unique key
- * prefix per run, and a tiny TCP proxy in front of Redis that can be cut and restored to play a
- * Redis outage (the one thing a real Redis cannot be asked to do on demand). Tests that need Redis
+ * Redis for the traffic tests: whether the suite's own Redis answers, a unique key prefix per run,
+ * and a tiny TCP proxy in front of Redis that can be cut and restored to play a Redis outage (the one thing a real Redis cannot be asked to do on demand). Tests that need Redis
  * skip with a message when it is unreachable, except on CI (`CI=true`), where that is a failure.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 
-export const REDIS_HOST = '127.0.0.1';
-export const REDIS_PORT = 6379;
-/** A database of its own, so FLUSHDB here never touches anyone else's keys in db 0. */
+/** The suite's own Redis (see `redis-server.ts`), never the machine's shared one. */
+const BASE_URL = inject('redisUrl');
+const parsed = BASE_URL ? new URL(BASE_URL) : undefined;
+export const REDIS_HOST = parsed?.hostname ?? '127.0.0.1';
+export const REDIS_PORT = Number(parsed?.port || 6379);
+/** A database of its own inside that server, so tests that flush it touch nothing else. */
 export const REDIS_DB = 9;
-export const REDIS_URL = `redis://${REDIS_HOST}:${REDIS_PORT}/${REDIS_DB}`;
+export const REDIS_URL = BASE_URL ? `redis://${parsed!.username ? `${parsed!.username}:${parsed!.password}@` : ''}${REDIS_HOST}:${REDIS_PORT}/${REDIS_DB}` : '';
 
 export async function redisAvailable(): Promise<boolean> {
+  if (!REDIS_URL) return false;
   const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
   probe.on('error', () => undefined);
   try {
@@ -32,8 +36,9 @@ export async function redisAvailable(): Promise<boolean> {
 export async function requireRedis(): Promise<boolean> {
   const ok = await redisAvailable();
   if (ok) return true;
-  if (process.env.CI === 'true') throw new Error(`Redis is required on CI but ${REDIS_HOST}:${REDIS_PORT} is unreachable.`);
-  console.warn(`Skipping Redis traffic tests: no Redis at ${REDIS_HOST}:${REDIS_PORT} (they fail instead when CI=true).`);
+  const why = inject('redisMissing') || `the suite's Redis at ${REDIS_HOST}:${REDIS_PORT} does not answer`;
+  if (process.env.CI === 'true') throw new Error(`Redis is required on CI: ${why}.`);
+  console.warn(`Skipping Redis tests: ${why} (install redis-server or set TEST_REDIS_URL; they fail instead when CI=true).`);
   return false;
 }
 
