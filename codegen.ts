@@ -2,11 +2,11 @@
  * `npm run codegen`: typed documents (graphql-codegen client preset) for the example operations in
  * src/operations/, against the schema the code builds. Output in src/generated/, committed:
  * the tests run these typed documents against the gateway, and `persisted-documents.json` is the
- * safelist PERSISTED_OPERATIONS serves (see src/persisted.ts).
+ * safelist PERSISTED_OPERATIONS serves (see src/http/persisted.ts).
  */
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from './src/schema.js';
+import { schema } from './src/graph/schema.js';
 
 const config: CodegenConfig = {
   schema: printSchema(lexicographicSortSchema(schema)),

@@ -4,7 +4,7 @@
  * command line around it; the smoke test calls it with tiny settings.
  */
 import os from 'node:os';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';

@@ -6,8 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/config.js';
-import { createGateway } from '../src/gateway.js';
+import { loadConfig } from '../src/config/config.js';
+import { createGateway } from '../src/app/gateway.js';
 import { announceReady, serveParent } from './ipc.js';
 
 const gateway = createGateway({ config: loadConfig(process.env) });

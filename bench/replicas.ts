@@ -4,7 +4,7 @@
  * on the same epoch-aligned windows). The figure is the most requests the emulator saw in any one
  * budget window, divided by the budget: above 1.00 the replicas together overspent the account.
  */
-import { emulatorEnv } from '../src/embedded.js';
+import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';

@@ -5,7 +5,7 @@
  * process needs to reach them.
  */
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
-import { emulatorEnv } from '../src/embedded.js';
+import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
 import type { LoggedRequest } from '../src/emulator-kit/control.js';
 import type { GovernanceAccess, UpstreamName } from './lower-bound.js';

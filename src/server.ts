@@ -4,9 +4,9 @@
  * the process exits 1, without a stack trace.
  */
 import { createServer } from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './embedded.js';
-import { createGateway } from './gateway.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-emulators.js';
+import { createGateway } from './app/gateway.js';
 
 async function main(): Promise<void> {
   let config: Config;

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parse, validate } from 'graphql';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { schema } from '../src/schema.js';
+import { schema } from '../src/graph/schema.js';
 import { acceptanceOperation } from './support/governance.js';
 import { calls, forgetCalendarCache } from './support/calendar.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parse, validate } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../src/schema.js';
+import { schema } from '../src/graph/schema.js';
 import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 import { buildSeed } from '../src/governance/emulator/seed.js';

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGateway, type Gateway } from '../src/gateway.js';
+import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
 import { parseMetrics, sum } from './support/prometheus.js';
 import { startStack, type Stack } from './support/stack.js';

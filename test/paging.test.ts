@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planPages } from '../src/core/pages.js';
-import { decodeCursor, encodeCursor, listKeyOf, resolveOffsetConnection } from '../src/paging.js';
+import { decodeCursor, encodeCursor, listKeyOf, resolveOffsetConnection } from '../src/graph/paging.js';
 
 describe('planPages: fewest upstream pages, then the smallest size', () => {
   it('covers a slice inside one page with one request', () => {

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parse, validate, type OperationDefinitionNode } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CreateTagDocument, EntityDetailsDocument, EntityGraphDocument, EventGraphDocument } from '../src/generated/graphql.js';
-import { loadSafelist } from '../src/persisted.js';
-import { schema } from '../src/schema.js';
+import { loadSafelist } from '../src/http/persisted.js';
+import { schema } from '../src/graph/schema.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 import { typedClient } from './support/typed-client.js';
 

@@ -1,6 +1,6 @@
 /** Traffic settings from the environment: profiles, overrides, windows, margins, and clear problems. */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { problemsOf } from './support/config.js';
 
 describe('traffic configuration', () => {

@@ -9,7 +9,7 @@
  * caller's Authorization header as it came.
  */
 import { createHash } from 'node:crypto';
-import type { CalendarConfig } from '../config.js';
+import type { CalendarConfig } from '../config/config.js';
 
 export interface CalendarCredentials {
   /** Headers to send (possibly none: anonymous). */

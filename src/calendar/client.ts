@@ -4,7 +4,7 @@
  * `UpstreamError` made from the WordPress error body. Reads are cached under kind tags; writes drop
  * the tags of every answer that may embed what they changed.
  */
-import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream.js';
+import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
 import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';

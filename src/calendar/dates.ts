@@ -3,7 +3,7 @@
  * 8601 with or without an offset. Checked before any upstream call; a bad value is BAD_USER_INPUT
  * naming the argument.
  */
-import { badInput } from '../errors.js';
+import { badInput } from '../graph/errors.js';
 import { formatOffset, pad, wallMs, wallOf, zoneOffsetMinutes } from './zones.js';
 
 export interface CalendarDateInput {

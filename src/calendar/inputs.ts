@@ -3,7 +3,7 @@
  * parse, exactly one of id/slug addresses a record. Every failure is BAD_USER_INPUT naming the
  * argument.
  */
-import { badInput } from '../errors.js';
+import { badInput } from '../graph/errors.js';
 import type { RecordRef, WireQuery } from './client.js';
 import { filterDate } from './dates.js';
 

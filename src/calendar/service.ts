@@ -3,9 +3,9 @@
  * live on the service; per-request parts (credentials, client, DataLoaders) on the scope that
  * `forRequest` returns, so no loader cache ever crosses requests or callers.
  */
-import type { Config } from '../config.js';
-import type { RequestInfo } from '../context.js';
-import type { Upstream } from '../core/upstream.js';
+import type { Config } from '../config/config.js';
+import type { RequestInfo } from '../graph/context.js';
+import type { Upstream } from '../core/upstream-pipeline.js';
 import { UsageTracker } from '../core/usage.js';
 import { calendarAuth } from './auth.js';
 import { CalendarClient } from './client.js';

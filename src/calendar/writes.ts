@@ -5,7 +5,7 @@
  */
 import { decodeHTML } from 'entities';
 import { UpstreamError } from '../core/errors.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../graph/errors.js';
 import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
 import { recordId, recordIds, termRefs } from './inputs.js';

@@ -21,7 +21,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
-import type { RateRule } from '../traffic-config.js';
+import type { RateRule } from '../config/traffic.js';
 
 export interface BudgetOptions {
   upstream: string;

@@ -1,6 +1,6 @@
 /**
  * Errors of the upstream layer. They describe what went wrong with an upstream call in terms the
- * GraphQL layer can map to `extensions.code` (see `src/errors.ts`), and never carry a URL, a header
+ * GraphQL layer can map to `extensions.code` (see `src/graph/errors.ts`), and never carry a URL, a header
  * or a token: messages are written to be shown to a client as they are.
  */
 export type UpstreamName = 'governance' | 'calendar';

@@ -7,7 +7,7 @@
 import Bottleneck from 'bottleneck';
 import type { AccountBudget } from './budget.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
-import { Priority, type PriorityName } from './limiter.js';
+import { Priority, type PriorityName } from './concurrency-cap.js';
 import type { PauseGate } from './pause.js';
 
 export interface TrafficOptions {

@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import { FormData as UndiciFormData } from 'undici';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { UpstreamError } from '../core/errors.js';
-import type { Upstream } from '../core/upstream.js';
+import type { Upstream } from '../core/upstream-pipeline.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { TokenResponse } from './wire.js';
 

@@ -4,10 +4,10 @@
  * tags for reads), adds the credential, retries once with a fresh token after a 401, and turns an
  * error status into an `UpstreamError` (see `statusError`). Reads of unknown ids return null.
  */
-import type { Caller, UpstreamCall } from '../core/upstream.js';
-import type { Upstream } from '../core/upstream.js';
+import type { Caller, UpstreamCall } from '../core/upstream-pipeline.js';
+import type { Upstream } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
-import type { PriorityName } from '../core/limiter.js';
+import type { PriorityName } from '../core/concurrency-cap.js';
 import type { GovernanceCredential } from './auth.js';
 import { isNotFound, statusError, type ScopeGroup } from './statuses.js';
 import type {

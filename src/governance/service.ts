@@ -3,9 +3,9 @@
  * service, per-request parts (the client bound to the caller's credential and usage, DataLoaders) on
  * the scope that `forRequest` returns.
  */
-import type { Config } from '../config.js';
-import type { RequestInfo } from '../context.js';
-import type { Upstream } from '../core/upstream.js';
+import type { Config } from '../config/config.js';
+import type { RequestInfo } from '../graph/context.js';
+import type { Upstream } from '../core/upstream-pipeline.js';
 import { UsageTracker } from '../core/usage.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';

@@ -3,8 +3,8 @@
  * upstream and error codes. Built only from those fields, never from headers, variables or the query
  * text, so no token, password or personal data can end up in it.
  */
-import type { Config } from '../config.js';
-import type { OperationListener, OperationRecord } from '../plugins/use-operation-events.js';
+import type { Config } from '../config/config.js';
+import type { OperationListener, OperationRecord } from '../http/plugins/use-operation-events.js';
 
 export type LogSink = (line: string) => void;
 

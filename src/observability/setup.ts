@@ -5,12 +5,12 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.js';
-import type { Context } from '../context.js';
+import type { Config } from '../config/config.js';
+import type { Context } from '../graph/context.js';
 import { combineObservers, type UpstreamObserver } from '../core/observer.js';
-import { useMetricsEndpoint } from '../plugins/use-metrics-endpoint.js';
-import { useOperationEvents, type OperationListener } from '../plugins/use-operation-events.js';
-import { useReadiness } from '../plugins/use-readiness.js';
+import { useMetricsEndpoint } from '../http/plugins/use-metrics-endpoint.js';
+import { useOperationEvents, type OperationListener } from '../http/plugins/use-operation-events.js';
+import { useReadiness } from '../http/plugins/use-readiness.js';
 import { requestLogger, type LogSink } from './logging.js';
 import { createMetrics, type GatewayMetrics } from './metrics.js';
 import { httpReachable, redisPing, type ReadinessCheck } from './readiness.js';

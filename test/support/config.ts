@@ -1,5 +1,5 @@
 /** The problems `loadConfig` reports for an environment, or none. */
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 export function problemsOf(env: Record<string, string>): string[] {
   try {

@@ -4,9 +4,9 @@
  * governance upstream, waits for the agreed start time, reads the entities in REPLICA_IDS all at
  * once and prints one JSON line: when each request went on the wire and the statuses it got.
  */
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { UsageTracker } from '../../src/core/usage.js';
-import { createUpstreams } from '../../src/upstreams.js';
+import { createUpstreams } from '../../src/app/build-upstreams.js';
 
 const env = process.env;
 const config = loadConfig(env);

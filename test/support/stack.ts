@@ -7,9 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
 import { startCalendarEmulator, type CalendarEmulatorOptions } from '../../src/calendar/emulator/index.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { emulatorEnv } from '../../src/embedded.js';
-import { createGateway, type Gateway } from '../../src/gateway.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { emulatorEnv } from '../../src/app/embedded-emulators.js';
+import { createGateway, type Gateway } from '../../src/app/gateway.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
 
 type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;

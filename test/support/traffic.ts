@@ -5,12 +5,12 @@
  * and to read what the emulator saw. Everything started here is closed in afterAll.
  */
 import { afterAll } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import type { TrafficEvent } from '../../src/core/traffic-log.js';
-import type { Caller } from '../../src/core/upstream.js';
+import type { Caller } from '../../src/core/upstream-pipeline.js';
 import { UsageTracker } from '../../src/core/usage.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
-import { createUpstreams, type Upstreams } from '../../src/upstreams.js';
+import { createUpstreams, type Upstreams } from '../../src/app/build-upstreams.js';
 
 export type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;
 

@@ -2,7 +2,7 @@
  * Shared calendar value types: the HTML scalar, images, cost details and custom fields.
  */
 import { GraphQLError, Kind } from 'graphql';
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 import { CostDetailsRef, CustomFieldRef, ImageRef, ImageSizeRef } from './refs.js';
 
 const asString = (value: unknown): string => {

@@ -2,7 +2,7 @@
  * The events filter: every filter of `GET /events`. Dates take `YYYY-MM-DD HH:MM:SS` or ISO 8601 and
  * are checked before any upstream call (see `../inputs.ts`).
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 
 const DATE_HELP = 'Takes `YYYY-MM-DD HH:MM:SS` (the site\'s local time), a bare date, or ISO 8601 with an offset.';
 

@@ -2,7 +2,7 @@
  * Event writes. `updateEvent` changes only the fields given (the service re-sends the rest, see
  * `../writes.ts`); `deleteEvent` moves the event to the trash and returns it.
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 import { recordRef } from '../inputs.js';
 import { OrganizerInputFields, VenueInputFields } from './record-inputs.js';
 import { EventRef } from './refs.js';

@@ -2,8 +2,8 @@
  * The Event type and the event queries. The venue, organizers, categories and tags an event payload
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
-import { builder } from '../../builder.js';
-import { listKeyOf } from '../../paging.js';
+import { builder } from '../../graph/builder.js';
+import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
 import { HTMLScalar } from './common.js';

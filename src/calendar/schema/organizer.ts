@@ -1,8 +1,8 @@
 /**
  * The Organizer type, its events, and the organizer queries.
  */
-import { builder } from '../../builder.js';
-import { listKeyOf } from '../../paging.js';
+import { builder } from '../../graph/builder.js';
+import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';

@@ -1,7 +1,7 @@
 /** Calendar lists (`page`/`per_page` upstream) as Relay connections. */
 import type DataLoader from 'dataloader';
-import { badInput } from '../../errors.js';
-import { listKeyOf, resolveOffsetConnection, type ConnectionArgs } from '../../paging.js';
+import { badInput } from '../../graph/errors.js';
+import { listKeyOf, resolveOffsetConnection, type ConnectionArgs } from '../../graph/paging.js';
 import type { WireQuery } from '../client.js';
 import { eventsQuery, type EventFilterInput } from '../inputs.js';
 import { UPSTREAM_MAX_PAGE, type Page, type PageKey } from '../loaders.js';

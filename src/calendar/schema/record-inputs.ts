@@ -2,7 +2,7 @@
  * Input types for venues, organizers, categories and tags, shared by their own mutations and by
  * `createEvent`'s inline venue and organizers.
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 
 const venueFields = (name: string, create: boolean) =>
   builder.inputType(name, {

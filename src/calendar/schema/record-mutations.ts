@@ -2,7 +2,7 @@
  * Writes of venues, organizers, categories and tags. Deletes of venues and organizers move them to
  * the trash and return them; categories and tags have no trash and are deleted for good.
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 import { recordId, recordRef } from '../inputs.js';
 import {
   CreateCategoryInput,

@@ -2,7 +2,7 @@
  * Object references of the calendar graph, declared once with the domain record behind each, so the
  * type files can point at each other without import cycles. Each is implemented in its own file.
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 import type { CalendarEvent, CalendarImage, CalendarLinkedPost, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails, CustomField } from '../model.js';
 
 export const EventRef = builder.objectRef<CalendarEvent>('Event');

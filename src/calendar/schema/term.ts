@@ -1,8 +1,8 @@
 /**
  * Event categories (hierarchical) and event tags, their events, and their queries.
  */
-import { builder } from '../../builder.js';
-import { listKeyOf } from '../../paging.js';
+import { builder } from '../../graph/builder.js';
+import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';

@@ -2,8 +2,8 @@
  * Schema attributes: adding an attribute to the schema of an entity type, and options to a select
  * attribute. Both return the whole attribute with all its options.
  */
-import { builder } from '../../builder.js';
-import { badInput } from '../../errors.js';
+import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
 import { Tags } from '../client.js';
 import type { AttributeOptionRequest, AttributeResponseType as WireResponseType } from '../wire.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';

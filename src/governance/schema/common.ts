@@ -1,8 +1,8 @@
 /**
  * Small shared governance types: users in audit fields, attribute values, search filters.
  */
-import { badInput } from '../../errors.js';
-import { builder } from '../../builder.js';
+import { badInput } from '../../graph/errors.js';
+import { builder } from '../../graph/builder.js';
 import type { AttributePredicate } from '../wire.js';
 import { AttributeValueRef, EntityAttributeRef, UserRef } from './refs.js';
 

@@ -3,8 +3,8 @@
  * (through the links-page loader), each item seen from the entity it was listed for: `label` reads
  * the relationship from that side and `counterpart` is the other end.
  */
-import { builder } from '../../builder.js';
-import { listKeyOf } from '../../paging.js';
+import { builder } from '../../graph/builder.js';
+import { listKeyOf } from '../../graph/paging.js';
 import { kindOf } from './kind.js';
 import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
 import { checkPaging, governanceConnection, searchArg } from './validate.js';

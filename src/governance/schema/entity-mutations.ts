@@ -3,9 +3,9 @@
  * cached answers it may have changed and primes the request's loader with the record it returns, so
  * a read after a write shows the write.
  */
-import { builder } from '../../builder.js';
-import { badInput } from '../../errors.js';
-import type { Context } from '../../context.js';
+import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
+import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
 import type { AttributeValueRequest, EntityInformation } from '../wire.js';
 import { EntityKind } from './kind.js';

@@ -2,8 +2,8 @@
  * EntitySummary: the light search over records of every AI kind (number, name, display label, type,
  * organization), with organization traversal; `entity` leads to the full record when needed.
  */
-import { builder } from '../../builder.js';
-import { listKeyOf } from '../../paging.js';
+import { builder } from '../../graph/builder.js';
+import { listKeyOf } from '../../graph/paging.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';

@@ -3,10 +3,10 @@
  * module); `type { name }` is answered from it without a call, and the full type is loaded (once per
  * request) only when a field beyond the reference is asked for.
  */
-import { builder } from '../../builder.js';
-import type { Context } from '../../context.js';
+import { builder } from '../../graph/builder.js';
+import type { Context } from '../../graph/context.js';
 import { UpstreamError } from '../../core/errors.js';
-import { listKeyOf } from '../../paging.js';
+import { listKeyOf } from '../../graph/paging.js';
 import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } from '../wire.js';
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf } from './kind.js';

@@ -3,8 +3,8 @@
  * stage, attributes and audit fields; and the `entity` and `entities` queries. Every entity a search
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
-import { builder } from '../../builder.js';
-import { listKeyOf } from '../../paging.js';
+import { builder } from '../../graph/builder.js';
+import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation, OptionValueItem, ValueItem } from '../wire.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';

@@ -2,7 +2,7 @@
  * The four AI governance kinds as a GraphQL enum. Internally each value is the upstream's entity type
  * name (`models`, `datasets`, `aisystems`, `aiagents`), which is what every path and query wants.
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 import { AI_ENTITY_TYPE_NAMES, type AiEntityTypeName } from '../wire.js';
 
 export const EntityKind = builder.enumType('EntityKind', {

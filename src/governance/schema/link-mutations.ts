@@ -2,9 +2,9 @@
  * Writes to links: create and delete. The upstream wants each end's entity type name; the caller may
  * give it, or for the AI kinds it is read from the record (through the request's entity loader).
  */
-import { builder } from '../../builder.js';
-import { badInput } from '../../errors.js';
-import type { Context } from '../../context.js';
+import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
+import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
 import type { LinkRequestEnd } from '../wire.js';
 import { EntityKind } from './kind.js';

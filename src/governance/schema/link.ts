@@ -3,8 +3,8 @@
  * its ends (`LinkEnd`), and the types of relationship. A link end that is one of the four AI kinds
  * leads to the full record through the request's entity loader; other kinds (vendors) have none.
  */
-import { builder } from '../../builder.js';
-import type { Context } from '../../context.js';
+import { builder } from '../../graph/builder.js';
+import type { Context } from '../../graph/context.js';
 import type { LinkEndpoint, OptionValueItem } from '../wire.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityTypeRef, LinkEndRef, LinkRef, LinkTypeRef, RelationshipTypeRef, UserRef } from './refs.js';

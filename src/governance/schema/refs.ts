@@ -3,7 +3,7 @@
  * each, so type files can point at each other without import cycles. Each is implemented in the file
  * named after it.
  */
-import { builder } from '../../builder.js';
+import { builder } from '../../graph/builder.js';
 import type {
   AttributeInformation,
   AttributeOptionInformation,

@@ -2,9 +2,9 @@
  * Argument checks and the list helper shared by the governance fields. Every check runs before the
  * first upstream call, so a bad argument costs the account nothing.
  */
-import { resolveOffsetConnection, validateConnectionArgs, type ConnectionArgs, type Connection, type FetchedPage } from '../../paging.js';
-import type { PriorityName } from '../../core/limiter.js';
-import { badInput } from '../../errors.js';
+import { resolveOffsetConnection, validateConnectionArgs, type ConnectionArgs, type Connection, type FetchedPage } from '../../graph/paging.js';
+import type { PriorityName } from '../../core/concurrency-cap.js';
+import { badInput } from '../../graph/errors.js';
 import type { GovernanceScope } from '../service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

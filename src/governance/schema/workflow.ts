@@ -2,9 +2,9 @@
  * Workflow stages: where a record stands (EntityStage, read from the record) and a stage as the
  * stage-assignment operation returns it (WorkflowStage), plus the `moveEntityToStage` mutation.
  */
-import { builder } from '../../builder.js';
-import { badInput } from '../../errors.js';
-import type { Context } from '../../context.js';
+import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
+import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
 import { EntityStageRef, WorkflowStageRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';

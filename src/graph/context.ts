@@ -2,9 +2,9 @@
  * The per-request GraphQL context: a fresh usage tracker and, for each upstream, a request scope
  * holding that caller's client and DataLoaders. Nothing in it outlives the request.
  */
-import type { CalendarScope } from './calendar/service.js';
-import type { UsageTracker } from './core/usage.js';
-import type { GovernanceScope } from './governance/service.js';
+import type { CalendarScope } from '../calendar/service.js';
+import type { UsageTracker } from '../core/usage.js';
+import type { GovernanceScope } from '../governance/service.js';
 
 export interface RequestInfo {
   requestId: string;

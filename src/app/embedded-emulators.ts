@@ -3,9 +3,9 @@
  * free ports with their default credentials, and the configuration is pointed at them. The gateway
  * then talks to them over real HTTP exactly as it would to a real tenant and site.
  */
-import { startCalendarEmulator } from './calendar/emulator/index.js';
-import type { Config } from './config.js';
-import { startGovernanceEmulator } from './governance/emulator/index.js';
+import { startCalendarEmulator } from '../calendar/emulator/index.js';
+import type { Config } from '../config/config.js';
+import { startGovernanceEmulator } from '../governance/emulator/index.js';
 
 interface GovernanceEndpoint {
   origin: string;

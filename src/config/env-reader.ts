@@ -1,5 +1,5 @@
 /**
- * The environment reader behind `config.ts` and `traffic-config.ts`: each accessor returns a valid
+ * The environment reader behind `config.ts` and `traffic.ts`: each accessor returns a valid
  * value or the fallback, and records a one-line problem for anything it had to refuse.
  */
 export type Env = Record<string, string | undefined>;

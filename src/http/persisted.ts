@@ -12,7 +12,7 @@ import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yog
 
 export type Safelist = ReadonlyMap<string, string>;
 
-const SAFELIST_FILE = new URL('./generated/persisted-documents.json', import.meta.url);
+const SAFELIST_FILE = new URL('../generated/persisted-documents.json', import.meta.url);
 const SHA256 = /^[0-9a-f]{64}$/;
 
 export function loadSafelist(file: URL = SAFELIST_FILE): Safelist {

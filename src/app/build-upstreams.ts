@@ -5,18 +5,18 @@
  * and pauses and announce cache invalidations.
  */
 import type { Dispatcher } from 'undici';
-import type { Config } from './config.js';
-import { AccountBudget } from './core/budget.js';
-import { ResponseCache } from './core/cache.js';
-import { shareInvalidations } from './core/cache-sync.js';
-import { HttpTransport } from './core/http.js';
-import { UpstreamLimiter } from './core/limiter.js';
-import { PauseGate } from './core/pause.js';
-import { RedisLink } from './core/redis.js';
-import { TrafficControl } from './core/traffic.js';
-import { consoleTrafficLogger, type TrafficLogger } from './core/traffic-log.js';
-import { Upstream } from './core/upstream.js';
-import type { UpstreamObserver } from './core/observer.js';
+import type { Config } from '../config/config.js';
+import { AccountBudget } from '../core/budget.js';
+import { ResponseCache } from '../core/cache.js';
+import { shareInvalidations } from '../core/cache-sync.js';
+import { HttpTransport } from '../core/http.js';
+import { UpstreamLimiter } from '../core/concurrency-cap.js';
+import { PauseGate } from '../core/pause.js';
+import { RedisLink } from '../core/redis.js';
+import { TrafficControl } from '../core/traffic.js';
+import { consoleTrafficLogger, type TrafficLogger } from '../core/traffic-log.js';
+import { Upstream } from '../core/upstream-pipeline.js';
+import type { UpstreamObserver } from '../core/observer.js';
 
 export interface Upstreams {
   governance: Upstream;

@@ -4,9 +4,9 @@
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
 import { EnvReader, type Env } from './env-reader.js';
-import { readTrafficConfig, type TrafficConfig } from './traffic-config.js';
+import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
-import { readObservabilityConfig, type ObservabilityConfig } from './observability/config.js';
+import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
 
 export type RateProfile = 'production' | 'sandbox';
 export type AuthMode = 'configured' | 'forward';
@@ -62,9 +62,9 @@ export interface Config {
   observability: ObservabilityConfig;
   /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
   persistedOperations: 'off' | 'allow' | 'only';
-  /** Account budget, 429 pause, queue deadline, per-operation budget, Redis sharing (`src/traffic-config.ts`). */
+  /** Account budget, 429 pause, queue deadline, per-operation budget, Redis sharing (`src/config/traffic.ts`). */
   traffic: TrafficConfig;
-  /** Request hardening (see `src/plugins/use-security.ts`); production defaults are the strict ones. */
+  /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
 }
 

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { badInput } from './errors.js';
-import { planPages } from './core/pages.js';
-import type { PriorityName } from './core/limiter.js';
+import { planPages } from '../core/pages.js';
+import type { PriorityName } from '../core/concurrency-cap.js';
 
 export interface ConnectionArgs {
   first?: number | null;

@@ -6,8 +6,8 @@
  */
 import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context.js';
-import { requestIdOf } from '../observability/request-id.js';
+import type { Context } from '../../graph/context.js';
+import { requestIdOf } from '../../observability/request-id.js';
 
 export interface OperationRecord {
   requestId: string;

@@ -1,6 +1,6 @@
 /**
  * The request-hardening plugins, all driven by `config.security` (production defaults are strict,
- * see `src/config.ts`): GraphQL Armor's parse/validation limits, the introspection policy, hidden
+ * see `src/config/config.ts`): GraphQL Armor's parse/validation limits, the introspection policy, hidden
  * suggestions and CSRF prevention. Everything here refuses a request before any resolver runs, so
  * a refused request never costs an upstream call.
  */
@@ -9,7 +9,7 @@ import type { GraphQLArmorRejectCallback } from '@escape.tech/graphql-armor-type
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { SecurityConfig } from '../config.js';
+import type { SecurityConfig } from '../../config/config.js';
 import { useFieldRepeatLimit } from './use-field-repeat-limit.js';
 import { useHiddenSuggestions } from './use-hidden-suggestions.js';
 import { useIntrospectionGuard } from './use-introspection-guard.js';

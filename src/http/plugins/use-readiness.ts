@@ -1,6 +1,6 @@
 /** GET /ready: 200 when every readiness check passes, 503 otherwise, with a JSON list of outcomes. */
 import { useReadinessCheck, type Plugin } from 'graphql-yoga';
-import { runReadiness, type ReadinessCheck } from '../observability/readiness.js';
+import { runReadiness, type ReadinessCheck } from '../../observability/readiness.js';
 
 export function useReadiness(checks: () => Record<string, ReadinessCheck>, timeoutMs = 2_000): Plugin {
   return useReadinessCheck({

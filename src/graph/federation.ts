@@ -6,8 +6,8 @@
  * any other field. Unknown or malformed ids resolve to null.
  */
 import { builder } from './builder.js';
-import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from './calendar/schema/refs.js';
-import { EntityRef, EntityTypeRef } from './governance/schema/refs.js';
+import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calendar/schema/refs.js';
+import { EntityRef, EntityTypeRef } from '../governance/schema/refs.js';
 
 const byId = builder.selection<{ id: string }>('id');
 

@@ -5,7 +5,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { isUpstreamError, type UpstreamError, type UpstreamErrorKind } from './core/errors.js';
+import { isUpstreamError, type UpstreamError, type UpstreamErrorKind } from '../core/errors.js';
 
 export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',

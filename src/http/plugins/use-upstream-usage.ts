@@ -1,6 +1,6 @@
 /** Adds `extensions.upstream` to every execution result: what the operation cost each upstream. */
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context.js';
+import type { Context } from '../../graph/context.js';
 
 export function useUpstreamUsage(): Plugin<Context> {
   return {

@@ -7,8 +7,8 @@
  * during a 429 pause.
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import type { Context } from '../context.js';
-import { ErrorCode } from '../errors.js';
+import type { Context } from '../../graph/context.js';
+import { ErrorCode } from '../../graph/errors.js';
 import { defaultCostModel, estimateOperationCost, type CostModel } from './operation-cost.js';
 
 export interface OperationBudgetOptions {

@@ -27,7 +27,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { UpstreamName } from '../core/errors.js';
+import type { UpstreamName } from '../../core/errors.js';
 
 export interface CostModel {
   /** Largest page an upstream returns (both upstreams: 50). */

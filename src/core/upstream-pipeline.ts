@@ -9,7 +9,7 @@
 import { ResponseCache } from './cache.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
 import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
-import type { PriorityName, UpstreamLimiter } from './limiter.js';
+import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { TrafficControl } from './traffic.js';
