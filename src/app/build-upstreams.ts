@@ -11,6 +11,8 @@ import { ResponseCache } from '../core/cache.js';
 import { shareInvalidations } from '../core/cache-sync.js';
 import { HttpTransport } from '../core/http.js';
 import { UpstreamLimiter } from '../core/concurrency-cap.js';
+import { IdempotencyStore } from '../core/idempotency.js';
+import { RecordLocks } from '../core/record-locks.js';
 import { PauseGate } from '../core/pause.js';
 import { RedisLink } from '../core/redis.js';
 import { TrafficControl } from '../core/traffic.js';
@@ -24,6 +26,10 @@ export interface Upstreams {
   cache: ResponseCache;
   /** Present when `REDIS_URL` is set. */
   redis?: RedisLink;
+  /** Per-record write locks (shared through Redis when configured). */
+  locks: RecordLocks;
+  /** Idempotency keys of creates (in Redis when configured). */
+  idempotency: IdempotencyStore;
   close(): Promise<void>;
 }
 
@@ -65,11 +71,16 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
   };
   const governance = make('governance', `${config.governance.url}/api/ai-governance/v1`, config.maxConcurrent.governance);
   const calendar = make('calendar', config.calendar.url, config.maxConcurrent.calendar);
+  const w = config.writes;
+  const locks = new RecordLocks({ redis, leaseMs: w.lockLeaseMs, waitMs: w.lockWaitMs, log });
+  const idempotency = new IdempotencyStore({ redis, ttlMs: w.idempotencyTtlMs, pendingMs: w.lockLeaseMs, log });
   return {
     governance: governance.upstream,
     calendar: calendar.upstream,
     cache,
     redis,
+    locks,
+    idempotency,
     async close() {
       await Promise.all([governance.limiter.stop(), calendar.limiter.stop(), governance.traffic.stop(), calendar.traffic.stop()]);
       await redis?.close();

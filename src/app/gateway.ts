@@ -45,8 +45,8 @@ export interface Gateway {
 export function createGateway({ config, dispatcher, logSink }: GatewayOptions): Gateway {
   const observability = createObservability({ config, logSink, dispatcher, services: () => ({ governance, calendar }) });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
-  const governance = new GovernanceService(upstreams.governance, config);
-  const calendar = new CalendarService(upstreams.calendar, config);
+  const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
+  const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
 
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
   const persisted = config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
@@ -70,7 +70,8 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
       // past ten listeners, which one traversal passes legitimately.
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
       const info = { requestId, headers: request.headers, usage, signal: request.signal };
-      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info) };
+      const idempotency = { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined };
+      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), idempotency };
     },
   });
 

@@ -6,6 +6,7 @@
  */
 import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
+import { urlPath } from '../core/url-path.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
 import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';
 import type {
@@ -68,6 +69,11 @@ export interface CalendarClientOptions {
 export class CalendarClient {
   constructor(private readonly options: CalendarClientOptions) {}
 
+  /** Who writes: the non-secret identity of the write credential (scopes idempotency keys). */
+  get writerIdentity(): string {
+    return this.options.auth.write.identity;
+  }
+
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
   listEvents(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireEvent> | null> {
@@ -76,12 +82,12 @@ export class CalendarClient {
 
   /** GET /events/{id}; `null` when there is no such event. */
   getEvent(id: number, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as);
+    return this.single<WireEvent>('events.get', urlPath`/events/${id}`, { password }, EVENT_TAGS, as);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
   getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as);
+    return this.single<WireEvent>('events.getBySlug', urlPath`/events/by-slug/${slug}`, { password }, EVENT_TAGS, as);
   }
 
   /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
@@ -103,8 +109,8 @@ export class CalendarClient {
   listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
     return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues);
   }
-  getVenue(ref: RecordRef): Promise<WireVenue | null> {
-    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS);
+  getVenue(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireVenue | null> {
+    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS, as);
   }
   createVenue(body: WireVenueWrite): Promise<WireVenue> {
     return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
@@ -119,8 +125,8 @@ export class CalendarClient {
   listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
     return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers);
   }
-  getOrganizer(ref: RecordRef): Promise<WireOrganizer | null> {
-    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS);
+  getOrganizer(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireOrganizer | null> {
+    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS, as);
   }
   createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
     return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
@@ -136,33 +142,33 @@ export class CalendarClient {
   listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
     return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories);
   }
-  getCategory(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS);
+  getCategory(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
+    return this.single<WireTerm>('categories.get', urlPath`/categories/${id}`, {}, TERM_TAGS, as);
   }
   createCategory(body: WireCategoryWrite): Promise<WireTerm> {
     return this.write('categories.create', 'POST', '/categories', body, undefined, [TAG.terms]);
   }
   updateCategory(id: number, body: WireCategoryWrite): Promise<WireTerm> {
-    return this.write('categories.update', 'POST', `/categories/${id}`, body, undefined, [TAG.terms]);
+    return this.write('categories.update', 'POST', urlPath`/categories/${id}`, body, undefined, [TAG.terms]);
   }
   deleteCategory(id: number): Promise<WireTerm> {
-    return this.write('categories.delete', 'DELETE', `/categories/${id}`, undefined, undefined, [TAG.terms]);
+    return this.write('categories.delete', 'DELETE', urlPath`/categories/${id}`, undefined, undefined, [TAG.terms]);
   }
 
   listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
     return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags);
   }
-  getTag(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS);
+  getTag(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
+    return this.single<WireTerm>('tags.get', urlPath`/tags/${id}`, {}, TERM_TAGS, as);
   }
   createTag(body: WireTagWrite): Promise<WireTerm> {
     return this.write('tags.create', 'POST', '/tags', body, undefined, [TAG.terms]);
   }
   updateTag(id: number, body: WireTagWrite): Promise<WireTerm> {
-    return this.write('tags.update', 'POST', `/tags/${id}`, body, undefined, [TAG.terms]);
+    return this.write('tags.update', 'POST', urlPath`/tags/${id}`, body, undefined, [TAG.terms]);
   }
   deleteTag(id: number): Promise<WireTerm> {
-    return this.write('tags.delete', 'DELETE', `/tags/${id}`, undefined, undefined, [TAG.terms]);
+    return this.write('tags.delete', 'DELETE', urlPath`/tags/${id}`, undefined, undefined, [TAG.terms]);
   }
 
   /** GET / (the namespace index): a cheap probe that the API answers, for readiness checks. */
@@ -173,7 +179,7 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ plumbing
   private path(kind: 'events' | PostKind | TermKind, ref: RecordRef): string {
-    return 'id' in ref ? `/${kind}/${ref.id}` : `/${kind}/by-slug/${encodeURIComponent(ref.slug)}`;
+    return 'id' in ref ? urlPath`/${kind}/${ref.id}` : urlPath`/${kind}/by-slug/${ref.slug}`;
   }
 
   private async list<B, T>(
@@ -235,9 +241,14 @@ export class CalendarClient {
     invalidate: readonly string[],
   ): Promise<T> {
     const call: UpstreamCall = { method, path, query, json, idempotent: false, priority: 'write', operation };
-    const res = await this.send(call, this.options.auth.write);
-    // Even a failed write may have changed something (e.g. created an inline venue), so drop first.
-    this.options.upstream.cache.invalidate(invalidate);
+    let res: HttpResponse;
+    try {
+      res = await this.send(call, this.options.auth.write);
+    } finally {
+      // Even a failed write may have changed something (e.g. created an inline venue), and one whose
+      // outcome is unknown may have been applied: drop first, so that a re-read sees the truth.
+      this.options.upstream.cache.invalidate(invalidate);
+    }
     if (res.status >= 400) throw toUpstreamError(res, { single: true, names: NAMES[operation] });
     return res.body as T;
   }

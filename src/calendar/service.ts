@@ -6,6 +6,7 @@
 import type { Config } from '../config/config.js';
 import type { RequestInfo } from '../graph/context.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
+import type { RecordLocks } from '../core/record-locks.js';
 import { UsageTracker } from '../core/usage.js';
 import { calendarAuth } from './auth.js';
 import { CalendarClient } from './client.js';
@@ -25,6 +26,7 @@ export class CalendarService {
   constructor(
     readonly upstream: Upstream,
     readonly config: Config,
+    private readonly locks: RecordLocks,
   ) {}
 
   forRequest(info: RequestInfo): CalendarScope {
@@ -35,7 +37,7 @@ export class CalendarService {
       cacheTtlMs: this.config.cache.ttlMs,
     });
     const loaders = createCalendarLoaders(client);
-    return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders), maxPageSize: this.config.maxPageSize };
+    return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders, this.locks, info.signal), maxPageSize: this.config.maxPageSize };
   }
 
   /** Readiness (/ready): the calendar API answers its namespace index, anonymously. */

@@ -66,6 +66,30 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** Write integrity: record locks and idempotency keys (see README "Writes"). */
+  writes: WritesConfig;
+  /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
+  inputLimits: InputLimits;
+}
+
+export interface WritesConfig {
+  /** Lease of a record's Redis lock; must outlast one write (connect + header + body timeouts). */
+  lockLeaseMs: number;
+  /** Longest wait for a record's lock before RECORD_BUSY. */
+  lockWaitMs: number;
+  /** How long an idempotency key answers with its first result. */
+  idempotencyTtlMs: number;
+}
+
+export interface InputLimits {
+  /** Names and titles (the governance platform allows 255). */
+  name: number;
+  /** Search texts (the governance platform allows 500). */
+  search: number;
+  /** Descriptions, excerpts, attribute values and other long text. */
+  text: number;
+  /** Every other string argument: addresses, phone numbers, URLs, costs, statuses… */
+  field: number;
 }
 
 export interface SecurityConfig {
@@ -77,6 +101,10 @@ export interface SecurityConfig {
   csrfPrevention: boolean;
   /** Operations per batched (JSON array) request; 0 turns batching off. */
   maxBatch: number;
+  /** Request bodies larger than this are answered 413 before they are parsed. */
+  maxRequestBodyBytes: number;
+  /** Errors kept in one response; the rest are summed up in a last error. */
+  maxErrors: number;
   /** GraphQL Armor limits, checked at parse/validation time, before anything runs. */
   maxDepth: number;
   maxAliases: number;
@@ -153,7 +181,23 @@ export function loadConfig(env: Env = process.env): Config {
     persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
     security: readSecurity(read, production, graphiql),
     traffic: readTrafficConfig(env, problems, rateProfile),
+    writes: { lockLeaseMs: 0, lockWaitMs: 0, idempotencyTtlMs: 0 },
+    inputLimits: {
+      name: read.int('GATEWAY_MAX_NAME_LENGTH', 255, 1, 100_000),
+      search: read.int('GATEWAY_MAX_SEARCH_LENGTH', 500, 1, 100_000),
+      text: read.int('GATEWAY_MAX_TEXT_LENGTH', 65_535, 1, 10_000_000),
+      field: read.int('GATEWAY_MAX_FIELD_LENGTH', 2_000, 1, 1_000_000),
+    },
   };
+  const writeDeadline = config.timeouts.connectMs + config.timeouts.headersMs + config.timeouts.bodyMs;
+  config.writes = {
+    lockLeaseMs: read.int('WRITE_LOCK_LEASE_MS', writeDeadline + 5_000, 1_000, 3_600_000),
+    lockWaitMs: read.int('WRITE_LOCK_WAIT_MS', config.traffic.queueDeadlineMs, 0, 3_600_000),
+    idempotencyTtlMs: read.int('IDEMPOTENCY_TTL_MS', 86_400_000, 1_000, 30 * 86_400_000),
+  };
+  if (config.writes.lockLeaseMs <= writeDeadline) {
+    problems.push(`WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`);
+  }
 
   const g = config.governance;
   if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {
@@ -181,6 +225,8 @@ function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): 
     fieldSuggestions: read.bool('GRAPHQL_FIELD_SUGGESTIONS', !production),
     csrfPrevention: read.bool('CSRF_PREVENTION', production),
     maxBatch: read.int('GRAPHQL_MAX_BATCH', 0, 0, 100),
+    maxRequestBodyBytes: read.int('GRAPHQL_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+    maxErrors: read.int('GRAPHQL_MAX_ERRORS', 50, 1, 10_000),
     maxDepth: read.int('GRAPHQL_MAX_DEPTH', 10, 1, 100),
     maxAliases: read.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
     maxDirectives: read.int('GRAPHQL_MAX_DIRECTIVES', 20, 0, 1000),

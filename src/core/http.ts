@@ -2,6 +2,9 @@
  * The wire: one undici request, bounded in time and size, its body parsed as JSON. Transport faults
  * (connect/header/body timeouts, resets, unparseable or oversized bodies) become `UpstreamError`s of
  * kind `unavailable`; HTTP statuses are returned as they are, for the upstream adapter to interpret.
+ * Each fault says whether the request may have reached the upstream (`sent`: it was being written
+ * on a connected socket) and, when a status came before the fault, which one, so that the pipeline
+ * can tell a write that certainly did not happen from one whose outcome is unknown.
  */
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { UpstreamError, type UpstreamName } from './errors.js';
@@ -24,7 +27,7 @@ export interface HttpOptions {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: URL;
   headers?: Record<string, string>;
   /** A JSON body (serialised here), or a pre-encoded body with its own content-type header. */
@@ -67,28 +70,35 @@ export class HttpTransport {
       body = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     }
+    const sent = { value: false };
     let res: Dispatcher.ResponseData;
     try {
       res = await request(req.url, {
         method: req.method,
         headers,
         body: body as string | Buffer | undefined,
-        dispatcher: this.dispatcher,
+        dispatcher: tracked(this.dispatcher, sent),
         signal: req.signal,
         headersTimeout: this.options.timeouts.headersMs,
         bodyTimeout: this.options.timeouts.bodyMs,
       });
     } catch (cause) {
-      throw transportError(upstream, cause);
+      throw transportError(upstream, cause, sent.value);
     }
     const responseHeaders = flattenHeaders(res.headers);
-    const text = await readBounded(res, maxBodyBytes, upstream);
-    return {
-      status: res.statusCode,
-      headers: responseHeaders,
-      body: parseBody(text, res.statusCode, responseHeaders, upstream),
-      bytes: text.length,
-    };
+    try {
+      const text = await readBounded(res, maxBodyBytes, upstream);
+      return {
+        status: res.statusCode,
+        headers: responseHeaders,
+        body: parseBody(text, res.statusCode, responseHeaders, upstream),
+        bytes: text.length,
+      };
+    } catch (e) {
+      // A status came: the request was sent and answered; only the body went wrong.
+      if (e instanceof UpstreamError) throw new UpstreamError(upstream, e.kind, e.message, { status: res.statusCode, sent: true, cause: e.cause });
+      throw e;
+    }
   }
 
   close(): Promise<void> {
@@ -115,7 +125,7 @@ async function readBounded(res: Dispatcher.ResponseData, max: number, upstream: 
     }
   } catch (cause) {
     if (cause instanceof UpstreamError) throw cause;
-    throw transportError(upstream, cause);
+    throw transportError(upstream, cause, true);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -143,7 +153,32 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-function transportError(upstream: UpstreamName, cause: unknown): UpstreamError {
+/**
+ * The same dispatcher, noting in `sent` when undici starts writing this request on a connected
+ * socket (`onConnect`/`onRequestStart`). Before that moment a failure (refused or timed-out
+ * connection, a request cancelled while queued) means the upstream never saw the request.
+ */
+function tracked(dispatcher: Dispatcher, sent: { value: boolean }): Dispatcher {
+  return dispatcher.compose((dispatch) => (opts, handler) => {
+    const wrapped = new Proxy(handler, {
+      get(target, prop, receiver) {
+        if (prop === 'onConnect' || prop === 'onRequestStart') {
+          const original = Reflect.get(target, prop, receiver) as ((...args: unknown[]) => unknown) | undefined;
+          if (typeof original !== 'function') return original;
+          return (...args: unknown[]) => {
+            sent.value = true;
+            return original.apply(target, args);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return dispatch(opts, wrapped);
+  });
+}
+
+function transportError(upstream: UpstreamName, cause: unknown, sent: boolean): UpstreamError {
   const timedOut =
     cause instanceof undiciErrors.ConnectTimeoutError ||
     cause instanceof undiciErrors.HeadersTimeoutError ||
@@ -154,5 +189,6 @@ function transportError(upstream: UpstreamName, cause: unknown): UpstreamError {
     : aborted
       ? `The request to the ${upstream} service was cancelled.`
       : `The ${upstream} service could not be reached.`;
-  return new UpstreamError(upstream, 'unavailable', message, { cause });
+  // A connect timeout never reaches the upstream, whatever the handler saw.
+  return new UpstreamError(upstream, 'unavailable', message, { cause, sent: sent && !(cause instanceof undiciErrors.ConnectTimeoutError) });
 }

@@ -9,6 +9,7 @@
 import { ResponseCache } from './cache.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
 import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
+import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
@@ -103,9 +104,12 @@ export class Upstream {
     return this.options.traffic;
   }
 
+  /** The request URL; refuses (`bad-request`, nothing sent) a path that URL parsing would reshape. */
   url(path: string, query?: Record<string, QueryValue>): URL {
     const base = this.options.baseUrl;
-    const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
+    const basePath = base.pathname.replace(/\/$/, '');
+    const url = new URL(basePath + path, base);
+    if (path !== '') checkPath(this.name, url, basePath, path);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
       url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
@@ -205,6 +209,8 @@ export class Upstream {
         }
       });
       if (outcome instanceof UpstreamError) {
+        // A write that may have reached the upstream is never sent again: its outcome is unknown.
+        if (!call.idempotent && outcome.kind === 'unavailable' && outcome.sent) throw outcomeUnknown(this.name, outcome);
         const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
         if (!retryable || failures >= retry.retries) throw outcome;
         observer?.retry?.({ ...event!, attempt: attempt + 1, reason: 'unavailable' });
@@ -231,6 +237,18 @@ export class Upstream {
       return outcome;
     }
   }
+}
+
+/**
+ * A write that may have been applied: the request went out and no usable answer came back. A 2xx
+ * status followed by a broken body means it was applied; anything else may or may not have been.
+ */
+function outcomeUnknown(upstream: UpstreamError['upstream'], cause: UpstreamError): UpstreamError {
+  const applied = cause.status !== undefined && cause.status >= 200 && cause.status < 300;
+  const message = applied
+    ? `The ${upstream} service applied this write (it answered ${cause.status}) but its answer was cut; re-read the record to see the result, and do not send the write again.`
+    : `The ${upstream} service may or may not have applied this write: it was sent but no answer came back. Re-read the record before retrying.`;
+  return new UpstreamError(upstream, 'outcome-unknown', message, { status: cause.status, applied, sent: true, cause });
 }
 
 /** The endpoint a per-endpoint rule counts: the path with ids (uuids, numbers) as placeholders. */

@@ -37,7 +37,13 @@ export type FaultKind =
   | 'reset-mid-body'
   | 'slow-body'
   | 'stall'
-  | 'oversized';
+  | 'oversized'
+  /** The request is handled (a write is applied), then the connection is reset: the answer is lost. */
+  | 'apply-then-reset'
+  /** The request is handled, then nothing is sent for `delayMs` (a header timeout), then a reset. */
+  | 'apply-then-stall'
+  /** The request is handled, its status and half its body are sent, then the connection is reset. */
+  | 'apply-then-cut-body';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -181,6 +187,15 @@ export function createControl(options: ControlOptions): {
     if (delay > 0) await sleep(delay);
 
     const fault = pickFault(c.req.method, path);
+    if (fault?.kind.startsWith('apply-then-')) {
+      entry.fault = fault.kind;
+      await next();
+      const pattern = routePath(c, -1);
+      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
+      entry.status = 0;
+      await loseAnswer(c, fault);
+      return RESPONSE_ALREADY_SENT;
+    }
     if (fault) {
       entry.fault = fault.kind;
       const res = await injectFault(c, fault, options);
@@ -220,6 +235,21 @@ export function createControl(options: ControlOptions): {
   return { control, middleware, mountRoutes };
 }
 
+/** After the handler ran: the answer it produced never arrives whole (see the `apply-then-*` kinds). */
+async function loseAnswer(c: Context<Env>, fault: FaultRule): Promise<void> {
+  const outgoing = c.env.outgoing;
+  if (fault.kind === 'apply-then-stall') await sleep(fault.delayMs ?? 30_000);
+  if (fault.kind === 'apply-then-cut-body') {
+    const text = await c.res.text();
+    outgoing.writeHead(c.res.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    outgoing.write(text.slice(0, Math.floor(text.length / 2)));
+    await sleep(20);
+  }
+  outgoing.socket?.destroy();
+  // The handler's response is never written: the node adapter sees RESPONSE_ALREADY_SENT.
+  c.res = new Response(null);
+}
+
 async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOptions): Promise<Response> {
   const outgoing = c.env.outgoing;
   switch (fault.kind) {
@@ -254,6 +284,10 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
     case 'stall':
       await sleep(fault.delayMs ?? 30_000);
       return c.json(options.errorBody(504), 504);
+    case 'apply-then-reset':
+    case 'apply-then-stall':
+    case 'apply-then-cut-body':
+      throw new Error('handled in the middleware');
     case 'oversized': {
       const bytes = fault.bytes ?? 5 * 1024 * 1024;
       const filler = 'x'.repeat(Math.max(0, bytes - 20));

@@ -7,6 +7,8 @@
 import type { Caller, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
+import { isUpstreamError } from '../core/errors.js';
+import { urlPath } from '../core/url-path.js';
 import type { PriorityName } from '../core/concurrency-cap.js';
 import type { GovernanceCredential } from './auth.js';
 import { isNotFound, statusError, type ScopeGroup } from './statuses.js';
@@ -54,6 +56,8 @@ interface Send {
   scopes: ScopeGroup;
   /** Answer an unknown id with null instead of an error. */
   nullIfNotFound?: boolean;
+  /** Writes: the cache tags to drop when the outcome is unknown (it may have been applied). */
+  invalidates?: string[];
 }
 
 export class GovernanceClient {
@@ -63,6 +67,11 @@ export class GovernanceClient {
     private readonly caller: Omit<Caller, 'identity'>,
     private readonly ttlMs: number,
   ) {}
+
+  /** The non-secret identity of the caller's credential (scopes idempotency keys). */
+  get identity(): string {
+    return this.credential.identity;
+  }
 
   // ------------------------------------------------------------------ entities (ops 2-7)
 
@@ -80,9 +89,10 @@ export class GovernanceClient {
     });
   }
 
-  getEntity(id: string) {
+  /** `fresh`: bypass the cache (a read that a write's precondition depends on). */
+  getEntity(id: string, fresh = false) {
     return this.send<EntityInformation>({
-      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entities.get', cache: this.cache([Tags.entity(id)]) },
+      call: { method: 'GET', path: urlPath`/entities/${id}`, idempotent: true, priority: 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -92,13 +102,15 @@ export class GovernanceClient {
     return this.send<EntityInformation>({
       call: { method: 'POST', path: '/entities', query: { entityTypeName: typeName }, json: body, idempotent: false, priority: 'write', operation: 'entities.create' },
       scopes: 'write',
+      invalidates: [Tags.entityLists, Tags.linkLists],
     });
   }
 
   updateEntity(id: string, body: EntityUpdateRequest) {
     return this.send<EntityInformation>({
-      call: { method: 'PATCH', path: `/entities/${enc(id)}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
+      call: { method: 'PATCH', path: urlPath`/entities/${id}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
       scopes: 'write',
+      invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       nullIfNotFound: true,
     });
   }
@@ -106,8 +118,9 @@ export class GovernanceClient {
   /** False when there was no such entity. */
   async deleteEntity(id: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: { method: 'DELETE', path: `/entities/${enc(id)}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
+      call: { method: 'DELETE', path: urlPath`/entities/${id}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
       scopes: 'delete',
+      invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       nullIfNotFound: true,
     });
     return res !== null;
@@ -117,8 +130,9 @@ export class GovernanceClient {
 
   moveToStage(entityId: string, workflowType: string, body: StageRequest) {
     return this.send<WorkflowStageInformation>({
-      call: { method: 'POST', path: `/assignments/entities/${enc(entityId)}/types/${enc(workflowType)}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
+      call: { method: 'POST', path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
       scopes: 'write',
+      invalidates: [Tags.entity(entityId), Tags.entityLists],
       nullIfNotFound: true,
     });
   }
@@ -134,7 +148,7 @@ export class GovernanceClient {
 
   getEntityType(id: string) {
     return this.send<EntityTypeInformation>({
-      call: { method: 'GET', path: `/entity-types/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entityTypes.get', cache: this.cache([Tags.entityType(id)]) },
+      call: { method: 'GET', path: urlPath`/entity-types/${id}`, idempotent: true, priority: 'single', operation: 'entityTypes.get', cache: this.cache([Tags.entityType(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -146,7 +160,7 @@ export class GovernanceClient {
     return this.send<LinksPage<RelatedEntityLink>>({
       call: {
         method: 'POST',
-        path: `/linked-entity-types/entity-types/names/${enc(typeName)}/entities/${enc(entityId)}/links/pages`,
+        path: urlPath`/linked-entity-types/entity-types/names/${typeName}/entities/${entityId}/links/pages`,
         query: pageQuery(page),
         json: { fullText: '', ...criteria },
         idempotent: true,
@@ -161,7 +175,7 @@ export class GovernanceClient {
 
   getLink(id: string, linkTypeId: string) {
     return this.send<LinkInformation>({
-      call: { method: 'GET', path: `/links/${enc(id)}`, query: { linkTypeId }, idempotent: true, priority: 'single', operation: 'links.get', cache: this.cache([Tags.link(id)]) },
+      call: { method: 'GET', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: true, priority: 'single', operation: 'links.get', cache: this.cache([Tags.link(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -171,14 +185,16 @@ export class GovernanceClient {
     return this.send<LinkInformation>({
       call: { method: 'POST', path: '/links', query: { linkTypeId }, json: body, idempotent: false, priority: 'write', operation: 'links.create' },
       scopes: 'write',
+      invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
     });
   }
 
   /** False when there was no such link. */
   async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: { method: 'DELETE', path: `/links/${enc(id)}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
+      call: { method: 'DELETE', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
       scopes: 'delete',
+      invalidates: [Tags.link(id), Tags.linkLists],
       nullIfNotFound: true,
     });
     return res !== null;
@@ -190,6 +206,7 @@ export class GovernanceClient {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attribute-options', query: { attributeId }, json: options, idempotent: false, priority: 'write', operation: 'attributes.addOptions' },
       scopes: 'write',
+      invalidates: [Tags.entityTypeLists],
       nullIfNotFound: true,
     });
   }
@@ -198,6 +215,7 @@ export class GovernanceClient {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attributes', query: { schemaName }, json: body, idempotent: false, priority: 'write', operation: 'attributes.create' },
       scopes: 'write',
+      invalidates: [Tags.entityTypeLists],
     });
   }
 
@@ -215,11 +233,17 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ call, scopes, nullIfNotFound }: Send): Promise<T | null> {
+  private async send<T>({ call, scopes, nullIfNotFound, invalidates }: Send): Promise<T | null> {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
-      return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
+      try {
+        return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
+      } catch (e) {
+        // A write that may have been applied: drop what it may have changed, so a re-read sees it.
+        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') this.invalidate(invalidates);
+        throw e;
+      }
     };
     let { res, auth } = await attempt();
     // An expired or revoked token: fetch a new one and try once more.
@@ -234,4 +258,3 @@ function pageQuery(page: PageRequest): Record<string, string | number | undefine
   return { page: page.page, size: page.size, sort: page.sort };
 }
 
-const enc = encodeURIComponent;

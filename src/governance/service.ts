@@ -6,6 +6,7 @@
 import type { Config } from '../config/config.js';
 import type { RequestInfo } from '../graph/context.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
+import type { RecordLocks } from '../core/record-locks.js';
 import { UsageTracker } from '../core/usage.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
@@ -17,6 +18,8 @@ export interface GovernanceScope {
   loaders: GovernanceLoaders;
   /** Largest `first`/`last` a governance list accepts. */
   maxPageSize: number;
+  /** Per-record write locks, for writes with a precondition. */
+  locks: RecordLocks;
 }
 
 export class GovernanceService {
@@ -27,6 +30,7 @@ export class GovernanceService {
   constructor(
     readonly upstream: Upstream,
     readonly config: Config,
+    private readonly locks: RecordLocks,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
     if (config.governance.authMode === 'configured') {
@@ -40,7 +44,7 @@ export class GovernanceService {
   forRequest(info: RequestInfo): GovernanceScope {
     const credential = this.auth.credentialFor(info.headers);
     const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs);
-    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize };
+    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, locks: this.locks };
   }
 
   async close(): Promise<void> {}

@@ -5,6 +5,7 @@
 import type { CalendarScope } from '../calendar/service.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
+import type { IdempotencyContext } from './idempotency.js';
 
 export interface RequestInfo {
   requestId: string;
@@ -19,4 +20,6 @@ export interface Context {
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
+  /** Idempotency keys of creates (see `idempotency.ts`). */
+  idempotency?: IdempotencyContext;
 }

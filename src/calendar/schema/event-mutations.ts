@@ -3,6 +3,8 @@
  * `../writes.ts`); `deleteEvent` moves the event to the trash and returns it.
  */
 import { builder } from '../../graph/builder.js';
+import { idempotentCreate } from '../../graph/idempotency.js';
+import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import { recordRef } from '../inputs.js';
 import { OrganizerInputFields, VenueInputFields } from './record-inputs.js';
 import { EventRef } from './refs.js';
@@ -55,8 +57,12 @@ builder.mutationFields((t) => ({
     type: EventRef,
     nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
-    args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }) },
-    resolve: (_root, { input }, { calendar }) => calendar.writes.createEvent(input),
+    args: {
+      input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }),
+      clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
+    },
+    resolve: (_root, { input, clientMutationId }, { calendar, idempotency }, info) =>
+      idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, () => calendar.writes.createEvent(input)),
   }),
   updateEvent: t.field({
     type: EventRef,
@@ -67,8 +73,9 @@ builder.mutationFields((t) => ({
       slug: t.arg.string({ description: 'The event\'s slug.' }),
       password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
+      expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
-    resolve: (_root, args, { calendar }) => calendar.writes.updateEvent(recordRef(args, 'event'), args.input, args.password ?? undefined),
+    resolve: (_root, args, { calendar }) => calendar.writes.updateEvent(recordRef(args, 'event'), args.input, args.password ?? undefined, args.expectedVersion ?? undefined),
   }),
   deleteEvent: t.field({
     type: EventRef,

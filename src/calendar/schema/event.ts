@@ -3,6 +3,7 @@
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
 import { builder } from '../../graph/builder.js';
+import { eventVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
@@ -19,6 +20,7 @@ EventRef.implement({
     globalIdLineage: t.exposeStringList('globalIdLineage', { nullable: false, description: 'The global ids of the sites the event was imported through, its own first.' }),
     authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when the event has one.' }),
     status: t.exposeString('status', { nullable: false, description: 'The post status: `publish`, `draft`, `pending`, `future`, `private` or `trash`.' }),
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (e) => eventVersion(e) }),
     title: t.exposeString('title', { nullable: false, description: 'The title as plain text (HTML entities decoded).' }),
     description: t.field({ nullable: false, type: HTMLScalar, description: 'The description as HTML; empty when there is none.', resolve: (e) => e.description }),
     excerpt: t.field({ nullable: false, type: HTMLScalar, description: 'The excerpt as HTML; empty when there is none.', resolve: (e) => e.excerpt }),

@@ -4,6 +4,7 @@
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
 import { builder } from '../../graph/builder.js';
+import { entityVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation, OptionValueItem, ValueItem } from '../wire.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
@@ -27,6 +28,7 @@ EntityRef.implement({
     id: t.exposeID('id', { nullable: false, description: 'The record\'s uuid.' }),
     number: t.exposeInt('number', { nullable: false, description: 'The record\'s sequence number, in the order records were created.' }),
     name: t.exposeString('name', { nullable: false, description: 'The record\'s name.' }),
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({ nullable: false, description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.', resolve: (e) => `${e.number} | ${e.name}` }),
     kind: t.field({ type: EntityKind, nullable: true, description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).', resolve: (e) => kindOf(e.entityType?.name) }),
     organizationId: t.exposeID('orgGroupId', { nullable: false, description: 'The uuid of the organization that owns the record.' }),

@@ -4,6 +4,8 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { idempotentCreate } from '../../graph/idempotency.js';
+import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
 import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
 import type { LinkRequestEnd } from '../wire.js';
@@ -54,15 +56,20 @@ builder.mutationFields((t) => ({
   createLink: t.field({
     type: LinkRef,
     description: 'Links two records with a link type and returns the new link.',
-    args: { input: t.arg({ type: CreateLinkInput, required: true, description: 'The link to create.' }) },
-    resolve: async (_root, { input }, ctx) => {
+    args: {
+      input: t.arg({ type: CreateLinkInput, required: true, description: 'The link to create.' }),
+      clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
+    },
+    resolve: async (_root, { input, clientMutationId }, ctx, info) => {
       const linkTypeId = uuidArg(input.linkTypeId, 'input.linkTypeId');
       const ends = [checkEnd(input.entity1, 'input.entity1'), checkEnd(input.entity2, 'input.entity2')] as const;
-      const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
       const { client } = ctx.governance;
-      const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
-      client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
-      return link;
+      return idempotentCreate(ctx.idempotency, info, { upstream: 'governance', identity: client.identity }, { linkTypeId, ends, attributes: input.attributes ?? null }, clientMutationId, async () => {
+        const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
+        const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
+        client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
+        return link;
+      });
     },
   }),
   deleteLink: t.field({
