@@ -240,14 +240,16 @@ async function loseAnswer(c: Context<Env>, fault: FaultRule): Promise<void> {
   const outgoing = c.env.outgoing;
   if (fault.kind === 'apply-then-stall') await sleep(fault.delayMs ?? 30_000);
   if (fault.kind === 'apply-then-cut-body') {
-    const text = await c.res.text();
+    const text = await c.res.clone().text();
     outgoing.writeHead(c.res.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
     outgoing.write(text.slice(0, Math.floor(text.length / 2)));
     await sleep(20);
   }
   outgoing.socket?.destroy();
-  // The handler's response is never written: the node adapter sees RESPONSE_ALREADY_SENT.
-  c.res = new Response(null);
+  // The handler's response must never be written now: the node adapter's attempt becomes a no-op.
+  outgoing.writeHead = (() => outgoing) as unknown as typeof outgoing.writeHead;
+  outgoing.write = (() => true) as typeof outgoing.write;
+  outgoing.end = (() => outgoing) as unknown as typeof outgoing.end;
 }
 
 async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOptions): Promise<Response> {
