@@ -71,7 +71,7 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
       const info = { requestId, headers: request.headers, usage, signal: request.signal };
       const idempotency = { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined };
-      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), idempotency };
+      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), idempotency, inputLimits: config.inputLimits };
     },
   });
 

@@ -6,6 +6,7 @@ import type { CalendarScope } from '../calendar/service.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
 import type { IdempotencyContext } from './idempotency.js';
+import type { InputLimits } from '../config/config.js';
 
 export interface RequestInfo {
   requestId: string;
@@ -20,6 +21,8 @@ export interface Context {
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
+  /** Caps on string arguments (see `input-limits.ts`); defaults when absent. */
+  inputLimits?: InputLimits;
   /** Idempotency keys of creates (see `idempotency.ts`). */
   idempotency?: IdempotencyContext;
 }
