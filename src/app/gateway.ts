@@ -14,7 +14,7 @@ import { UsageTracker } from '../core/usage.js';
 import { maskError } from '../graph/errors.js';
 import { GovernanceService } from '../governance/service.js';
 import { defaultGraphiQLQuery } from '../http/graphiql.js';
-import type { LogSink } from '../observability/logging.js';
+import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { usePersistedSafelist } from '../http/persisted.js';
@@ -59,9 +59,12 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     // Yoga's default GraphiQL loads its files from a CDN; this one is inlined and works offline.
     renderGraphiQL,
     maskedErrors: { maskError, isDev: config.env === 'development' },
-    logging: config.logLevel === 'silent' ? false : config.logLevel,
+    // Expected errors are one request log line; only unexpected ones print a stack (logging.ts).
+    logging: yogaLogger(config.logLevel),
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
+    // Larger bodies are answered 413 from their Content-Length, before anything is read or parsed.
+    maxRequestBodySize: config.security.maxRequestBodyBytes,
     plugins: [...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);

@@ -19,6 +19,8 @@ export interface OperationRecord {
   context?: Context;
   /** `extensions.code` of every error in the result, in order. */
   errorCodes: string[];
+  /** The errors an upstream caused: code, upstream and the upstream's status, in order. */
+  upstreamErrors: { code: string; upstream: string; status?: number }[];
   status?: number;
   durationMs?: number;
 }
@@ -33,7 +35,7 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
   const records = new WeakMap<Request, OperationRecord>();
   return {
     onParams({ request, params }) {
-      const record: OperationRecord = { requestId: requestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [] };
+      const record: OperationRecord = { requestId: requestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [], upstreamErrors: [] };
       records.set(request, record);
       for (const l of listeners) l.start?.(record, request);
     },
@@ -58,7 +60,15 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
       const record = records.get(request);
       if (!record || Symbol.asyncIterator in result) return;
       for (const r of Array.isArray(result) ? result : [result]) {
-        for (const e of (r.errors ?? []) as readonly GraphQLError[]) record.errorCodes.push(String(e.extensions?.code ?? 'UNCODED'));
+        for (const e of (r.errors ?? []) as readonly GraphQLError[]) {
+          const code = String(e.extensions?.code ?? 'UNCODED');
+          record.errorCodes.push(code);
+          const upstream = e.extensions?.upstream;
+          if (typeof upstream === 'string') {
+            const status = e.extensions?.upstreamStatus;
+            record.upstreamErrors.push({ code, upstream, ...(typeof status === 'number' ? { status } : {}) });
+          }
+        }
       }
     },
     onResponse({ request, response }) {
