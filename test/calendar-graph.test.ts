@@ -328,17 +328,6 @@ describe('upstream failures', () => {
     expect(mixed.data).toEqual({ a: { id: known }, b: null });
   });
 
-  it('answers readiness from the namespace index, and fails it while the upstream fails', async () => {
-    await expect(s.gateway.calendar.ready(AbortSignal.timeout(5000))).resolves.toBeUndefined();
-    expect(calls(s)).toEqual(['GET /']);
-    s.calendar.control.setFaults([{ kind: 'status', status: 500 }]);
-    try {
-      await expect(s.gateway.calendar.ready(AbortSignal.timeout(5000))).rejects.toMatchObject({ kind: 'unavailable' });
-    } finally {
-      s.calendar.control.setFaults([]);
-    }
-  });
-
   it('a password-protected event needs its password', async () => {
     const locked = await q(`{ event(slug: "members-preview-evening") { id } }`);
     expect(locked.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 'event-password-protected' });

@@ -43,7 +43,7 @@ export interface Gateway {
 }
 
 export function createGateway({ config, dispatcher, logSink }: GatewayOptions): Gateway {
-  const observability = createObservability({ config, logSink, dispatcher, services: () => ({ governance, calendar }) });
+  const observability = createObservability({ config, logSink, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);

@@ -171,12 +171,6 @@ export class CalendarClient {
     return this.write('tags.delete', 'DELETE', urlPath`/tags/${id}`, undefined, undefined, [TAG.terms]);
   }
 
-  /** GET / (the namespace index): a cheap probe that the API answers, for readiness checks. */
-  async ping(): Promise<void> {
-    const res = await this.send({ method: 'GET', path: '/', idempotent: true, priority: 'single', operation: 'index' }, this.options.auth.read);
-    if (res.status >= 400) throw toUpstreamError(res);
-  }
-
   // ------------------------------------------------------------------ plumbing
   private path(kind: 'events' | PostKind | TermKind, ref: RecordRef): string {
     return 'id' in ref ? urlPath`/${kind}/${ref.id}` : urlPath`/${kind}/by-slug/${ref.slug}`;

@@ -7,7 +7,6 @@ import type { Config } from '../config/config.js';
 import type { RequestInfo } from '../graph/context.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
-import { UsageTracker } from '../core/usage.js';
 import { calendarAuth } from './auth.js';
 import { CalendarClient } from './client.js';
 import { createCalendarLoaders, type CalendarLoaders } from './loaders.js';
@@ -38,17 +37,6 @@ export class CalendarService {
     });
     const loaders = createCalendarLoaders(client);
     return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders, this.locks, info.signal), maxPageSize: this.config.maxPageSize };
-  }
-
-  /** Readiness (/ready): the calendar API answers its namespace index, anonymously. */
-  async ready(signal: AbortSignal): Promise<void> {
-    const client = new CalendarClient({
-      upstream: this.upstream,
-      auth: calendarAuth({ authMode: 'configured' }, new Headers()),
-      caller: { usage: new UsageTracker(), signal },
-      cacheTtlMs: 0,
-    });
-    await client.ping();
   }
 
   async close(): Promise<void> {}

@@ -7,7 +7,6 @@ import type { Config } from '../config/config.js';
 import type { RequestInfo } from '../graph/context.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
-import { UsageTracker } from '../core/usage.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
 import { createGovernanceLoaders, type GovernanceLoaders } from './loaders.js';
@@ -24,8 +23,6 @@ export interface GovernanceScope {
 
 export class GovernanceService {
   private readonly auth: GovernanceAuth;
-  /** For /ready: with client credentials, ready means a token can be had (a cached one costs nothing). */
-  readonly ready?: (signal: AbortSignal) => Promise<void>;
 
   constructor(
     readonly upstream: Upstream,
@@ -33,12 +30,6 @@ export class GovernanceService {
     private readonly locks: RecordLocks,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
-    if (config.governance.authMode === 'configured') {
-      const credential = this.auth.credentialFor(new Headers());
-      this.ready = async () => {
-        await credential.authorization(new UsageTracker());
-      };
-    }
   }
 
   forRequest(info: RequestInfo): GovernanceScope {
