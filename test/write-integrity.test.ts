@@ -6,8 +6,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, type Gateway } from '../src/app/gateway.js';
+import { UsageTracker } from '../src/core/usage.js';
+import { UpstreamError } from '../src/core/errors.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -187,5 +189,31 @@ describe('preconditions, idempotency keys and lost answers', () => {
     expect(retry.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_OUTCOME_UNKNOWN' });
     expect(posts(/^\/events$/)).toBe(1);
     s.calendar.control.clearFaults();
+  });
+
+  it('a write cut off by the process stopping (its request aborted after it was sent) is outcome-unknown; one never sent stays unavailable', async () => {
+    const { calendar } = s.gateway.upstreams;
+    const write = (signal: AbortSignal, path = '/tags') =>
+      calendar.call({ method: 'POST', path, json: { name: 'stopping' }, idempotent: false, priority: 'write', operation: 'tags.create' }, { identity: 'test', usage: new UsageTracker(), signal });
+    s.calendar.control.setFaults([{ kind: 'apply-then-stall', method: 'POST', pathPrefix: '/tags', times: 1, delayMs: 2_000 }]);
+    s.clearRequests();
+    const stop = new AbortController();
+    const pending = write(stop.signal).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(posts(/^\/tags$/)).toBe(1));
+    stop.abort();
+    const error = (await pending) as UpstreamError;
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.kind).toBe('outcome-unknown');
+    s.calendar.control.clearFaults();
+
+    const refused = createGateway({ config: { ...s.config, calendar: { ...s.config.calendar, url: 'http://127.0.0.1:1/wp-json/calendar/events/v1' } } });
+    try {
+      const e = (await refused.upstreams.calendar
+        .call({ method: 'POST', path: '/tags', json: { name: 'never sent' }, idempotent: false, priority: 'write', operation: 'tags.create' }, { identity: 'test', usage: new UsageTracker() })
+        .catch((x: unknown) => x)) as UpstreamError;
+      expect([e.kind, e.sent]).toEqual(['unavailable', false]);
+    } finally {
+      await refused.close();
+    }
   });
 });
