@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import { loadConfig } from '../src/config/config.js';
+import { bodyRefusal } from './body-refusal.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
@@ -106,6 +107,7 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
       return storm(ctx, stormFree);
     });
     await step('6', () => throughputVsBareYoga(ctx));
+    await step('8', () => bodyRefusal(gateway!.url, client!, options.quick));
     await step('7', () => replicas(up, options, log));
 
     const atEnd = await gateway.stats().catch(() => undefined);
