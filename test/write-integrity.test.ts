@@ -204,6 +204,17 @@ describe('preconditions, idempotency keys and lost answers', () => {
     const error = (await pending) as UpstreamError;
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.kind).toBe('outcome-unknown');
+
+    // The gateway shutting down while a write is on the wire: outcome unknown, not unavailable.
+    const stopping = createGateway({ config: s.config });
+    s.calendar.control.setFaults([{ kind: 'apply-then-stall', method: 'POST', pathPrefix: '/tags', times: 1, delayMs: 2_000 }]);
+    s.clearRequests();
+    const inFlight = stopping.upstreams.calendar
+      .call({ method: 'POST', path: '/tags', json: { name: 'shutdown' }, idempotent: false, priority: 'write', operation: 'tags.create' }, { identity: 'test', usage: new UsageTracker() })
+      .catch((e: unknown) => e);
+    await vi.waitFor(() => expect(posts(/^\/tags$/)).toBe(1));
+    await stopping.close();
+    expect(((await inFlight) as UpstreamError).kind).toBe('outcome-unknown');
     s.calendar.control.clearFaults();
 
     const refused = createGateway({ config: { ...s.config, calendar: { ...s.config.calendar, url: 'http://127.0.0.1:1/wp-json/calendar/events/v1' } } });

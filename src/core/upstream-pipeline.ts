@@ -186,7 +186,8 @@ export class Upstream {
     let rateLimited = 0;
     for (let attempt = 0; ; attempt++) {
       const dequeued = observer?.queued?.({ ...event!, priority: call.priority });
-      const outcome = await limiter.schedule(call.priority, async (): Promise<HttpResponse | UpstreamError> => {
+      let onWire = false;
+      const scheduled = limiter.schedule(call.priority, async (): Promise<HttpResponse | UpstreamError> => {
         try {
           // Admission settles asynchronously: a 429 read meanwhile, or a window that closed
           // meanwhile (the point was counted in it), sends this one back to ask again.
@@ -197,6 +198,7 @@ export class Upstream {
           dequeued?.();
         }
         caller.usage.request(this.name);
+        onWire = true;
         const done = observer?.request?.({ ...event!, method: call.method, attempt });
         try {
           const res = await transport.send({ method: call.method, url, headers: call.headers, json: call.json, body: call.body, signal: caller.signal });
@@ -207,6 +209,12 @@ export class Upstream {
           if (e instanceof UpstreamError) return e;
           throw e;
         }
+      });
+      const outcome = await scheduled.catch((e: unknown) => {
+        // The scheduler answers running calls at shutdown: a write already on the wire then may
+        // or may not have been applied; one still waiting certainly was not sent.
+        if (!call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable') throw outcomeUnknown(this.name, e);
+        throw e;
       });
       if (outcome instanceof UpstreamError) {
         // A write that may have reached the upstream is never sent again: its outcome is unknown.
