@@ -1,7 +1,7 @@
 /**
  * Workload 8: cheap refusal of large bodies. `{ __typename }` is timed alone, then again while
  * other connections keep sending 5 MB bodies, which the gateway must answer 413 from their
- * Content-Length without reading or parsing them. Recorded: the refusals' statuses and times, and
+ * Content-Length without parsing them. Recorded: the refusals' statuses and times, and
  * how much the concurrent `{ __typename }` slowed down (ratio of medians; no wall-time target).
  */
 import { Worker } from 'node:worker_threads';
@@ -29,7 +29,7 @@ async function send() {
       await res.body.dump();
       status = String(res.statusCode);
     } catch (e) {
-      // The gateway closes the connection once it has answered, maybe while the body is still going out.
+      // A connection closed while the body is still going out would show here.
       status = 'closed:' + (e.code || 'error');
     }
     refusals.push(performance.now() - started);

@@ -35,7 +35,6 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
     useIntrospectionGuard({ allowed: security.introspection }),
     useValidationCodes(),
     useErrorLimit(security.maxErrors),
-    useCloseOnTooLarge(),
   ];
   if (!security.fieldSuggestions) plugins.push(useHiddenSuggestions());
   if (security.csrfPrevention) plugins.push(useCSRFPrevention({ requestHeaders: CSRF_HEADERS }));
@@ -58,18 +57,6 @@ function reject(limit: string): { propagateOnRejection: false; onReject: GraphQL
         });
       },
     ],
-  };
-}
-
-/**
- * A body refused as too large (413) is not read: the connection is closed after the answer, so the
- * server does not spend time draining megabytes it will never use just to keep the socket alive.
- */
-function useCloseOnTooLarge(): Plugin {
-  return {
-    onResponse({ response }) {
-      if (response.status === 413) response.headers.set('connection', 'close');
-    },
   };
 }
 
