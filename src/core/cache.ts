@@ -82,13 +82,32 @@ export class ResponseCache {
     }
   }
 
-  /** Told about every invalidation made here (not those received from elsewhere), e.g. to tell other replicas. */
-  onInvalidate?: (tags: readonly string[]) => void;
+  /**
+   * Told about every invalidation made here (not those received from elsewhere), to carry it to the
+   * shared tier; a returned promise is tracked until it settles (see `settled`).
+   */
+  onInvalidate?: (tags: readonly string[]) => Promise<void> | void;
+  private readonly spreading = new Set<Promise<void>>();
 
-  /** Drops every entry carrying any of these tags, whoever fetched it. */
+  /** Drops every entry carrying any of these tags, whoever fetched it, here and in the shared tier. */
   invalidate(tags: readonly string[]): number {
-    this.onInvalidate?.(tags);
-    return this.invalidateLocal(tags);
+    const dropped = this.invalidateLocal(tags);
+    const spread = this.onInvalidate?.(tags);
+    if (spread) {
+      const tracked = spread.catch(() => undefined).finally(() => this.spreading.delete(tracked));
+      this.spreading.add(tracked);
+    }
+    return dropped;
+  }
+
+  /**
+   * Resolves once every invalidation made so far has reached the shared tier (or given up, bounded
+   * by the Redis command timeout); undefined when none is on its way, so the common case costs nothing.
+   * A mutation's answer waits for it, so a read sent after that answer, to any replica, sees the write.
+   */
+  settled(): Promise<void> | undefined {
+    if (this.spreading.size === 0) return undefined;
+    return Promise.all([...this.spreading]).then(() => undefined);
   }
 
   /** Drops tagged entries of this process only (an invalidation announced by another replica). */
