@@ -7,7 +7,7 @@
  * and the shared tier comes back with Redis.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
@@ -262,5 +262,24 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(fromA.errors).toBeUndefined();
     expect(mid).toBeGreaterThan(afterRestore);
     expect(reads(emulators)).toBe(mid);
+  });
+
+  it('a hung Redis (connection open, no answers) costs one command timeout, then the local tier alone', async () => {
+    const emulators = await startEmulators();
+    const proxy = new RedisProxy();
+    const url = await proxy.start();
+    closers.push(() => proxy.close());
+    const replica = await startReplica(emulators, { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix(), REDIS_COMMAND_TIMEOUT_MS: '300' });
+    await replica.query('{ __typename }');
+    proxy.stall();
+    const first = await replica.query(ENTITY_GRAPH, { first: 10 });
+    expect(first.errors).toBeUndefined();
+    expect(replica.gateway.upstreams.sharedCache!.ready).toBe(false);
+    // Later reads do not ask the hung Redis again (each would wait a command timeout).
+    const client = replica.gateway.upstreams.redis!.client;
+    const evalCalls = vi.spyOn(client, 'eval');
+    const second = await replica.query(ENTITY_GRAPH, { first: 11 });
+    expect(second.errors).toBeUndefined();
+    expect(evalCalls).not.toHaveBeenCalled();
   });
 });

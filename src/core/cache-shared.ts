@@ -173,6 +173,7 @@ export class SharedCacheTier {
       }
     } catch {
       // A slow or lost Redis (bounded by the command timeout) is a miss, never an error.
+      this.trouble();
       return undefined;
     }
   }
@@ -194,6 +195,7 @@ export class SharedCacheTier {
           const stored = await this.redis.client.eval(STORE, keys.length, ...keys, versions, JSON.stringify(payload), String(ttlMs), owner ?? '');
           return stored === 1;
         } catch {
+          this.trouble();
           return true; // Redis lost meanwhile: the local tier alone decides.
         }
       },
@@ -212,9 +214,27 @@ export class SharedCacheTier {
       await this.bump(tags);
     } catch {
       for (const t of tags) this.unsent.add(t);
-      this.synced = false;
+      this.trouble();
     }
   }
+
+  /**
+   * A command failed or timed out: stop using the tier (a hung Redis would cost every read a
+   * timeout) and try to catch up again shortly, as on a reconnection.
+   */
+  private trouble(): void {
+    if (this.synced) this.options.log?.({ level: 'warn', msg: 'redis not answering: the response cache is local only until it is back' });
+    this.synced = false;
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.redis.ready) void this.resync();
+    }, 1_000);
+    this.retry.unref();
+  }
+
+  private retry?: NodeJS.Timeout;
+  private resyncing = false;
 
   /**
    * Bumps the counters and announces the tags in one transaction, then waits (at most one command
@@ -264,6 +284,8 @@ export class SharedCacheTier {
 
   /** After (re)connecting: send what was invalidated meanwhile, and forget local entries whose messages may have been lost. */
   private async resync(): Promise<void> {
+    if (this.resyncing) return;
+    this.resyncing = true;
     try {
       while (this.unsent.size > 0) {
         const tags = [...this.unsent];
@@ -278,7 +300,10 @@ export class SharedCacheTier {
         this.options.log?.({ level: 'info', msg: 'redis connected: the response cache is shared' });
       }
     } catch {
-      // Still unreachable; the next 'ready' tries again.
+      this.resyncing = false;
+      this.trouble(); // still unreachable: try again shortly
+    } finally {
+      this.resyncing = false;
     }
   }
 }
