@@ -93,6 +93,10 @@ export interface SecurityConfig {
   maxCost: number;
   /** The same field literally repeated in one selection set ("field duplication"). */
   maxFieldRepeats: number;
+  /** With introspection off, `_service`/`_entities` answer only requests carrying this secret (secret). */
+  federationSecret?: string;
+  /** The header the federation router sends the secret in. */
+  federationSecretHeader: string;
 }
 
 export class ConfigError extends Error {
@@ -201,5 +205,7 @@ function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): 
     maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
     maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 10_000_000),
     maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
+    federationSecret: read.string('FEDERATION_SECRET'),
+    federationSecretHeader: read.string('FEDERATION_SECRET_HEADER') ?? 'x-federation-secret',
   };
 }
