@@ -171,9 +171,9 @@ export class SharedCacheTier {
         await new Promise((r) => setTimeout(r, Math.min(10 * 2 ** round, 100, Math.max(1, waitUntil - Date.now()))));
         if (!this.ready) return undefined;
       }
-    } catch {
+    } catch (e) {
       // A slow or lost Redis (bounded by the command timeout) is a miss, never an error.
-      this.trouble();
+      this.trouble(e);
       return undefined;
     }
   }
@@ -194,8 +194,8 @@ export class SharedCacheTier {
         try {
           const stored = await this.redis.client.eval(STORE, keys.length, ...keys, versions, JSON.stringify(payload), String(ttlMs), owner ?? '');
           return stored === 1;
-        } catch {
-          this.trouble();
+        } catch (e) {
+          this.trouble(e);
           return true; // Redis lost meanwhile: the local tier alone decides.
         }
       },
@@ -213,6 +213,7 @@ export class SharedCacheTier {
     try {
       await this.bump(tags);
     } catch {
+      // Even on a reply error: the bump must not be lost.
       for (const t of tags) this.unsent.add(t);
       this.trouble();
     }
@@ -222,7 +223,10 @@ export class SharedCacheTier {
    * A command failed or timed out: stop using the tier (a hung Redis would cost every read a
    * timeout) and try to catch up again shortly, as on a reconnection.
    */
-  private trouble(): void {
+  private trouble(error?: unknown): void {
+    // Redis answered with an error (e.g. OOM on a full `noeviction` instance): it is there, this
+    // command just did not happen; the tier stays in use.
+    if (error instanceof Error && error.name === 'ReplyError') return;
     if (this.synced) this.options.log?.({ level: 'warn', msg: 'redis not answering: the response cache is local only until it is back' });
     this.synced = false;
     if (this.retry) return;

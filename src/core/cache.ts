@@ -1,9 +1,12 @@
 /**
- * The shared response cache: one LRU bounded in bytes across every request of the process.
+ * The shared response cache: one LRU bounded in bytes across every request of the process, the
+ * first tier (with a Redis, `cache-shared.ts` is the second, shared by the replicas).
  * Keys always start with the caller's credential identity, so data fetched with one credential is
  * never served to another. Entries carry tags (record ids, list kinds) so that a mutation can drop
- * exactly what it changed. An entry outlives its TTL by `maxStaleMs`, for stale answers during a 429
- * pause; a normal read treats it as a miss.
+ * exactly what it changed: tags name the upstream resources an answer read (`governance:entity:<id>`,
+ * `governance:list:entities`, `calendar:events`…), the one vocabulary for every cache layer. An
+ * entry outlives its TTL by `maxStaleMs`, for stale answers during a 429 pause; a normal read
+ * treats it as a miss.
  *
  * Invalidation is ordered: each invalidation gets a sequence number, and an answer whose request
  * started before an invalidation of one of its tags is not stored, so a read that raced a write can
