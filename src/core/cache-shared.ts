@@ -22,6 +22,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ResponseCache } from './cache.js';
+import type { Redis } from 'ioredis';
 import type { HttpResponse } from './http.js';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
@@ -92,6 +93,14 @@ for i = 1, #KEYS do
 end
 return #KEYS`;
 
+/** The scripts, defined on the client so that they go by their SHA (EVALSHA) after the first call. */
+type Script = (numKeys: number, ...args: string[]) => Promise<unknown>;
+interface Scripts {
+  gatewayCacheLookup: Script;
+  gatewayCacheStore: Script;
+  gatewayCacheRelease: Script;
+}
+
 interface Payload {
   s: number;
   h: Record<string, string>;
@@ -103,6 +112,7 @@ interface Payload {
 
 export class SharedCacheTier {
   private readonly redis: RedisLink;
+  private readonly scripts: Scripts;
   private readonly self = randomUUID();
   private readonly channel: string;
   private readonly acks: string;
@@ -118,6 +128,12 @@ export class SharedCacheTier {
     private readonly options: SharedCacheOptions,
   ) {
     this.redis = options.redis;
+    const client = this.redis.client;
+    client.defineCommand('gatewayCacheLookup', { lua: LOOKUP });
+    client.defineCommand('gatewayCacheStore', { lua: STORE });
+    client.defineCommand('gatewayCacheRelease', { lua: RELEASE });
+    client.defineCommand('gatewayCacheBump', { lua: BUMP });
+    this.scripts = client as unknown as Scripts;
     this.channel = this.redis.key('cache-invalidate');
     this.acks = this.redis.key('cache-invalidate-ack');
     cache.onInvalidate = (tags) => this.invalidate(tags);
@@ -159,7 +175,7 @@ export class SharedCacheTier {
     const waitUntil = Date.now() + this.options.waitMs;
     try {
       for (let round = 0; ; round++) {
-        const [found, data, owns] = (await this.redis.client.eval(LOOKUP, keys.length, ...keys, lockMs, owner)) as [number, string, number?];
+        const [found, data, owns] = (await this.scripts.gatewayCacheLookup(keys.length, ...keys, lockMs, owner)) as [number, string, number?];
         if (found === 1) {
           const p = JSON.parse(data) as Payload;
           if (p.f > Date.now()) return { kind: 'hit', response: { status: p.s, headers: p.h, body: p.b, bytes: p.n }, freshUntil: p.f };
@@ -180,7 +196,7 @@ export class SharedCacheTier {
 
   private miss(keys: string[], versions: string, owner: string | undefined): SharedLookup {
     const release = () => {
-      if (owner && this.redis.ready) this.redis.client.eval(RELEASE, 1, keys[1]!, owner).catch(() => undefined);
+      if (owner && this.redis.ready) this.scripts.gatewayCacheRelease(1, keys[1]!, owner).catch(() => undefined);
     };
     return {
       kind: 'miss',
@@ -192,7 +208,7 @@ export class SharedCacheTier {
         }
         const payload: Payload = { s: response.status, h: response.headers, b: response.body, n: response.bytes, f: Date.now() + ttlMs };
         try {
-          const stored = await this.redis.client.eval(STORE, keys.length, ...keys, versions, JSON.stringify(payload), String(ttlMs), owner ?? '');
+          const stored = await this.scripts.gatewayCacheStore(keys.length, ...keys, versions, JSON.stringify(payload), String(ttlMs), owner ?? '');
           return stored === 1;
         } catch (e) {
           this.trouble(e);
@@ -253,9 +269,9 @@ export class SharedCacheTier {
     const waiting = { missing: Number.POSITIVE_INFINITY, done };
     this.awaiting.set(id, waiting);
     try {
-      const replies = await this.redis.client
-        .multi()
-        .eval(BUMP, tags.length, ...tags.map((t) => this.redis.key('cache', 'tag', t)))
+      const transaction = this.redis.client.multi() as ReturnType<Redis['multi']> & { gatewayCacheBump(numKeys: number, ...keys: string[]): ReturnType<Redis['multi']> };
+      const replies = await transaction
+        .gatewayCacheBump(tags.length, ...tags.map((t) => this.redis.key('cache', 'tag', t)))
         .publish(this.channel, JSON.stringify({ from: this.self, id, tags }))
         .exec();
       const failed = replies ? replies.find(([e]) => e)?.[0] : new Error('transaction discarded');
