@@ -14,6 +14,7 @@ import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { ResponseCache } from '../src/core/cache.js';
 import { SharedCacheTier } from '../src/core/cache-shared.js';
+import { UsageTracker } from '../src/core/usage.js';
 import type { HttpResponse } from '../src/core/http.js';
 import { RedisLink } from '../src/core/redis.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
@@ -126,6 +127,28 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(calls.slice(1)).toEqual([0, 0]);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
+  });
+
+  it('an operation knows the tags of what it read, from the wire, the local tier or Redis, and a Redis hit counts as a cache hit', async () => {
+    const emulators = await startEmulators();
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
+    const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
+    const read = (replica: Replica) => {
+      const usage = new UsageTracker();
+      const call = { method: 'GET', path: '/events', query: { per_page: 2 }, idempotent: true, priority: 'list', operation: 'events.list', cache: { ttlMs: 60_000, tags: ['calendar:events', 'calendar:venues'] } } as const;
+      return replica.gateway.upstreams.calendar.call(call, { identity: 'anonymous', usage }).then((res) => ({ res, usage }));
+    };
+    const wire = await read(a);
+    const local = await read(a);
+    const shared = await read(b);
+    for (const { res, usage } of [wire, local, shared]) {
+      expect(res.status).toBe(200);
+      expect([...usage.tags]).toEqual(['calendar:events', 'calendar:venues']);
+    }
+    expect(wire.usage.get('calendar')).toMatchObject({ requests: 1, cacheHits: 0 });
+    expect(local.usage.get('calendar')).toMatchObject({ requests: 0, cacheHits: 1 });
+    expect(shared.usage.get('calendar')).toMatchObject({ requests: 0, cacheHits: 1 });
+    expect(shared.res.body).toEqual(wire.res.body);
   });
 
   it('two replicas asking for the same cold records at once send each request once', async () => {

@@ -123,6 +123,7 @@ export class Upstream {
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     if (call.cache) {
+      caller.usage.readTags(call.cache.tags);
       const hit = cache.get(key);
       if (hit?.fresh) {
         caller.usage.cacheHit(this.name);
