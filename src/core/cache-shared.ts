@@ -307,6 +307,8 @@ export class SharedCacheTier {
     if (this.resyncing) return;
     this.resyncing = true;
     try {
+      // A hung Redis keeps its connection "ready": ask it something (bounded by the command timeout).
+      await this.redis.client.ping();
       while (this.unsent.size > 0) {
         const tags = [...this.unsent];
         await this.bump(tags);
