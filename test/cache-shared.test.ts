@@ -4,7 +4,7 @@
  * two replicas asking for the same cold record at once send one request; a write through one
  * replica is seen by a read through another (and a read that raced the write never stores its
  * pre-write answer); losing Redis in the middle of a run degrades to the local tier without errors,
- * and the shared tier comes back with Redis.
+ * and the shared tier comes back with Redis. The tier may live on a Redis of its own (REDIS_CACHE_URL).
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -149,6 +149,25 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(local.usage.get('calendar')).toMatchObject({ requests: 0, cacheHits: 1 });
     expect(shared.usage.get('calendar')).toMatchObject({ requests: 0, cacheHits: 1 });
     expect(shared.res.body).toEqual(wire.res.body);
+  });
+
+  it('REDIS_CACHE_URL: the cache tier on a Redis of its own, shared while the budget\'s Redis is down', async () => {
+    const emulators = await startEmulators();
+    const budgetRedis = new RedisProxy();
+    const budgetUrl = await budgetRedis.start();
+    closers.push(() => budgetRedis.close());
+    budgetRedis.cut();
+    const prefix = newPrefix();
+    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
+    expect(a.gateway.upstreams.redis!.ready).toBe(false);
+    const first = await a.query(ENTITY_GRAPH, { first: 3 });
+    const before = reads(emulators);
+    const second = await b.query(ENTITY_GRAPH, { first: 3 });
+    expect(first.errors).toBeUndefined();
+    expect(second.data).toEqual(first.data);
+    expect(reads(emulators)).toBe(before);
+    expect((await admin!.keys(`${prefix}cache:entry:*`)).length).toBeGreaterThan(0);
   });
 
   it('two replicas asking for the same cold records at once send each request once', async () => {
