@@ -7,11 +7,14 @@
  * - an entry is stored with the versions of its tags read when its request started, by a script
  *   that stores it only if they are still current (checked on store), and
  * - a lookup returns an entry only if its versions are still the current ones (checked on read);
- * - an invalidation bumps the counters, then tells the replicas' local tiers on a channel.
- * So a read that raced another replica's write never puts the pre-write answer back for anyone.
- * The window that remains: between the upstream applying a write and the writer bumping the
- * counters, and until the message reaches the other replicas' local tiers (the writer answers its
- * client only after the bump; see `ResponseCache.settled`). While Redis is away nothing is shared,
+ * - an invalidation bumps the counters and tells the replicas' local tiers on a channel, in one
+ *   transaction, then waits (one command timeout at most) for each of them to acknowledge; the
+ *   mutation answers its client only then (`ResponseCache.settled`).
+ * So a read that raced another replica's write never puts the pre-write answer back for anyone,
+ * and a read sent after a mutation's answer sees the write, through any replica. The window that
+ * remains: between the upstream applying a write and the writer bumping the counters, and a
+ * replica slower than the acknowledgement timeout, and a write through a replica cut off from
+ * Redis while the others are not (until it reconnects). While Redis is away nothing is shared,
  * invalidations made meanwhile are kept and applied when it is back, and the local tier is emptied
  * then, since its messages were lost.
  *
