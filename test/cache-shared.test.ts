@@ -42,6 +42,12 @@ const ENTITY_GRAPH = /* GraphQL */ `
     }
   }`;
 
+/**
+ * Where a test counts what is shared, a busy machine must not pass for a slow Redis (which the
+ * tier rightly skips): generous command timeout and wait (a cut Redis fails at once anyway).
+ */
+const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '10000', CACHE_SHARED_WAIT_MS: '10000' };
+
 type Emulators = { governance: Awaited<ReturnType<typeof startGovernanceEmulator>>; calendar: Awaited<ReturnType<typeof startCalendarEmulator>> };
 interface Replica {
   gateway: Gateway;
@@ -107,7 +113,7 @@ function reads(emulators: Emulators): number {
 describe.skipIf(!run)('the shared cache tier', () => {
   it('three replicas sent the same cold EntityGraph in turn make the upstream calls of one', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const replicas = await Promise.all([startReplica(emulators, env), startReplica(emulators, env), startReplica(emulators, env)]);
     emulators.governance.control.clearRequests();
     emulators.calendar.control.clearRequests();
@@ -131,7 +137,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('an operation knows the tags of what it read, from the wire, the local tier or Redis, and a Redis hit counts as a cache hit', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const read = (replica: Replica) => {
       const usage = new UsageTracker();
@@ -158,7 +164,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     closers.push(() => budgetRedis.close());
     budgetRedis.cut();
     const prefix = newPrefix();
-    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: REDIS_URL, REDIS_KEY_PREFIX: prefix, ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     expect(a.gateway.upstreams.redis!.ready).toBe(false);
     const first = await a.query(ENTITY_GRAPH, { first: 3 });
@@ -172,7 +178,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('two replicas asking for the same cold records at once send each request once', async () => {
     const emulators = await startEmulators(150);
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     await Promise.all([a.query('{ __typename }'), b.query('{ __typename }')]);
     const ids = await a.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 5) { nodes { id } } }');
@@ -186,7 +192,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('a write through one replica is seen by reads through the others, cached or not', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const whole = '{ entities(first: 200) { nodes { id name } } }';
     const list = await b.query<{ entities: { nodes: { id: string; name: string }[] } }>(whole);
@@ -215,13 +221,13 @@ describe.skipIf(!run)('the shared cache tier', () => {
   it('a read that raced another replica\'s write stores nothing, in Redis or locally', async () => {
     const prefix = newPrefix();
     const link = () => {
-      const l = new RedisLink({ url: REDIS_URL, prefix, commandTimeoutMs: 500 });
+      const l = new RedisLink({ url: REDIS_URL, prefix, commandTimeoutMs: 10_000 });
       closers.push(() => l.close());
       return l;
     };
     const make = () => {
       const cache = new ResponseCache({ maxBytes: 1_000_000, maxStaleMs: 0 });
-      return { cache, tier: new SharedCacheTier(cache, { redis: link(), entries: true, waitMs: 0, ackTimeoutMs: 500, maxEntryBytes: 1_000_000 }) };
+      return { cache, tier: new SharedCacheTier(cache, { redis: link(), entries: true, waitMs: 0, ackTimeoutMs: 10_000, maxEntryBytes: 1_000_000 }) };
     };
     const a = make();
     const b = make();
@@ -265,7 +271,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const proxy = new RedisProxy();
     const url = await proxy.start();
     closers.push(() => proxy.close());
-    const env = { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix(), REDIS_COMMAND_TIMEOUT_MS: '200' };
+    const env = { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const warm = await a.query(ENTITY_GRAPH, { first: 3 });
     expect(warm.errors).toBeUndefined();
