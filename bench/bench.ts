@@ -9,6 +9,7 @@ import { bodyRefusal } from './body-refusal.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
+import { sharedCache } from './shared-cache.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
 import { topUpEntities, topUpEvents } from './top-up.js';
@@ -107,8 +108,9 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
       return storm(ctx, stormFree);
     });
     await step('6', () => throughputVsBareYoga(ctx));
-    await step('8', () => bodyRefusal(gateway!.url, client!, options.quick));
     await step('7', () => replicas(up, options, log));
+    await step('8', () => sharedCache(up, options, log));
+    await step('9', () => bodyRefusal(gateway!.url, client!, options.quick));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

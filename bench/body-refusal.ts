@@ -1,5 +1,5 @@
 /**
- * Workload 8: cheap refusal of large bodies. `{ __typename }` is timed alone, then again while
+ * Workload 9: cheap refusal of large bodies. `{ __typename }` is timed alone, then again while
  * other connections keep sending 5 MB bodies, which the gateway must answer 413 from their
  * Content-Length without parsing them. Recorded: the refusals' statuses and times, and
  * how much the concurrent `{ __typename }` slowed down (ratio of medians; no wall-time target).
@@ -67,7 +67,7 @@ export async function bodyRefusal(url: string, client: GraphQLClient, quick: boo
   const a = wall(alone.times);
   const b = wall(underAttack.times);
   return {
-    id: '8',
+    id: '9',
     name: '5 MB bodies refused (413) while { __typename } runs',
     runs,
     errors: alone.errors + underAttack.errors,
