@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
@@ -66,6 +67,8 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
+  discovery: DiscoveryConfig;
 }
 
 export interface SecurityConfig {
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
     security: readSecurity(read, production, graphiql),
     traffic: readTrafficConfig(env, problems, rateProfile),
+    discovery: readDiscoveryConfig(read.string('GOVERNANCE_DISCOVERY_FILE'), problems),
   };
 
   const g = config.governance;

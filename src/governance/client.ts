@@ -62,6 +62,8 @@ export class GovernanceClient {
     private readonly credential: GovernanceCredential,
     private readonly caller: Omit<Caller, 'identity'>,
     private readonly ttlMs: number,
+    /** Sees every successful answer, by operation (the discovery registry learns from it). */
+    private readonly onAnswer?: (operation: string, body: unknown) => void,
   ) {}
 
   // ------------------------------------------------------------------ entities (ops 2-7)
@@ -224,7 +226,10 @@ export class GovernanceClient {
     let { res, auth } = await attempt();
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
-    if (res.status >= 200 && res.status < 300) return (res.body ?? {}) as T;
+    if (res.status >= 200 && res.status < 300) {
+      this.onAnswer?.(call.operation, res.body);
+      return (res.body ?? {}) as T;
+    }
     if (isNotFound(res) && nullIfNotFound) return null;
     throw statusError(res, scopes, call.operation);
   }

@@ -11,3 +11,4 @@ import './link.js';
 import './link-mutations.js';
 import './workflow.js';
 import './attribute.js';
+import './discovery.js';
