@@ -3,6 +3,7 @@
  * server. Nothing here listens on a port, so tests drive it through `yoga.fetch` or mount it on
  * their own server; `server.ts` is the process entry that listens.
  */
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { setMaxListeners } from 'node:events';
@@ -62,7 +63,10 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     logging: config.logLevel === 'silent' ? false : config.logLevel,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    plugins: [...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
+    // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
+    // Deferred parts run in the same context: the per-operation estimate (which walks deferred
+    // fragments too), the request's usage budget and the account budget all count them.
+    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
