@@ -19,6 +19,7 @@ import type { LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { usePersistedSafelist } from '../http/persisted.js';
+import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
@@ -66,7 +67,7 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
+    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) })],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
