@@ -24,6 +24,9 @@ import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
 import { schema } from '../graph/schema.js';
+import { ChangeBus } from '../live/changes.js';
+import { LivePolling } from '../live/polling.js';
+import { createHash } from 'node:crypto';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
 
 export interface GatewayOptions {
@@ -39,6 +42,8 @@ export interface Gateway {
   upstreams: Upstreams;
   governance: GovernanceService;
   calendar: CalendarService;
+  /** Live updates: the change bus and the pollers. */
+  live: { bus: ChangeBus; polling: LivePolling };
   /** Metrics registry, tracing and the plugins serving /metrics and /ready. */
   observability: Observability;
   close(): Promise<void>;
@@ -49,6 +54,19 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config);
   const calendar = new CalendarService(upstreams.calendar, config);
+
+  const bus = new ChangeBus(upstreams.redis);
+  const polling = new LivePolling({
+    redis: upstreams.redis,
+    traffic: { governance: upstreams.governance.traffic, calendar: upstreams.calendar.traffic },
+    budgets: config.traffic,
+    share: config.live.pollBudgetShare,
+    minIntervalMs: config.live.minPollIntervalMs,
+    maxIntervalMs: config.live.maxPollIntervalMs,
+  });
+  // The credential a caller reads with: the gateway's own unless it forwards the caller's.
+  const identityOf = (headers: Headers, mode: 'configured' | 'forward') =>
+    mode === 'forward' ? createHash('sha256').update(headers.get('authorization') ?? '').digest('base64url').slice(0, 22) : 'configured';
 
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
   const persisted = config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
@@ -75,7 +93,17 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
       // past ten listeners, which one traversal passes legitimately.
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
       const info = { requestId, headers: request.headers, usage, signal: request.signal };
-      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info) };
+      const live = {
+        bus,
+        polling,
+        defaultIntervalMs: config.live.pollIntervalMs,
+        identity: { governance: identityOf(request.headers, config.governance.authMode), calendar: identityOf(request.headers, config.calendar.authMode) },
+        fresh: (detached = false) => {
+          const each = { ...info, signal: detached ? undefined : info.signal, usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }) };
+          return { governance: governance.forRequest(each), calendar: calendar.forRequest(each) };
+        },
+      };
+      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), live };
     },
   });
 
@@ -84,8 +112,11 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     upstreams,
     governance,
     calendar,
+    live: { bus, polling },
     observability,
     async close() {
+      await polling.close();
+      bus.close();
       await Promise.all([governance.close(), calendar.close()]);
       await upstreams.close();
       await observability.close();

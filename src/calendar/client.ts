@@ -65,18 +65,21 @@ export interface CalendarClientOptions {
   cacheTtlMs: number;
 }
 
+/** A live-update poll: lowest priority, past the cache. */
+export type PollRead = { poll: true };
+
 export class CalendarClient {
   constructor(private readonly options: CalendarClientOptions) {}
 
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
-  listEvents(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events);
+  listEvents(query: WireQuery, page: number, perPage: number, poll?: PollRead): Promise<WirePage<WireEvent> | null> {
+    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, poll);
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
-  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as);
+  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read', poll?: PollRead): Promise<WireEvent | null> {
+    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as, poll);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
@@ -184,15 +187,16 @@ export class CalendarClient {
     perPage: number,
     tags: readonly string[],
     items: (body: B) => T[] | undefined,
+    poll?: PollRead,
   ): Promise<WirePage<T> | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
       query: { ...query, page, per_page: perPage },
       idempotent: true,
-      priority: 'list',
+      priority: poll ? 'background' : 'list',
       operation,
-      cache: this.cache(tags),
+      cache: poll ? undefined : this.cache(tags),
     };
     const res = await this.send(call, this.options.auth.read);
     if (res.status >= 400) {
@@ -205,17 +209,18 @@ export class CalendarClient {
     return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read'): Promise<T | null> {
+  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', poll?: PollRead): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
       query,
       idempotent: true,
-      priority: 'single',
+      priority: poll ? 'background' : 'single',
       operation,
       // Reads made for a write (with the writer's credentials) must see the current record; a read
-      // with an event's password is not kept, so no password sits in a cache key.
-      cache: as === 'read' && query.password === undefined ? this.cache(tags) : undefined,
+      // with an event's password is not kept, so no password sits in a cache key; a poll must see
+      // the upstream, not the cache.
+      cache: as === 'read' && query.password === undefined && !poll ? this.cache(tags) : undefined,
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {

@@ -108,6 +108,13 @@ export type AttributeValueInput = {
   value?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** How the gateway learned of a change. */
+export type ChangeOrigin =
+  /** A mutation through the gateway (any replica). */
+  | 'GATEWAY'
+  /** Polling the upstream found it (a change made outside the gateway). */
+  | 'POLL';
+
 /** A new event category. */
 export type CreateCategoryInput = {
   /** The description. */

@@ -82,9 +82,10 @@ export class GovernanceClient {
     });
   }
 
-  getEntity(id: string) {
+  /** `poll`: a live-update poll, at the lowest priority and past the cache. */
+  getEntity(id: string, poll = false) {
     return this.send<EntityInformation>({
-      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entities.get', cache: this.cache([Tags.entity(id)]) },
+      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: poll ? 'background' : 'single', operation: 'entities.get', cache: poll ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });

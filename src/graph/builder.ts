@@ -62,3 +62,4 @@ builder.globalConnectionField('totalCount', (t) =>
 
 builder.queryType({ description: 'Reads across the AI governance and calendar upstreams.' });
 builder.mutationType({ description: 'Writes to the AI governance and calendar upstreams.' });
+builder.subscriptionType({ description: 'Live updates over Server-Sent Events: changes made through the gateway (any replica) and changes found by polling the upstreams.' });

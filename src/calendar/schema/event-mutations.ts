@@ -85,7 +85,11 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }) },
-    resolve: (_root, { input }, { calendar }) => calendar.writes.createEvent(eventInput(input, true)),
+    resolve: async (_root, { input }, { calendar, live }) => {
+      const event = await calendar.writes.createEvent(eventInput(input, true));
+      live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
+      return event;
+    },
   }),
   updateEvent: t.field({
     type: EventRef,
@@ -97,10 +101,12 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
     },
-    resolve: (_root, args, { calendar }) => {
+    resolve: async (_root, args, { calendar, live }) => {
       const ref = recordRef(args, 'event');
       refuseNulls(args.input, 'input', CLEARABLE);
-      return calendar.writes.updateEvent(ref, eventInput(args.input, false), args.password ?? undefined);
+      const event = await calendar.writes.updateEvent(ref, eventInput(args.input, false), args.password ?? undefined);
+      live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
+      return event;
     },
   }),
   deleteEvent: t.field({
@@ -112,6 +118,10 @@ builder.mutationFields((t) => ({
       slug: t.arg.string({ description: 'The event\'s slug.' }),
       password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
     },
-    resolve: async (_root, args, { calendar }) => deleted(await calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined)),
+    resolve: async (_root, args, { calendar, live }) => {
+      const event = await calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined);
+      live.bus.eventChanged({ id: String(event.id), origin: 'gateway', deleted: true });
+      return deleted(event);
+    },
   }),
 }));

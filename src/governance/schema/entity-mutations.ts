@@ -80,6 +80,7 @@ const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('Delet
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
   ctx.governance.client.invalidate([Tags.entity(entity.id), Tags.entityLists, Tags.linkLists]);
   ctx.governance.loaders.primeEntities([entity]);
+  ctx.live.bus.entityChanged({ id: entity.id, origin: 'gateway' });
   return entity;
 }
 
@@ -133,6 +134,7 @@ builder.mutationFields((t) => ({
       client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
       loaders.forgetEntity(id);
       if (!deleted) throw notFound('record', 'id');
+      ctx.live.bus.entityChanged({ id, origin: 'gateway', deleted: true });
       return { deletedId: id, node };
     },
   }),

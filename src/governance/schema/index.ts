@@ -12,3 +12,4 @@ import './link-mutations.js';
 import './workflow.js';
 import './attribute.js';
 import './discovery.js';
+import './live.js';

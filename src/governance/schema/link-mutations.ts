@@ -86,6 +86,8 @@ builder.mutationFields((t) => ({
       const { client } = ctx.governance;
       const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
       client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
+      // A link is part of both records' view (their links lists).
+      for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
       return link;
     },
   }),

@@ -102,6 +102,7 @@ builder.mutationField('moveEntityToStage', (t) =>
       if (name) discovery.observeStage(name, stage);
       client.invalidate([Tags.entity(entityId), Tags.entityLists]);
       loaders.forgetEntity(entityId);
+      ctx.live.bus.entityChanged({ id: entityId, origin: 'gateway' });
       return stage;
     },
   }),
