@@ -99,6 +99,8 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     expect(Math.min(pollsA, pollsB), `polls on A ${pollsA}, on B ${pollsB}`).toBe(0);
     expect(a.gateway.live.polling.stats().leasedElsewhere + b.gateway.live.polling.stats().leasedElsewhere).toBeGreaterThan(before.a.leasedElsewhere + before.b.leasedElsewhere);
 
+    // Nothing changed yet: the polls so far found nothing to report.
+    expect([...onA.received, ...onB.received]).toEqual([]);
     const title = `Behind the gateway ${Date.now()}`;
     await changeUpstream(a, id, title);
     for (const sub of [onA, onB]) {
@@ -149,6 +151,8 @@ describe('subscriptions on one gateway', () => {
         expect(res.errors, `read ${i}`).toBeUndefined();
       }
       expect(s.gateway.live.polling.stats().polls).toBeLessThanOrEqual(3);
+      expect(s.gateway.live.polling.stats().changes).toBe(0);
+      expect(sub.received).toEqual([]);
       sub.stop();
       await waitFor(() => expect(s.gateway.live.polling.stats().active).toBe(0));
     } finally {
