@@ -82,10 +82,13 @@ export class GovernanceClient {
     });
   }
 
-  /** `poll`: a live-update poll, at the lowest priority and past the cache. */
-  getEntity(id: string, poll = false) {
+  /**
+   * `fresh`: past the cache, for live updates: a poll (`background`, the lowest priority) or a
+   * subscriber's re-read after a change the cache may not know of yet.
+   */
+  getEntity(id: string, fresh?: { background: boolean }) {
     return this.send<EntityInformation>({
-      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: poll ? 'background' : 'single', operation: 'entities.get', cache: poll ? undefined : this.cache([Tags.entity(id)]) },
+      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: fresh?.background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });

@@ -170,7 +170,7 @@ export class LivePolling {
     const redis = this.options.redis;
     if (!redis?.ready) return true;
     try {
-      const ttl = Math.max(1_000, interval * 3);
+      const ttl = Math.max(5_000, interval * 3);
       return (await redis.client.eval(RENEW_LEASE, 1, redis.key('live', 'lease', p.key), this.replica, String(ttl))) === 1;
     } catch {
       return true;

@@ -10,6 +10,7 @@ import { ChangeOrigin, POLL_ARG_HELP } from '../../live/schema-common.js';
 import { pollInterval, watchAndListen } from '../../live/subscribe.js';
 import { eventsQuery, recordId } from '../inputs.js';
 import type { CalendarEvent } from '../model.js';
+import { normalizeEvent } from '../normalize.js';
 import { EventFilter } from './event-filter.js';
 import { EventRef } from './refs.js';
 
@@ -52,17 +53,23 @@ builder.subscriptionFields((t) => ({
           resource: `event:${id}`,
           intervalMs: pollInterval(live, args.pollIntervalSeconds),
           read: async () => {
-            const event = await live.fresh(true).calendar.client.getEvent(id, undefined, 'read', { poll: true });
+            const event = await live.fresh(true).calendar.client.getEvent(id, undefined, 'read', { background: true });
             return event ? fingerprint(event) : MISSING;
           },
-          changed: (current) => live.bus.eventChanged({ id: String(id), origin: 'poll', deleted: current === MISSING }),
+          changed: (current) => {
+            live.fresh(true).calendar.client.forgetEvents();
+            live.bus.eventChanged({ id: String(id), origin: 'poll', deleted: current === MISSING });
+          },
         },
         [live.bus.onEvent(String(id))],
       );
     },
     resolve: async (change: Change, _args, ctx) => {
-      const event = change.deleted ? null : await ctx.live.fresh().calendar.loaders.event.load(Number(change.id));
-      return { change, event };
+      if (change.deleted) return { change, event: null };
+      // Past the cache: a change made upstream (or on another replica) may not have reached it yet.
+      const scope = ctx.live.fresh().calendar;
+      const wire = await scope.client.getEvent(Number(change.id), undefined, 'read', { background: false });
+      return { change, event: wire ? scope.loaders.primeEvent(normalizeEvent(wire)) : null };
     },
   }),
   eventsChanged: t.field({
@@ -84,14 +91,16 @@ builder.subscriptionFields((t) => ({
           resource: `events:${scope}`,
           intervalMs: pollInterval(live, args.pollIntervalSeconds),
           read: async () => {
-            const page = await live.fresh(true).calendar.client.listEvents(query, 1, 50, { poll: true });
+            const page = await live.fresh(true).calendar.client.listEvents(query, 1, 50, { background: true });
             return JSON.stringify(Object.fromEntries((page?.items ?? []).map((e) => [e.id, fingerprint(e)])));
           },
           changed: (current, previous) => {
             const now = JSON.parse(current) as Record<string, string>;
             const before = JSON.parse(previous) as Record<string, string>;
             const ids = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter((id) => now[id] !== before[id]);
-            if (ids.length) live.bus.eventsChanged(scope, { ids, origin: 'poll' });
+            if (ids.length === 0) return;
+            live.fresh(true).calendar.client.forgetEvents();
+            live.bus.eventsChanged(scope, { ids, origin: 'poll' });
           },
         },
         [live.bus.onEvents('*'), live.bus.onEvents(scope)],

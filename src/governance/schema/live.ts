@@ -8,6 +8,7 @@ import type { Change } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
 import { ChangeOrigin, POLL_ARG_HELP } from '../../live/schema-common.js';
 import { pollInterval, watchAndListen } from '../../live/subscribe.js';
+import { Tags } from '../client.js';
 import type { EntityInformation } from '../wire.js';
 import { EntityRef } from './refs.js';
 import { uuidArg } from './validate.js';
@@ -43,16 +44,23 @@ builder.subscriptionField('entityChanged', (t) =>
           resource: `entity:${id}`,
           intervalMs: pollInterval(live, args.pollIntervalSeconds),
           read: async () => {
-            const entity = await live.fresh(true).governance.client.getEntity(id, true);
+            const entity = await live.fresh(true).governance.client.getEntity(id, { background: true });
             return entity ? fingerprint(entity) : MISSING;
           },
-          changed: (current) => live.bus.entityChanged({ id, origin: 'poll', deleted: current === MISSING }),
+          changed: (current) => {
+            live.fresh(true).governance.client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
+            live.bus.entityChanged({ id, origin: 'poll', deleted: current === MISSING });
+          },
         },
         [live.bus.onEntity(id)],
       );
     },
     resolve: async (change: Change, _args, ctx) => {
-      const entity = change.deleted ? null : await ctx.live.fresh().governance.loaders.entity.load(change.id);
+      if (change.deleted) return { change, entity: null };
+      // Past the cache: a change made upstream (or on another replica) may not have reached it yet.
+      const scope = ctx.live.fresh().governance;
+      const entity = await scope.client.getEntity(change.id, { background: false });
+      if (entity) scope.loaders.primeEntities([entity]);
       return { change, entity };
     },
   }),
