@@ -62,10 +62,10 @@ describe('HTTP caching of GET queries', () => {
     const now = 1_000_000;
     const usage = new UsageTracker();
     expect(usage.freshForSeconds(now)).toBe(Number.POSITIVE_INFINITY);
-    usage.read(now + 30_000);
-    usage.read(now + 12_500); // an entry cached 17.5 s ago
+    usage.readFreshUntil(now + 30_000);
+    usage.readFreshUntil(now + 12_500); // an entry cached 17.5 s ago
     expect(usage.freshForSeconds(now)).toBe(12);
-    usage.read(null); // e.g. a read with an event password, never cached
+    usage.readFreshUntil(null); // e.g. a read with an event password, never cached
     expect(usage.freshForSeconds(now)).toBeNull();
   });
 

@@ -22,6 +22,7 @@ export class UsageTracker {
   private readonly calls = new Map<UpstreamName, number>();
   /** The earliest time a read this operation used goes stale; null once a read was not cacheable. */
   private readsFreshUntil: number | null = Number.POSITIVE_INFINITY;
+  private readonly read = new Set<string>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
 
@@ -42,7 +43,7 @@ export class UsageTracker {
    * A read this operation used: fresh until `freshUntil` (epoch ms), or `null` when it may not be
    * cached at all (no TTL, a password read, a stale answer). HTTP caching derives max-age from it.
    */
-  read(freshUntil: number | null): void {
+  readFreshUntil(freshUntil: number | null): void {
     if (freshUntil === null || this.readsFreshUntil === null) this.readsFreshUntil = null;
     else this.readsFreshUntil = Math.min(this.readsFreshUntil, freshUntil);
   }
@@ -76,6 +77,20 @@ export class UsageTracker {
     const u = this.entry(upstream);
     u.cacheHits++;
     if (stale) u.staleHits++;
+  }
+
+  /** Records the cache tags of an upstream answer this operation used (from the wire or a cache). */
+  readTags(tags: readonly string[]): void {
+    for (const t of tags) this.read.add(t);
+  }
+
+  /**
+   * The tags of every upstream resource the operation's answer read, lists included: what a
+   * whole-response cache or an HTTP validator must be invalidated by (the same tags as the
+   * response cache's, see `core/cache.ts`).
+   */
+  get tags(): ReadonlySet<string> {
+    return this.read;
   }
 
   get(upstream: UpstreamName): UpstreamUsage {
