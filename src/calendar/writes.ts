@@ -33,6 +33,8 @@ export interface VenueInput {
   website?: Maybe<string>;
   description?: Maybe<string>;
   status?: Maybe<string>;
+  /** The PostStatus enum's value; wins over the deprecated `status`. */
+  postStatus?: Maybe<string>;
   image?: Maybe<string>;
   showMap?: Maybe<boolean>;
   showMapLink?: Maybe<boolean>;
@@ -45,6 +47,7 @@ export interface OrganizerInput {
   website?: Maybe<string>;
   description?: Maybe<string>;
   status?: Maybe<string>;
+  postStatus?: Maybe<string>;
   image?: Maybe<string>;
 }
 
@@ -106,8 +109,15 @@ const EVENT_FIELDS = {
   hideFromListings: 'hide_from_listings', sticky: 'sticky', featured: 'featured', timezone: 'timezone',
 };
 
-export const venueBody = (input: VenueInput): WireVenueWrite => pick(input, VENUE_FIELDS);
-export const organizerBody = (input: OrganizerInput): WireOrganizerWrite => pick(input, ORGANIZER_FIELDS);
+/** The enum status (or the deprecated string) as the upstream's; OTHER is not a status to write. */
+function withStatus<T extends { status?: Maybe<string>; postStatus?: Maybe<string> }>(input: T, argument: string): T {
+  if (input.postStatus === 'other') throw badInput(`"${argument}.postStatus" cannot be OTHER: give a status the site knows.`, `${argument}.postStatus`);
+  if (input.postStatus != null && input.status != null) throw badInput(`Give "${argument}.postStatus" or the deprecated "${argument}.status", not both.`, `${argument}.postStatus`);
+  return input.postStatus != null ? { ...input, status: input.postStatus } : input;
+}
+
+export const venueBody = (input: VenueInput, argument = 'input'): WireVenueWrite => pick(withStatus(input, argument), VENUE_FIELDS);
+export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOrganizerWrite => pick(withStatus(input, argument), ORGANIZER_FIELDS);
 
 /** Checks the free-text and URL-bound fields a venue or organizer write carries. */
 function checkLinked(input: VenueInput | OrganizerInput, argument: string): void {
@@ -142,11 +152,11 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId');
   if (input.venue != null) {
     checkLinked(input.venue, 'input.venue');
-    body.venue = venueBody(input.venue);
+    body.venue = venueBody(input.venue, 'input.venue');
   }
   input.organizers?.forEach((o, i) => checkLinked(o, `input.organizers[${i}]`));
   if (input.organizerIds != null || input.organizers != null) {
-    body.organizer = [...recordIds(input.organizerIds ?? [], 'input.organizerIds'), ...(input.organizers ?? []).map(organizerBody)];
+    body.organizer = [...recordIds(input.organizerIds ?? [], 'input.organizerIds'), ...(input.organizers ?? []).map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
   }
   return body;
 }
@@ -222,7 +232,7 @@ export class CalendarWrites {
       if (input.venueId === null && !input.venue) body.venue = [];
       if (input.organizerIds === null && !input.organizers) body.organizer = [];
       // New organizers join the current ones unless `organizerIds` says which to keep.
-      if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map(organizerBody)];
+      if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
       if (password) body.password = password;
       lock.check();
       // Address the record by id: a changed slug must not break the write.

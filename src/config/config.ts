@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
@@ -78,6 +79,20 @@ export interface Config {
   writes: WritesConfig;
   /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
   inputLimits: InputLimits;
+  /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
+  discovery: DiscoveryConfig;
+  /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
+  live: LiveConfig;
+}
+
+export interface LiveConfig {
+  /** Polling interval of a subscription that asks for none. */
+  pollIntervalMs: number;
+  /** Bounds of the interval a subscription may ask for. */
+  minPollIntervalMs: number;
+  maxPollIntervalMs: number;
+  /** Largest share of an upstream's per-minute budget that polling may use, per replica. */
+  pollBudgetShare: number;
 }
 
 export interface WritesConfig {
@@ -206,6 +221,13 @@ export function loadConfig(env: Env = process.env): Config {
       text: read.int('GATEWAY_MAX_TEXT_LENGTH', 65_535, 1, 10_000_000),
       field: read.int('GATEWAY_MAX_FIELD_LENGTH', 2_000, 1, 1_000_000),
     },
+    discovery: readDiscoveryConfig(read.string('GOVERNANCE_DISCOVERY_FILE'), problems),
+    live: {
+      pollIntervalMs: read.int('LIVE_POLL_INTERVAL_MS', 30_000, 10, 3_600_000),
+      minPollIntervalMs: read.int('LIVE_POLL_MIN_INTERVAL_MS', 5_000, 10, 3_600_000),
+      maxPollIntervalMs: read.int('LIVE_POLL_MAX_INTERVAL_MS', 300_000, 10, 3_600_000),
+      pollBudgetShare: read.int('LIVE_POLL_BUDGET_PERCENT', 10, 0, 100) / 100,
+    },
   };
   const writeDeadline = config.timeouts.connectMs + config.timeouts.headersMs + config.timeouts.bodyMs;
   config.writes = {
@@ -216,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.writes.lockLeaseMs <= writeDeadline) {
     problems.push(`WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`);
   }
+  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs) problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
 
   const g = config.governance;
   if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {

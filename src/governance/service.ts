@@ -9,6 +9,7 @@ import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
+import { GovernanceDiscovery } from './discovery.js';
 import { createGovernanceLoaders, type GovernanceLoaders } from './loaders.js';
 
 export interface GovernanceScope {
@@ -19,10 +20,13 @@ export interface GovernanceScope {
   maxPageSize: number;
   /** Per-record write locks, for writes with a precondition. */
   locks: RecordLocks;
+  /** Relationship types, workflow stages and attribute options: documented, configured and seen. */
+  discovery: GovernanceDiscovery;
 }
 
 export class GovernanceService {
   private readonly auth: GovernanceAuth;
+  readonly discovery: GovernanceDiscovery;
 
   constructor(
     readonly upstream: Upstream,
@@ -30,12 +34,14 @@ export class GovernanceService {
     private readonly locks: RecordLocks,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
+    this.discovery = new GovernanceDiscovery(config.discovery);
   }
 
   forRequest(info: RequestInfo): GovernanceScope {
     const credential = this.auth.credentialFor(info.headers);
-    const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs);
-    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, locks: this.locks };
+    const discovery = this.discovery;
+    const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs, (operation, body) => discovery.observe(operation, body));
+    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, locks: this.locks, discovery };
   }
 
   async close(): Promise<void> {}

@@ -7,6 +7,7 @@ import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
 import type { IdempotencyContext } from './idempotency.js';
 import type { InputLimits } from '../config/config.js';
+import type { LiveScope } from '../live/scope.js';
 
 export interface RequestInfo {
   requestId: string;
@@ -25,4 +26,6 @@ export interface Context {
   inputLimits?: InputLimits;
   /** Idempotency keys of creates (see `idempotency.ts`). */
   idempotency?: IdempotencyContext;
+  /** Subscriptions and the change bus mutations publish on. */
+  live: LiveScope;
 }
