@@ -18,7 +18,7 @@ describe('semantic validation of event writes', () => {
   it.each([
     ['end before start', 'startDate: "2027-03-02 10:00:00", endDate: "2027-03-01 10:00:00"', 'input.endDate'],
     ['end before start by a second', 'startDate: "2027-03-01 10:00:01", endDate: "2027-03-01 10:00:00"', 'input.endDate'],
-    ['all-day, last day before the first', 'allDay: true, startDate: "2027-03-02", endDate: "2027-03-01"', 'input.endDate'],
+    ['all-day, last day before the first', 'allDay: true, startDay: "2027-03-02", endDay: "2027-03-01"', 'input.endDate'],
     ['unknown zone', 'startDate: "2027-03-01 10:00:00", endDate: "2027-03-01 11:00:00", timezone: "Mars/Olympus"', 'input.timezone'],
     ['offset out of range', 'startDate: "2027-03-01 10:00:00", endDate: "2027-03-01 11:00:00", timezone: "UTC+15"', 'input.timezone'],
     ['abbreviation is not a zone', 'startDate: "2027-03-01 10:00:00", endDate: "2027-03-01 11:00:00", timezone: "CEST"', 'input.timezone'],
