@@ -20,7 +20,7 @@ import { createObservability, type Observability } from '../observability/setup.
 import { usePersistedSafelist } from '../http/persisted.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
-import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
+import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import { schema } from '../graph/schema.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
 
@@ -62,10 +62,14 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     logging: config.logLevel === 'silent' ? false : config.logLevel,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    plugins: [...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
+    plugins: [...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
-      const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
+      const usage = new UsageTracker({
+        maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
+        deadline: Date.now() + config.traffic.operationDeadlineMs,
+        status: (name) => upstreams[name].traffic.status(),
+      });
       // Every upstream call of the operation listens on the request's signal; Node warns of a leak
       // past ten listeners, which one traversal passes legitimately.
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);

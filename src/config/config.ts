@@ -46,8 +46,6 @@ export interface Config {
   redisUrl?: string;
   /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
   maxPageSize: number;
-  /** Adds `extensions.upstream` (requests and cache hits per upstream) to every response. */
-  usageExtension: boolean;
   timeouts: UpstreamTimeouts;
   /** Upstream bodies larger than this are refused. */
   maxUpstreamBodyBytes: number;
@@ -126,7 +124,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     maxPageSize: read.int('GATEWAY_MAX_PAGE_SIZE', 500, 1, 10_000),
-    usageExtension: read.bool('GATEWAY_USAGE_EXTENSION', true),
     timeouts: {
       connectMs: read.int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
       headersMs: read.int('UPSTREAM_HEADERS_TIMEOUT_MS', 15_000, 1, 600_000),

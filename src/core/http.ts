@@ -1,5 +1,7 @@
 /**
- * The wire: one undici request, bounded in time and size, its body parsed as JSON. Transport faults
+ * The wire: one undici request, bounded in time and size, its body parsed as JSON. The header
+ * timeout and the request's deadline run on the gateway's own timers: undici checks its timeouts on a
+ * coarse clock (a 300 ms timeout fired after about 800 ms), ours fire within milliseconds. Transport faults
  * (connect/header/body timeouts, resets, unparseable or oversized bodies) become `UpstreamError`s of
  * kind `unavailable`; HTTP statuses are returned as they are, for the upstream adapter to interpret.
  */
@@ -31,6 +33,8 @@ export interface HttpRequest {
   json?: unknown;
   body?: string | Buffer | FormData;
   signal?: AbortSignal;
+  /** Epoch ms by which the whole exchange (headers and body) must be done. */
+  deadline?: number;
 }
 
 export interface HttpResponse {
@@ -67,22 +71,47 @@ export class HttpTransport {
       body = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     }
-    let res: Dispatcher.ResponseData;
+    // Our own clock: the headers within their timeout, everything within the deadline.
+    const started = Date.now();
+    const deadline = req.deadline ?? Infinity;
+    const clock = new AbortController();
+    let timedOut = false;
+    let res: Dispatcher.ResponseData | undefined;
+    const arm = (at: number) => {
+      if (!Number.isFinite(at)) return undefined;
+      return setTimeout(() => {
+        timedOut = true;
+        clock.abort();
+        res?.body.destroy();
+      }, Math.max(0, at - Date.now()));
+    };
+    let timer = arm(Math.min(started + this.options.timeouts.headersMs, deadline));
+    const signal = req.signal ? AbortSignal.any([req.signal, clock.signal]) : clock.signal;
     try {
       res = await request(req.url, {
         method: req.method,
         headers,
         body: body as string | Buffer | undefined,
         dispatcher: this.dispatcher,
-        signal: req.signal,
+        signal,
         headersTimeout: this.options.timeouts.headersMs,
         bodyTimeout: this.options.timeouts.bodyMs,
       });
     } catch (cause) {
-      throw transportError(upstream, cause);
+      clearTimeout(timer);
+      throw timedOut ? timeoutError(upstream, cause) : transportError(upstream, cause);
     }
+    clearTimeout(timer);
+    timer = arm(deadline);
     const responseHeaders = flattenHeaders(res.headers);
-    const text = await readBounded(res, maxBodyBytes, upstream);
+    let text: string;
+    try {
+      text = await readBounded(res, maxBodyBytes, upstream);
+    } catch (e) {
+      throw timedOut ? timeoutError(upstream, e) : e;
+    } finally {
+      clearTimeout(timer);
+    }
     return {
       status: res.statusCode,
       headers: responseHeaders,
@@ -141,6 +170,10 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
+}
+
+function timeoutError(upstream: UpstreamName, cause: unknown): UpstreamError {
+  return new UpstreamError(upstream, 'unavailable', `The ${upstream} service did not answer in time.`, { cause });
 }
 
 function transportError(upstream: UpstreamName, cause: unknown): UpstreamError {
