@@ -24,6 +24,8 @@ export interface LoggedRequest {
   status: number;
   /** Milliseconds since the emulator started (monotonic). */
   at: number;
+  /** When it arrived: epoch ms with sub-millisecond precision (monotonic clock), for span counts. */
+  receivedAt: number;
   /** Whether a fault rule answered this request. */
   fault?: FaultKind;
 }
@@ -188,6 +190,7 @@ export function createControl(options: ControlOptions): {
       query: url.search,
       status: 0,
       at: Math.round(performance.now() - started),
+      receivedAt: performance.timeOrigin + performance.now(),
     };
     log.push(entry);
 
