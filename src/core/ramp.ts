@@ -3,7 +3,8 @@
  * goes first (the first request in line, one per account across replicas through a short Redis
  * lease), and only when it came back without a 429 do the others follow, at a pace that doubles
  * every `stepMs` (2 per step, then 4, 8…) but never faster than the budget's even pace, until the
- * doubling has caught up with that pace and one span of the shortest rule has passed. A probe
+ * doubling has caught up with that pace, one span of the shortest rule has passed and the queue
+ * has drained. A probe
  * answered 429 starts a new pause, and a new ramp after it. Other replicas see the probe's outcome
  * in the lease key (`ok:<pause end>:<time>`) and ramp from the same moment.
  */
@@ -99,7 +100,9 @@ export class Ramp {
     const since = now - this.probeOkAt;
     const doubling = this.options.stepMs / 2 ** (Math.floor(since / this.options.stepMs) + 1);
     const pace = Math.max(this.options.paceMs, 1);
-    if (doubling <= pace && since >= this.options.spanMs) {
+    // Caught up, a span has passed, and the queue has drained (nobody took the last slot in time):
+    // a queue still waiting keeps the even pace, so it is never released in one burst.
+    if (doubling <= pace && since >= this.options.spanMs && now >= this.nextSlotAt + pace) {
       this.done = true;
       return { ok: true, probe: false };
     }
