@@ -27,6 +27,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
 import type { UpstreamName } from '../../core/errors.js';
 
 export interface CostModel {
@@ -96,6 +97,12 @@ export function estimateOperationCostDetailed(
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const root = operation && schema.getRootType(operation.operation);
+  // Coerced as execution will coerce them: variable defaults apply, so a literal, a variable and a
+  // default of the same value cost the same. Invalid variables cost nothing here: execution refuses them.
+  if (operation) {
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+    variables = coerced.coerced ?? {};
+  }
   const total: CostEstimate = {};
   const byField = new Map<string, { upstream: UpstreamName; path: string; calls: number }>();
   const detailed = (): DetailedEstimate => {

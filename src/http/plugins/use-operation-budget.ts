@@ -12,7 +12,7 @@
  * - a result with an answer from an expired cache entry (during a 429 pause) is marked `extensions.stale: true`.
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import type { UpstreamName } from '../../core/errors.js';
+import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
 import { defaultCostModel, estimateOperationCostDetailed, type CostModel, type DetailedEstimate } from './operation-cost.js';
@@ -46,7 +46,12 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
           if (!('data' in result) && !('errors' in result)) return; // streamed results are left alone
           const ctx = done.contextValue as Context & { request?: Request };
           // The longest retryAfter of the RATE_LIMITED fields becomes the response's Retry-After.
-          const waits = (result.errors ?? []).filter((e) => e.extensions?.code === ErrorCode.RATE_LIMITED).map((e) => Number(e.extensions?.retryAfter) || 1);
+          // (Errors are masked into their codes later: the upstream error is still the original here.)
+          const waits = (result.errors ?? []).flatMap((e) => {
+            const upstream = e.originalError instanceof UpstreamError ? e.originalError : undefined;
+            if (upstream?.kind === 'rate-limited') return [upstream.retryAfter ?? 1];
+            return e.extensions?.code === ErrorCode.RATE_LIMITED ? [Number(e.extensions.retryAfter) || 1] : [];
+          });
           if (waits.length > 0 && ctx.request) retryAfterOf.set(ctx.request, Math.max(...waits, retryAfterOf.get(ctx.request) ?? 0));
           if (ctx.usage?.stale) setResult({ ...result, extensions: { ...result.extensions, stale: true } });
         },
