@@ -36,6 +36,8 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   check('5', 'upstream requests ÷ storm-free requests', '≤ 1.30', (r) => r.ratioToStormFree, (v) => num(v) <= 1.3);
   const upstreamDuring = (r: Rec) => (r.upstreamRequestsDuringGatewayRun?.governance ?? 0) + (r.upstreamRequestsDuringGatewayRun?.calendar ?? 0);
   check('6', 'gateway req/s ÷ bare Yoga req/s (recorded)', 'recorded; no errors, all warm', (r) => r.ratio, (_v, r) => r.errors === 0 && upstreamDuring(r) === 0);
-  check('7', 'most requests in any budget window ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  check('7a', 'one gateway: most requests in any sliding span ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  check('7', 'two gateways: most requests in any sliding span ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  check('8', 'timeout spread: p95 of (fired − 300 ms), ms', '≤ 50', (r) => r.lateMs.p95, (v) => num(v) <= 50);
   return out;
 }

@@ -80,7 +80,6 @@ export interface SecurityConfig {
   maxAliases: number;
   maxDirectives: number;
   maxTokens: number;
-  maxCost: number;
   /** The same field literally repeated in one selection set ("field duplication"). */
   maxFieldRepeats: number;
 }
@@ -182,7 +181,6 @@ function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): 
     maxAliases: read.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
     maxDirectives: read.int('GRAPHQL_MAX_DIRECTIVES', 20, 0, 1000),
     maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
-    maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 10_000_000),
     maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
   };
 }

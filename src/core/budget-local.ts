@@ -94,7 +94,7 @@ export class LocalBudget {
     const refusal = this.counts.check(endpoint, now, (rule) => ({ limit: rule.allowed }));
     if (refusal) return refusal;
     this.counts.record(endpoint, now);
-    return { ok: true, shared: false, validUntil: now + this.validMs };
+    return { ok: true, shared: false, validUntil: now + this.validMs, refund: () => this.counts.record(endpoint, now, -1) };
   }
 
   status(now: number): BudgetStatus {

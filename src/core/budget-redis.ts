@@ -210,7 +210,7 @@ export class SharedBudget {
       return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
     }
     rules.forEach((rule, i) => this.seen.set(`${rule.name}|${scopes[i]}`, { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }));
-    if (out[0] === 0) return { ok: true, shared: true, validUntil: now + this.validMs };
+    if (out[0] === 0) return { ok: true, shared: true, validUntil: now + this.validMs, refund: () => this.refundShared(endpoint, now) };
     this.sent.record(endpoint, now, -1);
     const rule = rules[out[0]! - 1]!;
     return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint };
@@ -229,7 +229,25 @@ export class SharedBudget {
     if (refusal) return refusal;
     this.sent.record(endpoint, now);
     this.unsynced.record(endpoint, now);
-    return { ok: true, shared: false, validUntil: now + this.validMs };
+    return {
+      ok: true,
+      shared: false,
+      validUntil: now + this.validMs,
+      refund: () => {
+        this.sent.record(endpoint, now, -1);
+        this.unsynced.record(endpoint, now, -1);
+      },
+    };
+  }
+
+  /** Best effort: if Redis fails, the point stays counted (the safe side). */
+  private refundShared(endpoint: string, at: number): void {
+    if (!this.options.redis.ready) return;
+    this.sent.record(endpoint, at, -1);
+    const rules = this.options.rules;
+    const keys = rules.map((rule) => this.hashKey(rule, LocalCounts.scope(rule, endpoint)));
+    const args = rules.flatMap((rule) => [Math.floor(at / rule.bucketMs), -1, rule.spanMs + 1_000]);
+    void this.client.budgetAdd(keys.length, ...keys, ...args).catch(() => this.sent.record(endpoint, at, 1));
   }
 
   /** The account-wide rules as last seen (no Redis round trip), with this replica's offline sends. */

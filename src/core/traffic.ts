@@ -25,6 +25,8 @@ export interface TrafficOptions {
 export interface Admission {
   validUntil: number;
   probe: boolean;
+  /** Gives the budget point back (for an admission that went stale before it was sent). */
+  refund?: () => void;
 }
 
 /** The account as last known, for `extensions.cost` and the `budget` field. */
@@ -68,6 +70,12 @@ export class TrafficControl {
     if (admission.probe) this.options.ramp.settle(outcome);
   }
 
+  /** An admission that was never used (it went stale, or a 429 came meanwhile): its point and probe go back. */
+  release(admission: Admission): void {
+    admission.refund?.();
+    this.settle(admission, 'cancelled');
+  }
+
   /**
    * Resolves when a request to `endpoint` may be sent; throws `rate-limited` when it could not be
    * admitted before `deadline`.
@@ -78,7 +86,7 @@ export class TrafficControl {
     // space them out by a timer tick each.
     if (this.waiting === 0 && this.options.pause.remainingMs() === 0 && this.options.ramp.open() && !signal?.aborted) {
       const answer = await this.options.budget.take(endpoint, Date.now());
-      if (answer.ok) return { validUntil: answer.validUntil, probe: false }; // a 429 seen meanwhile is checked again by the caller
+      if (answer.ok) return { validUntil: answer.validUntil, probe: false, refund: answer.refund }; // a 429 seen meanwhile is checked again by the caller
     }
     this.waiting++;
     try {
@@ -116,10 +124,11 @@ export class TrafficControl {
       if (answer.ok) {
         // A 429 seen meanwhile (here or by another replica) still holds this request back.
         if (pause.remainingMs() > 0) {
+          answer.refund?.();
           this.settle({ ...admission, validUntil: 0 }, 'cancelled');
           continue;
         }
-        return { ...admission, validUntil: answer.validUntil };
+        return { ...admission, validUntil: answer.validUntil, refund: answer.refund };
       }
       this.settle({ ...admission, validUntil: 0 }, 'cancelled');
       if (now + answer.waitMs > deadline) throw rateLimited(upstream, answer.waitMs, 'budget');

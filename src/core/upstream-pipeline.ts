@@ -193,11 +193,11 @@ export class Upstream {
         let admission;
         try {
           // Admission settles asynchronously: a 429 read meanwhile, or an admission that went
-          // stale meanwhile (its point is counted anyway), sends this one back to ask again.
+          // stale meanwhile (the event loop was slow to get here), gives its point back and asks again.
           for (;;) {
             admission = await traffic.admit(call.priority, endpoint, deadline, caller.signal);
             if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) break;
-            traffic.settle(admission, 'cancelled');
+            traffic.release(admission);
           }
         } finally {
           dequeued?.();
