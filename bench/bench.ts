@@ -108,7 +108,7 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
     });
     await step('6', () => throughputVsBareYoga(ctx));
     await step('7', async () => [await replicas(up, options, log, 1), await replicas(up, options, log, 2)]);
-    await step('8', () => timeoutSpread(up, options));
+    await step('9', () => timeoutSpread(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

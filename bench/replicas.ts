@@ -5,6 +5,7 @@
  * the budget's window (sliding, from its arrival timestamps, not per clock window), divided by the
  * budget: above 1.00 the gateways overspent the account for a platform that counts any phase.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { GraphQLClient, round } from './client.js';
@@ -67,9 +68,14 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
     };
     await Promise.all(gateways.map((g) => g.request('reset-peak')));
     const before = await Promise.all(gateways.map((g) => g.stats()));
+    // The emulator timestamps arrivals on this process's event loop: a stall here bunches them, so
+    // the stalls are recorded next to the figure (a stall longer than the guard band inflates it).
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const started = performance.now();
     await Promise.all(clients.flatMap((c) => Array.from({ length: options.concurrency }, () => worker(c))));
     const elapsedMs = performance.now() - started;
+    loop.disable();
     const after = await Promise.all(gateways.map((g) => g.stats()));
 
     const seen = governance.control.requests().requests;
@@ -98,6 +104,7 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
       maxInWindow,
       maxInSlidingWindow,
       emulatorRejected429: seen.filter((r) => r.status === 429).length,
+      emulatorLoopDelayMs: { p99: round(loop.percentile(99) / 1e6, 1), max: round(loop.max / 1e6, 1) },
       gateways: after.map((a, i) => ({ cpuMs: round(a.cpuMs - before[i]!.cpuMs, 1), peakRssMb: a.peakRssKb === null ? null : round(a.peakRssKb / 1024, 1) })),
       ratio: round(maxInSlidingWindow / budget, 2),
       ratioToGatewayAllowance: round(maxInSlidingWindow / Math.floor(budget * 0.9), 2),

@@ -1,5 +1,5 @@
 /**
- * Workload 8: how exactly a sub-second timeout fires. The gateway's transport is pointed at a
+ * Workload 9: how exactly a sub-second timeout fires. The gateway's transport is pointed at a
  * governance emulator that stalls every answer, with a 300 ms header timeout; the figure is how
  * late each timeout fired (fired − 300 ms), its p50, p95 and max. undici's own timers are coarse
  * (a 300 ms timeout fired after about 800 ms); the gateway's own should stay within ~50 ms.
@@ -28,7 +28,7 @@ export async function timeoutSpread(_up: Upstreams, options: BenchOptions): Prom
     await emulator.close();
   }
   return {
-    id: '8',
+    id: '9',
     name: `timeout spread: a ${TIMEOUT_MS} ms header timeout against a stalled upstream, ${runs} runs`,
     timeoutMs: TIMEOUT_MS,
     runs,
