@@ -9,6 +9,7 @@ import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
 import { timeoutSpread } from './timeouts.js';
+import { sharedCache } from './shared-cache.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
 import { topUpEntities, topUpEvents } from './top-up.js';
@@ -108,6 +109,7 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
     });
     await step('6', () => throughputVsBareYoga(ctx));
     await step('7', async () => [await replicas(up, options, log, 1), await replicas(up, options, log, 2)]);
+    await step('8', () => sharedCache(up, options, log));
     await step('9', () => timeoutSpread(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);

@@ -41,6 +41,7 @@ export class UsageTracker {
   estimate: Partial<Record<UpstreamName, number>> = {};
   /** One snapshot of the account status per state of the operation, so the field and the extension agree. */
   private statusSnapshot?: Record<UpstreamName, TrafficStatus>;
+  private readonly read = new Set<string>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
 
@@ -85,6 +86,20 @@ export class UsageTracker {
     const u = this.entry(upstream);
     u.cacheHits++;
     if (stale) u.staleHits++;
+  }
+
+  /** Records the cache tags of an upstream answer this operation used (from the wire or a cache). */
+  readTags(tags: readonly string[]): void {
+    for (const t of tags) this.read.add(t);
+  }
+
+  /**
+   * The tags of every upstream resource the operation's answer read, lists included: what a
+   * whole-response cache or an HTTP validator must be invalidated by (the same tags as the
+   * response cache's, see `core/cache.ts`).
+   */
+  get tags(): ReadonlySet<string> {
+    return this.read;
   }
 
   get(upstream: UpstreamName): UpstreamUsage {
