@@ -56,7 +56,7 @@ describe('bench harness (tiny mode)', () => {
     for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
   });
 
-  it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 60_000 }, async () => {
+  it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 120_000 }, async () => {
     process.env.REDIS_URL ??= REDIS_URL;
     const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
     const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
