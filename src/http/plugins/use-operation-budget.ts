@@ -35,7 +35,10 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
       const context = args.contextValue as Context & { request?: Request };
       const estimate = estimateOperationCostDetailed(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, model);
       if (context.usage) context.usage.estimate = estimate.total;
-      const refusal = costRefusal(estimate, options.maxCallsPerOperation) ?? (context.usage ? budgetRefusal(estimate, context) : undefined);
+      // GraphQL over HTTP: 4xx for the application/graphql-response+json media type; a multipart or
+      // event-stream answer (@defer, subscriptions) carries the error in its first part instead.
+      const responseJson = /application\/graphql-response\+json/.test(context.request?.headers.get('accept') ?? '');
+      const refusal = costRefusal(estimate, options.maxCallsPerOperation, responseJson) ?? (context.usage ? budgetRefusal(estimate, context) : undefined);
       if (refusal) {
         const retryAfter = refusal.extensions.retryAfter as number | undefined;
         if (retryAfter !== undefined && context.request) retryAfterOf.set(context.request, retryAfter);
@@ -65,7 +68,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
 }
 
 /** More calls than one operation may make: say the estimate, the limit, the heaviest field and what to do. */
-function costRefusal(estimate: DetailedEstimate, max: number) {
+function costRefusal(estimate: DetailedEstimate, max: number, asHttpError: boolean) {
   const over = (Object.entries(estimate.total) as [UpstreamName, number][]).filter(([, calls]) => calls > max);
   if (over.length === 0) return undefined;
   const names = over.map(([u, calls]) => `${fmt(calls)} ${u}`).join(' and ');
@@ -80,7 +83,7 @@ function costRefusal(estimate: DetailedEstimate, max: number) {
         estimatedCalls: estimate.total,
         budget: max,
         dominantFields: heaviest,
-        http: { status: 400 },
+        ...(asHttpError ? { http: { status: 400 } } : {}),
       },
     },
   );
