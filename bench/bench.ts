@@ -9,6 +9,7 @@ import { bodyRefusal } from './body-refusal.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
+import { timeoutSpread } from './timeouts.js';
 import { sharedCache } from './shared-cache.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
@@ -108,9 +109,10 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
       return storm(ctx, stormFree);
     });
     await step('6', () => throughputVsBareYoga(ctx));
-    await step('7', () => replicas(up, options, log));
+    await step('7', async () => [await replicas(up, options, log, 1), await replicas(up, options, log, 2)]);
     await step('8', () => sharedCache(up, options, log));
     await step('9', () => bodyRefusal(gateway!.url, client!, options.quick));
+    await step('10', () => timeoutSpread(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

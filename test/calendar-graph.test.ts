@@ -59,7 +59,7 @@ describe('events', () => {
     const starts = c.nodes.map((e: Json) => Date.parse(e.startDate));
     starts.forEach((t: number, i: number) => i > 0 && expect(t).toBeGreaterThanOrEqual(starts[i - 1]!));
     expect(calls(s, /^GET \/events$/)).toHaveLength(2);
-    expect(res.extensions?.upstream?.calendar?.requests).toBe(2);
+    expect(res.extensions?.cost?.calendar?.requests).toBe(2);
 
     const next = await q(`query($after: String) { events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 10, after: $after) { nodes { id } } }`, {
       after: c.pageInfo.endCursor,
@@ -283,7 +283,7 @@ describe('fewest upstream calls', () => {
     const seen = calls(fresh);
     expect(seen).toHaveLength(expected);
     expect(seen.every((c) => c === 'GET /events')).toBe(true);
-    expect(res.extensions?.upstream?.calendar?.requests).toBe(expected);
+    expect(res.extensions?.cost?.calendar?.requests).toBe(expected);
     console.info(`EventGraph(first: 20): ${venues.size} venues, ${organizers.size} organizers, ${seen.length} upstream calls (expected ${expected})`);
     await fresh.close();
   });
@@ -296,8 +296,8 @@ describe('fewest upstream calls', () => {
     s.clearRequests();
     const again = await q(doc);
     expect(calls(s)).toHaveLength(0);
-    expect(again.extensions?.upstream?.calendar).toMatchObject({ requests: 0 });
-    expect(again.extensions!.upstream!.calendar!.cacheHits).toBeGreaterThan(0);
+    expect(again.extensions?.cost?.calendar).toMatchObject({ requests: 0 });
+    expect(again.extensions!.cost!.calendar!.cacheHits).toBeGreaterThan(0);
   });
 });
 

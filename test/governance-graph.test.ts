@@ -77,7 +77,7 @@ describe('reads', () => {
     expect(e.createdBy.id).toMatch(/^[0-9a-f-]{36}$/);
     // One GET for the record, one for the full type (settings are not in the embedded reference).
     expect(apiCalls(stack).map((r) => r.route)).toEqual(['GET /entities/:entityId', 'GET /entity-types/:entityTypeId']);
-    expect(res.extensions?.upstream?.governance?.requests).toBe(2);
+    expect(res.extensions?.cost?.governance?.requests).toBe(2);
   });
 
   it('entities carry their three groups of attributes, organization, schema and both users', async () => {
@@ -320,7 +320,7 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     expect(gets).toHaveLength(distinct.size);
     expect(calls).toHaveLength(1 + 10 + distinct.size);
     expect(tokenCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.upstream?.governance).toMatchObject({ requests: calls.length, cacheHits: 0 });
+    expect(res.extensions?.cost?.governance).toMatchObject({ requests: calls.length, cacheHits: 0 });
     console.log(`EntityGraph(first: 10): 1 search + 10 links pages + ${distinct.size} entity GETs = ${calls.length} upstream requests (${aiEnds} AI ends, ${wanted.length} outside the page, ${vendors} vendor ends)`);
   });
 
@@ -329,8 +329,8 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     const res = await stack.query<Any>(op('EntityGraph'), { first: 10 });
     expect(res.errors).toBeUndefined();
     expect(apiCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.upstream?.governance?.requests).toBe(0);
-    expect(res.extensions?.upstream?.governance?.cacheHits).toBeGreaterThan(10);
+    expect(res.extensions?.cost?.governance?.requests).toBe(0);
+    expect(res.extensions?.cost?.governance?.cacheHits).toBeGreaterThan(10);
   });
 
   it('records a search returned are primed: links back to them cost no GET', async () => {
@@ -353,13 +353,13 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
   });
 });
 
-describe('extensions.upstream', () => {
+describe('extensions.cost', () => {
   it('can be switched off by configuration', async () => {
-    const quiet = await startStack({ env: { GATEWAY_USAGE_EXTENSION: 'false' } });
+    const quiet = await startStack({ env: { GATEWAY_COST_EXTENSION: 'false' } });
     const res = await quiet.query<Any>('{ entityTypes(first: 1) { totalCount } }');
     expect(res.errors).toBeUndefined();
     expect(res.data.entityTypes.totalCount).toBeGreaterThan(0);
-    expect(res.extensions?.upstream).toBeUndefined();
+    expect(res.extensions?.cost).toBeUndefined();
     expect(apiCalls(quiet)).toHaveLength(1);
   });
 });

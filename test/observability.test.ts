@@ -79,11 +79,11 @@ describe('/metrics', () => {
 
   it('counts cache hits as the response extension reports them', async () => {
     const before = await metrics();
-    const body = (await (await gql(stack.gateway, PROBE)).json()) as { extensions: { upstream: Record<string, { cacheHits: number }> } };
+    const body = (await (await gql(stack.gateway, PROBE)).json()) as { extensions: { cost: Record<string, { cacheHits: number }> } };
     const after = await metrics();
     for (const name of ['governance', 'calendar']) {
       const hits = (m: typeof after) => sum(m, 'gateway_upstream_cache_total', { upstream: name, result: /^(hit|shared|stale)$/ });
-      expect(hits(after) - hits(before)).toBe(body.extensions.upstream[name]?.cacheHits ?? 0);
+      expect(hits(after) - hits(before)).toBe(body.extensions.cost[name]?.cacheHits ?? 0);
     }
     expect(sum(after, 'gateway_upstream_cache_total', { result: /^(hit|shared|stale)$/ })).toBeGreaterThan(0);
   });

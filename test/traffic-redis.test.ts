@@ -199,6 +199,8 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
             ...process.env,
             ...limits(prefix),
             ...gateEnv(emulator),
+            // Two processes on a busy machine: the guard band covers event-loop stalls between admission and arrival.
+            GOVERNANCE_RATE_GUARD_MS: '400',
             REPLICA_IDS: slice.join(','),
             REPLICA_START_AT: String(startAt),
           },

@@ -23,7 +23,7 @@ import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
-import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
+import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import { schema } from '../graph/schema.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
@@ -89,10 +89,14 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) })],
+    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) })],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
-      const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
+      const usage = new UsageTracker({
+        maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
+        deadline: Date.now() + config.traffic.operationDeadlineMs,
+        status: (name) => upstreams[name].traffic.status(),
+      });
       // Every upstream call of the operation listens on the request's signal; Node warns of a leak
       // past ten listeners, which one traversal passes legitimately.
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);

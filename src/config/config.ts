@@ -49,8 +49,6 @@ export interface Config {
   redisCacheUrl?: string;
   /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
   maxPageSize: number;
-  /** Adds `extensions.upstream` (requests and cache hits per upstream) to every response. */
-  usageExtension: boolean;
   timeouts: UpstreamTimeouts;
   /** Upstream bodies larger than this are refused. */
   maxUpstreamBodyBytes: number;
@@ -133,7 +131,6 @@ export interface SecurityConfig {
   maxAliases: number;
   maxDirectives: number;
   maxTokens: number;
-  maxCost: number;
   /** The same field literally repeated in one selection set ("field duplication"). */
   maxFieldRepeats: number;
   /** With introspection off, `_service`/`_entities` answer only requests carrying this secret (secret). */
@@ -182,7 +179,6 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCacheUrl: read.url('REDIS_CACHE_URL', ['redis:', 'rediss:']),
     maxPageSize: read.int('GATEWAY_MAX_PAGE_SIZE', 500, 1, 10_000),
-    usageExtension: read.bool('GATEWAY_USAGE_EXTENSION', true),
     timeouts: {
       connectMs: read.int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
       headersMs: read.int('UPSTREAM_HEADERS_TIMEOUT_MS', 15_000, 1, 600_000),
@@ -272,7 +268,6 @@ function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): 
     maxAliases: read.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
     maxDirectives: read.int('GRAPHQL_MAX_DIRECTIVES', 20, 0, 1000),
     maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
-    maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 10_000_000),
     maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
     federationSecret: read.string('FEDERATION_SECRET'),
     federationSecretHeader: read.string('FEDERATION_SECRET_HEADER') ?? 'x-federation-secret',

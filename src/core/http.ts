@@ -1,5 +1,7 @@
 /**
- * The wire: one undici request, bounded in time and size, its body parsed as JSON. Transport faults
+ * The wire: one undici request, bounded in time and size, its body parsed as JSON. The header
+ * timeout and the request's deadline run on the gateway's own timers: undici checks its timeouts on a
+ * coarse clock (a 300 ms timeout fired after about 800 ms), ours fire within milliseconds. Transport faults
  * (connect/header/body timeouts, resets, unparseable or oversized bodies) become `UpstreamError`s of
  * kind `unavailable`; HTTP statuses are returned as they are, for the upstream adapter to interpret.
  * Each fault says whether the request may have reached the upstream (`sent`: it was being written
@@ -34,6 +36,8 @@ export interface HttpRequest {
   json?: unknown;
   body?: string | Buffer | FormData;
   signal?: AbortSignal;
+  /** Epoch ms by which the whole exchange (headers and body) must be done. */
+  deadline?: number;
 }
 
 export interface HttpResponse {
@@ -71,34 +75,56 @@ export class HttpTransport {
       headers['content-type'] = 'application/json';
     }
     const sent = { value: false };
-    let res: Dispatcher.ResponseData;
+    // Our own clock: the headers within their timeout, everything within the deadline.
+    const started = Date.now();
+    const deadline = req.deadline ?? Infinity;
+    const clock = new AbortController();
+    let timedOut = false;
+    let res: Dispatcher.ResponseData | undefined;
+    const arm = (at: number) => {
+      if (!Number.isFinite(at)) return undefined;
+      return setTimeout(() => {
+        timedOut = true;
+        clock.abort();
+        res?.body.destroy();
+      }, Math.max(0, at - Date.now()));
+    };
+    let timer = arm(Math.min(started + this.options.timeouts.headersMs, deadline));
+    const signal = req.signal ? AbortSignal.any([req.signal, clock.signal]) : clock.signal;
     try {
       res = await request(req.url, {
         method: req.method,
         headers,
         body: body as string | Buffer | undefined,
         dispatcher: tracked(this.dispatcher, sent),
-        signal: req.signal,
+        signal,
         headersTimeout: this.options.timeouts.headersMs,
         bodyTimeout: this.options.timeouts.bodyMs,
       });
     } catch (cause) {
-      throw transportError(upstream, cause, sent.value);
+      clearTimeout(timer);
+      throw timedOut ? timeoutError(upstream, cause, sent.value) : transportError(upstream, cause, sent.value);
     }
+    clearTimeout(timer);
+    timer = arm(deadline);
     const responseHeaders = flattenHeaders(res.headers);
+    let text: string;
     try {
-      const text = await readBounded(res, maxBodyBytes, upstream);
-      return {
-        status: res.statusCode,
-        headers: responseHeaders,
-        body: parseBody(text, res.statusCode, responseHeaders, upstream),
-        bytes: text.length,
-      };
+      text = await readBounded(res, maxBodyBytes, upstream);
     } catch (e) {
       // A status came: the request was sent and answered; only the body went wrong.
+      if (timedOut) throw timeoutError(upstream, e, true, res.statusCode);
       if (e instanceof UpstreamError) throw new UpstreamError(upstream, e.kind, e.message, { status: res.statusCode, sent: true, cause: e.cause });
       throw e;
+    } finally {
+      clearTimeout(timer);
     }
+    return {
+      status: res.statusCode,
+      headers: responseHeaders,
+      body: parseBody(text, res.statusCode, responseHeaders, upstream),
+      bytes: text.length,
+    };
   }
 
   close(): Promise<void> {
@@ -176,6 +202,11 @@ function tracked(dispatcher: Dispatcher, sent: { value: boolean }): Dispatcher {
     });
     return dispatch(opts, wrapped);
   });
+}
+
+/** Our own timer fired: a timeout after the request went out leaves a write's outcome unknown. */
+function timeoutError(upstream: UpstreamName, cause: unknown, sent: boolean, status?: number): UpstreamError {
+  return new UpstreamError(upstream, 'unavailable', `The ${upstream} service did not answer in time.`, { cause, sent, status });
 }
 
 function transportError(upstream: UpstreamName, cause: unknown, sent: boolean): UpstreamError {

@@ -24,6 +24,8 @@ export interface LoggedRequest {
   status: number;
   /** Milliseconds since the emulator started (monotonic). */
   at: number;
+  /** When it arrived: epoch ms with sub-millisecond precision (monotonic clock), for span counts. */
+  receivedAt: number;
   /** Whether a fault rule answered this request. */
   fault?: FaultKind;
 }
@@ -65,6 +67,11 @@ export interface FaultRule {
   method?: string;
   /** Only paths (below the API root) starting with this prefix. */
   pathPrefix?: string;
+  /**
+   * Only when more than `count` matching requests (this one included) arrived within the last
+   * `withinMs`: a platform that throttles bursts.
+   */
+  burst?: { count: number; withinMs: number };
 }
 
 export interface LatencyOptions {
@@ -108,6 +115,8 @@ export interface ControlOptions {
 interface RuleState {
   rule: FaultRule;
   seen: number;
+  /** Arrival times (performance.now) of recent matching requests, for `burst`. */
+  arrivals?: number[];
   applied: number;
 }
 
@@ -158,6 +167,13 @@ export function createControl(options: ControlOptions): {
       if (rule.pathPrefix && !path.startsWith(rule.pathPrefix)) continue;
       if (rule.times !== undefined && state.applied >= rule.times) continue;
       state.seen++;
+      if (rule.burst) {
+        const now = performance.now();
+        const recent = (state.arrivals ??= []);
+        recent.push(now);
+        while (recent.length > 0 && recent[0]! <= now - rule.burst.withinMs) recent.shift();
+        if (recent.length <= rule.burst.count) continue;
+      }
       const hit =
         (rule.every !== undefined ? state.seen % rule.every === 0 : true) &&
         (rule.rate !== undefined ? rng.next() < rule.rate : true);
@@ -180,6 +196,7 @@ export function createControl(options: ControlOptions): {
       query: url.search,
       status: 0,
       at: Math.round(performance.now() - started),
+      receivedAt: performance.timeOrigin + performance.now(),
     };
     log.push(entry);
 

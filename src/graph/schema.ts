@@ -6,6 +6,7 @@ import { builder } from './builder.js';
 import { limitInputs } from './input-limits.js';
 import '../calendar/schema/index.js';
 import '../governance/schema/index.js';
+import './budget.js';
 import './federation.js';
 
 // Served as an Apollo Federation v2 subgraph (`_service`, `_entities`); see federation.ts.

@@ -27,7 +27,9 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
       // An empty allow-list: `__typename` aliases count too (else `a1: __typename … a9999: __typename`).
       maxAliases: { n: security.maxAliases, allowList: [], ...reject('maxAliases') },
       maxDirectives: { n: security.maxDirectives, ...reject('maxDirectives') },
-      costLimit: { maxCost: security.maxCost, ...reject('maxCost') },
+      // Off: the cost of an operation is the upstream-aware estimate of use-operation-budget.ts, the
+      // same for literals and variables; a second, static estimate would disagree with it.
+      costLimit: { enabled: false },
       // Counted while parsing, so a huge document is dropped before it is even a tree.
       maxTokens: { n: security.maxTokens },
       blockFieldSuggestion: { enabled: !security.fieldSuggestions },
