@@ -3,7 +3,7 @@
  * (cold), clear the emulators' logs, send the operation over HTTP, then read what the emulators saw.
  * CPU time and peak RSS come from the gateway process itself, taken around the series.
  */
-import { GraphQLClient, percentile, round } from './client.js';
+import { type GraphQLClient, percentile, round } from './client.js';
 import { resourceKey, type UpstreamName } from './lower-bound.js';
 import type { Child } from './processes.js';
 import type { UpstreamCounts, Upstreams } from './upstreams.js';

@@ -19,7 +19,7 @@ describe('bench harness (tiny mode)', () => {
 
     expect(doc.machine).toMatchObject({ cpus: expect.any(Number), node: process.version });
     expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6']);
-    const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>])); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>]));  
 
     for (const id of ['1', '2', '3a', '3b']) {
       const w = byId[id]!;
@@ -59,7 +59,7 @@ describe('bench harness (tiny mode)', () => {
   it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 60_000 }, async () => {
     process.env.REDIS_URL ??= REDIS_URL;
     const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
-    const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>;  
     expect(w.skipped).toBeUndefined();
     expect(w.sharedBudgetReady).toEqual([true, true]);
     expect(w.errors).toBe(0);

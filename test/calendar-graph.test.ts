@@ -57,7 +57,7 @@ describe('events', () => {
     expect(c.nodes).toHaveLength(60);
     expect(c.totalCount).toBeGreaterThan(60);
     const starts = c.nodes.map((e: Json) => Date.parse(e.startDate));
-    starts.forEach((t: number, i: number) => i > 0 && expect(t).toBeGreaterThanOrEqual(starts[i - 1]!));
+    starts.forEach((t: number, i: number) => i > 0 && expect(t).toBeGreaterThanOrEqual(starts[i - 1]));
     expect(calls(s, /^GET \/events$/)).toHaveLength(2);
     expect(res.extensions?.upstream?.calendar?.requests).toBe(2);
 

@@ -9,7 +9,7 @@ import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from
 import { DEFAULT_CLIENTS } from '../src/governance/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

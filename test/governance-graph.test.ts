@@ -12,7 +12,7 @@ import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from
 import { startStack, type Stack } from './support/stack.js';
 import { buildSeed } from '../src/governance/emulator/seed.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 let stack: Stack;

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptanceOperation as op, apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 let stack: Stack;

@@ -5,7 +5,7 @@
  * and never for a create, and the per-operation call budget fails calls beyond it.
  */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../src/core/errors.js';
+import { type UpstreamError } from '../src/core/errors.js';
 import { UsageTracker } from '../src/core/usage.js';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
 

@@ -4,11 +4,11 @@
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
 import { EnvReader, type Env } from './env-reader.js';
-import { readTrafficConfig, type TrafficConfig } from './traffic.js';
+import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
 
 import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
 
-export type RateProfile = 'production' | 'sandbox';
+export type { RateProfile } from './traffic.js';
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {

@@ -3,10 +3,12 @@
  * read from the environment by `loadConfig`. Kept apart from `config.ts` because the rules have a
  * small grammar of their own (`minute:30,hour:500,endpoint-minute:10`).
  */
-import type { RateProfile } from './config.js';
 import { EnvReader, type Env } from './env-reader.js';
 
 /** One fixed-window rule: at most `limit` requests per `windowMs`, windows aligned to the epoch. */
+/** The governance account's published rate tier (`GOVERNANCE_RATE_PROFILE`). */
+export type RateProfile = 'production' | 'sandbox';
+
 export interface RateRule {
   name: string;
   limit: number;

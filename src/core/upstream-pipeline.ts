@@ -8,13 +8,12 @@
  */
 import { ResponseCache } from './cache.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
-import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
+import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { TrafficControl } from './traffic.js';
 import type { TrafficLogger } from './traffic-log.js';
-import type { UsageTracker } from './usage.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -41,13 +40,9 @@ export interface UpstreamCall {
   body?: HttpRequest['body'];
 }
 
-/** Who is calling: decides the cache partition and where usage is counted. */
-export interface Caller {
-  /** Stable, non-secret identity of the credential used (e.g. a client id or a token hash). */
-  identity: string;
-  usage: UsageTracker;
-  signal?: AbortSignal;
-}
+import type { Caller } from './caller.js';
+
+export type { Caller };
 
 export interface RetryPolicy {
   /** Attempts after the first, for idempotent calls on 502/503/504, resets and timeouts. */

@@ -204,7 +204,7 @@ export function createControl(options: ControlOptions): {
       return c.body(null, 204);
     });
     app.put('/_emulator/faults', async (c) => {
-      control.setFaults((await c.req.json()) as FaultRule[]);
+      control.setFaults(await c.req.json<FaultRule[]>());
       return c.body(null, 204);
     });
     app.delete('/_emulator/faults', (c) => {
@@ -212,7 +212,7 @@ export function createControl(options: ControlOptions): {
       return c.body(null, 204);
     });
     app.put('/_emulator/latency', async (c) => {
-      control.setLatency((await c.req.json()) as LatencyOptions);
+      control.setLatency(await c.req.json<LatencyOptions>());
       return c.body(null, 204);
     });
   };

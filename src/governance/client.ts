@@ -221,7 +221,9 @@ export class GovernanceClient {
       const auth = await this.credential.authorization(this.caller.usage);
       return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
     };
-    let { res, auth } = await attempt();
+    const first = await attempt();
+    let res = first.res;
+    const auth = first.auth;
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
     if (res.status >= 200 && res.status < 300) return (res.body ?? {}) as T;

@@ -6,13 +6,7 @@ import type { CalendarScope } from '../calendar/service.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
 
-export interface RequestInfo {
-  requestId: string;
-  /** The incoming request's headers (for forwarded credentials). */
-  headers: Headers;
-  usage: UsageTracker;
-  signal?: AbortSignal;
-}
+export type { RequestInfo } from '../core/caller.js';
 
 export interface Context {
   requestId: string;

@@ -19,7 +19,7 @@ export async function runReadiness(checks: Record<string, ReadinessCheck>, timeo
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
-        await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+        await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
         return [name, 'ok'] as const;
       } catch {
         return [name, 'failed'] as const;

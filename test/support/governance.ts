@@ -27,7 +27,7 @@ export interface LoggedCall {
 
 /** Requests the governance emulator saw, token requests included. */
 export function governanceCalls(stack: Stack): LoggedCall[] {
-  return stack.governance.control.requests().requests as LoggedCall[];
+  return stack.governance.control.requests().requests;
 }
 
 /** Requests to the governance API proper (the token endpoint sits outside the API root). */

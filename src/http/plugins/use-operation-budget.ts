@@ -6,6 +6,7 @@
  * Also marks a result `extensions.stale: true` when any answer came from an expired cache entry
  * during a 429 pause.
  */
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
@@ -23,7 +24,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
   const model = { ...(options.model ?? defaultCostModel), ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}) };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateOperationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, model);
+      const estimate = estimateOperationCost(args.schema as GraphQLSchema, args.document as DocumentNode, args.operationName as string | null | undefined, args.variableValues as Record<string, unknown> | undefined, model);
       const over = Object.entries(estimate).filter(([, calls]) => (calls ?? 0) > options.maxCallsPerOperation);
       if (over.length > 0) {
         const names = over.map(([u, calls]) => `${calls} ${u}`).join(' and ');
