@@ -4,12 +4,10 @@
  * refused before any upstream call, upstream failures as typed errors, and the upstream-call count
  * of the headline traversal. The list filters are in `calendar-filters.test.ts`.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { parse, validate } from 'graphql';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../src/graph/schema.js';
-import { acceptanceOperation } from './support/governance.js';
+import { operation, operationNames } from './support/operations.js';
 import { calls, forgetCalendarCache } from './support/calendar.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';
 
@@ -28,24 +26,8 @@ beforeEach(() => {
   forgetCalendarCache(s);
 });
 
-const CALENDAR_OPERATIONS = [
-  'UpcomingEvents', 'EventGraph', 'EventById', 'EventBySlug', 'FilteredEvents', 'Venues', 'VenueBySlug', 'Organizers', 'OrganizerById',
-  'Categories', 'Tags', 'CreateEvent', 'UpdateEvent', 'DeleteEvent', 'CreateVenue', 'CreateOrganizer', 'CreateCategory', 'CreateTag',
-];
-
-describe('acceptance', () => {
-  it.each(CALENDAR_OPERATIONS)('operation %s validates against the schema', (name) => {
-    expect(validate(schema, parse(acceptanceOperation(name))).map((e) => e.message)).toEqual([]);
-  });
-
-  it('the acceptance runner passes its calendar checks against a listening gateway', async () => {
-    const own = await startStack();
-    const url = await own.listen();
-    const runner = '/work/shared/acceptance/run.mjs';
-    const { stdout } = await promisify(execFile)(process.execPath, [runner, url, '--only', 'calendar'], { timeout: 30_000 });
-    expect(stdout).toMatch(/acceptance: [1-9]\d* passed, 0 failed/);
-    await own.close();
-  }, 40_000);
+it.each(operationNames('calendar'))('operation %s validates against the schema', (name) => {
+  expect(validate(schema, parse(operation(name))).map((e) => e.message)).toEqual([]);
 });
 
 describe('events', () => {

@@ -5,7 +5,8 @@
  * upstream 5xx costs only the fields that needed it. No error ever carries a token, secret or URL.
  */
 import { describe, expect, it } from 'vitest';
-import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { operation as op } from './support/operations.js';
 import { DEFAULT_CLIENTS } from '../src/governance/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
 
