@@ -7,6 +7,8 @@
 import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
+import type { z } from 'zod';
+import { checkPayload } from '../core/contract.js';
 import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';
 import type {
   WireCategoriesPage,
@@ -25,6 +27,7 @@ import type {
   WireVenuesPage,
   WireVenueWrite,
 } from './wire.js';
+import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
 
 /** A single record is addressed by its numeric id or, where the API allows, its slug. */
 export type RecordRef = { id: number } | { slug: string };
@@ -71,17 +74,17 @@ export class CalendarClient {
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
   listEvents(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events);
+    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, archivePageShape('events', eventShape));
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
   getEvent(id: number, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as);
+    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as, eventShape);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
   getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as);
+    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as, eventShape);
   }
 
   /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
@@ -101,10 +104,10 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ venues and organizers
   listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
-    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues);
+    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues, archivePageShape('venues', linkedPostShape));
   }
   getVenue(ref: RecordRef): Promise<WireVenue | null> {
-    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS);
+    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS, 'read', linkedPostShape);
   }
   createVenue(body: WireVenueWrite): Promise<WireVenue> {
     return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
@@ -117,10 +120,10 @@ export class CalendarClient {
   }
 
   listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
-    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers);
+    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers, archivePageShape('organizers', linkedPostShape));
   }
   getOrganizer(ref: RecordRef): Promise<WireOrganizer | null> {
-    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS);
+    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS, 'read', linkedPostShape);
   }
   createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
     return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
@@ -134,10 +137,10 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ categories and tags
   listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories);
+    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories, archivePageShape('categories', termShape));
   }
   getCategory(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS);
+    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS, 'read', termShape);
   }
   createCategory(body: WireCategoryWrite): Promise<WireTerm> {
     return this.write('categories.create', 'POST', '/categories', body, undefined, [TAG.terms]);
@@ -150,10 +153,10 @@ export class CalendarClient {
   }
 
   listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags);
+    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags, archivePageShape('tags', termShape));
   }
   getTag(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS);
+    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS, 'read', termShape);
   }
   createTag(body: WireTagWrite): Promise<WireTerm> {
     return this.write('tags.create', 'POST', '/tags', body, undefined, [TAG.terms]);
@@ -184,6 +187,7 @@ export class CalendarClient {
     perPage: number,
     tags: readonly string[],
     items: (body: B) => T[] | undefined,
+    shape?: z.ZodType,
   ): Promise<WirePage<T> | null> {
     const call: UpstreamCall = {
       method: 'GET',
@@ -200,12 +204,12 @@ export class CalendarClient {
       if (isEndOfList(res)) return null;
       throw toUpstreamError(res, { names: NAMES[operation] });
     }
-    const body = res.body as B & { total?: number };
+    const body = (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as B & { total?: number };
     const total = Number(body.total ?? res.headers['x-tec-total'] ?? 0);
     return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read'): Promise<T | null> {
+  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', shape?: z.ZodType): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
@@ -223,7 +227,7 @@ export class CalendarClient {
       if (error.kind === 'not-found') return null;
       throw error;
     }
-    return res.body as T;
+    return (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as T;
   }
 
   private async write<T>(

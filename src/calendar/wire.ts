@@ -9,6 +9,8 @@
  * venue/organizer fields are absent, titles carry HTML entities, descriptions carry HTML.
  */
 
+import { z } from 'zod';
+
 /** `Y-m-d H:i:s`, no `T`, no offset (site/event-local or UTC depending on the field). */
 export type WireDateTime = string;
 
@@ -338,3 +340,29 @@ export interface WireTagWrite {
   description?: string;
   slug?: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checked at the client edge (src/core/contract.ts): what the gateway reads of each record without
+// a fallback. Loose objects: the other fields pass through unchecked, so the check stays cheap.
+
+/** The fields of an event the graph reads as non-null. */
+export const eventShape = z.looseObject({
+  id: z.number(),
+  title: z.string(),
+  slug: z.string(),
+  status: z.string(),
+  start_date: z.string(),
+  end_date: z.string(),
+  utc_start_date: z.string(),
+  utc_end_date: z.string(),
+});
+
+/** Venues and organizers: the id (the name has a plugin quirk of its own and a fallback). */
+export const linkedPostShape = z.looseObject({ id: z.number() });
+
+/** Categories and tags. */
+export const termShape = z.looseObject({ id: z.number(), name: z.string(), slug: z.string() });
+
+/** An archive page whose items sit under `key`, each checked with `item`. */
+export const archivePageShape = <K extends string, S extends z.ZodType>(key: K, item: S) =>
+  z.looseObject({ [key]: z.array(item) } as Record<K, z.ZodArray<S>>);

@@ -21,7 +21,9 @@ export type UpstreamErrorKind =
   /** The per-operation upstream budget is spent. */
   | 'budget-exceeded'
   /** 5xx, a reset socket, a timeout, an unparseable or oversized body. */
-  | 'unavailable';
+  | 'unavailable'
+  /** The answer's shape broke the contract (a required field missing or of another type). */
+  | 'contract';
 
 export interface UpstreamErrorOptions {
   status?: number;
@@ -33,6 +35,8 @@ export interface UpstreamErrorOptions {
   retryAfter?: number;
   /** Scope or capability that was missing, when known. */
   missingScope?: string;
+  /** `contract`: the payload field (dotted path) that broke the contract. */
+  field?: string;
   cause?: unknown;
 }
 
@@ -43,6 +47,7 @@ export class UpstreamError extends Error {
   readonly params?: string[];
   readonly retryAfter?: number;
   readonly missingScope?: string;
+  readonly field?: string;
 
   constructor(
     readonly upstream: UpstreamName,
@@ -56,6 +61,7 @@ export class UpstreamError extends Error {
     this.params = options.params;
     this.retryAfter = options.retryAfter;
     this.missingScope = options.missingScope;
+    this.field = options.field;
   }
 }
 

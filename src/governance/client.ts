@@ -9,6 +9,8 @@ import type { Upstream } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
 import type { PriorityName } from '../core/concurrency-cap.js';
 import type { GovernanceCredential } from './auth.js';
+import type { z } from 'zod';
+import { checkPayload } from '../core/contract.js';
 import { isNotFound, statusError, type ScopeGroup } from './statuses.js';
 import type {
   AiEntityTypeName,
@@ -30,6 +32,7 @@ import type {
   StageRequest,
   WorkflowStageInformation,
 } from './wire.js';
+import { entityShape, springPageShape } from './wire.js';
 
 /** Cache tags: a mutation drops exactly what it may have changed. */
 export const Tags = {
@@ -54,6 +57,8 @@ interface Send {
   scopes: ScopeGroup;
   /** Answer an unknown id with null instead of an error. */
   nullIfNotFound?: boolean;
+  /** What the gateway reads of a successful answer, checked before anyone sees it (see core/contract.ts). */
+  shape?: z.ZodType;
 }
 
 export class GovernanceClient {
@@ -68,6 +73,7 @@ export class GovernanceClient {
 
   searchEntities(typeName: AiEntityTypeName | undefined, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityInformation>>({
+      shape: springPageShape(entityShape),
       call: { method: 'POST', path: '/entities/search', query: { ...pageQuery(page), entityTypeName: typeName }, json: { queryRequest: { criteria } }, idempotent: true, priority: page.priority, operation: 'entities.search', cache: this.cache([Tags.entityLists]) },
       scopes: 'read',
     });
@@ -75,6 +81,7 @@ export class GovernanceClient {
 
   searchEntitySummaries(request: BasicSearchRequest, page: PageRequest) {
     return this.send<SpringPage<BasicEntity>>({
+      shape: springPageShape(entityShape),
       call: { method: 'POST', path: '/entity-basic-details/search', query: pageQuery(page), json: request, idempotent: true, priority: page.priority, operation: 'entities.basicSearch', cache: this.cache([Tags.entityLists]) },
       scopes: 'read',
     });
@@ -82,6 +89,7 @@ export class GovernanceClient {
 
   getEntity(id: string) {
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entities.get', cache: this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
@@ -90,6 +98,7 @@ export class GovernanceClient {
 
   createEntity(typeName: AiEntityTypeName, body: EntityCreateRequest) {
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'POST', path: '/entities', query: { entityTypeName: typeName }, json: body, idempotent: false, priority: 'write', operation: 'entities.create' },
       scopes: 'write',
     });
@@ -97,6 +106,7 @@ export class GovernanceClient {
 
   updateEntity(id: string, body: EntityUpdateRequest) {
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'PATCH', path: `/entities/${enc(id)}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
       scopes: 'write',
       nullIfNotFound: true,
@@ -215,7 +225,7 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ call, scopes, nullIfNotFound }: Send): Promise<T | null> {
+  private async send<T>({ call, scopes, nullIfNotFound, shape }: Send): Promise<T | null> {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
@@ -226,7 +236,10 @@ export class GovernanceClient {
     const auth = first.auth;
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
-    if (res.status >= 200 && res.status < 300) return (res.body ?? {}) as T;
+    if (res.status >= 200 && res.status < 300) {
+      const body = res.body ?? {};
+      return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
+    }
     if (isNotFound(res) && nullIfNotFound) return null;
     throw statusError(res, scopes, call.operation);
   }

@@ -16,6 +16,7 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   REQUEST_BUDGET_EXCEEDED: 'REQUEST_BUDGET_EXCEEDED',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  UPSTREAM_CONTRACT: 'UPSTREAM_CONTRACT',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -36,6 +37,7 @@ const codeByKind: Record<UpstreamErrorKind, ErrorCode> = {
   'rate-limited': ErrorCode.RATE_LIMITED,
   'budget-exceeded': ErrorCode.REQUEST_BUDGET_EXCEEDED,
   unavailable: ErrorCode.UPSTREAM_UNAVAILABLE,
+  contract: ErrorCode.UPSTREAM_CONTRACT,
 };
 
 export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLError): GraphQLError {
@@ -45,6 +47,7 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   if (error.params?.length) extensions.arguments = error.params;
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.missingScope) extensions.missingScope = error.missingScope;
+  if (error.field) extensions.field = error.field;
   return createGraphQLError(error.message, { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path, extensions });
 }
 
