@@ -343,10 +343,10 @@ export interface WireTagWrite {
 
 // ---------------------------------------------------------------------------------------------
 // Checked at the client edge (src/core/contract.ts): what the gateway reads of each record without
-// a fallback. Loose objects: the other fields pass through unchecked, so the check stays cheap.
+// a fallback. The other fields pass through unchecked (the payload itself is handed on), so the check stays cheap.
 
 /** The fields of an event the graph reads as non-null. */
-export const eventShape = z.looseObject({
+export const eventShape = z.object({
   id: z.number(),
   title: z.string(),
   slug: z.string(),
@@ -358,11 +358,11 @@ export const eventShape = z.looseObject({
 });
 
 /** Venues and organizers: the id (the name has a plugin quirk of its own and a fallback). */
-export const linkedPostShape = z.looseObject({ id: z.number() });
+export const linkedPostShape = z.object({ id: z.number() });
 
 /** Categories and tags. */
-export const termShape = z.looseObject({ id: z.number(), name: z.string(), slug: z.string() });
+export const termShape = z.object({ id: z.number(), name: z.string(), slug: z.string() });
 
 /** An archive page whose items sit under `key`, each checked with `item`. */
 export const archivePageShape = <K extends string, S extends z.ZodType>(key: K, item: S) =>
-  z.looseObject({ [key]: z.array(item) } as Record<K, z.ZodArray<S>>);
+  z.object({ [key]: z.array(item) } as Record<K, z.ZodArray<S>>);

@@ -20,7 +20,7 @@ export type GovernanceScope = 'AI_GOVERNANCE' | 'AI_GOVERNANCE_READ' | 'AI_GOVER
 // Shared pieces
 
 /** Entity type reference embedded in entities, link ends and basic entities. */
-export const entityTypeReferenceShape = z.looseObject({
+export const entityTypeReferenceShape = z.object({
   id: z.string(),
   name: z.string(),
   nameKey: z.string().optional(),
@@ -518,10 +518,10 @@ export interface AttributeCreateRequest {
 
 // ---------------------------------------------------------------------------------------------
 // Checked at the client edge (src/core/contract.ts): what the gateway reads of each record without
-// a fallback. Loose objects: the other fields pass through unchecked, so the check stays cheap.
+// a fallback. The other fields pass through unchecked (the payload itself is handed on), so the check stays cheap.
 
 /** The fields of an entity the graph reads as non-null (id, number, name, its type). */
-export const entityShape = z.looseObject({
+export const entityShape = z.object({
   id: z.string(),
   number: z.number(),
   name: z.string(),
@@ -530,4 +530,4 @@ export const entityShape = z.looseObject({
 
 /** A page of the platform's Spring search endpoints, its items checked with `item`. */
 export const springPageShape = <S extends z.ZodType>(item: S) =>
-  z.looseObject({ content: z.array(item), totalElements: z.number() });
+  z.object({ content: z.array(item), totalElements: z.number() });
