@@ -40,7 +40,7 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
   const log = options.log ?? consoleTrafficLogger(config.logLevel);
   const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log }) : undefined;
   const cache = new ResponseCache({ maxBytes: config.cache.maxBytes, maxStaleMs: config.cache.maxStaleMs });
-  if (redis) shareInvalidations(cache, redis);
+  if (redis) shareInvalidations(cache, redis, log);
 
   const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
     const transport = new HttpTransport({ upstream: name, timeouts: config.timeouts, maxBodyBytes: config.maxUpstreamBodyBytes, dispatcher, connections: maxConcurrent });

@@ -8,22 +8,26 @@
 import { randomUUID } from 'node:crypto';
 import type { ResponseCache } from './cache.js';
 import type { RedisLink } from './redis.js';
+import type { TrafficLogger } from './traffic-log.js';
 
-export function shareInvalidations(cache: ResponseCache, redis: RedisLink): void {
+export function shareInvalidations(cache: ResponseCache, redis: RedisLink, log?: TrafficLogger): void {
+  // A lost announcement leaves other replicas serving pre-write data until the TTL: worth a warning.
+  const lost = (what: string) => (error: unknown) =>
+    log?.({ level: 'warn', msg: `cache invalidation: ${what}`, error: error instanceof Error ? error.message : String(error) });
   const channel = redis.key('cache-invalidate');
   const self = randomUUID();
   cache.onInvalidate = (tags) => {
     if (!redis.ready || tags.length === 0) return;
-    redis.client.publish(channel, JSON.stringify({ from: self, tags })).catch(() => undefined);
+    redis.client.publish(channel, JSON.stringify({ from: self, tags })).catch(lost('announcement not sent, other replicas keep their copies until the TTL'));
   };
   redis.subscriber.on('message', (ch: string, message: string) => {
     if (ch !== channel) return;
     try {
       const { from, tags } = JSON.parse(message) as { from?: string; tags?: unknown };
       if (from !== self && Array.isArray(tags)) cache.invalidateLocal(tags.filter((t): t is string => typeof t === 'string'));
-    } catch {
-      // Not ours to understand; ignore.
+    } catch (error) {
+      lost('an announcement that is not JSON was ignored')(error);
     }
   });
-  void redis.subscriber.subscribe(channel).catch(() => undefined);
+  redis.subscriber.subscribe(channel).catch(lost('not subscribed, writes through other replicas will not reach this cache'));
 }

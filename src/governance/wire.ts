@@ -355,12 +355,6 @@ export interface ErrorBody {
   traceId: Uuid;
 }
 
-/** Body of a failed token request (OAuth2 style). */
-export interface TokenErrorBody {
-  error: string;
-  error_description?: string;
-}
-
 /** `POST /api/access/v1/oauth/token` success body. */
 export interface TokenResponse {
   access_token: string;
