@@ -59,6 +59,8 @@ interface Send {
   nullIfNotFound?: boolean;
   /** What the gateway reads of a successful answer, checked before anyone sees it (see core/contract.ts). */
   shape?: z.ZodType;
+  /** A write's cache tags: dropped once it was sent, answered or not (even a refused write may have changed something). */
+  invalidates?: string[];
 }
 
 export class GovernanceClient {
@@ -100,6 +102,7 @@ export class GovernanceClient {
     return this.send<EntityInformation>({
       shape: entityShape,
       call: { method: 'POST', path: '/entities', query: { entityTypeName: typeName }, json: body, idempotent: false, priority: 'write', operation: 'entities.create' },
+      invalidates: [Tags.entityLists, Tags.linkLists],
       scopes: 'write',
     });
   }
@@ -108,6 +111,7 @@ export class GovernanceClient {
     return this.send<EntityInformation>({
       shape: entityShape,
       call: { method: 'PATCH', path: `/entities/${enc(id)}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
+      invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'write',
       nullIfNotFound: true,
     });
@@ -117,6 +121,7 @@ export class GovernanceClient {
   async deleteEntity(id: string): Promise<boolean> {
     const res = await this.send<unknown>({
       call: { method: 'DELETE', path: `/entities/${enc(id)}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
+      invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
     });
@@ -128,6 +133,7 @@ export class GovernanceClient {
   moveToStage(entityId: string, workflowType: string, body: StageRequest) {
     return this.send<WorkflowStageInformation>({
       call: { method: 'POST', path: `/assignments/entities/${enc(entityId)}/types/${enc(workflowType)}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
+      invalidates: [Tags.entity(entityId), Tags.entityLists],
       scopes: 'write',
       nullIfNotFound: true,
     });
@@ -180,6 +186,7 @@ export class GovernanceClient {
   createLink(linkTypeId: string, body: LinkRequest) {
     return this.send<LinkInformation>({
       call: { method: 'POST', path: '/links', query: { linkTypeId }, json: body, idempotent: false, priority: 'write', operation: 'links.create' },
+      invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id)],
       scopes: 'write',
     });
   }
@@ -188,6 +195,7 @@ export class GovernanceClient {
   async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
     const res = await this.send<unknown>({
       call: { method: 'DELETE', path: `/links/${enc(id)}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
+      invalidates: [Tags.link(id), Tags.linkLists] /* the ends are not known here: every links page goes */,
       scopes: 'delete',
       nullIfNotFound: true,
     });
@@ -199,6 +207,7 @@ export class GovernanceClient {
   addAttributeOptions(attributeId: string, options: AttributeOptionRequest[]) {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attribute-options', query: { attributeId }, json: options, idempotent: false, priority: 'write', operation: 'attributes.addOptions' },
+      invalidates: [Tags.entityTypeLists],
       scopes: 'write',
       nullIfNotFound: true,
     });
@@ -207,16 +216,13 @@ export class GovernanceClient {
   addSchemaAttribute(schemaName: string, body: AttributeCreateRequest) {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attributes', query: { schemaName }, json: body, idempotent: false, priority: 'write', operation: 'attributes.create' },
+      invalidates: [Tags.entityTypeLists],
       scopes: 'write',
     });
   }
 
   // ------------------------------------------------------------------ plumbing
 
-  /** Drops cached answers a write may have changed, for every credential. */
-  invalidate(tags: string[]): void {
-    this.upstream.cache.invalidate(tags);
-  }
 
   private cache(tags: string[]): UpstreamCall['cache'] {
     return this.ttlMs > 0 ? { ttlMs: this.ttlMs, tags } : undefined;
@@ -225,7 +231,7 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ call, scopes, nullIfNotFound, shape }: Send): Promise<T | null> {
+  private async send<T>({ call, scopes, nullIfNotFound, shape, invalidates }: Send): Promise<T | null> {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
@@ -236,6 +242,8 @@ export class GovernanceClient {
     const auth = first.auth;
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
+    // This client is the one place that decides what a governance write makes stale (for every credential).
+    if (invalidates?.length) this.upstream.cache.invalidate(invalidates);
     if (res.status >= 200 && res.status < 300) {
       const body = res.body ?? {};
       return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;

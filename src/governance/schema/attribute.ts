@@ -4,7 +4,6 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
-import { Tags } from '../client.js';
 import type { AttributeOptionRequest } from '../wire.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
@@ -131,9 +130,7 @@ builder.mutationFields((t) => ({
         ...(input.formula != null ? { formula: input.formula } : {}),
         optionType: selectable ? 'Static' : 'None',
       };
-      const attribute = await ctx.governance.client.addSchemaAttribute(schema, body);
-      ctx.governance.client.invalidate([Tags.entityTypeLists]);
-      return attribute;
+      return ctx.governance.client.addSchemaAttribute(schema, body);
     },
   }),
   addAttributeOptions: t.field({

@@ -6,7 +6,6 @@
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import type { AttributeValueRequest, EntityInformation } from '../wire.js';
 import { EntityKind } from './kind.js';
 import { EntityRef } from './refs.js';
@@ -68,7 +67,6 @@ const DeleteEntityPayload = builder.objectRef<{ deletedId: string }>('DeleteEnti
 });
 
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
-  ctx.governance.client.invalidate([Tags.entity(entity.id), Tags.entityLists, Tags.linkLists]);
   ctx.governance.loaders.primeEntities([entity]);
   return entity;
 }
@@ -116,7 +114,6 @@ builder.mutationFields((t) => ({
       const id = uuidArg(args.id, 'id');
       const { client, loaders } = ctx.governance;
       const deleted = await client.deleteEntity(id);
-      client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
       loaders.forgetEntity(id);
       return deleted ? { deletedId: id } : null;
     },

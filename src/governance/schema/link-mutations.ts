@@ -5,7 +5,6 @@
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import type { LinkRequestEnd } from '../wire.js';
 import { EntityKind } from './kind.js';
 import { LinkRef } from './refs.js';
@@ -61,7 +60,6 @@ builder.mutationFields((t) => ({
       const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
       const { client } = ctx.governance;
       const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
-      client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
       return link;
     },
   }),
@@ -78,8 +76,6 @@ builder.mutationFields((t) => ({
       const linkTypeId = uuidArg(args.linkTypeId, 'linkTypeId');
       const { client } = ctx.governance;
       const deleted = await client.deleteLink(id, linkTypeId);
-      // The ends are not known here: every cached links page goes.
-      client.invalidate([Tags.link(id), Tags.linkLists]);
       return deleted ? { deletedId: id } : null;
     },
   }),

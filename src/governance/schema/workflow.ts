@@ -5,7 +5,6 @@
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import { EntityStageRef, WorkflowStageRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
@@ -84,7 +83,6 @@ builder.mutationField('moveEntityToStage', (t) =>
       const { client, loaders } = ctx.governance;
       const parameters = input.executeRule != null ? { executeRule: input.executeRule } : {};
       const stage = await client.moveToStage(entityId, workflowType, { nextStageName, parameters });
-      client.invalidate([Tags.entity(entityId), Tags.entityLists]);
       loaders.forgetEntity(entityId);
       return stage;
     },
