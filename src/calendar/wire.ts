@@ -115,10 +115,8 @@ export interface WireLinkedPost {
   global_id_lineage: string[];
 }
 
-/** Venue: every key except the last four is omitted when empty. */
-export interface WireVenue extends WireLinkedPost {
-  /** The venue name (HTML entities kept); `[]` on a password-protected venue (plugin quirk). */
-  venue?: string | [];
+/** A venue's postal address, as read and as written. */
+export interface WireAddress {
   address?: string;
   city?: string;
   country?: string;
@@ -126,6 +124,12 @@ export interface WireVenue extends WireLinkedPost {
   state?: string;
   zip?: string;
   stateprovince?: string;
+}
+
+/** Venue: every key except the last four is omitted when empty. */
+export interface WireVenue extends WireLinkedPost, WireAddress {
+  /** The venue name (HTML entities kept); `[]` on a password-protected venue (plugin quirk). */
+  venue?: string | [];
   /** Only with Events Calendar Pro geolocation. */
   geo_lat?: number;
   geo_lng?: number;
@@ -294,20 +298,13 @@ export interface WireEventCreate extends WireEventWrite {
   end_date: string;
 }
 
-export interface WireVenueWrite {
+export interface WireVenueWrite extends WireAddress {
   venue?: string;
   author?: number;
   date?: string;
   date_utc?: string;
   description?: string;
   status?: string;
-  address?: string;
-  city?: string;
-  country?: string;
-  province?: string;
-  state?: string;
-  zip?: string;
-  stateprovince?: string;
   phone?: string;
   website?: string;
   image?: string;
