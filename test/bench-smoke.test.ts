@@ -13,7 +13,7 @@ import { REDIS_URL, requireRedis } from './support/redis.js';
 const redis = await requireRedis();
 
 describe('bench harness (tiny mode)', () => {
-  it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 60_000 }, async () => {
+  it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 150_000 }, async () => {
     const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['1', '2', '3', '4', '6']));
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc); // one plain JSON document
 
@@ -62,7 +62,7 @@ describe('bench harness (tiny mode)', () => {
     for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
   });
 
-  it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 60_000 }, async () => {
+  it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 150_000 }, async () => {
     process.env.REDIS_URL ??= REDIS_URL;
     const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
     const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>;  
