@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const MULTI_PROCESS = [
   'test/bench-smoke.test.ts',
+  'test/cache-shared.test.ts',
   'test/graphiql-browser.test.ts',
   'test/load.test.ts',
   'test/server.test.ts',

@@ -44,6 +44,8 @@ export interface Config {
   governance: GovernanceConfig;
   calendar: CalendarConfig;
   redisUrl?: string;
+  /** A Redis of its own for the shared response cache (an evicting one); defaults to `redisUrl`. */
+  redisCacheUrl?: string;
   /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
   maxPageSize: number;
   /** Adds `extensions.upstream` (requests and cache hits per upstream) to every response. */
@@ -53,7 +55,13 @@ export interface Config {
   maxUpstreamBodyBytes: number;
   /** Concurrent requests per upstream. */
   maxConcurrent: { governance: number; calendar: number };
-  cache: { maxBytes: number; ttlMs: number; maxStaleMs: number };
+  cache: {
+    maxBytes: number;
+    ttlMs: number;
+    maxStaleMs: number;
+    /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
+    shared: { enabled: boolean; waitMs: number; maxEntryBytes: number };
+  };
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
@@ -85,6 +93,10 @@ export interface SecurityConfig {
   maxCost: number;
   /** The same field literally repeated in one selection set ("field duplication"). */
   maxFieldRepeats: number;
+  /** With introspection off, `_service`/`_entities` answer only requests carrying this secret (secret). */
+  federationSecret?: string;
+  /** The header the federation router sends the secret in. */
+  federationSecretHeader: string;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
       authMode: read.oneOf('CALENDAR_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
     },
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
+    redisCacheUrl: read.url('REDIS_CACHE_URL', ['redis:', 'rediss:']),
     maxPageSize: read.int('GATEWAY_MAX_PAGE_SIZE', 500, 1, 10_000),
     usageExtension: read.bool('GATEWAY_USAGE_EXTENSION', true),
     timeouts: {
@@ -141,6 +154,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: read.int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
       ttlMs: read.int('CACHE_TTL_MS', 30_000, 0, 86_400_000),
       maxStaleMs: read.int('CACHE_MAX_STALE_MS', 300_000, 0, 86_400_000),
+      shared: {
+        enabled: read.bool('CACHE_SHARED', true),
+        waitMs: read.int('CACHE_SHARED_WAIT_MS', 2_000, 0, 60_000),
+        maxEntryBytes: read.int('CACHE_SHARED_MAX_ENTRY_BYTES', 1024 * 1024, 0, 512 * 1024 * 1024),
+      },
     },
     retry: {
       retries: read.int('UPSTREAM_RETRIES', 2, 0, 10),
@@ -187,5 +205,7 @@ function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): 
     maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
     maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 10_000_000),
     maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
+    federationSecret: read.string('FEDERATION_SECRET'),
+    federationSecretHeader: read.string('FEDERATION_SECRET_HEADER') ?? 'x-federation-secret',
   };
 }
