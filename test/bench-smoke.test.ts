@@ -76,7 +76,7 @@ describe('bench harness (tiny mode)', () => {
     expect(w.emulatorRejected429).toBe(0);
   });
 
-  it.skipIf(!redis)('measures workload 8: three gateway processes sharing the cache tier, each sent the same cold EntityGraph', { timeout: 60_000 }, async () => {
+  it.skipIf(!redis)('measures workload 8: three gateway processes sharing the cache tier, each sent the same cold EntityGraph', { timeout: 150_000 }, async () => {
     process.env.REDIS_URL ??= REDIS_URL;
     const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['8']));
     const w = doc.workloads.find((x) => x.id === '8') as Record<string, any>;  
