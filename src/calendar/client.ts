@@ -68,23 +68,29 @@ export interface CalendarClientOptions {
   cacheTtlMs: number;
 }
 
+/**
+ * A read past the cache, for live updates: a poll (`background`: the scheduler's lowest priority) or
+ * a subscriber's re-read after a change (which the cache may not know of yet).
+ */
+export type FreshRead = { background: boolean };
+
 export class CalendarClient {
   constructor(private readonly options: CalendarClientOptions) {}
 
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
-  listEvents(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, archivePageShape('events', eventShape));
+  listEvents(query: WireQuery, page: number, perPage: number, poll?: FreshRead): Promise<WirePage<WireEvent> | null> {
+    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, poll, archivePageShape('events', eventShape));
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
-  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as, eventShape);
+  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read', poll?: FreshRead): Promise<WireEvent | null> {
+    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as, poll, eventShape);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
   getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as, eventShape);
+    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as, undefined, eventShape);
   }
 
   /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
@@ -104,10 +110,10 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ venues and organizers
   listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
-    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues, archivePageShape('venues', linkedPostShape));
+    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues, undefined, archivePageShape('venues', linkedPostShape));
   }
   getVenue(ref: RecordRef): Promise<WireVenue | null> {
-    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS, 'read', linkedPostShape);
+    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS, 'read', undefined, linkedPostShape);
   }
   createVenue(body: WireVenueWrite): Promise<WireVenue> {
     return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
@@ -120,10 +126,10 @@ export class CalendarClient {
   }
 
   listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
-    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers, archivePageShape('organizers', linkedPostShape));
+    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers, undefined, archivePageShape('organizers', linkedPostShape));
   }
   getOrganizer(ref: RecordRef): Promise<WireOrganizer | null> {
-    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS, 'read', linkedPostShape);
+    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS, 'read', undefined, linkedPostShape);
   }
   createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
     return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
@@ -137,10 +143,10 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ categories and tags
   listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories, archivePageShape('categories', termShape));
+    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories, undefined, archivePageShape('categories', termShape));
   }
   getCategory(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS, 'read', termShape);
+    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS, 'read', undefined, termShape);
   }
   createCategory(body: WireCategoryWrite): Promise<WireTerm> {
     return this.write('categories.create', 'POST', '/categories', body, undefined, [TAG.terms]);
@@ -153,10 +159,10 @@ export class CalendarClient {
   }
 
   listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags, archivePageShape('tags', termShape));
+    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags, undefined, archivePageShape('tags', termShape));
   }
   getTag(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS, 'read', termShape);
+    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS, 'read', undefined, termShape);
   }
   createTag(body: WireTagWrite): Promise<WireTerm> {
     return this.write('tags.create', 'POST', '/tags', body, undefined, [TAG.terms]);
@@ -166,6 +172,11 @@ export class CalendarClient {
   }
   deleteTag(id: number): Promise<WireTerm> {
     return this.write('tags.delete', 'DELETE', `/tags/${id}`, undefined, undefined, [TAG.terms]);
+  }
+
+  /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
+  forgetEvents(): void {
+    this.options.upstream.cache.invalidate([TAG.events]);
   }
 
   /** GET / (the namespace index): a cheap probe that the API answers, for readiness checks. */
@@ -187,6 +198,7 @@ export class CalendarClient {
     perPage: number,
     tags: readonly string[],
     items: (body: B) => T[] | undefined,
+    poll?: FreshRead,
     shape?: z.ZodType,
   ): Promise<WirePage<T> | null> {
     const call: UpstreamCall = {
@@ -194,9 +206,9 @@ export class CalendarClient {
       path,
       query: { ...query, page, per_page: perPage },
       idempotent: true,
-      priority: 'list',
+      priority: poll?.background ? 'background' : 'list',
       operation,
-      cache: this.cache(tags),
+      cache: poll ? undefined : this.cache(tags),
     };
     const res = await this.send(call, this.options.auth.read);
     if (res.status >= 400) {
@@ -209,22 +221,25 @@ export class CalendarClient {
     return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', shape?: z.ZodType): Promise<T | null> {
+  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', poll?: FreshRead, shape?: z.ZodType): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
       query,
       idempotent: true,
-      priority: 'single',
+      priority: poll?.background ? 'background' : 'single',
       operation,
       // Reads made for a write (with the writer's credentials) must see the current record; a read
-      // with an event's password is not kept, so no password sits in a cache key.
-      cache: as === 'read' && query.password === undefined ? this.cache(tags) : undefined,
+      // with an event's password is not kept, so no password sits in a cache key; a poll must see
+      // the upstream, not the cache.
+      cache: as === 'read' && query.password === undefined && !poll ? this.cache(tags) : undefined,
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
       const error = toUpstreamError(res, { single: true });
-      if (error.kind === 'not-found') return null;
+      // A lookup that finds nothing is null; a trashed record is not readable, so it is nothing to
+      // a reader too. A write's read keeps GONE, so a mutation on a trashed record says so.
+      if (error.kind === 'not-found' || (as === 'read' && error.kind === 'gone')) return null;
       throw error;
     }
     return (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as T;

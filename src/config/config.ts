@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
 
@@ -74,6 +75,20 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
+  discovery: DiscoveryConfig;
+  /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
+  live: LiveConfig;
+}
+
+export interface LiveConfig {
+  /** Polling interval of a subscription that asks for none. */
+  pollIntervalMs: number;
+  /** Bounds of the interval a subscription may ask for. */
+  minPollIntervalMs: number;
+  maxPollIntervalMs: number;
+  /** Largest share of an upstream's per-minute budget that polling may use, per replica. */
+  pollBudgetShare: number;
 }
 
 export interface SecurityConfig {
@@ -171,7 +186,15 @@ export function loadConfig(env: Env = process.env): Config {
     persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
     security: readSecurity(read, production, graphiql),
     traffic: readTrafficConfig(env, problems, rateProfile),
+    discovery: readDiscoveryConfig(read.string('GOVERNANCE_DISCOVERY_FILE'), problems),
+    live: {
+      pollIntervalMs: read.int('LIVE_POLL_INTERVAL_MS', 30_000, 10, 3_600_000),
+      minPollIntervalMs: read.int('LIVE_POLL_MIN_INTERVAL_MS', 5_000, 10, 3_600_000),
+      maxPollIntervalMs: read.int('LIVE_POLL_MAX_INTERVAL_MS', 300_000, 10, 3_600_000),
+      pollBudgetShare: read.int('LIVE_POLL_BUDGET_PERCENT', 10, 0, 100) / 100,
+    },
   };
+  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs) problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
 
   const g = config.governance;
   if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {

@@ -69,6 +69,8 @@ export class GovernanceClient {
     private readonly credential: GovernanceCredential,
     private readonly caller: Omit<Caller, 'identity'>,
     private readonly ttlMs: number,
+    /** Sees every successful answer, by operation (the discovery registry learns from it). */
+    private readonly onAnswer?: (operation: string, body: unknown) => void,
   ) {}
 
   // ------------------------------------------------------------------ entities (ops 2-7)
@@ -89,10 +91,14 @@ export class GovernanceClient {
     });
   }
 
-  getEntity(id: string) {
+  /**
+   * `fresh`: past the cache, for live updates: a poll (`background`, the lowest priority) or a
+   * subscriber's re-read after a change the cache may not know of yet.
+   */
+  getEntity(id: string, fresh?: { background: boolean }) {
     return this.send<EntityInformation>({
       shape: entityShape,
-      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entities.get', cache: this.cache([Tags.entity(id)]) },
+      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: fresh?.background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -224,6 +230,11 @@ export class GovernanceClient {
   // ------------------------------------------------------------------ plumbing
 
 
+  /** Drops cached answers: for resolvers that still invalidate themselves (to move into `invalidates`). */
+  invalidate(tags: string[]): void {
+    this.upstream.cache.invalidate(tags);
+  }
+
   private cache(tags: string[]): UpstreamCall['cache'] {
     return this.ttlMs > 0 ? { ttlMs: this.ttlMs, tags } : undefined;
   }
@@ -245,6 +256,7 @@ export class GovernanceClient {
     // This client is the one place that decides what a governance write makes stale (for every credential).
     if (invalidates?.length) this.upstream.cache.invalidate(invalidates);
     if (res.status >= 200 && res.status < 300) {
+      this.onAnswer?.(call.operation, res.body);
       const body = res.body ?? {};
       return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
     }

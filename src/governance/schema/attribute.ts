@@ -4,7 +4,9 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
-import type { AttributeOptionRequest } from '../wire.js';
+import { notFound } from '../../graph/delete-payload.js';
+import { Tags } from '../client.js';
+import type { AttributeOptionRequest, AttributeResponseType as WireResponseType } from '../wire.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
@@ -116,7 +118,7 @@ builder.mutationFields((t) => ({
       const max = input.maxSelectedOptions;
       if (max != null && (max < 1 || max > 100)) throw badInput('"input.maxSelectedOptions" must be between 1 and 100.', 'input.maxSelectedOptions');
       if (input.description != null && input.description.length > 1000) throw badInput('"input.description" must be at most 1000 characters long.', 'input.description');
-      const responseType = input.responseType;
+      const responseType = input.responseType as WireResponseType;
       const selectable = responseType === 'SingleSelect' || responseType === 'MultiSelect';
       const body = {
         name: nonEmptyArg(input.name, 'input.name'),
@@ -130,21 +132,25 @@ builder.mutationFields((t) => ({
         ...(input.formula != null ? { formula: input.formula } : {}),
         optionType: selectable ? 'Static' : 'None',
       };
-      return ctx.governance.client.addSchemaAttribute(schema, body);
+      const attribute = await ctx.governance.client.addSchemaAttribute(schema, body);
+      ctx.governance.client.invalidate([Tags.entityTypeLists]);
+      return attribute;
     },
   }),
   addAttributeOptions: t.field({
     type: SchemaAttributeRef,
     nullable: true,
-    description: 'Adds options to a select attribute and returns the attribute with all its options; null when there is no such attribute.',
+    description: 'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',
     args: {
       attributeId: t.arg.id({ required: true, description: 'The attribute\'s uuid.' }),
       options: t.arg({ type: [AttributeOptionInput], required: true, description: 'The options to add.' }),
     },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const attributeId = uuidArg(args.attributeId, 'attributeId');
       if (args.options.length === 0) throw badInput('Give at least one option.', 'options');
-      return ctx.governance.client.addAttributeOptions(attributeId, optionsArg(args.options, 'options'));
+      const attribute = await ctx.governance.client.addAttributeOptions(attributeId, optionsArg(args.options, 'options'));
+      if (!attribute) throw notFound('attribute', 'attributeId');
+      return attribute;
     },
   }),
 }));
