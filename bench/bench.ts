@@ -14,7 +14,7 @@ import { sharedCache } from './shared-cache.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
 import { topUpEntities, topUpEvents } from './top-up.js';
-import { startUpstreams, type Upstreams } from './upstreams.js';
+import { startUpstreams } from './upstreams.js';
 import { entityGraphCold, eventGraphCold, fanOut, storm, warm, type BenchOptions, type Ctx, type WorkloadRecord } from './workloads.js';
 
 export const FULL: BenchOptions = {

@@ -10,7 +10,7 @@ export interface TargetResult {
   note?: string;
 }
 
-type Rec = WorkloadRecord & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rec = WorkloadRecord & Record<string, any>;  
 
 export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   const byId = new Map(records.map((r) => [r.id, r as Rec]));

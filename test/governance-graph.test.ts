@@ -1,18 +1,17 @@
 /**
- * The governance graph's reads over real HTTP against the governance emulator: the acceptance
+ * The governance graph's reads over real HTTP against the governance emulator: the contract
  * operations, paging across upstream pages, unknown ids, bad input (refused before any upstream
  * call) and the headline traversal's upstream cost, counted in the emulator's request log.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { parse, validate } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/graph/schema.js';
-import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { operation as op, operationNames } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
 import { buildSeed } from '../src/governance/emulator/seed.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 let stack: Stack;
@@ -31,21 +30,9 @@ beforeAll(async () => {
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-const GOVERNANCE_OPERATIONS = [
-  'EntityById', 'EntitiesOfKind', 'EntitySearch', 'EntityGraph', 'EntitySummaries', 'EntityTypes', 'EntityTypeById', 'LinkById',
-  'CreateDataset', 'RenameEntity', 'DeleteEntity', 'MoveToStage', 'LinkEntities', 'UnlinkEntities', 'AddSchemaAttribute', 'AddAttributeOptions',
-];
-
-it.each(GOVERNANCE_OPERATIONS)('acceptance operation %s validates against the schema', (name) => {
+it.each(operationNames('governance'))('operation %s validates against the schema', (name) => {
   expect(validate(schema, parse(op(name))).map((e) => e.message)).toEqual([]);
 });
-
-it('the acceptance runner passes its governance checks against a listening gateway', async () => {
-  const own = await startStack();
-  const url = await own.listen();
-  const { stdout } = await promisify(execFile)(process.execPath, ['/work/shared/acceptance/run.mjs', url, '--only', 'governance'], { timeout: 30_000 });
-  expect(stdout).toMatch(/acceptance: [1-9]\d* passed, 0 failed/);
-}, 40_000);
 
 describe('reads', () => {
   it('EntityTypes lists the four AI kinds with their settings, and EntityTypeById reads one', async () => {

@@ -21,8 +21,8 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
       const m = /gateway ready: (http:\/\/\S+\/graphql)/.exec(out);
       if (m) resolve(m[1]!);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
   ready.catch(() => undefined); // a test that expects the exit awaits the exit instead

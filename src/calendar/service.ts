@@ -4,7 +4,7 @@
  * `forRequest` returns, so no loader cache ever crosses requests or callers.
  */
 import type { Config } from '../config/config.js';
-import type { RequestInfo } from '../graph/context.js';
+import type { RequestInfo } from '../core/caller.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
 import { calendarAuth } from './auth.js';

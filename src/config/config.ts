@@ -5,11 +5,11 @@
  */
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { EnvReader, type Env } from './env-reader.js';
-import { readTrafficConfig, type TrafficConfig } from './traffic.js';
+import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
 
 import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
 
-export type RateProfile = 'production' | 'sandbox';
+export type { RateProfile } from './traffic.js';
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {

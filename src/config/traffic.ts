@@ -4,8 +4,10 @@
  * have a small grammar of their own: named rules (`minute:30,hour:500,endpoint-minute:10`) and rules
  * of any window length (`5/10s`, `100/2m`, `endpoint:3/1s`).
  */
-import type { RateProfile } from './config.js';
 import { EnvReader, type Env } from './env-reader.js';
+
+/** The governance account's published rate tier (`GOVERNANCE_RATE_PROFILE`). */
+export type RateProfile = 'production' | 'sandbox';
 
 /** One rule of the platform: at most `limit` requests per `windowMs`; the gateway holds it over every span of that length. */
 export interface RateRule {

@@ -28,7 +28,9 @@ export type UpstreamErrorKind =
    */
   | 'outcome-unknown'
   /** Other writes to the same record held its lock for longer than the wait allows. */
-  | 'busy';
+  | 'busy'
+  /** The answer's shape broke the contract (a required field missing or of another type). */
+  | 'contract';
 
 export interface UpstreamErrorOptions {
   status?: number;
@@ -47,6 +49,8 @@ export interface UpstreamErrorOptions {
   sent?: boolean;
   /** `outcome-unknown` only: the upstream answered 2xx, so the write was applied; only its body was lost. */
   applied?: boolean;
+  /** `contract`: the payload field (dotted path) that broke the contract. */
+  field?: string;
   cause?: unknown;
 }
 
@@ -59,6 +63,7 @@ export class UpstreamError extends Error {
   readonly missingScope?: string;
   readonly sent?: boolean;
   readonly applied?: boolean;
+  readonly field?: string;
 
   constructor(
     readonly upstream: UpstreamName,
@@ -74,6 +79,7 @@ export class UpstreamError extends Error {
     this.missingScope = options.missingScope;
     this.sent = options.sent;
     this.applied = options.applied;
+    this.field = options.field;
   }
 }
 

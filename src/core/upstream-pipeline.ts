@@ -16,7 +16,6 @@ import type { UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { TrafficControl } from './traffic.js';
 import type { TrafficLogger } from './traffic-log.js';
-import type { UsageTracker } from './usage.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -43,13 +42,9 @@ export interface UpstreamCall {
   body?: HttpRequest['body'];
 }
 
-/** Who is calling: decides the cache partition and where usage is counted. */
-export interface Caller {
-  /** Stable, non-secret identity of the credential used (e.g. a client id or a token hash). */
-  identity: string;
-  usage: UsageTracker;
-  signal?: AbortSignal;
-}
+import type { Caller } from './caller.js';
+
+export type { Caller };
 
 export interface RetryPolicy {
   /** Attempts after the first, for idempotent calls on 502/503/504, resets and timeouts. */

@@ -45,7 +45,9 @@ export type FaultKind =
   /** The request is handled, then nothing is sent for `delayMs` (a header timeout), then a reset. */
   | 'apply-then-stall'
   /** The request is handled, its status and half its body are sent, then the connection is reset. */
-  | 'apply-then-cut-body';
+  | 'apply-then-cut-body'
+  /** The route answers as usual, but `field` is removed from the record(s) of the JSON body. */
+  | 'drop-field';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -57,6 +59,12 @@ export interface FaultRule {
   delayMs?: number;
   /** `oversized`: body size in bytes (default 5 MiB). */
   bytes?: number;
+  /**
+   * `drop-field`: the field to remove, a dotted path inside a record (e.g. `name`, `entityType.id`).
+   * Removed from the body when it is the record, else from the first record of the body's first list
+   * (a page's `content`, `events`…), so the rest of the page stays intact.
+   */
+  field?: string;
   /** Apply to every n-th matching request (1 = every one). */
   every?: number;
   /** Apply with this probability (seeded, so runs repeat). */
@@ -213,6 +221,15 @@ export function createControl(options: ControlOptions): {
       await loseAnswer(c, fault);
       return RESPONSE_ALREADY_SENT;
     }
+    if (fault?.kind === 'drop-field') {
+      entry.fault = fault.kind;
+      await next();
+      const pattern = routePath(c, -1);
+      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
+      entry.status = c.res.status;
+      c.res = await withoutField(c.res, fault.field ?? '');
+      return c.res;
+    }
     if (fault) {
       entry.fault = fault.kind;
       const res = await injectFault(c, fault, options);
@@ -236,7 +253,7 @@ export function createControl(options: ControlOptions): {
       return c.body(null, 204);
     });
     app.put('/_emulator/faults', async (c) => {
-      control.setFaults((await c.req.json()) as FaultRule[]);
+      control.setFaults(await c.req.json<FaultRule[]>());
       return c.body(null, 204);
     });
     app.delete('/_emulator/faults', (c) => {
@@ -244,7 +261,7 @@ export function createControl(options: ControlOptions): {
       return c.body(null, 204);
     });
     app.put('/_emulator/latency', async (c) => {
-      control.setLatency((await c.req.json()) as LatencyOptions);
+      control.setLatency(await c.req.json<LatencyOptions>());
       return c.body(null, 204);
     });
   };
@@ -281,6 +298,8 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
       if (fault.retryAfter !== null) headers['Retry-After'] = String(fault.retryAfter ?? 1);
       return c.json(options.errorBody(429), 429, headers);
     }
+    case 'drop-field':
+      throw new Error('drop-field is applied to the route\'s answer, not injected in its place');
     case 'malformed-json':
       return c.body('{"content": [{"id": "truncated', 200, { 'content-type': 'application/json' });
     case 'wrong-content-type':
@@ -316,3 +335,25 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The `drop-field` fault: the same answer, with one field of one record removed. */
+async function withoutField(res: Response, field: string): Promise<Response> {
+  if (!field || !(res.headers.get('content-type') ?? '').includes('json')) return res;
+  const body: unknown = await res.json();
+  const path = field.split('.');
+  const drop = (record: unknown) => {
+    let target = record as Record<string, unknown> | undefined;
+    for (const key of path.slice(0, -1)) target = target?.[key] as Record<string, unknown> | undefined;
+    if (target && typeof target === 'object') delete target[path[path.length - 1]!];
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (Array.isArray(body)) drop(body[0]);
+  else if (isObject(body)) {
+    const list = Object.values(body).find((v): v is unknown[] => Array.isArray(v) && v.length > 0 && isObject(v[0]));
+    if (path[0]! in body || !list) drop(body);
+    else drop(list[0]);
+  }
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: res.status, headers });
+}

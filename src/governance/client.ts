@@ -11,6 +11,8 @@ import { isUpstreamError } from '../core/errors.js';
 import { urlPath } from '../core/url-path.js';
 import type { PriorityName } from '../core/concurrency-cap.js';
 import type { GovernanceCredential } from './auth.js';
+import type { z } from 'zod';
+import { checkPayload } from '../core/contract.js';
 import { isNotFound, statusError, type ScopeGroup } from './statuses.js';
 import type {
   AiEntityTypeName,
@@ -32,6 +34,7 @@ import type {
   StageRequest,
   WorkflowStageInformation,
 } from './wire.js';
+import { entityShape, springPageShape } from './wire.js';
 
 /** Cache tags: a mutation drops exactly what it may have changed. */
 export const Tags = {
@@ -56,7 +59,9 @@ interface Send {
   scopes: ScopeGroup;
   /** Answer an unknown id with null instead of an error. */
   nullIfNotFound?: boolean;
-  /** Writes: the cache tags to drop when the outcome is unknown (it may have been applied). */
+  /** What the gateway reads of a successful answer, checked before anyone sees it (see core/contract.ts). */
+  shape?: z.ZodType;
+  /** A write's cache tags: dropped once it was sent, answered or not (even a refused write may have changed something). */
   invalidates?: string[];
 }
 
@@ -79,6 +84,7 @@ export class GovernanceClient {
 
   searchEntities(typeName: AiEntityTypeName | undefined, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityInformation>>({
+      shape: springPageShape(entityShape),
       call: { method: 'POST', path: '/entities/search', query: { ...pageQuery(page), entityTypeName: typeName }, json: { queryRequest: { criteria } }, idempotent: true, priority: page.priority, operation: 'entities.search', cache: this.cache([Tags.entityLists]) },
       scopes: 'read',
     });
@@ -86,6 +92,7 @@ export class GovernanceClient {
 
   searchEntitySummaries(request: BasicSearchRequest, page: PageRequest) {
     return this.send<SpringPage<BasicEntity>>({
+      shape: springPageShape(entityShape),
       call: { method: 'POST', path: '/entity-basic-details/search', query: pageQuery(page), json: request, idempotent: true, priority: page.priority, operation: 'entities.basicSearch', cache: this.cache([Tags.entityLists]) },
       scopes: 'read',
     });
@@ -99,6 +106,7 @@ export class GovernanceClient {
   getEntity(id: string, fresh?: boolean | { background: boolean }) {
     const background = typeof fresh === 'object' && fresh.background;
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'GET', path: urlPath`/entities/${id}`, idempotent: true, priority: background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
@@ -107,17 +115,19 @@ export class GovernanceClient {
 
   createEntity(typeName: AiEntityTypeName, body: EntityCreateRequest) {
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'POST', path: '/entities', query: { entityTypeName: typeName }, json: body, idempotent: false, priority: 'write', operation: 'entities.create' },
-      scopes: 'write',
       invalidates: [Tags.entityLists, Tags.linkLists],
+      scopes: 'write',
     });
   }
 
   updateEntity(id: string, body: EntityUpdateRequest) {
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'PATCH', path: urlPath`/entities/${id}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
-      scopes: 'write',
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
+      scopes: 'write',
       nullIfNotFound: true,
     });
   }
@@ -126,8 +136,8 @@ export class GovernanceClient {
   async deleteEntity(id: string): Promise<boolean> {
     const res = await this.send<unknown>({
       call: { method: 'DELETE', path: urlPath`/entities/${id}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
-      scopes: 'delete',
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
+      scopes: 'delete',
       nullIfNotFound: true,
     });
     return res !== null;
@@ -138,8 +148,8 @@ export class GovernanceClient {
   moveToStage(entityId: string, workflowType: string, body: StageRequest) {
     return this.send<WorkflowStageInformation>({
       call: { method: 'POST', path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
-      scopes: 'write',
       invalidates: [Tags.entity(entityId), Tags.entityLists],
+      scopes: 'write',
       nullIfNotFound: true,
     });
   }
@@ -191,8 +201,8 @@ export class GovernanceClient {
   createLink(linkTypeId: string, body: LinkRequest) {
     return this.send<LinkInformation>({
       call: { method: 'POST', path: '/links', query: { linkTypeId }, json: body, idempotent: false, priority: 'write', operation: 'links.create' },
-      scopes: 'write',
       invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
+      scopes: 'write',
     });
   }
 
@@ -200,8 +210,8 @@ export class GovernanceClient {
   async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
     const res = await this.send<unknown>({
       call: { method: 'DELETE', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
+      invalidates: [Tags.link(id), Tags.linkLists] /* the ends are not known here: every links page goes */,
       scopes: 'delete',
-      invalidates: [Tags.link(id), Tags.linkLists],
       nullIfNotFound: true,
     });
     return res !== null;
@@ -212,8 +222,8 @@ export class GovernanceClient {
   addAttributeOptions(attributeId: string, options: AttributeOptionRequest[]) {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attribute-options', query: { attributeId }, json: options, idempotent: false, priority: 'write', operation: 'attributes.addOptions' },
-      scopes: 'write',
       invalidates: [Tags.entityTypeLists],
+      scopes: 'write',
       nullIfNotFound: true,
     });
   }
@@ -221,14 +231,15 @@ export class GovernanceClient {
   addSchemaAttribute(schemaName: string, body: AttributeCreateRequest) {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attributes', query: { schemaName }, json: body, idempotent: false, priority: 'write', operation: 'attributes.create' },
-      scopes: 'write',
       invalidates: [Tags.entityTypeLists],
+      scopes: 'write',
     });
   }
 
   // ------------------------------------------------------------------ plumbing
 
-  /** Drops cached answers a write may have changed, for every credential. */
+
+  /** Drops cached answers: for resolvers that still invalidate themselves (to move into `invalidates`). */
   invalidate(tags: string[]): void {
     this.upstream.cache.invalidate(tags);
   }
@@ -240,7 +251,7 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ call, scopes, nullIfNotFound, invalidates }: Send): Promise<T | null> {
+  private async send<T>({ call, scopes, nullIfNotFound, shape, invalidates }: Send): Promise<T | null> {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
@@ -252,12 +263,17 @@ export class GovernanceClient {
         throw e;
       }
     };
-    let { res, auth } = await attempt();
+    const first = await attempt();
+    let res = first.res;
+    const auth = first.auth;
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
+    // This client is the one place that decides what a governance write makes stale (for every credential).
+    if (invalidates?.length) this.upstream.cache.invalidate(invalidates);
     if (res.status >= 200 && res.status < 300) {
       this.onAnswer?.(call.operation, res.body);
-      return (res.body ?? {}) as T;
+      const body = res.body ?? {};
+      return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
     }
     if (isNotFound(res) && nullIfNotFound) return null;
     throw statusError(res, scopes, call.operation);

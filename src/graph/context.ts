@@ -9,13 +9,7 @@ import type { IdempotencyContext } from './idempotency.js';
 import type { InputLimits } from '../config/config.js';
 import type { LiveScope } from '../live/scope.js';
 
-export interface RequestInfo {
-  requestId: string;
-  /** The incoming request's headers (for forwarded credentials). */
-  headers: Headers;
-  usage: UsageTracker;
-  signal?: AbortSignal;
-}
+export type { RequestInfo } from '../core/caller.js';
 
 export interface Context {
   requestId: string;

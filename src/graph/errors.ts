@@ -22,6 +22,7 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   /** Other writes to the same record kept it locked for longer than a write may wait. */
   RECORD_BUSY: 'RECORD_BUSY',
+  UPSTREAM_CONTRACT: 'UPSTREAM_CONTRACT',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -44,6 +45,7 @@ const codeByKind: Record<UpstreamErrorKind, ErrorCode> = {
   unavailable: ErrorCode.UPSTREAM_UNAVAILABLE,
   'outcome-unknown': ErrorCode.UPSTREAM_OUTCOME_UNKNOWN,
   busy: ErrorCode.RECORD_BUSY,
+  contract: ErrorCode.UPSTREAM_CONTRACT,
 };
 
 /** The record changed since the client read it: nothing was written. */
@@ -61,6 +63,7 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.missingScope) extensions.missingScope = error.missingScope;
   if (error.kind === 'outcome-unknown') extensions.applied = error.applied === true ? true : 'unknown';
+  if (error.field) extensions.field = error.field;
   return createGraphQLError(error.message, { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path, extensions });
 }
 

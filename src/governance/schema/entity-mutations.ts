@@ -11,7 +11,6 @@ import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/writ
 import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import type { AttributeValueRequest, EntityInformation } from '../wire.js';
 import { EntityKind } from './kind.js';
 import { EntityRef } from './refs.js';
@@ -81,7 +80,6 @@ const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('Delet
 });
 
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
-  ctx.governance.client.invalidate([Tags.entity(entity.id), Tags.entityLists, Tags.linkLists]);
   ctx.governance.loaders.primeEntities([entity]);
   ctx.live.bus.entityChanged({ id: entity.id, origin: 'gateway' });
   return entity;
@@ -152,7 +150,6 @@ builder.mutationFields((t) => ({
       // The delete answers no body: the record as it was costs a read, made only when asked for.
       const node = selects(info, 'node') ? await loaders.entity.load(id) : null;
       const deleted = await client.deleteEntity(id);
-      client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
       loaders.forgetEntity(id);
       if (!deleted) throw notFound('record', 'id');
       ctx.live.bus.entityChanged({ id, origin: 'gateway', deleted: true });

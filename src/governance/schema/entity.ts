@@ -6,7 +6,7 @@
 import { builder } from '../../graph/builder.js';
 import { entityVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
-import type { EntityInformation, OptionValueItem, ValueItem } from '../wire.js';
+import type { EntityInformation } from '../wire.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityStageRef, EntityTypeRef, UserRef, type EntityAttributeShape } from './refs.js';
@@ -16,8 +16,8 @@ import { checkPaging, governanceConnection, searchArg, uuidArg } from './validat
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
   const out: EntityAttributeShape[] = [];
   const { extendedBaseAttributes, ...text } = e.entityDetail ?? {};
-  for (const [name, values] of Object.entries(text)) if (Array.isArray(values)) out.push({ name, group: 'base', values: values as ValueItem[] });
-  for (const [name, values] of Object.entries(extendedBaseAttributes ?? {})) out.push({ name, group: 'extended', values: values as OptionValueItem[] });
+  for (const [name, values] of Object.entries(text)) if (Array.isArray(values)) out.push({ name, group: 'base', values: values });
+  for (const [name, values] of Object.entries(extendedBaseAttributes ?? {})) out.push({ name, group: 'extended', values: values });
   for (const [name, values] of Object.entries(e.attributes ?? {})) if (Array.isArray(values)) out.push({ name, group: 'custom', values });
   return out;
 }

@@ -11,6 +11,7 @@
  * - an operation that ran and has RATE_LIMITED fields stays 2xx but carries `Retry-After` too;
  * - a result with an answer from an expired cache entry (during a 429 pause) is marked `extensions.stale: true`.
  */
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';

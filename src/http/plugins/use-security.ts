@@ -33,7 +33,7 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
       // Counted while parsing, so a huge document is dropped before it is even a tree.
       maxTokens: { n: security.maxTokens },
       blockFieldSuggestion: { enabled: !security.fieldSuggestions },
-    }) as Plugin,
+    }),
     useFieldRepeatLimit(security.maxFieldRepeats),
     useIntrospectionGuard({ allowed: security.introspection }),
     useFederationGuard({ introspection: security.introspection, secret: security.federationSecret, header: security.federationSecretHeader }),
@@ -110,14 +110,14 @@ function useValidationCodes(): Plugin {
     },
     onValidate() {
       return ({ valid, result, setResult }) => {
-        if (!valid) setResult(result.map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
+        if (!valid) setResult((result as readonly GraphQLError[]).map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
       };
     },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
       if (result.errors.every((e) => e.extensions?.code)) return;
       // `extensions.http` (the 403) stays: Yoga reads the status from it after this hook.
-      setResult({ ...result, errors: result.errors.map((e) => withCode(e as GraphQLError, 'BAD_REQUEST')) });
+      setResult({ ...result, errors: result.errors.map((e) => withCode(e, 'BAD_REQUEST')) });
     },
   };
 }
