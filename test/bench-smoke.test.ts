@@ -75,7 +75,7 @@ describe('bench harness (tiny mode)', () => {
     expect(w.ratio).toBeLessThanOrEqual(1);
     expect(w.emulatorRejected429).toBe(0);
     // The same with one gateway alone.
-    const one = doc.workloads.find((x) => x.id === '7a') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const one = doc.workloads.find((x) => x.id === '7a') as Record<string, any>;  
     expect(one.errors).toBe(0);
     expect(one.ratio).toBeLessThanOrEqual(1);
   });

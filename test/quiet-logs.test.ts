@@ -25,8 +25,8 @@ describe('quiet logs', () => {
         const m = /gateway ready: (http:\/\/\S+\/graphql)/.exec(out);
         if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
       child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
     });
     const calendarOrigin = /embedded calendar emulator: +(http:\/\/[\d.:]+)/.exec(out)![1]!;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultGraphiQLQuery } from '../src/http/graphiql.js';
 import { startStack } from './support/stack.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = any;
 
 const WITH_LITERALS = '{ entities(first: 10) { nodes { name links(first: 10) { nodes { label counterpart { name entity { name } } } } } } }';
@@ -40,7 +40,7 @@ describe('one cost model', () => {
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify({ query: defaultGraphiQLQuery, operationName }),
       });
-      const body = (await res.json()) as Any;
+      const body = (await res.json());
       expect(res.status).toBe(200);
       expect(body.errors).toBeUndefined();
     }

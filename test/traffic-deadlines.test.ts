@@ -11,7 +11,7 @@ import { UpstreamError } from '../src/core/errors.js';
 import { startEmulator } from './support/traffic.js';
 import { startStack } from './support/stack.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = any;
 
 /**

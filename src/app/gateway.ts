@@ -89,7 +89,7 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) })],
+    plugins: [useDeferStream(), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache), useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) })],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({

@@ -74,7 +74,7 @@ export class RecordLocks {
         previous,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(busy(upstream)), Math.max(0, deadline - Date.now()));
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
         }),
       ]);
     } catch (e) {

@@ -9,7 +9,7 @@
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
-import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
+import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamObserver } from './observer.js';
@@ -212,7 +212,7 @@ export class Upstream {
    * the operation's), each attempt's timeouts clipped to what is left.
    */
   private async send(call: UpstreamCall, url: URL, caller: Caller): Promise<HttpResponse> {
-    const { retry, transport, limiter, traffic, log, observer } = this.options;
+    const { retry, transport, limiter, traffic, observer } = this.options;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     const operationDeadline = caller.usage.deadline;
     let deadline = Math.min(traffic.deadline(), operationDeadline);

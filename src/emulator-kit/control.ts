@@ -281,9 +281,9 @@ async function loseAnswer(c: Context<Env>, fault: FaultRule): Promise<void> {
   }
   outgoing.socket?.destroy();
   // The handler's response must never be written now: the node adapter's attempt becomes a no-op.
-  outgoing.writeHead = (() => outgoing) as unknown as typeof outgoing.writeHead;
+  outgoing.writeHead = () => outgoing;
   outgoing.write = (() => true) as typeof outgoing.write;
-  outgoing.end = (() => outgoing) as unknown as typeof outgoing.end;
+  outgoing.end = () => outgoing;
 }
 
 async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOptions): Promise<Response> {

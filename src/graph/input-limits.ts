@@ -46,7 +46,7 @@ function checkValue(value: unknown, type: GraphQLInputType, argument: string, na
   if (value === null || value === undefined) return;
   if (isNonNullType(type)) return checkValue(value, type.ofType, argument, name, limits);
   if (isListType(type)) {
-    if (Array.isArray(value)) value.forEach((item, i) => checkValue(item, type.ofType as GraphQLInputType, `${argument}[${i}]`, name, limits));
+    if (Array.isArray(value)) value.forEach((item, i) => checkValue(item, type.ofType, `${argument}[${i}]`, name, limits));
     return;
   }
   if (isInputObjectType(type)) {
@@ -69,7 +69,7 @@ export function limitInputs(schema: GraphQLSchema): GraphQLSchema {
       if (field.args.length === 0) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
       const args = field.args.filter((a) => getNamedType(a.type).name !== 'Boolean' && getNamedType(a.type).name !== 'Int' && getNamedType(a.type).name !== 'Float');
-      field.resolve = (source, values, context: { inputLimits?: InputLimits } | undefined, info) => {
+      field.resolve = (source, values: Record<string, unknown>, context: { inputLimits?: InputLimits } | undefined, info) => {
         const limits = context?.inputLimits ?? DEFAULT_INPUT_LIMITS;
         for (const arg of args) checkValue(values[arg.name], arg.type, arg.name, arg.name, limits);
         return resolve(source, values, context, info);

@@ -29,14 +29,14 @@ export async function runReadiness(sources: ReadinessSources, timeoutMs: number)
     Promise.all(
       Object.entries(sources.local).map(async ([name, check]) => {
         try {
-          await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+          await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
           return [name, 'ok'] as const;
         } catch {
           return [name, 'failed'] as const;
         }
       }),
     ),
-    Promise.all(Object.entries(sources.upstreams).map(async ([name, probe]) => [name, await probe!.report()] as const)),
+    Promise.all(Object.entries(sources.upstreams).map(async ([name, probe]) => [name, await probe.report()] as const)),
   ]);
   const checks: Record<string, 'ok' | 'failed'> = {};
   for (const [name, report] of upstreams) checks[name] = report.state === 'down' ? 'failed' : 'ok';

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
 
@@ -93,7 +94,7 @@ export class RedisProxy {
  * same port: a real Redis restart, which loses its data.
  */
 export class OwnRedis {
-  private proc?: import('node:child_process').ChildProcess;
+  private proc?: ChildProcess;
   private port = 0;
 
   get url(): string {

@@ -11,7 +11,7 @@
  * - an operation that ran and has RATE_LIMITED fields stays 2xx but carries `Retry-After` too;
  * - a result with an answer from an expired cache entry (during a 429 pause) is marked `extensions.stale: true`.
  */
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
@@ -34,7 +34,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Context & { request?: Request };
-      const estimate = estimateOperationCostDetailed(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, model);
+      const estimate = estimateOperationCostDetailed(args.schema as GraphQLSchema, args.document as DocumentNode, args.operationName as string | null | undefined, args.variableValues as Record<string, unknown> | undefined, model);
       if (context.usage) context.usage.estimate = estimate.total;
       // GraphQL over HTTP: 4xx for the application/graphql-response+json media type; a multipart or
       // event-stream answer (@defer, subscriptions) carries the error in its first part instead.
@@ -51,7 +51,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
           const ctx = done.contextValue as Context & { request?: Request };
           // The longest retryAfter of the RATE_LIMITED fields becomes the response's Retry-After.
           // (Errors are masked into their codes later: the upstream error is still the original here.)
-          const waits = (result.errors ?? []).flatMap((e) => {
+          const waits = ((result.errors ?? []) as readonly GraphQLError[]).flatMap((e) => {
             const upstream = e.originalError instanceof UpstreamError ? e.originalError : undefined;
             if (upstream?.kind === 'rate-limited') return [upstream.retryAfter ?? 1];
             return e.extensions?.code === ErrorCode.RATE_LIMITED ? [Number(e.extensions.retryAfter) || 1] : [];

@@ -4,7 +4,7 @@
  * leaves. Requests that never reach GraphQL (GraphiQL's page, /metrics, /health) produce nothing.
  * One operation per HTTP request: Yoga's batching is off.
  */
-import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
+import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { requestIdOf } from '../../observability/request-id.js';
@@ -60,8 +60,8 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
       const record = records.get(request);
       if (!record || Symbol.asyncIterator in result) return;
       for (const r of Array.isArray(result) ? result : [result]) {
-        for (const e of (r.errors ?? []) as readonly GraphQLError[]) {
-          const code = String(e.extensions?.code ?? 'UNCODED');
+        for (const e of (r.errors ?? [])) {
+          const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNCODED';
           record.errorCodes.push(code);
           const upstream = e.extensions?.upstream;
           if (typeof upstream === 'string') {
