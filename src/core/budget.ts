@@ -27,7 +27,7 @@ export interface BudgetOptions {
 }
 
 export type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
-import type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
 
 export class AccountBudget {
   readonly rules: readonly CountedRule[];
@@ -40,7 +40,14 @@ export class AccountBudget {
   constructor(private readonly options: BudgetOptions) {
     this.rules = options.rules.map((rule) => countedRule(rule, options.margin, options.guardMs));
     if (this.rules.length === 0) return;
-    if (options.redis) this.shared = new SharedBudget({ upstream: options.upstream, rules: this.rules, redis: options.redis, localShare: options.localShare, log: options.log });
+    if (options.redis)
+      this.shared = new SharedBudget({
+        upstream: options.upstream,
+        rules: this.rules,
+        redis: options.redis,
+        localShare: options.localShare,
+        log: options.log,
+      });
     else this.local = new LocalBudget(this.rules);
   }
 
@@ -93,7 +100,9 @@ export class AccountBudget {
     this.sharedMode = shared;
     this.options.log?.({
       level: shared ? 'info' : 'warn',
-      msg: shared ? 'account budget: shared through redis' : "account budget: redis unreachable, spending this replica's local share of what is left",
+      msg: shared
+        ? 'account budget: shared through redis'
+        : "account budget: redis unreachable, spending this replica's local share of what is left",
       upstream: this.options.upstream,
     });
   }
