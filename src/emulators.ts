@@ -16,16 +16,26 @@ const port = (name: string, fallback: number) => {
 };
 
 const host = process.env.HOST ?? '127.0.0.1';
-const governance = await startGovernanceEmulator({ port: port('GOVERNANCE_EMULATOR_PORT', 4010), host, controlRoutes: true });
+const governance = await startGovernanceEmulator({
+  port: port('GOVERNANCE_EMULATOR_PORT', 4010),
+  host,
+  controlRoutes: true,
+});
 const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT', 4020), host, controlRoutes: true });
 
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
-console.log(`  client credentials: ${governance.clients.full.clientId} / ${governance.clients.full.clientSecret} (AI_GOVERNANCE)`);
+console.log(
+  `  client credentials: ${governance.clients.full.clientId} / ${governance.clients.full.clientSecret} (AI_GOVERNANCE)`,
+);
 console.log(`calendar emulator:   ${calendar.apiRoot}`);
 console.log(`  application password: ${calendar.users.editor.username} / ${calendar.users.editor.appPassword}`);
 console.log('To use them from a gateway:');
-console.log(`  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${governance.clients.full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`);
-console.log(`  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${calendar.users.editor.username} CALENDAR_APP_PASSWORD=… npm start`);
+console.log(
+  `  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${governance.clients.full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`,
+);
+console.log(
+  `  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${calendar.users.editor.username} CALENDAR_APP_PASSWORD=… npm start`,
+);
 
 const stop = async () => {
   await Promise.all([governance.close(), calendar.close()]);

@@ -146,7 +146,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const read = new EnvReader(env, problems);
@@ -164,7 +163,9 @@ export function loadConfig(env: Env = process.env): Config {
     env: nodeEnv,
     governance: {
       url: governanceUrl?.replace(/\/+$/, ''),
-      tokenUrl: read.url('GOVERNANCE_TOKEN_URL') ?? (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
+      tokenUrl:
+        read.url('GOVERNANCE_TOKEN_URL') ??
+        (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
       clientId: read.string('GOVERNANCE_CLIENT_ID'),
       clientSecret: read.string('GOVERNANCE_CLIENT_SECRET'),
       authMode: read.oneOf('GOVERNANCE_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
@@ -205,7 +206,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxDelayMs: read.int('UPSTREAM_RETRY_MAX_MS', 2_000, 0, 600_000),
     },
     graphiql,
-    logLevel: read.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, nodeEnv === 'test' ? 'warn' : 'info'),
+    logLevel: read.oneOf(
+      'LOG_LEVEL',
+      ['debug', 'info', 'warn', 'error', 'silent'] as const,
+      nodeEnv === 'test' ? 'warn' : 'info',
+    ),
     observability: readObservabilityConfig(env, problems),
     persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
     security: readSecurity(read, production, graphiql),
@@ -232,23 +237,32 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtlMs: read.int('IDEMPOTENCY_TTL_MS', 86_400_000, 1_000, 30 * 86_400_000),
   };
   if (config.writes.lockLeaseMs <= writeDeadline) {
-    problems.push(`WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`);
+    problems.push(
+      `WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`,
+    );
   }
-  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs) problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
+  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs)
+    problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
 
   const g = config.governance;
   if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {
-    problems.push('GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).');
+    problems.push(
+      'GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).',
+    );
   }
   if (!g.url && (g.clientId || g.clientSecret)) {
-    problems.push('GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.');
+    problems.push(
+      'GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.',
+    );
   }
   const c = config.calendar;
   if (Boolean(c.user) !== Boolean(c.appPassword)) {
     problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
   }
   if (Boolean(governanceUrl) !== Boolean(calendarUrl)) {
-    problems.push('Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.');
+    problems.push(
+      'Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -52,7 +52,9 @@ export class EnvReader {
       if (!protocols.includes(u.protocol)) throw new Error('protocol');
       return raw;
     } catch {
-      this.problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL (got "${redactUrl(raw)}").`);
+      this.problems.push(
+        `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL (got "${redactUrl(raw)}").`,
+      );
       return undefined;
     }
   }

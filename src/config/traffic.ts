@@ -62,7 +62,6 @@ export interface TrafficConfig {
   redisCommandTimeoutMs: number;
 }
 
-
 const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
   production: { minute: 20_000, hour: 200_000 },
   sandbox: { minute: 5_000, hour: 50_000 },
@@ -145,9 +144,16 @@ class TrafficReader extends EnvReader {
         return { named: new Map(), custom: [] };
       }
       const windowMs = Math.round(Number(c[3] ?? 1) * UNIT_MS[c[4]!.toLowerCase()]!);
-      if (windowMs < 100) this.problems.push(`${name}: a rule's window must be at least 100 ms (got "${part.trim()}").`);
+      if (windowMs < 100)
+        this.problems.push(`${name}: a rule's window must be at least 100 ms (got "${part.trim()}").`);
       const limit = Number(c[2]);
-      if (limit > 0) custom.push({ name: `${c[1] ? 'endpoint:' : ''}${limit}/${c[3] ?? ''}${c[4]!.toLowerCase()}`, limit, windowMs: Math.max(100, windowMs), perEndpoint: Boolean(c[1]) });
+      if (limit > 0)
+        custom.push({
+          name: `${c[1] ? 'endpoint:' : ''}${limit}/${c[3] ?? ''}${c[4]!.toLowerCase()}`,
+          limit,
+          windowMs: Math.max(100, windowMs),
+          perEndpoint: Boolean(c[1]),
+        });
     }
     return { named, custom };
   }
@@ -160,7 +166,9 @@ class TrafficReader extends EnvReader {
     for (const part of raw.split(',')) {
       const m = /^\s*([a-z-]+)\s*[:=]\s*(\d+)\s*$/i.exec(part);
       if (!m || !(m[1]!.toLowerCase() in WINDOW_MS)) {
-        this.problems.push(`${name} must look like "minute:1000,hour:20000" with rules ${Object.keys(WINDOW_MS).join(', ')} (got "${raw}").`);
+        this.problems.push(
+          `${name} must look like "minute:1000,hour:20000" with rules ${Object.keys(WINDOW_MS).join(', ')} (got "${raw}").`,
+        );
         return new Map();
       }
       out.set(m[1]!.toLowerCase(), Number(m[2]));
@@ -177,8 +185,10 @@ class TrafficReader extends EnvReader {
     const rules: RateRule[] = [];
     for (const [name, limit] of limits) {
       if (limit <= 0) continue;
-      const windowMs = windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? WINDOW_MS[name]!;
-      if (windowMs < 100) this.problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
+      const windowMs =
+        windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? WINDOW_MS[name]!;
+      if (windowMs < 100)
+        this.problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
       rules.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
     }
     return [...rules, ...custom];

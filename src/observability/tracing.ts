@@ -59,7 +59,11 @@ export function createTracing(options: TracingOptions): Tracing {
     operations: {
       start(record, request) {
         const parent = propagator.extract(context.active(), request.headers, headerGetter);
-        const span = tracer.startSpan('graphql.request', { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } }, parent);
+        const span = tracer.startSpan(
+          'graphql.request',
+          { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } },
+          parent,
+        );
         byRequest.set(record.requestId, span);
       },
       execute(record) {
@@ -86,10 +90,19 @@ export function createTracing(options: TracingOptions): Tracing {
       request(e) {
         const parent = byUsage.get(e.caller.usage);
         const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
-        const span = tracer.startSpan(`${e.upstream} ${e.operation}`, {
-          kind: SpanKind.CLIENT,
-          attributes: { 'gateway.upstream': e.upstream, 'gateway.upstream.operation': e.operation, 'http.request.method': e.method, 'gateway.upstream.attempt': e.attempt },
-        }, ctx);
+        const span = tracer.startSpan(
+          `${e.upstream} ${e.operation}`,
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'gateway.upstream': e.upstream,
+              'gateway.upstream.operation': e.operation,
+              'http.request.method': e.method,
+              'gateway.upstream.attempt': e.attempt,
+            },
+          },
+          ctx,
+        );
         return ({ status, error }) => {
           if (status !== undefined) span.setAttribute('http.response.status_code', status);
           if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {

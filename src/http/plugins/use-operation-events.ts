@@ -35,7 +35,13 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
   const records = new WeakMap<Request, OperationRecord>();
   return {
     onParams({ request, params }) {
-      const record: OperationRecord = { requestId: requestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [], upstreamErrors: [] };
+      const record: OperationRecord = {
+        requestId: requestIdOf(request),
+        startedAt: performance.now(),
+        operationName: params.operationName ?? undefined,
+        errorCodes: [],
+        upstreamErrors: [],
+      };
       records.set(request, record);
       for (const l of listeners) l.start?.(record, request);
     },
@@ -60,7 +66,7 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
       const record = records.get(request);
       if (!record || Symbol.asyncIterator in result) return;
       for (const r of Array.isArray(result) ? result : [result]) {
-        for (const e of (r.errors ?? [])) {
+        for (const e of r.errors ?? []) {
           const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNCODED';
           record.errorCodes.push(code);
           const upstream = e.extensions?.upstream;
