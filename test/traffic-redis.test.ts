@@ -61,9 +61,12 @@ async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
 }
 
 /** Two gateways on one Redis prefix, both connected, with ids seeded through the first. */
-async function startPair(emulator: Parameters<typeof startGate>[0]) {
+async function startPair(emulator: Parameters<typeof startGate>[0], url = REDIS_URL) {
   const prefix = uniquePrefix();
-  const [a, b] = await Promise.all([startGate(emulator, limits(prefix)), startGate(emulator, limits(prefix))]);
+  const [a, b] = await Promise.all([
+    startGate(emulator, limits(prefix, url)),
+    startGate(emulator, limits(prefix, url)),
+  ]);
   await waitFor(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
   const callerA = await a.caller();
   const { ids } = await seedIds(a, callerA);
@@ -107,11 +110,16 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
       rateLimits: { minute: 20, hour: 10_000 },
       windows: { minuteMs: WINDOW, hourMs: 600_000 },
     });
-    const { a, b, ids } = await startPair(emulator);
+    // A database of this test's own: other files (the shared cache tier) use the suite's Redis at the
+    // same time, and FLUSHDB must not wipe their keys.
+    const ownDb = REDIS_URL.replace(/\/\d+$/, '/10');
+    const flusher = new Redis(ownDb);
+    const { a, b, ids } = await startPair(emulator, ownDb);
     const running = Promise.all([burst(a, ids, 25), burst(b, ids.slice(20), 25)]);
     // Flush as soon as the current window has taken some points.
     await waitFor(() => a.sentAt.length + b.sentAt.length >= 12);
-    await admin!.flushdb();
+    await flusher.flushdb();
+    flusher.disconnect();
     const results = (await running).flat();
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);
