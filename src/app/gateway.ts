@@ -3,7 +3,6 @@
  * server. Nothing here listens on a port, so tests drive it through `yoga.fetch` or mount it on
  * their own server; `server.ts` is the process entry that listens.
  */
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
@@ -13,7 +12,8 @@ import type { Context } from '../graph/context.js';
 import { UsageTracker } from '../core/usage.js';
 import { maskError } from '../graph/errors.js';
 import { GovernanceService } from '../governance/service.js';
-import { defaultGraphiQLQuery } from '../http/graphiql.js';
+import { useCompression } from '../http/compression.js';
+import { useGraphiQLPage } from '../http/graphiql-page.js';
 import type { LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
@@ -30,6 +30,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
+  /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
+  extraPlugins?: Plugin[];
 }
 
 export interface Gateway {
@@ -42,7 +44,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink }: GatewayOptions): Gateway {
+export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
   const observability = createObservability({ config, logSink, dispatcher, services: () => ({ governance, calendar }) });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config);
@@ -55,14 +57,15 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery } : false,
-    // Yoga's default GraphiQL loads its files from a CDN; this one is inlined and works offline.
-    renderGraphiQL,
+    // CORS_ORIGINS: `*` any origin, a list, or nothing (closed; the production default).
+    cors: config.http.corsOrigins.includes('*') ? { origin: '*' } : config.http.corsOrigins.length > 0 ? { origin: config.http.corsOrigins, credentials: true } : false,
+    // Served precompressed by useGraphiQLPage (inlined, works offline) instead of Yoga's CDN page.
+    graphiql: false,
     maskedErrors: { maskError, isDev: config.env === 'development' },
     logging: config.logLevel === 'silent' ? false : config.logLevel,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    plugins: [...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize })],
+    plugins: [...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });

@@ -3,7 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
-import { EnvReader, type Env } from './env-reader.js';
+import { isSet, readSettings, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
 import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
@@ -66,6 +66,22 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** CORS, compression and graceful shutdown (`src/http/drain.ts`). */
+  http: HttpConfig;
+  /** Serve the built-in emulators' fake data (never implicitly in production). */
+  embeddedEmulators: boolean;
+  /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
+  emulatorFaultRoutes: boolean;
+}
+
+export interface HttpConfig {
+  /** Browser origins allowed by CORS; `['*']` any, `[]` none. */
+  corsOrigins: string[];
+  compression: boolean;
+  /** How long in-flight operations may run after SIGTERM/SIGINT. */
+  drainMs: number;
+  /** Retry-After (s) on the 503 answering new requests during the drain. */
+  retryAfterS: number;
 }
 
 export interface SecurityConfig {
@@ -95,64 +111,71 @@ export class ConfigError extends Error {
 }
 
 
-export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-  const read = new EnvReader(env, problems);
+export function loadConfig(env?: Env): Config {
+  const { settings: s, problems } = readSettings(env);
 
-  const nodeEnv = read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const nodeEnv = s.NODE_ENV;
   const production = nodeEnv === 'production';
-  const governanceUrl = read.url('GOVERNANCE_URL');
-  const calendarUrl = read.url('CALENDAR_URL');
-  const rateProfile = read.oneOf('GOVERNANCE_RATE_PROFILE', ['production', 'sandbox'] as const, 'production');
-  const graphiql = read.bool('GRAPHIQL', !production);
+  const governanceUrl = s.GOVERNANCE_URL;
+  const calendarUrl = s.CALENDAR_URL;
+  const graphiql = s.GRAPHIQL ?? !production;
 
   const config: Config = {
-    port: read.int('PORT', 4000, 0, 65535),
-    host: read.string('HOST') ?? '0.0.0.0',
+    port: s.PORT,
+    host: s.HOST ?? '0.0.0.0',
     env: nodeEnv,
     governance: {
       url: governanceUrl?.replace(/\/+$/, ''),
-      tokenUrl: read.url('GOVERNANCE_TOKEN_URL') ?? (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
-      clientId: read.string('GOVERNANCE_CLIENT_ID'),
-      clientSecret: read.string('GOVERNANCE_CLIENT_SECRET'),
-      authMode: read.oneOf('GOVERNANCE_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
-      rateProfile,
+      tokenUrl: s.GOVERNANCE_TOKEN_URL ?? (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
+      clientId: s.GOVERNANCE_CLIENT_ID,
+      clientSecret: s.GOVERNANCE_CLIENT_SECRET,
+      authMode: s.GOVERNANCE_AUTH_MODE,
+      rateProfile: s.GOVERNANCE_RATE_PROFILE,
     },
     calendar: {
       url: calendarUrl?.replace(/\/+$/, ''),
-      user: read.string('CALENDAR_USER'),
-      appPassword: read.string('CALENDAR_APP_PASSWORD'),
-      authMode: read.oneOf('CALENDAR_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
+      user: s.CALENDAR_USER,
+      appPassword: s.CALENDAR_APP_PASSWORD,
+      authMode: s.CALENDAR_AUTH_MODE,
     },
-    redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
-    maxPageSize: read.int('GATEWAY_MAX_PAGE_SIZE', 500, 1, 10_000),
-    usageExtension: read.bool('GATEWAY_USAGE_EXTENSION', true),
+    redisUrl: s.REDIS_URL,
+    maxPageSize: s.GATEWAY_MAX_PAGE_SIZE,
+    usageExtension: s.GATEWAY_USAGE_EXTENSION,
     timeouts: {
-      connectMs: read.int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
-      headersMs: read.int('UPSTREAM_HEADERS_TIMEOUT_MS', 15_000, 1, 600_000),
-      bodyMs: read.int('UPSTREAM_BODY_TIMEOUT_MS', 15_000, 1, 600_000),
+      connectMs: s.UPSTREAM_CONNECT_TIMEOUT_MS,
+      headersMs: s.UPSTREAM_HEADERS_TIMEOUT_MS,
+      bodyMs: s.UPSTREAM_BODY_TIMEOUT_MS,
     },
-    maxUpstreamBodyBytes: read.int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
+    maxUpstreamBodyBytes: s.UPSTREAM_MAX_BODY_BYTES,
     maxConcurrent: {
-      governance: read.int('GOVERNANCE_MAX_CONCURRENT', 64, 1, 1024),
-      calendar: read.int('CALENDAR_MAX_CONCURRENT', 8, 1, 1024),
+      governance: s.GOVERNANCE_MAX_CONCURRENT,
+      calendar: s.CALENDAR_MAX_CONCURRENT,
     },
     cache: {
-      maxBytes: read.int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
-      ttlMs: read.int('CACHE_TTL_MS', 30_000, 0, 86_400_000),
-      maxStaleMs: read.int('CACHE_MAX_STALE_MS', 300_000, 0, 86_400_000),
+      maxBytes: s.CACHE_MAX_BYTES,
+      ttlMs: s.CACHE_TTL_MS,
+      maxStaleMs: s.CACHE_MAX_STALE_MS,
     },
     retry: {
-      retries: read.int('UPSTREAM_RETRIES', 2, 0, 10),
-      baseDelayMs: read.int('UPSTREAM_RETRY_BASE_MS', 100, 0, 60_000),
-      maxDelayMs: read.int('UPSTREAM_RETRY_MAX_MS', 2_000, 0, 600_000),
+      retries: s.UPSTREAM_RETRIES,
+      baseDelayMs: s.UPSTREAM_RETRY_BASE_MS,
+      maxDelayMs: s.UPSTREAM_RETRY_MAX_MS,
     },
     graphiql,
-    logLevel: read.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, nodeEnv === 'test' ? 'warn' : 'info'),
-    observability: readObservabilityConfig(env, problems),
-    persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
-    security: readSecurity(read, production, graphiql),
-    traffic: readTrafficConfig(env, problems, rateProfile),
+    logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : nodeEnv === 'test' ? 'warn' : 'info',
+    observability: readObservabilityConfig(s),
+    persistedOperations: s.PERSISTED_OPERATIONS,
+    security: readSecurity(s, production, graphiql),
+    traffic: readTrafficConfig(s, problems),
+    http: {
+      // Closed by default in production: a browser app on another origin must be listed.
+      corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),
+      compression: s.COMPRESSION,
+      drainMs: s.SHUTDOWN_DRAIN_MS,
+      retryAfterS: s.SHUTDOWN_RETRY_AFTER_S,
+    },
+    embeddedEmulators: s.EMBEDDED_EMULATORS ?? (!production && !governanceUrl && !calendarUrl),
+    emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
   };
 
   const g = config.governance;
@@ -166,26 +189,43 @@ export function loadConfig(env: Env = process.env): Config {
   if (Boolean(c.user) !== Boolean(c.appPassword)) {
     problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
   }
-  if (Boolean(governanceUrl) !== Boolean(calendarUrl)) {
+  if (config.embeddedEmulators && (governanceUrl || calendarUrl)) {
+    problems.push('EMBEDDED_EMULATORS=true serves the built-in emulators: unset GOVERNANCE_URL and CALENDAR_URL, or EMBEDDED_EMULATORS.');
+  } else if (production && !config.embeddedEmulators) {
+    // Production never falls back to fake data: name everything a real deployment still needs.
+    const missing = [
+      ...(governanceUrl ? [] : ['GOVERNANCE_URL']),
+      ...(g.authMode === 'configured' && !g.clientId ? ['GOVERNANCE_CLIENT_ID'] : []),
+      ...(g.authMode === 'configured' && !g.clientSecret ? ['GOVERNANCE_CLIENT_SECRET'] : []),
+      ...(calendarUrl ? [] : ['CALENDAR_URL']),
+      ...(c.authMode === 'configured' && !c.user ? ['CALENDAR_USER'] : []),
+      ...(c.authMode === 'configured' && !c.appPassword ? ['CALENDAR_APP_PASSWORD'] : []),
+    ];
+    if (missing.length > 0) {
+      // One message replaces the pairwise ones above, which would repeat the same names.
+      for (let i = problems.length - 1; i >= 0; i--) if (/GOVERNANCE_CLIENT|CALENDAR_USER and/.test(problems[i]!)) problems.splice(i, 1);
+      problems.push(`NODE_ENV=production needs real upstreams; missing: ${missing.join(', ')}. (To serve the built-in emulators' fake data instead, set EMBEDDED_EMULATORS=true explicitly.)`);
+    }
+  } else if (!config.embeddedEmulators && Boolean(governanceUrl) !== Boolean(calendarUrl)) {
     problems.push('Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): SecurityConfig {
+function readSecurity(s: Settings, production: boolean, graphiql: boolean): SecurityConfig {
   return {
     // GraphiQL needs introspection, so turning GraphiQL on in production turns introspection on too,
     // unless ALLOW_INTROSPECTION says otherwise.
-    introspection: read.bool('ALLOW_INTROSPECTION', !production || graphiql),
-    fieldSuggestions: read.bool('GRAPHQL_FIELD_SUGGESTIONS', !production),
-    csrfPrevention: read.bool('CSRF_PREVENTION', production),
-    maxBatch: read.int('GRAPHQL_MAX_BATCH', 0, 0, 100),
-    maxDepth: read.int('GRAPHQL_MAX_DEPTH', 10, 1, 100),
-    maxAliases: read.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
-    maxDirectives: read.int('GRAPHQL_MAX_DIRECTIVES', 20, 0, 1000),
-    maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
-    maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 10_000_000),
-    maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
+    introspection: s.ALLOW_INTROSPECTION ?? (!production || graphiql),
+    fieldSuggestions: s.GRAPHQL_FIELD_SUGGESTIONS ?? !production,
+    csrfPrevention: s.CSRF_PREVENTION ?? production,
+    maxBatch: s.GRAPHQL_MAX_BATCH,
+    maxDepth: s.GRAPHQL_MAX_DEPTH,
+    maxAliases: s.GRAPHQL_MAX_ALIASES,
+    maxDirectives: s.GRAPHQL_MAX_DIRECTIVES,
+    maxTokens: s.GRAPHQL_MAX_TOKENS,
+    maxCost: s.GRAPHQL_MAX_COST,
+    maxFieldRepeats: s.GRAPHQL_MAX_FIELD_REPEATS,
   };
 }

@@ -4,7 +4,7 @@
  * small grammar of their own (`minute:30,hour:500,endpoint-minute:10`).
  */
 import type { RateProfile } from './config.js';
-import { EnvReader, type Env } from './env-reader.js';
+import { RATE_WINDOWS_MS, type Settings } from './settings.js';
 
 /** One fixed-window rule: at most `limit` requests per `windowMs`, windows aligned to the epoch. */
 export interface RateRule {
@@ -50,74 +50,43 @@ const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
 };
 /** Newer platform docs: 1,000 per minute per endpoint, on top of the account rules. */
 const ENDPOINT_MINUTE = 1_000;
-const WINDOW_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, 'endpoint-minute': 60_000, second: 1_000 };
 
-export function readTrafficConfig(env: Env, problems: string[], profile: RateProfile): TrafficConfig {
-  const r = new TrafficReader(env, problems);
-  const base = PROFILES[profile];
+/** Built from the validated settings (`settings.ts` parses the rule lists); adds cross-setting problems. */
+export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfig {
+  const base = PROFILES[s.GOVERNANCE_RATE_PROFILE];
   const governanceDefaults: Record<string, number> = { minute: base.minute, hour: base.hour };
-  if (r.bool('GOVERNANCE_RATE_PER_ENDPOINT', false)) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
+  if (s.GOVERNANCE_RATE_PER_ENDPOINT) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
   return {
     governance: {
-      rules: r.rules('GOVERNANCE_RATE_LIMITS', 'GOVERNANCE_RATE_WINDOWS', governanceDefaults),
-      margin: r.fraction('GOVERNANCE_RATE_MARGIN', 0.9),
+      rules: rules(s.GOVERNANCE_RATE_LIMITS, s.GOVERNANCE_RATE_WINDOWS, 'GOVERNANCE_RATE_WINDOWS', governanceDefaults, problems),
+      margin: s.GOVERNANCE_RATE_MARGIN,
     },
     calendar: {
       // No published limits: none unless configured; the concurrency cap still applies.
-      rules: r.rules('CALENDAR_RATE_LIMITS', 'CALENDAR_RATE_WINDOWS', {}),
-      margin: r.fraction('CALENDAR_RATE_MARGIN', 1),
+      rules: rules(s.CALENDAR_RATE_LIMITS, s.CALENDAR_RATE_WINDOWS, 'CALENDAR_RATE_WINDOWS', {}, problems),
+      margin: s.CALENDAR_RATE_MARGIN,
     },
-    queueDeadlineMs: r.int('UPSTREAM_QUEUE_DEADLINE_MS', 30_000, 0, 3_600_000),
-    defaultRetryAfterMs: r.int('UPSTREAM_DEFAULT_RETRY_AFTER_MS', 1_000, 0, 3_600_000),
-    maxPauseMs: r.int('UPSTREAM_MAX_PAUSE_MS', 3_600_000, 0, 86_400_000),
-    rateLimitRetries: r.int('UPSTREAM_RATE_LIMIT_RETRIES', 10, 0, 50),
-    maxCallsPerOperation: r.int('GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION', 1000, 1, 1_000_000),
-    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'gateway:',
-    localShare: r.fraction('GOVERNANCE_LOCAL_SHARE', 0.5),
-    redisCommandTimeoutMs: r.int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
+    queueDeadlineMs: s.UPSTREAM_QUEUE_DEADLINE_MS,
+    defaultRetryAfterMs: s.UPSTREAM_DEFAULT_RETRY_AFTER_MS,
+    maxPauseMs: s.UPSTREAM_MAX_PAUSE_MS,
+    rateLimitRetries: s.UPSTREAM_RATE_LIMIT_RETRIES,
+    maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
+    redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
+    localShare: s.GOVERNANCE_LOCAL_SHARE,
+    redisCommandTimeoutMs: s.REDIS_COMMAND_TIMEOUT_MS,
   };
 }
 
-class TrafficReader extends EnvReader {
-  fraction(name: string, fallback: number): number {
-    const raw = this.string(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw.endsWith('%') ? Number(raw.slice(0, -1)) / 100 : raw);
-    if (!Number.isFinite(n) || n <= 0 || n > 1) {
-      this.problems.push(`${name} must be a fraction above 0 and at most 1, e.g. 0.9 or 90% (got "${raw}").`);
-      return fallback;
-    }
-    return n;
+/** Defaults, overridden rule by rule by the limits; `0` drops a rule. Windows in ms. */
+function rules(overrides: Map<string, number>, windows: Map<string, number>, windowsVar: string, defaults: Record<string, number>, problems: string[]): RateRule[] {
+  const limits = new Map(Object.entries(defaults));
+  for (const [k, v] of overrides) limits.set(k, v);
+  const out: RateRule[] = [];
+  for (const [name, limit] of limits) {
+    if (limit <= 0) continue;
+    const windowMs = windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? RATE_WINDOWS_MS[name]!;
+    if (windowMs < 100) problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
+    out.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
   }
-
-  /** `name:number` pairs, e.g. `minute:30,hour:500`. */
-  private pairs(name: string): Map<string, number> {
-    const out = new Map<string, number>();
-    const raw = this.string(name);
-    if (raw === undefined) return out;
-    for (const part of raw.split(',')) {
-      const m = /^\s*([a-z-]+)\s*[:=]\s*(\d+)\s*$/i.exec(part);
-      if (!m || !(m[1]!.toLowerCase() in WINDOW_MS)) {
-        this.problems.push(`${name} must look like "minute:30,hour:500" with rules ${Object.keys(WINDOW_MS).join(', ')} (got "${raw}").`);
-        return new Map();
-      }
-      out.set(m[1]!.toLowerCase(), Number(m[2]));
-    }
-    return out;
-  }
-
-  /** Defaults, overridden rule by rule by `limitsVar`; `0` drops a rule. Windows in ms from `windowsVar`. */
-  rules(limitsVar: string, windowsVar: string, defaults: Record<string, number>): RateRule[] {
-    const limits = new Map(Object.entries(defaults));
-    for (const [k, v] of this.pairs(limitsVar)) limits.set(k, v);
-    const windows = this.pairs(windowsVar);
-    const rules: RateRule[] = [];
-    for (const [name, limit] of limits) {
-      if (limit <= 0) continue;
-      const windowMs = windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? WINDOW_MS[name]!;
-      if (windowMs < 100) this.problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
-      rules.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
-    }
-    return rules;
-  }
+  return out;
 }
