@@ -5,7 +5,6 @@
  * Already-encoded responses (the precompressed GraphiQL page) and small ones pass through.
  */
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 
@@ -32,7 +31,7 @@ export function chooseEncoding(header: string | null): 'br' | 'gzip' | undefined
 
 export function useCompression(): Plugin {
   return {
-    onResponse({ request, response, setResponse }) {
+    onResponse({ request, response, setResponse, fetchAPI }) {
       if (!response.body || response.headers.has('content-encoding')) return;
       const type = response.headers.get('content-type') ?? '';
       if (!COMPRESSIBLE.test(type)) return;
@@ -48,14 +47,16 @@ export function useCompression(): Plugin {
               ...(streaming ? { flush: zlib.constants.BROTLI_OPERATION_FLUSH } : {}),
             })
           : zlib.createGzip({ level: 6, ...(streaming ? { flush: zlib.constants.Z_SYNC_FLUSH } : {}) });
-      const source = Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>);
+      // Yoga's bodies are whatwg-node streams, async-iterable like the standard ones.
+      const source = Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false });
       source.on('error', (e) => compressor.destroy(e));
       source.pipe(compressor);
       const headers = new Headers(response.headers);
       headers.set('content-encoding', encoding);
       headers.delete('content-length');
       headers.append('vary', 'accept-encoding');
-      setResponse(new Response(Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>, { status: response.status, statusText: response.statusText, headers }));
+      // whatwg-node's Response takes a Node stream as its body and pipes it to the socket as chunks come.
+      setResponse(new fetchAPI.Response(compressor as unknown as BodyInit, { status: response.status, statusText: response.statusText, headers }));
     },
   };
 }
