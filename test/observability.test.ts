@@ -145,7 +145,8 @@ describe('request log', () => {
 
     try {
       const read = await gql(configured, PROBE, { headers: { 'x-request-id': 'probe-1' } });
-      expect(read.headers.get('x-request-id')).toBe('probe-1');
+      // The gateway's own id answers; the caller's is logged beside it.
+      expect(read.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       await gql(configured, 'mutation LogTag($name: String!) { createTag(input: { name: $name }) { id } }', { variables: { name: 'log-test' } });
       await gql(forward, 'query Forwarded { entityTypes(first: 1) { totalCount } }', { headers: { authorization: `Bearer ${token}` } });
       await gql(forward, 'query BadToken { entityTypes(first: 1) { totalCount } }', { headers: { authorization: `Bearer ${token}x` } });
@@ -158,7 +159,7 @@ describe('request log', () => {
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => e.operationName)).toEqual(['MetricsProbe', 'LogTag', 'Forwarded', 'BadToken', 'Broken']);
     const [probe, tag, forwarded, badToken, broken] = entries as [Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>];
-    expect(probe).toMatchObject({ msg: 'graphql request', level: 'info', requestId: 'probe-1', operationType: 'query', status: 200, errors: [] });
+    expect(probe).toMatchObject({ msg: 'graphql request', level: 'info', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), clientRequestId: 'probe-1', operationType: 'query', status: 200, errors: [] });
     expect(probe.durationMs).toBeGreaterThan(0);
     expect(probe.upstream.governance.requests + probe.upstream.governance.cacheHits).toBeGreaterThan(0);
     expect(probe.upstream.calendar.requests + probe.upstream.calendar.cacheHits).toBeGreaterThan(0);
@@ -217,6 +218,9 @@ describe('tracing', () => {
         expect(c.attributes['http.response.status_code']).toBe(200);
       }
       expect(new Set(clients.map((c) => c.attributes['gateway.upstream']))).toEqual(new Set(['governance', 'calendar']));
+      // Each upstream request carried W3C traceparent naming its own client span.
+      const sent = [...seenBy(stack.governance), ...seenBy(stack.calendar)].map((r) => r.traceparent);
+      expect(sent.sort()).toEqual(clients.map((c) => `00-${traceId}-${c.spanId}-01`).sort());
     });
   });
 });

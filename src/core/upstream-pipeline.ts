@@ -193,9 +193,11 @@ export class Upstream {
           dequeued?.();
         }
         caller.usage.request(this.name);
-        const done = observer?.request?.({ ...event!, method: call.method, attempt });
+        // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
+        const headers = observer?.request ? { ...call.headers } : call.headers;
+        const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
         try {
-          const res = await transport.send({ method: call.method, url, headers: call.headers, json: call.json, body: call.body, signal: caller.signal });
+          const res = await transport.send({ method: call.method, url, headers, json: call.json, body: call.body, signal: caller.signal });
           done?.({ status: res.status });
           return res;
         } catch (e) {

@@ -26,6 +26,8 @@ export interface LoggedRequest {
   at: number;
   /** Whether a fault rule answered this request. */
   fault?: FaultKind;
+  /** The W3C trace context the caller sent, if any. */
+  traceparent?: string;
 }
 
 export type FaultKind =
@@ -174,6 +176,7 @@ export function createControl(options: ControlOptions): {
       query: url.search,
       status: 0,
       at: Math.round(performance.now() - started),
+      ...(c.req.header('traceparent') ? { traceparent: c.req.header('traceparent') } : {}),
     };
     log.push(entry);
 

@@ -29,6 +29,12 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+const headerSetter = {
+  set: (carrier: Record<string, string>, key: string, value: string) => {
+    carrier[key] = value;
+  },
+};
+
 const headerGetter = {
   get: (h: Headers, key: string) => h.get(key) ?? undefined,
   keys: (h: Headers) => [...h.keys()],
@@ -90,6 +96,8 @@ export function createTracing(options: TracingOptions): Tracing {
           kind: SpanKind.CLIENT,
           attributes: { 'gateway.upstream': e.upstream, 'gateway.upstream.operation': e.operation, 'http.request.method': e.method, 'gateway.upstream.attempt': e.attempt },
         }, ctx);
+        // W3C trace context upstream: the attempt's span is the parent of whatever the upstream traces.
+        propagator.inject(trace.setSpan(ctx, span), e.headers, headerSetter);
         return ({ status, error }) => {
           if (status !== undefined) span.setAttribute('http.response.status_code', status);
           if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {
