@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config/config.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
+import { sharedCache } from './shared-cache.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
 import { topUpEntities, topUpEvents } from './top-up.js';
@@ -107,6 +108,7 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
     });
     await step('6', () => throughputVsBareYoga(ctx));
     await step('7', () => replicas(up, options, log));
+    await step('8', () => sharedCache(up, options, log));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

@@ -22,6 +22,8 @@ serveParent({
   },
   // Workload 7 starts its burst only once the shared budget is really shared.
   'redis-ready': () => gateway.upstreams.redis?.ready ?? false,
+  // Workload 8 starts once the response cache's Redis tier is in use.
+  'cache-shared-ready': () => gateway.upstreams.sharedCache?.ready ?? false,
 });
 
 server.listen(0, '127.0.0.1', () => {

@@ -20,6 +20,10 @@ export function table(doc: BenchDocument): string {
       rows.push([w.id, `max in a window ${w.maxInWindow} ÷ budget ${w.budget} = ${w.ratio}`]);
       continue;
     }
+    if (w.id === '8') {
+      rows.push([w.id, `three replicas in turn: ${w.upstreamRequests.governance}/${w.upstreamRequests.calendar} requests ÷ one cold EntityGraph's bound ${w.lowerBound.total} = ${w.ratio}`]);
+      continue;
+    }
     const u = w.upstreamRequests ?? {};
     const b = w.lowerBound;
     rows.push([

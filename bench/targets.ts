@@ -37,5 +37,6 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   const upstreamDuring = (r: Rec) => (r.upstreamRequestsDuringGatewayRun?.governance ?? 0) + (r.upstreamRequestsDuringGatewayRun?.calendar ?? 0);
   check('6', 'gateway req/s ÷ bare Yoga req/s (recorded)', 'recorded; no errors, all warm', (r) => r.ratio, (_v, r) => r.errors === 0 && upstreamDuring(r) === 0);
   check('7', 'most requests in any budget window ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  check('8', 'upstream requests of three replicas ÷ lower bound of one', '≤ 1.20', (r) => r.ratio, (v, r) => r.errors === 0 && r.sameAnswers === true && num(v) <= 1.2);
   return out;
 }

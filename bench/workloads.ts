@@ -1,5 +1,5 @@
 /**
- * Workloads 1–5 (6 and 7 live in throughput.ts and replicas.ts). Each returns one record of the JSON
+ * Workloads 1–5 (6, 7 and 8 live in throughput.ts, replicas.ts and shared-cache.ts). Each returns one record of the JSON
  * document: what the emulators saw, the lower bound walked from their data, wall-clock percentiles,
  * the critical path and the gateway process's own CPU time and peak RSS.
  */

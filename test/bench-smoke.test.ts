@@ -70,6 +70,19 @@ describe('bench harness (tiny mode)', () => {
     expect(w.emulatorRejected429).toBe(0);
   });
 
+  it.skipIf(!redis)('measures workload 8: three gateway processes sharing the cache tier, each sent the same cold EntityGraph', { timeout: 60_000 }, async () => {
+    process.env.REDIS_URL ??= REDIS_URL;
+    const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['8']));
+    const w = doc.workloads.find((x) => x.id === '8') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(w.skipped).toBeUndefined();
+    expect(w.sharedTierReady).toEqual([true, true, true]);
+    expect(w.errors).toBe(0);
+    expect(w.sameAnswers).toBe(true);
+    expect(w.perReplica[0].governance).toBeGreaterThan(0);
+    expect(w.ratio).toBeLessThanOrEqual(1.2);
+    expect(doc.targets.find((t) => t.workload === '8')?.status).toBe('pass');
+  });
+
   it('fails a target that is missed and skips one that could not run', () => {
     const targets = evaluateTargets([
       { id: '1', name: 'w1', errors: 0, ratio: 1.2, criticalPath: { p50Ratio: 1.1 } },

@@ -347,7 +347,7 @@ describe('upstream failures', () => {
   });
 
   it('venues and organizers answer the fields they share through the LinkedPost interface', async () => {
-    const res = await q(`fragment Post on LinkedPost { __typename id name slug url globalId }
+    const res = await q(`fragment Post on CalendarLinkedPost { __typename id name slug url globalId }
       { venues(first: 1) { nodes { ...Post city } } organizers(first: 1) { nodes { ...Post email } } }`);
     expect(res.errors).toBeUndefined();
     const venue = res.data!.venues.nodes[0];

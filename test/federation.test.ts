@@ -2,8 +2,10 @@
  * The gateway as an Apollo Federation v2 subgraph, checked with Apollo's own tools: its SDL carries
  * `@key(fields: "id")` on the seven entity types; `_entities` resolves representations through the
  * request's loaders (100 representations cost one upstream read per distinct record); and
- * `@apollo/composition` composes it with a second subgraph that extends `Entity` and `Event`, behind
- * an `@apollo/gateway` router on loopback, answering a query that crosses both.
+ * `@apollo/composition` composes it with a second, Relay-style subgraph that extends `Entity` and
+ * `Event` and defines its own `PageInfo`, `User` and `Node`, behind an `@apollo/gateway` router on
+ * loopback, answering a query that crosses both. In production `_service` and `_entities` answer
+ * only requests carrying the router's shared secret.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -113,11 +115,19 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
 
   it('answers a query that crosses both subgraphs, in both directions', async () => {
     const [first, second] = entityIds as [string, string];
-    const res = await router.query<{ entity: { id: string; name: string; riskScore: number }; event: { id: string; title: string; attendance: number }; riskiest: { id: string; name: string; kind: string } }>(
+    const res = await router.query<{
+      entity: { id: string; name: string; riskScore: number };
+      event: { id: string; title: string; attendance: number };
+      riskiest: { id: string; name: string; kind: string };
+      reviewers: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: { id: string; name: string }[] };
+      entities: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: { id: string }[] };
+    }>(
       `query Cross($id: ID!, $eventId: ID!) {
         entity(id: $id) { id name riskScore }
         event(id: $eventId) { id title attendance }
         riskiest { id name kind riskScore }
+        reviewers { pageInfo { hasNextPage endCursor } nodes { id name } }
+        entities(first: 2) { pageInfo { hasNextPage endCursor } nodes { id } }
       }`,
       { id: first, eventId: eventIds[0] },
     );
@@ -130,6 +140,10 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
     expect(res.data!.event).toEqual({ id: eventIds[0], title: direct.data!.event.title, attendance: riskScore(eventIds[0]!) * 10 });
     // The risk subgraph only knows an id; the router fetches the rest from this gateway.
     expect(res.data!.riskiest).toEqual({ id: second, name: direct.data!.second.name, kind: direct.data!.second.kind, riskScore: riskScore(second) });
+    // Each subgraph's PageInfo (shareable) and the other's own User answer side by side.
+    expect(res.data!.reviewers).toEqual({ pageInfo: { hasNextPage: false, endCursor: 'r2' }, nodes: REVIEWERS });
+    expect(res.data!.entities.nodes.map((n) => n.id)).toEqual(entityIds.slice(0, 2));
+    expect(res.data!.entities.pageInfo.hasNextPage).toBe(true);
   });
 
   /** The second subgraph's pick: it knows ids only, from the list handed to it. */
@@ -137,7 +151,10 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
     return buildSubgraphSchema({
       typeDefs: RISK_SDL,
       resolvers: {
-        Query: { riskiest: () => ({ id: entityIds[1], riskScore: riskScore(entityIds[1]!) }) },
+        Query: {
+          riskiest: () => ({ id: entityIds[1], riskScore: riskScore(entityIds[1]!) }),
+          reviewers: () => ({ pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: 'r1', endCursor: 'r2' }, nodes: REVIEWERS }),
+        },
         Entity: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, riskScore: riskScore(ref.id) }) },
         Event: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, attendance: riskScore(ref.id) * 10 }) },
       },
@@ -145,8 +162,31 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
   }
 });
 
+const REVIEWERS = [
+  { id: 'u1', name: 'Ada' },
+  { id: 'u2', name: 'Grace' },
+];
+
+/** A typical Relay-style subgraph: its own Node, User and PageInfo, next to extensions of ours. */
 const RISK_SDL = parse(/* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key"])
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key", "@shareable"])
+  interface Node {
+    id: ID!
+  }
+  type User implements Node @key(fields: "id") {
+    id: ID!
+    name: String!
+  }
+  type PageInfo @shareable {
+    hasNextPage: Boolean!
+    hasPreviousPage: Boolean!
+    startCursor: String
+    endCursor: String
+  }
+  type UserConnection {
+    pageInfo: PageInfo!
+    nodes: [User!]!
+  }
   type Entity @key(fields: "id") {
     id: ID!
     riskScore: Int!
@@ -157,6 +197,7 @@ const RISK_SDL = parse(/* GraphQL */ `
   }
   type Query {
     riskiest: Entity
+    reviewers: UserConnection!
   }
 `);
 
@@ -173,5 +214,48 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 }
+
+describe('in production', () => {
+  const SECRET = 'router-secret-for-the-test';
+  let prod: Stack;
+  beforeAll(async () => {
+    prod = await startStack({ env: { NODE_ENV: 'production', FEDERATION_SECRET: SECRET, LOG_LEVEL: 'silent' } });
+  });
+  // A router's JSON POSTs pass production's CSRF prevention as they are: no other header needed.
+  const headers = (extra: Record<string, string> = {}) => extra;
+
+  it('refuses _service and _entities without the router secret, or with a wrong one', async () => {
+    const attempts: Record<string, string>[] = [{}, { 'x-federation-secret': 'guess' }, { 'x-federation-secret': '' }];
+    for (const extra of attempts) {
+      const sdl = await prod.query('{ _service { sdl } }', undefined, headers(extra));
+      expect(sdl.data?._service).toBeUndefined();
+      expect(sdl.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(JSON.stringify(sdl)).not.toContain('@key');
+      const entities = await prod.query('query ($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r: [{ __typename: 'Entity', id: entityIds[0] }] }, headers(extra));
+      expect(entities.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(entities.data?._entities).toBeUndefined();
+    }
+  });
+
+  it('answers the router, which sends the secret', async () => {
+    const res = await prod.query<{ _service: { sdl: string } }>('{ _service { sdl } }', undefined, headers({ 'x-federation-secret': SECRET }));
+    expect(res.errors).toBeUndefined();
+    expect(res.data!._service.sdl).toContain('@key(fields: "id")');
+    const entities = await prod.query<{ _entities: { id: string }[] }>(
+      'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Entity { id } } }',
+      { r: [{ __typename: 'Entity', id: entityIds[0] }] },
+      headers({ 'x-federation-secret': SECRET }),
+    );
+    expect(entities.errors).toBeUndefined();
+    expect(entities.data!._entities).toEqual([{ id: entityIds[0] }]);
+  });
+
+  it('answers anyone when introspection is enabled (the SDL is public then)', async () => {
+    const open = await startStack({ env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', LOG_LEVEL: 'silent' } });
+    const res = await open.query<{ _service: { sdl: string } }>('{ _service { sdl } }', undefined, headers());
+    expect(res.errors).toBeUndefined();
+    expect(res.data!._service.sdl).toContain('type Entity');
+  });
+});
 
 const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };

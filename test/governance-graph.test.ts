@@ -128,7 +128,7 @@ describe('reads', () => {
     const orgs = buildSeed().organizations;
     const byName = (name: string) => orgs.find((o) => o.name === name)!.id;
     const americas = byName('Acme Americas');
-    const query = `query($org: ID, $how: OrganizationTraversal) {
+    const query = `query($org: ID, $how: GovernanceOrganizationTraversal) {
       entitySummaries(organizationId: $org, organizationTraversal: $how, first: 500) { totalCount nodes { organizationId } }
     }`;
     const seen = async (how: string, org?: string) => (await data(query, { org, how })).entitySummaries;
@@ -167,7 +167,7 @@ describe('reads', () => {
   });
 
   it('Entity.links: both orders reach the upstream, and link ends carry number, label and option keys', async () => {
-    const q = 'query($o: LinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { id valueKey } } } } } } } }';
+    const q = 'query($o: EntityLinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { id valueKey } } } } } } } }';
     stack.gateway.upstreams.cache.clear();
     stack.clearRequests();
     const newest = (await data(q, { o: 'NEWEST_FIRST' })).entities.nodes[0].links;

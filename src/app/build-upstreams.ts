@@ -2,13 +2,13 @@
  * Builds the two upstreams from the configuration: one transport, one scheduler and one traffic
  * control (429 pause, account budget) each, one response cache shared by both (a single memory bound
  * for the process), and with `REDIS_URL` one Redis link through which replicas share the budgets
- * and pauses and announce cache invalidations.
+ * and pauses, and the response cache's Redis tier (on `REDIS_CACHE_URL` when that is set).
  */
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
 import { AccountBudget } from '../core/budget.js';
 import { ResponseCache } from '../core/cache.js';
-import { shareInvalidations } from '../core/cache-sync.js';
+import { SharedCacheTier } from '../core/cache-shared.js';
 import { HttpTransport } from '../core/http.js';
 import { UpstreamLimiter } from '../core/concurrency-cap.js';
 import { PauseGate } from '../core/pause.js';
@@ -24,6 +24,8 @@ export interface Upstreams {
   cache: ResponseCache;
   /** Present when `REDIS_URL` is set. */
   redis?: RedisLink;
+  /** The response cache's Redis tier (entries unless `CACHE_SHARED` is off, invalidations always): present with a Redis. */
+  sharedCache?: SharedCacheTier;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,11 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
   const log = options.log ?? consoleTrafficLogger(config.logLevel);
   const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log }) : undefined;
   const cache = new ResponseCache({ maxBytes: config.cache.maxBytes, maxStaleMs: config.cache.maxStaleMs });
-  if (redis) shareInvalidations(cache, redis);
+  const shared = config.cache.shared;
+  // The cache's own Redis logs through the tier (the budget's messages would mislead).
+  const cacheRedis = config.redisCacheUrl ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs }) : redis;
+  // With CACHE_SHARED off, Redis still carries invalidations to the replicas' local caches.
+  const sharedCache = cacheRedis && new SharedCacheTier(cache, { redis: cacheRedis, entries: shared.enabled, waitMs: shared.waitMs, ackTimeoutMs: t.redisCommandTimeoutMs, maxEntryBytes: shared.maxEntryBytes, log });
 
   const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
     const transport = new HttpTransport({ upstream: name, timeouts: config.timeouts, maxBodyBytes: config.maxUpstreamBodyBytes, dispatcher, connections: maxConcurrent });
@@ -54,6 +60,7 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
       transport,
       limiter,
       cache,
+      shared: sharedCache,
       retry: config.retry,
       traffic,
       retryAfter: { defaultMs: t.defaultRetryAfterMs, maxMs: t.maxPauseMs },
@@ -70,9 +77,11 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
     calendar: calendar.upstream,
     cache,
     redis,
+    sharedCache,
     async close() {
       await Promise.all([governance.limiter.stop(), calendar.limiter.stop(), governance.traffic.stop(), calendar.traffic.stop()]);
       await redis?.close();
+      if (cacheRedis !== redis) await cacheRedis?.close();
       // An injected dispatcher belongs to the caller.
       if (!dispatcher) await Promise.all([governance.transport.close(), calendar.transport.close()]);
     },

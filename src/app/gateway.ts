@@ -19,6 +19,7 @@ import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { usePersistedSafelist } from '../http/persisted.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
+import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
 import { schema } from '../graph/schema.js';
@@ -65,7 +66,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     logging: config.logLevel === 'silent' ? false : config.logLevel,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    plugins: [...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
+    plugins: [...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });

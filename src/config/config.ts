@@ -44,6 +44,8 @@ export interface Config {
   governance: GovernanceConfig;
   calendar: CalendarConfig;
   redisUrl?: string;
+  /** A Redis of its own for the shared response cache (an evicting one); defaults to `redisUrl`. */
+  redisCacheUrl?: string;
   /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
   maxPageSize: number;
   /** Adds `extensions.upstream` (requests and cache hits per upstream) to every response. */
@@ -53,7 +55,13 @@ export interface Config {
   maxUpstreamBodyBytes: number;
   /** Concurrent requests per upstream. */
   maxConcurrent: { governance: number; calendar: number };
-  cache: { maxBytes: number; ttlMs: number; maxStaleMs: number };
+  cache: {
+    maxBytes: number;
+    ttlMs: number;
+    maxStaleMs: number;
+    /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
+    shared: { enabled: boolean; waitMs: number; maxEntryBytes: number };
+  };
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
@@ -101,6 +109,10 @@ export interface SecurityConfig {
   maxCost: number;
   /** The same field literally repeated in one selection set ("field duplication"). */
   maxFieldRepeats: number;
+  /** With introspection off, `_service`/`_entities` answer only requests carrying this secret (secret). */
+  federationSecret?: string;
+  /** The header the federation router sends the secret in. */
+  federationSecretHeader: string;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +151,7 @@ export function loadConfig(env?: Env): Config {
       authMode: s.CALENDAR_AUTH_MODE,
     },
     redisUrl: s.REDIS_URL,
+    redisCacheUrl: s.REDIS_CACHE_URL,
     maxPageSize: s.GATEWAY_MAX_PAGE_SIZE,
     usageExtension: s.GATEWAY_USAGE_EXTENSION,
     timeouts: {
@@ -155,6 +168,11 @@ export function loadConfig(env?: Env): Config {
       maxBytes: s.CACHE_MAX_BYTES,
       ttlMs: s.CACHE_TTL_MS,
       maxStaleMs: s.CACHE_MAX_STALE_MS,
+      shared: {
+        enabled: s.CACHE_SHARED,
+        waitMs: s.CACHE_SHARED_WAIT_MS,
+        maxEntryBytes: s.CACHE_SHARED_MAX_ENTRY_BYTES,
+      },
     },
     retry: {
       retries: s.UPSTREAM_RETRIES,
@@ -227,5 +245,7 @@ function readSecurity(s: Settings, production: boolean, graphiql: boolean): Secu
     maxTokens: s.GRAPHQL_MAX_TOKENS,
     maxCost: s.GRAPHQL_MAX_COST,
     maxFieldRepeats: s.GRAPHQL_MAX_FIELD_REPEATS,
+    federationSecret: s.FEDERATION_SECRET,
+    federationSecretHeader: s.FEDERATION_SECRET_HEADER ?? 'x-federation-secret',
   };
 }

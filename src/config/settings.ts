@@ -152,6 +152,9 @@ const DEFINITIONS = {
   CACHE_MAX_BYTES: int({ group: 'cache', default: 64 * MB, min: 0, max: 16 * 1024 ** 3, description: 'In-memory response cache size per replica (0 = off).' }),
   CACHE_TTL_MS: int({ group: 'cache', default: 30_000, min: 0, max: 86_400_000, description: 'How long a cached upstream read is fresh.' }),
   CACHE_MAX_STALE_MS: int({ group: 'cache', default: 300_000, min: 0, max: 86_400_000, description: 'How long past its TTL a cached read may answer while the upstream is failing.' }),
+  CACHE_SHARED: bool({ group: 'cache', default: true, description: "The cache's Redis tier (on when a Redis is set; off: invalidations only)." }),
+  CACHE_SHARED_WAIT_MS: int({ group: 'cache', default: 2_000, min: 0, max: 60_000, description: "Longest wait for another replica's identical read (cross-replica dedupe)." }),
+  CACHE_SHARED_MAX_ENTRY_BYTES: int({ group: 'cache', default: 1024 * 1024, min: 0, max: 512 * MB, description: 'Answers larger than this stay in the local cache only.' }),
   // traffic
   GOVERNANCE_RATE_PER_ENDPOINT: bool({ group: 'traffic', default: false, description: 'Also keep 1,000/min per endpoint (newer platform docs).' }),
   GOVERNANCE_RATE_LIMITS: rules({ group: 'traffic', defaultText: 'from GOVERNANCE_RATE_PROFILE', description: 'Override governance rules, e.g. minute:30,hour:500 (0 drops a rule).' }),
@@ -168,6 +171,7 @@ const DEFINITIONS = {
   GOVERNANCE_LOCAL_SHARE: fraction({ group: 'traffic', default: 0.5, description: 'Fraction of each rule a replica allows itself while Redis is unreachable.' }),
   // redis
   REDIS_URL: url({ group: 'redis', protocols: ['redis', 'rediss'], secret: true, defaultText: 'none (budget per replica)', description: 'Redis shared by replicas for the account budget and 429 pauses (use a noeviction instance).' }),
+  REDIS_CACHE_URL: url({ group: 'redis', protocols: ['redis', 'rediss'], secret: true, defaultText: 'REDIS_URL', description: 'A Redis of its own for the response cache tier (with maxmemory and an eviction policy).' }),
   REDIS_KEY_PREFIX: text({ group: 'redis', default: 'gateway:', description: 'Prefix of every Redis key and channel (several gateways can share one Redis).' }),
   REDIS_COMMAND_TIMEOUT_MS: int({ group: 'redis', default: 500, min: 10, max: 60_000, description: 'Redis commands slower than this count as Redis being down (the local budget takes over).' }),
   // security
@@ -180,6 +184,8 @@ const DEFINITIONS = {
   GRAPHQL_MAX_DIRECTIVES: int({ group: 'security', default: 20, min: 0, max: 1000, description: 'Directives per operation.' }),
   GRAPHQL_MAX_TOKENS: int({ group: 'security', default: 1000, min: 10, max: 100_000, description: 'Tokens per document.' }),
   GRAPHQL_MAX_COST: int({ group: 'security', default: 10_000, min: 1, max: 10_000_000, description: 'Estimated cost per operation.' }),
+  FEDERATION_SECRET: text({ group: 'security', secret: true, description: 'With introspection off, _service/_entities answer only requests carrying it (the router).' }),
+  FEDERATION_SECRET_HEADER: text({ group: 'security', default: 'x-federation-secret', description: 'Header that carries FEDERATION_SECRET.' }),
   GRAPHQL_MAX_FIELD_REPEATS: int({ group: 'security', default: 3, min: 1, max: 1000, description: 'The same field repeated in one selection set.' }),
   // observability
   METRICS: bool({ group: 'observability', default: true, description: 'GET /metrics in Prometheus format.' }),

@@ -1,9 +1,12 @@
 /**
- * The shared response cache: one LRU bounded in bytes across every request of the process.
+ * The shared response cache: one LRU bounded in bytes across every request of the process, the
+ * first tier (with a Redis, `cache-shared.ts` is the second, shared by the replicas).
  * Keys always start with the caller's credential identity, so data fetched with one credential is
  * never served to another. Entries carry tags (record ids, list kinds) so that a mutation can drop
- * exactly what it changed. An entry outlives its TTL by `maxStaleMs`, for stale answers during a 429
- * pause; a normal read treats it as a miss.
+ * exactly what it changed: tags name the upstream resources an answer read (`governance:entity:<id>`,
+ * `governance:list:entities`, `calendar:events`…), the one vocabulary for every cache layer. An
+ * entry outlives its TTL by `maxStaleMs`, for stale answers during a 429 pause; a normal read
+ * treats it as a miss.
  *
  * Invalidation is ordered: each invalidation gets a sequence number, and an answer whose request
  * started before an invalidation of one of its tags is not stored, so a read that raced a write can
@@ -82,13 +85,32 @@ export class ResponseCache {
     }
   }
 
-  /** Told about every invalidation made here (not those received from elsewhere), e.g. to tell other replicas. */
-  onInvalidate?: (tags: readonly string[]) => void;
+  /**
+   * Told about every invalidation made here (not those received from elsewhere), to carry it to the
+   * shared tier; a returned promise is tracked until it settles (see `settled`).
+   */
+  onInvalidate?: (tags: readonly string[]) => Promise<void> | void;
+  private readonly spreading = new Set<Promise<void>>();
 
-  /** Drops every entry carrying any of these tags, whoever fetched it. */
+  /** Drops every entry carrying any of these tags, whoever fetched it, here and in the shared tier. */
   invalidate(tags: readonly string[]): number {
-    this.onInvalidate?.(tags);
-    return this.invalidateLocal(tags);
+    const dropped = this.invalidateLocal(tags);
+    const spread = this.onInvalidate?.(tags);
+    if (spread) {
+      const tracked = spread.catch(() => undefined).finally(() => this.spreading.delete(tracked));
+      this.spreading.add(tracked);
+    }
+    return dropped;
+  }
+
+  /**
+   * Resolves once every invalidation made so far has reached the shared tier (or given up, bounded
+   * by the Redis command timeout); undefined when none is on its way, so the common case costs nothing.
+   * A mutation's answer waits for it, so a read sent after that answer, to any replica, sees the write.
+   */
+  settled(): Promise<void> | undefined {
+    if (this.spreading.size === 0) return undefined;
+    return Promise.all([...this.spreading]).then(() => undefined);
   }
 
   /** Drops tagged entries of this process only (an invalidation announced by another replica). */

@@ -7,6 +7,7 @@
  * a `rate-limited` UpstreamError).
  */
 import { ResponseCache } from './cache.js';
+import type { SharedCacheTier } from './cache-shared.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
 import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
@@ -62,6 +63,8 @@ export interface UpstreamOptions {
   transport: HttpTransport;
   limiter: UpstreamLimiter;
   cache: ResponseCache;
+  /** The Redis tier behind `cache`, shared by the replicas (with `REDIS_URL`). */
+  shared?: SharedCacheTier;
   retry: RetryPolicy;
   traffic: TrafficControl;
   /** Pause after a 429: Retry-After's default and cap. */
@@ -120,6 +123,7 @@ export class Upstream {
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     if (call.cache) {
+      caller.usage.readTags(call.cache.tags);
       const hit = cache.get(key);
       if (hit?.fresh) {
         caller.usage.cacheHit(this.name);
@@ -156,10 +160,7 @@ export class Upstream {
     }
     caller.usage.reserve(this.name);
     const mark = cache.mark();
-    const promise = this.send(call, url, caller).then((res) => {
-      if (call.cache && res.status >= 200 && res.status < 300) cache.set(key, res, call.cache.ttlMs, tags, mark);
-      return res;
-    });
+    const promise = this.fetch(call, url, caller, key, tags, mark);
     const entry: InFlight = { promise, mark, tags, signal: caller.signal };
     this.inflight.set(key, entry);
     try {
@@ -167,6 +168,36 @@ export class Upstream {
     } finally {
       if (this.inflight.get(key) === entry) this.inflight.delete(key);
     }
+  }
+
+  /**
+   * A local miss: asks the shared tier (when there is one), else sends the request and stores a
+   * cacheable answer in both tiers. Neither tier stores an answer whose tags were invalidated since
+   * `mark` (locally) or since the shared lookup (in Redis): it may hold pre-write data.
+   */
+  private async fetch(call: UpstreamCall, url: URL, caller: Caller, key: string, tags: readonly string[], mark: number): Promise<HttpResponse> {
+    const { cache, shared, observer } = this.options;
+    const found = call.cache && shared ? await shared.lookup(key, tags, caller.signal) : undefined;
+    if (found?.kind === 'hit') {
+      caller.usage.cacheHit(this.name);
+      observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, 'redis');
+      cache.set(key, found.response, found.freshUntil - Date.now(), tags, mark);
+      return found.response;
+    }
+    let res: HttpResponse;
+    try {
+      res = await this.send(call, url, caller);
+    } catch (e) {
+      found?.release();
+      throw e;
+    }
+    if (call.cache && res.status >= 200 && res.status < 300) {
+      const current = found ? await found.store(res, call.cache.ttlMs) : true;
+      if (current) cache.set(key, res, call.cache.ttlMs, tags, mark);
+    } else {
+      found?.release();
+    }
+    return res;
   }
 
   /**

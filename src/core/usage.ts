@@ -20,6 +20,7 @@ export interface UsageLimits {
 export class UsageTracker {
   private readonly byUpstream = new Map<UpstreamName, UpstreamUsage>();
   private readonly calls = new Map<UpstreamName, number>();
+  private readonly read = new Set<string>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
 
@@ -58,6 +59,20 @@ export class UsageTracker {
     const u = this.entry(upstream);
     u.cacheHits++;
     if (stale) u.staleHits++;
+  }
+
+  /** Records the cache tags of an upstream answer this operation used (from the wire or a cache). */
+  readTags(tags: readonly string[]): void {
+    for (const t of tags) this.read.add(t);
+  }
+
+  /**
+   * The tags of every upstream resource the operation's answer read, lists included: what a
+   * whole-response cache or an HTTP validator must be invalidated by (the same tags as the
+   * response cache's, see `core/cache.ts`).
+   */
+  get tags(): ReadonlySet<string> {
+    return this.read;
   }
 
   get(upstream: UpstreamName): UpstreamUsage {

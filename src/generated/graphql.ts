@@ -181,13 +181,13 @@ export type CreateEventInput = {
 };
 
 /** A new link between two records. */
-export type CreateLinkInput = {
+export type CreateGovernanceLinkInput = {
   /** The link's own attributes, passed to the upstream as they are. */
   attributes?: InputMaybe<Scalars['JSONObject']['input']>;
   /** The first end (the source). */
-  entity1: LinkEndInput;
+  entity1: GovernanceLinkEndInput;
   /** The second end (the target). */
-  entity2: LinkEndInput;
+  entity2: GovernanceLinkEndInput;
   /** The uuid of the link type (a relationship type id). */
   linkTypeId: Scalars['ID']['input'];
 };
@@ -265,6 +265,20 @@ export type EntityKind =
   /** A machine learning or AI model (entity type `models`). */
   | 'MODEL';
 
+/** Which way a link points, seen from the entity it was listed for. */
+export type EntityLinkDirection =
+  /** The entity is the link's target (its second end). */
+  | 'INCOMING'
+  /** The entity is the link's source (its first end). */
+  | 'OUTGOING';
+
+/** The order of an entity's links. */
+export type EntityLinkOrder =
+  /** By link id, descending (the upstream's default). */
+  | 'NEWEST_FIRST'
+  /** By link id, ascending. */
+  | 'OLDEST_FIRST';
+
 /** Conditions on the events listed; all optional, combined with AND. Without dates the upstream lists events from yesterday to 24 months ahead. */
 export type EventFilter = {
   /** Only events in any of these categories, given by id or slug. */
@@ -310,7 +324,7 @@ export type EventFilter = {
 };
 
 /** How a filter compares a field with its values. */
-export type FilterOperator =
+export type GovernanceFilterOperator =
   /** The field equals one of the values. */
   | 'EQUAL_TO'
   /** The field is greater than the value. */
@@ -324,15 +338,8 @@ export type FilterOperator =
   /** The field equals none of the values. */
   | 'NOT_EQUAL_TO';
 
-/** Which way a link points, seen from the entity it was listed for. */
-export type LinkDirection =
-  /** The entity is the link's target (its second end). */
-  | 'INCOMING'
-  /** The entity is the link's source (its first end). */
-  | 'OUTGOING';
-
 /** One end of a new link: a record and, optionally, its kind or type name. */
-export type LinkEndInput = {
+export type GovernanceLinkEndInput = {
   /** The record's uuid. */
   id: Scalars['ID']['input'];
   /** The record's kind; looked up when omitted. */
@@ -341,12 +348,31 @@ export type LinkEndInput = {
   typeName?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** The order of an entity's links. */
-export type LinkOrder =
-  /** By link id, descending (the upstream's default). */
-  | 'NEWEST_FIRST'
-  /** By link id, ascending. */
-  | 'OLDEST_FIRST';
+/** The order of a list sorted by name. */
+export type GovernanceNameOrder =
+  /** By name, A to Z (the default). */
+  | 'NAME_ASC'
+  /** By name, Z to A. */
+  | 'NAME_DESC';
+
+/** Which organizations' records a search covers, relative to the organization it looks from (`organizationId`, else the caller's). */
+export type GovernanceOrganizationTraversal =
+  /** Every organization of the tenant. */
+  | 'ALL'
+  /** The caller's organization, its parents and its children. */
+  | 'ANCESTORS_AND_DESCENDANTS'
+  /** The caller's organization and its children. */
+  | 'DESCENDANTS';
+
+/** A condition on a field of the records searched, e.g. `{ field: "type", values: ["<option uuid>"] }`. */
+export type GovernanceRecordFilter = {
+  /** The field to test, e.g. `source` or `type` (option attributes take option uuids). */
+  field: Scalars['String']['input'];
+  /** How to compare; equality by default. */
+  operator?: InputMaybe<GovernanceFilterOperator>;
+  /** The values to compare with. */
+  values: Array<Scalars['String']['input']>;
+};
 
 /** Which record to move, and to which stage of its workflow. */
 export type MoveEntityToStageInput = {
@@ -358,32 +384,6 @@ export type MoveEntityToStageInput = {
   nextStageName: Scalars['String']['input'];
   /** The workflow type uuid; taken from the record's type when omitted. */
   workflowType?: InputMaybe<Scalars['ID']['input']>;
-};
-
-/** The order of a list sorted by name. */
-export type NameOrder =
-  /** By name, A to Z (the default). */
-  | 'NAME_ASC'
-  /** By name, Z to A. */
-  | 'NAME_DESC';
-
-/** Which organizations' records a search covers, relative to the organization it looks from (`organizationId`, else the caller's). */
-export type OrganizationTraversal =
-  /** Every organization of the tenant. */
-  | 'ALL'
-  /** The caller's organization, its parents and its children. */
-  | 'ANCESTORS_AND_DESCENDANTS'
-  /** The caller's organization and its children. */
-  | 'DESCENDANTS';
-
-/** A condition on a field of the records searched, e.g. `{ field: "type", values: ["<option uuid>"] }`. */
-export type RecordFilter = {
-  /** The field to test, e.g. `source` or `type` (option attributes take option uuids). */
-  field: Scalars['String']['input'];
-  /** How to compare; equality by default. */
-  operator?: InputMaybe<FilterOperator>;
-  /** The values to compare with. */
-  values: Array<Scalars['String']['input']>;
 };
 
 /** The direction of a category or tag list's order. */
@@ -575,7 +575,7 @@ export type EntityGraphQueryVariables = Exact<{
 }>;
 
 
-export type EntityGraphQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, links?: { __typename?: 'EntityLinkConnection', nodes: Array<{ __typename?: 'EntityLink', label: string, counterpart: { __typename?: 'LinkEnd', name: string, kind?: EntityKind | null, entity?: { __typename?: 'Entity', id: string, name: string, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null } }> } | null }> } | null };
+export type EntityGraphQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, links?: { __typename?: 'EntityLinkConnection', nodes: Array<{ __typename?: 'EntityLink', label: string, counterpart: { __typename?: 'GovernanceLinkEnd', name: string, kind?: EntityKind | null, entity?: { __typename?: 'Entity', id: string, name: string, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null } }> } | null }> } | null };
 
 export type EntityDetailsQueryVariables = Exact<{
   id: Scalars['ID']['input'];

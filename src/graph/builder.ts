@@ -36,7 +36,8 @@ export const builder = new SchemaBuilder<SchemaTypes>({
     nodeFieldOptions: { nullable: false, description: 'The item at this position of the list.' },
     cursorFieldOptions: { description: 'An opaque cursor for this position; pass it as `after` or `before` to page from here.' },
     pageInfoFieldOptions: { description: 'Where this page sits in the whole list, and the cursors to page on.' },
-    pageInfoTypeOptions: { description: 'Paging information of a connection (Relay cursor connections).' },
+    // Every Relay subgraph defines the same PageInfo: @shareable lets a supergraph resolve it from any of them.
+    pageInfoTypeOptions: { description: 'Paging information of a connection (Relay cursor connections).', shareable: true },
     hasNextPageFieldOptions: { description: 'Whether items follow this page.' },
     hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
     startCursorFieldOptions: { description: 'The cursor of the first item of this page, or null when the page is empty.' },

@@ -6,15 +6,15 @@ import { builder } from '../../graph/builder.js';
 import type { CalendarEvent, CalendarImage, CalendarLinkedPost, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails, CustomField } from '../model.js';
 
 export const EventRef = builder.objectRef<CalendarEvent>('Event');
-export const LinkedPostRef = builder.interfaceRef<CalendarLinkedPost>('LinkedPost');
+export const LinkedPostRef = builder.interfaceRef<CalendarLinkedPost>('CalendarLinkedPost');
 export const VenueRef = builder.objectRef<CalendarVenue>('Venue');
 export const OrganizerRef = builder.objectRef<CalendarOrganizer>('Organizer');
 export const CategoryRef = builder.objectRef<CalendarTerm>('Category');
 export const TagRef = builder.objectRef<CalendarTerm>('Tag');
-export const ImageRef = builder.objectRef<CalendarImage>('Image');
-export const ImageSizeRef = builder.objectRef<CalendarImage['sizes'][number]>('ImageSize');
-export const CostDetailsRef = builder.objectRef<CostDetails>('CostDetails');
-export const CustomFieldRef = builder.objectRef<CustomField>('CustomField');
+export const ImageRef = builder.objectRef<CalendarImage>('CalendarImage');
+export const ImageSizeRef = builder.objectRef<CalendarImage['sizes'][number]>('CalendarImageSize');
+export const CostDetailsRef = builder.objectRef<CostDetails>('EventCostDetails');
+export const CustomFieldRef = builder.objectRef<CustomField>('EventCustomField');
 
 /** A connection type with its edge, both described (the SDL doubles as the API's documentation). */
 function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef | typeof TagRef>(type: T, name: string, what: string) {

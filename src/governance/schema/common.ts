@@ -46,7 +46,7 @@ EntityAttributeRef.implement({
   }),
 });
 
-export const FilterOperator = builder.enumType('FilterOperator', {
+export const FilterOperator = builder.enumType('GovernanceFilterOperator', {
   description: 'How a filter compares a field with its values.',
   values: {
     EQUAL_TO: { value: 'EQUAL_TO', description: 'The field equals one of the values.' },
@@ -58,7 +58,7 @@ export const FilterOperator = builder.enumType('FilterOperator', {
   } as const,
 });
 
-export const RecordFilter = builder.inputType('RecordFilter', {
+export const RecordFilter = builder.inputType('GovernanceRecordFilter', {
   description: 'A condition on a field of the records searched, e.g. `{ field: "type", values: ["<option uuid>"] }`.',
   fields: (t) => ({
     field: t.string({ required: true, description: 'The field to test, e.g. `source` or `type` (option attributes take option uuids).' }),
@@ -93,7 +93,7 @@ export function toPredicates(
   });
 }
 
-export const NameOrder = builder.enumType('NameOrder', {
+export const NameOrder = builder.enumType('GovernanceNameOrder', {
   description: 'The order of a list sorted by name.',
   values: {
     NAME_ASC: { value: 'name,asc', description: 'By name, A to Z (the default).' },

@@ -9,7 +9,7 @@ import { kindOf } from './kind.js';
 import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
 import { checkPaging, governanceConnection, searchArg } from './validate.js';
 
-const LinkOrder = builder.enumType('LinkOrder', {
+const LinkOrder = builder.enumType('EntityLinkOrder', {
   description: 'The order of an entity\'s links.',
   values: {
     NEWEST_FIRST: { value: 'id,desc', description: 'By link id, descending (the upstream\'s default).' },
@@ -17,7 +17,7 @@ const LinkOrder = builder.enumType('LinkOrder', {
   } as const,
 });
 
-const LinkDirection = builder.enumType('LinkDirection', {
+const LinkDirection = builder.enumType('EntityLinkDirection', {
   description: 'Which way a link points, seen from the entity it was listed for.',
   values: {
     OUTGOING: { description: 'The entity is the link\'s source (its first end).' },

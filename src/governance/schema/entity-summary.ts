@@ -9,7 +9,7 @@ import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
 import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
 
-const OrganizationTraversal = builder.enumType('OrganizationTraversal', {
+const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
   description: 'Which organizations\' records a search covers, relative to the organization it looks from (`organizationId`, else the caller\'s).',
   values: {
     ANCESTORS_AND_DESCENDANTS: { value: 'ANCESTORS_AND_DESCENDANTS', description: 'The caller\'s organization, its parents and its children.' },

@@ -11,7 +11,7 @@ import { EntityKind } from './kind.js';
 import { LinkRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
-const LinkEndInput = builder.inputType('LinkEndInput', {
+const LinkEndInput = builder.inputType('GovernanceLinkEndInput', {
   description: 'One end of a new link: a record and, optionally, its kind or type name.',
   fields: (t) => ({
     id: t.id({ required: true, description: 'The record\'s uuid.' }),
@@ -20,7 +20,7 @@ const LinkEndInput = builder.inputType('LinkEndInput', {
   }),
 });
 
-const CreateLinkInput = builder.inputType('CreateLinkInput', {
+const CreateLinkInput = builder.inputType('CreateGovernanceLinkInput', {
   description: 'A new link between two records.',
   fields: (t) => ({
     linkTypeId: t.id({ required: true, description: 'The uuid of the link type (a relationship type id).' }),
@@ -30,7 +30,7 @@ const CreateLinkInput = builder.inputType('CreateLinkInput', {
   }),
 });
 
-const DeleteLinkPayload = builder.objectRef<{ deletedId: string }>('DeleteLinkPayload').implement({
+const DeleteLinkPayload = builder.objectRef<{ deletedId: string }>('DeleteGovernanceLinkPayload').implement({
   description: 'The result of deleting a link.',
   fields: (t) => ({ deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }) }),
 });

@@ -55,7 +55,7 @@ export const defaultCostModel: CostModel = {
   fieldCosts: {
     // One record read per item (DataLoader shares repeats; the estimate does not count on that).
     'EntitySummary.entity': { upstream: 'governance', calls: 1 },
-    'LinkEnd.entity': { upstream: 'governance', calls: 1 },
+    'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
     'Category.parent': { upstream: 'calendar', calls: 1 },
   },
   typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({ prefix, upstream: 'calendar' as const })),

@@ -1,7 +1,7 @@
 /**
  * The request-hardening plugins, all driven by `config.security` (production defaults are strict,
  * see `src/config/config.ts`): GraphQL Armor's parse/validation limits, the introspection policy, hidden
- * suggestions and CSRF prevention. Everything here refuses a request before any resolver runs, so
+ * suggestions, the federation router's own fields and CSRF prevention. Everything here refuses a request before any resolver runs, so
  * a refused request never costs an upstream call.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
@@ -13,6 +13,7 @@ import type { SecurityConfig } from '../../config/config.js';
 import { useFieldRepeatLimit } from './use-field-repeat-limit.js';
 import { useHiddenSuggestions } from './use-hidden-suggestions.js';
 import { useIntrospectionGuard } from './use-introspection-guard.js';
+import { useFederationGuard } from './use-federation-guard.js';
 
 /** Any of these headers marks a request a browser could not have sent cross-site without a preflight. */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
@@ -33,6 +34,7 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
     }) as Plugin,
     useFieldRepeatLimit(security.maxFieldRepeats),
     useIntrospectionGuard({ allowed: security.introspection }),
+    useFederationGuard({ introspection: security.introspection, secret: security.federationSecret, header: security.federationSecretHeader }),
     useValidationCodes(),
   ];
   if (!security.fieldSuggestions) plugins.push(useHiddenSuggestions());

@@ -1,0 +1,334 @@
+/**
+ * The shared tier of the response cache: with Redis, cached upstream answers are stored there too,
+ * so that a record one replica fetched costs the others nothing. The in-process LRU stays in front
+ * (a warm read makes no network hop); this tier is asked only on a local miss.
+ *
+ * Consistency rests on one version counter per tag in Redis (`cache:tag:<tag>`), not on messages:
+ * - an entry is stored with the versions of its tags read when its request started, by a script
+ *   that stores it only if they are still current (checked on store), and
+ * - a lookup returns an entry only if its versions are still the current ones (checked on read);
+ * - an invalidation bumps the counters and tells the replicas' local tiers on a channel, in one
+ *   transaction, then waits (one command timeout at most) for each of them to acknowledge; the
+ *   mutation answers its client only then (`ResponseCache.settled`).
+ * So a read that raced another replica's write never puts the pre-write answer back for anyone,
+ * and a read sent after a mutation's answer sees the write, through any replica. The window that
+ * remains: between the upstream applying a write and the writer bumping the counters, and a
+ * replica slower than the acknowledgement timeout, and a write through a replica cut off from
+ * Redis while the others are not (until it reconnects). While Redis is away nothing is shared,
+ * invalidations made meanwhile are kept and applied when it is back, and the local tier is emptied
+ * then, since its messages were lost.
+ *
+ * Missing counters are created from Redis's clock (never 0 or 1), so a counter lost to eviction or
+ * FLUSHDB cannot come back at a value an old entry was stored with. With `waitMs`, a miss also
+ * takes a short lock, so that replicas asking for the same cold record at once wait for the one
+ * that fetches it instead of all going upstream.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { ResponseCache } from './cache.js';
+import type { Redis } from 'ioredis';
+import type { HttpResponse } from './http.js';
+import type { RedisLink } from './redis.js';
+import type { TrafficLogger } from './traffic-log.js';
+
+export interface SharedCacheOptions {
+  redis: RedisLink;
+  /** Share entries; when false only invalidations are (counters and messages), for the replicas' local tiers. */
+  entries: boolean;
+  /** Longest wait for another replica's identical read in flight before sending one's own; 0 turns the cross-replica dedupe off. */
+  waitMs: number;
+  /** Longest wait of a write's answer for the other replicas to acknowledge its invalidation (the Redis command timeout). */
+  ackTimeoutMs: number;
+  /** Larger answers stay in the local tier only. */
+  maxEntryBytes: number;
+  log?: TrafficLogger;
+}
+
+/** What a local miss found in the shared tier. */
+export type SharedLookup =
+  | { kind: 'hit'; response: HttpResponse; freshUntil: number }
+  /** Not there: fetch it, then `store` (or `release` when the answer is not cacheable). */
+  | { kind: 'miss'; store(response: HttpResponse, ttlMs: number): Promise<boolean>; release(): void };
+
+// A counter's first value: Redis's clock in µs × 1000, so a recreated counter never repeats an old value.
+const SEED = `local t = redis.call('TIME') local seed = t[1] .. string.format('%06d', tonumber(t[2])) .. '000'`;
+
+// KEYS: entry, lock, tag counters…; ARGV: lock ms (0: no lock), owner. Returns {1, payload} or {0, versions, owns lock}.
+const LOOKUP = `${SEED}
+local v = {}
+for i = 3, #KEYS do
+  local cur = redis.call('GET', KEYS[i])
+  if not cur then cur = seed redis.call('SET', KEYS[i], cur) end
+  v[#v + 1] = cur
+end
+local versions = table.concat(v, ',')
+local e = redis.call('GET', KEYS[1])
+if e then
+  local nl = string.find(e, '\\n', 1, true)
+  if nl and string.sub(e, 1, nl - 1) == versions then return {1, string.sub(e, nl + 1)} end
+end
+if ARGV[1] == '0' then return {0, versions, 1} end
+if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return {0, versions, 1} end
+return {0, versions, 0}`;
+
+// KEYS: entry, lock, tag counters…; ARGV: versions at lookup, payload, ttl ms, owner. Stores only if no tag moved.
+const STORE = `local v = {}
+local whole = true
+for i = 3, #KEYS do
+  local cur = redis.call('GET', KEYS[i])
+  if not cur then whole = false break end
+  v[#v + 1] = cur
+end
+local stored = 0
+if whole and table.concat(v, ',') == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1] .. '\\n' .. ARGV[2], 'PX', ARGV[3])
+  stored = 1
+end
+if redis.call('GET', KEYS[2]) == ARGV[4] then redis.call('DEL', KEYS[2]) end
+return stored`;
+
+// KEYS: lock; ARGV: owner.
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`;
+
+// KEYS: tag counters. Bumps each (a missing one starts from the clock).
+const BUMP = `${SEED}
+for i = 1, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCR', KEYS[i]) else redis.call('SET', KEYS[i], seed) end
+end
+return #KEYS`;
+
+/** The scripts, defined on the client so that they go by their SHA (EVALSHA) after the first call. */
+type Script = (numKeys: number, ...args: string[]) => Promise<unknown>;
+interface Scripts {
+  gatewayCacheLookup: Script;
+  gatewayCacheStore: Script;
+  gatewayCacheRelease: Script;
+}
+
+interface Payload {
+  s: number;
+  h: Record<string, string>;
+  b: unknown;
+  n: number;
+  /** Fresh until (epoch ms). */
+  f: number;
+}
+
+export class SharedCacheTier {
+  private readonly redis: RedisLink;
+  private readonly scripts: Scripts;
+  private readonly self = randomUUID();
+  private readonly channel: string;
+  private readonly acks: string;
+  /** Invalidations of ours waiting for the other replicas' acknowledgements. */
+  private readonly awaiting = new Map<string, { missing: number; done: () => void }>();
+  /** Invalidations Redis has not got yet (it was away); applied before the tier is used again. */
+  private readonly unsent = new Set<string>();
+  /** Ready and caught up: only then are lookups and stores made. */
+  private synced = false;
+
+  constructor(
+    private readonly cache: ResponseCache,
+    private readonly options: SharedCacheOptions,
+  ) {
+    this.redis = options.redis;
+    const client = this.redis.client;
+    client.defineCommand('gatewayCacheLookup', { lua: LOOKUP });
+    client.defineCommand('gatewayCacheStore', { lua: STORE });
+    client.defineCommand('gatewayCacheRelease', { lua: RELEASE });
+    client.defineCommand('gatewayCacheBump', { lua: BUMP });
+    this.scripts = client as unknown as Scripts;
+    this.channel = this.redis.key('cache-invalidate');
+    this.acks = this.redis.key('cache-invalidate-ack');
+    cache.onInvalidate = (tags) => this.invalidate(tags);
+    const subscriber = this.redis.subscriber;
+    subscriber.on('message', (ch: string, message: string) => {
+      if (ch === this.acks) return this.acked(message);
+      if (ch !== this.channel) return;
+      try {
+        const { from, id, tags } = JSON.parse(message) as { from?: string; id?: string; tags?: unknown };
+        if (from === this.self || !Array.isArray(tags)) return;
+        cache.invalidateLocal(tags.filter((t): t is string => typeof t === 'string'));
+        // The writer waits for this before answering its client (see `bump`).
+        if (typeof id === 'string' && this.redis.ready) this.redis.client.publish(this.acks, id).catch(() => undefined);
+      } catch {
+        // Not ours to understand; ignore.
+      }
+    });
+    void subscriber.subscribe(this.channel, this.acks).catch(() => undefined);
+    this.redis.client.on('close', () => {
+      if (this.synced) options.log?.({ level: 'warn', msg: 'redis unreachable: the response cache is local only until it is back' });
+      this.synced = false;
+    });
+    this.redis.onReady(() => void this.resync());
+    if (this.redis.ready) void this.resync();
+  }
+
+  /** Whether the shared tier is in use right now. */
+  get ready(): boolean {
+    return this.synced && this.redis.ready;
+  }
+
+  /** Looks `key` up after a local miss; undefined when the tier is not in use (Redis away). */
+  async lookup(key: string, tags: readonly string[], signal?: AbortSignal): Promise<SharedLookup | undefined> {
+    if (!this.ready || !this.options.entries) return undefined;
+    const id = createHash('sha256').update(key).digest('base64url');
+    const keys = [this.redis.key('cache', 'entry', id), this.redis.key('cache', 'lock', id), ...tags.map((t) => this.redis.key('cache', 'tag', t))];
+    const owner = randomUUID();
+    const lockMs = this.options.waitMs > 0 ? String(this.options.waitMs) : '0';
+    const waitUntil = Date.now() + this.options.waitMs;
+    try {
+      for (let round = 0; ; round++) {
+        const [found, data, owns] = (await this.scripts.gatewayCacheLookup(keys.length, ...keys, lockMs, owner)) as [number, string, number?];
+        if (found === 1) {
+          const p = JSON.parse(data) as Payload;
+          if (p.f > Date.now()) return { kind: 'hit', response: { status: p.s, headers: p.h, body: p.b, bytes: p.n }, freshUntil: p.f };
+          return undefined; // expiring this very moment: fetch, and let the next reader store it
+        } else if (owns === 1 || Date.now() >= waitUntil || signal?.aborted) {
+          return this.miss(keys, data, owns === 1 ? owner : undefined);
+        }
+        // Another replica is fetching it: wait for its answer, briefly.
+        await new Promise((r) => setTimeout(r, Math.min(10 * 2 ** round, 100, Math.max(1, waitUntil - Date.now()))));
+        if (!this.ready) return undefined;
+      }
+    } catch (e) {
+      // A slow or lost Redis (bounded by the command timeout) is a miss, never an error.
+      this.trouble(e);
+      return undefined;
+    }
+  }
+
+  private miss(keys: string[], versions: string, owner: string | undefined): SharedLookup {
+    const release = () => {
+      if (owner && this.redis.ready) this.scripts.gatewayCacheRelease(1, keys[1]!, owner).catch(() => undefined);
+    };
+    return {
+      kind: 'miss',
+      release,
+      store: async (response, ttlMs) => {
+        if (ttlMs <= 0 || response.bytes > this.options.maxEntryBytes || !this.ready) {
+          release();
+          return true; // not for this tier: the local tier alone decides
+        }
+        const payload: Payload = { s: response.status, h: response.headers, b: response.body, n: response.bytes, f: Date.now() + ttlMs };
+        try {
+          const stored = await this.scripts.gatewayCacheStore(keys.length, ...keys, versions, JSON.stringify(payload), String(ttlMs), owner ?? '');
+          return stored === 1;
+        } catch (e) {
+          this.trouble(e);
+          return true; // Redis lost meanwhile: the local tier alone decides.
+        }
+      },
+    };
+  }
+
+  /** Bumps the tags' counters, then tells the other replicas' local tiers. Never rejects. */
+  private async invalidate(tags: readonly string[]): Promise<void> {
+    if (tags.length === 0) return;
+    if (!this.redis.ready) {
+      for (const t of tags) this.unsent.add(t);
+      this.synced = false;
+      return;
+    }
+    try {
+      await this.bump(tags);
+    } catch {
+      // Even on a reply error: the bump must not be lost.
+      for (const t of tags) this.unsent.add(t);
+      this.trouble();
+    }
+  }
+
+  /**
+   * A command failed or timed out: stop using the tier (a hung Redis would cost every read a
+   * timeout) and try to catch up again shortly, as on a reconnection.
+   */
+  private trouble(error?: unknown): void {
+    // Redis answered with an error (e.g. OOM on a full `noeviction` instance): it is there, this
+    // command just did not happen; the tier stays in use.
+    if (error instanceof Error && error.name === 'ReplyError') return;
+    if (this.synced) this.options.log?.({ level: 'warn', msg: 'redis not answering: the response cache is local only until it is back' });
+    this.synced = false;
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.redis.ready) void this.resync();
+    }, 1_000);
+    this.retry.unref();
+  }
+
+  private retry?: NodeJS.Timeout;
+  private resyncing = false;
+
+  /**
+   * Bumps the counters and announces the tags in one transaction, then waits (at most one command
+   * timeout) until every other subscribed replica says it dropped them from its local tier: once
+   * this resolves, no replica serves the pre-write entries, unless one missed the message by losing
+   * Redis (it empties its local tier on reconnecting) or is slower than the timeout.
+   */
+  private async bump(tags: readonly string[]): Promise<void> {
+    const id = randomUUID();
+    let done!: () => void;
+    const acked = new Promise<void>((resolve) => (done = resolve));
+    const waiting = { missing: Number.POSITIVE_INFINITY, done };
+    this.awaiting.set(id, waiting);
+    try {
+      const transaction = this.redis.client.multi() as ReturnType<Redis['multi']> & { gatewayCacheBump(numKeys: number, ...keys: string[]): ReturnType<Redis['multi']> };
+      const replies = await transaction
+        .gatewayCacheBump(tags.length, ...tags.map((t) => this.redis.key('cache', 'tag', t)))
+        .publish(this.channel, JSON.stringify({ from: this.self, id, tags }))
+        .exec();
+      const failed = replies ? replies.find(([e]) => e)?.[0] : new Error('transaction discarded');
+      if (failed) throw failed;
+      // PUBLISH counts the subscribers that got the message, this replica included.
+      waiting.missing = Number(replies![1]![1]) - 1 - (this.early.get(id) ?? 0);
+      this.early.delete(id);
+      if (waiting.missing <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([acked, new Promise<void>((r) => (timer = setTimeout(r, this.options.ackTimeoutMs)))]);
+      clearTimeout(timer);
+    } finally {
+      this.awaiting.delete(id);
+      this.early.delete(id);
+    }
+  }
+
+  /** Acks that arrive before the transaction's reply says how many to expect. */
+  private readonly early = new Map<string, number>();
+
+  private acked(id: string): void {
+    const waiting = this.awaiting.get(id);
+    if (!waiting) return;
+    if (waiting.missing === Number.POSITIVE_INFINITY) {
+      this.early.set(id, (this.early.get(id) ?? 0) + 1);
+      return;
+    }
+    if (--waiting.missing <= 0) waiting.done();
+  }
+
+  /** After (re)connecting: send what was invalidated meanwhile, and forget local entries whose messages may have been lost. */
+  private async resync(): Promise<void> {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    try {
+      // A hung Redis keeps its connection "ready": ask it something (bounded by the command timeout).
+      await this.redis.client.ping();
+      while (this.unsent.size > 0) {
+        const tags = [...this.unsent];
+        await this.bump(tags);
+        for (const t of tags) this.unsent.delete(t);
+      }
+      if (!this.redis.ready) return;
+      const wasLocal = this.synced === false;
+      this.synced = true;
+      if (wasLocal) {
+        this.cache.clear();
+        this.options.log?.({ level: 'info', msg: 'redis connected: the response cache is shared' });
+      }
+    } catch {
+      this.resyncing = false;
+      this.trouble(); // still unreachable: try again shortly
+    } finally {
+      this.resyncing = false;
+    }
+  }
+}
