@@ -1,8 +1,9 @@
 /**
  * Response compression (COMPRESSION): brotli or gzip, whichever the client prefers among those it
- * accepts. Streamed answers (SSE, multipart @defer/@stream) are flushed after every chunk so each
- * event reaches the client as soon as it is written; whole answers compress without flushes.
- * Already-encoded responses (the precompressed GraphiQL page) and small ones pass through.
+ * accepts. Streamed multipart answers (@defer/@stream) are flushed after every chunk so each part
+ * reaches the client as soon as it is written; whole answers compress without flushes. Responses
+ * that already carry a Content-Encoding pass through: the precompressed GraphiQL page, and SSE,
+ * which Yoga marks `none` so that nothing between buffers the stream. Small ones pass too.
  */
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
