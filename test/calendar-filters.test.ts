@@ -31,10 +31,10 @@ describe('event filters', () => {
       return Object.fromEntries(new URLSearchParams(lines[0]!.query));
     };
     const all = await q(`{ events(first: 2, filter: {
-      startDate: "2027-01-01", endDate: "2027-12-31 23:00:00", startsBefore: "2027-06-01T10:00:00+02:00", startsAfter: "2027-01-02T00:00:00Z",
+      startDay: "2027-01-01", endDate: "2027-12-31 23:00:00", startsBefore: "2027-06-01T10:00:00+02:00", startsAfter: "2027-01-02T00:00:00Z",
       endsBefore: "2028-01-01 00:00:00", endsAfter: "2027-01-01 12:30:00", strictDates: true, search: "Jazz",
       categories: ["3", "music"], tags: ["outdoor", "41"], venues: ["10", "11"], organizers: ["25"], featured: false,
-      status: ["publish"], include: ["60", "61"], postParent: "60" }) { totalCount } }`);
+      statuses: [PUBLISH], include: ["60", "61"], postParent: "60" }) { totalCount } }`);
     expect(sent(all)).toEqual({
       start_date: '2027-01-01 00:00:00', end_date: '2027-12-31 23:00:00', starts_before: '2027-06-01T10:00:00+02:00',
       starts_after: '2027-01-02T00:00:00+00:00', ends_before: '2028-01-01 00:00:00', ends_after: '2027-01-01 12:30:00',
@@ -57,7 +57,7 @@ describe('event filters', () => {
     const all = await q(`{ events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 500) { nodes { startDate } } }`);
     const late = all.data!.events.nodes.map((e: Json) => e.startDate as string).find((d: string) => !d.includes('T00:00:00'))!;
     const day = late.slice(0, 10);
-    const res = await q(`query($d: String!) { loose: events(filter: { startDate: $d }, first: 500) { nodes { startDate } }
+    const res = await q(`query($d: DateTime!) { loose: events(filter: { startDate: $d }, first: 500) { nodes { startDate } }
       strict: events(filter: { startDate: $d, strictDates: true }, first: 500) { nodes { startDate } } }`, { d: `${day} 23:59:00` });
     expect(res.errors).toBeUndefined();
     // Loose: the whole day of the given date counts, so the event of that day is listed; strict: it starts too early.
@@ -82,8 +82,8 @@ describe('event filters', () => {
         tagged: events(filter: { tags: [$t] }, first: 50) { nodes { tags { id } } }
         search: events(filter: { search: "Jazz" }, first: 50) { nodes { title description } }
         included: events(filter: { include: $ids }, first: 50) { nodes { id } }
-        published: events(filter: { status: ["publish"] }, first: 5) { totalCount }
-        window: events(filter: { startDate: "2020-01-01", endDate: "2099-12-31 23:59:59", strictDates: true }, first: 1) { totalCount }
+        published: events(filter: { statuses: [PUBLISH] }, first: 5) { totalCount }
+        window: events(filter: { startDay: "2020-01-01", endDate: "2099-12-31 23:59:59", strictDates: true }, first: 1) { totalCount }
         ongoing: events(filter: { endsAfter: "2020-01-01T00:00:00Z", startsBefore: "2099-01-01T00:00:00+01:00" }, first: 1) { totalCount }
       }`,
       { v: venueId, o: organizerId, c: category.slug, t: tag.id, ids: nodes.slice(0, 3).map((e) => e.id) },

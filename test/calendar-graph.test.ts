@@ -178,8 +178,7 @@ describe('events', () => {
       ['{ venue { id } }', 'id'],
       ['{ organizer(id: "12", slug: "x") { id } }', 'slug'],
       ['{ category(id: "-3") { id } }', 'id'],
-      ['{ events(filter: { startsAfter: "next tuesday" }) { totalCount } }', 'filter.startsAfter'],
-      ['{ events(filter: { endDate: "2027-02-30 10:00:00" }) { totalCount } }', 'filter.endDate'],
+      ['{ events(filter: { startDay: "2027-01-02", startDate: "2027-01-02 00:00:00" }) { totalCount } }', 'filter.startDay'],
       ['{ events(filter: { venues: ["x"] }) { totalCount } }', 'filter.venues'],
       ['{ events(filter: { geolocLat: 1.5 }) { totalCount } }', 'filter.geolocLng'],
       ['{ events(first: 501) { totalCount } }', 'first'],
@@ -191,6 +190,13 @@ describe('events', () => {
     for (const [doc, argument] of cases) {
       const res = await q(doc);
       expect(res.errors?.[0]?.extensions, doc).toMatchObject({ code: 'BAD_USER_INPUT', argument });
+    }
+    expect(calls(s)).toEqual([]);
+    // Dates are DateTime scalars: a literal that is no date fails validation, naming the value.
+    for (const doc of ['{ events(filter: { startsAfter: "next tuesday" }) { totalCount } }', '{ events(filter: { endDate: "2027-02-30 10:00:00" }) { totalCount } }']) {
+      const res = await q(doc);
+      expect(res.errors?.[0]?.extensions?.code, doc).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(res.errors?.[0]?.message).toContain('DateTime');
     }
     expect(calls(s)).toEqual([]);
 

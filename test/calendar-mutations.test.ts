@@ -152,13 +152,15 @@ describe('events', () => {
   it('deletes into the trash, then GONE; missing events are NOT_FOUND', async () => {
     const created = await q(`mutation { createEvent(input: { title: "Doomed ${stamp}", startDate: "2027-07-01 10:00:00", endDate: "2027-07-01 11:00:00" }) { id } }`);
     const id = created.data!.createEvent.id;
-    const del = await q(`mutation($id: ID!) { deleteEvent(id: $id) { id status title } }`, { id });
-    expect(del.data!.deleteEvent).toEqual({ id, status: 'trash', title: `Doomed ${stamp}` });
+    const del = await q(`mutation($id: ID!) { deleteEvent(id: $id) { deletedId node { title postStatus } id status } }`, { id });
+    expect(del.data!.deleteEvent).toEqual({ deletedId: id, node: { title: `Doomed ${stamp}`, postStatus: 'TRASH' }, id, status: 'trash' });
     const again = await q(`mutation($id: ID!) { deleteEvent(id: $id) { id } }`, { id });
     expect(again.data!.deleteEvent).toBeNull();
     expect(again.errors![0]!.extensions).toMatchObject({ code: 'GONE', upstreamStatus: 410, upstreamCode: 'event-is-in-trash' });
+    // A lookup finds nothing in the trash: null, no error (mutations say GONE).
     const read = await q(`query($id: ID!) { event(id: $id) { id } }`, { id });
-    expect(read.errors![0]!.extensions).toMatchObject({ code: 'GONE' });
+    expect(read).toMatchObject({ data: { event: null } });
+    expect(read.errors).toBeUndefined();
     const update = await q(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "x" }) { id } }`, { id });
     expect(update.errors![0]!.extensions).toMatchObject({ code: 'GONE' });
 
@@ -173,13 +175,13 @@ describe('events', () => {
   });
 
   it('refuses bad input before any call, and maps upstream validation to BAD_USER_INPUT with parameter names', async () => {
-    const local = await q(`mutation { a: createEvent(input: { title: "x", startDate: "tomorrow-ish", endDate: "2027-01-01 10:00:00" }) { id }
-      b: updateEvent(input: { title: "x" }) { id } c: createEvent(input: { title: "x", startDate: "2027-01-01", endDate: "2027-01-01", venueId: "ten" }) { id }
-      d: createEvent(input: { title: "x", startDate: "2027-01-01", endDate: "2027-01-01", venueId: "10", venue: { name: "Also" } }) { id } }`);
+    const local = await q(`mutation { a: createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", startDay: "2027-01-01", endDate: "2027-01-01 10:00:00" }) { id }
+      b: updateEvent(input: { title: "x" }) { id } c: createEvent(input: { title: "x", startDay: "2027-01-01", endDay: "2027-01-01", venueId: "ten" }) { id }
+      d: createEvent(input: { title: "x", startDay: "2027-01-01", endDay: "2027-01-01", venueId: "10", venue: { name: "Also" } }) { id } }`);
     expect(local.data).toEqual({ a: null, b: null, c: null, d: null });
     // Mutations run in order, so the errors do too.
     expect(local.errors!.map((e) => e.extensions)).toEqual([
-      { code: 'BAD_USER_INPUT', argument: 'input.startDate' },
+      { code: 'BAD_USER_INPUT', argument: 'input.startDay' },
       { code: 'BAD_USER_INPUT', argument: 'id' },
       { code: 'BAD_USER_INPUT', argument: 'input.venueId' },
       { code: 'BAD_USER_INPUT', argument: 'input.venue' },
@@ -234,8 +236,8 @@ describe('venues, organizers, categories and tags', () => {
     expect(upd.data!.updateCategory).toEqual({ name: `Renamed ${stamp}`, parent: { id: parent.data!.createCategory.id } });
     const kids = await q(`query($id: ID!) { category(id: $id) { children(first: 5) { nodes { name } } } }`, { id: parent.data!.createCategory.id });
     expect(kids.data!.category.children.nodes).toEqual([{ name: `Renamed ${stamp}` }]);
-    const del = await q(`mutation($id: ID!) { deleteCategory(id: $id) { id name } }`, { id });
-    expect(del.data!.deleteCategory).toEqual({ id, name: `Renamed ${stamp}` });
+    const del = await q(`mutation($id: ID!) { deleteCategory(id: $id) { deletedId node { id name } } }`, { id });
+    expect(del.data!.deleteCategory).toEqual({ deletedId: id, node: { id, name: `Renamed ${stamp}` } });
     const gone = await q(`query($id: ID!) { category(id: $id) { id } }`, { id });
     expect(gone.data!.category).toBeNull();
     const again = await q(`mutation($id: ID!) { deleteCategory(id: $id) { id } }`, { id });

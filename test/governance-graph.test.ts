@@ -170,8 +170,8 @@ describe('reads', () => {
     const q = 'query($o: EntityLinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { id valueKey } } } } } } } }';
     stack.gateway.upstreams.cache.clear();
     stack.clearRequests();
-    const newest = (await data(q, { o: 'NEWEST_FIRST' })).entities.nodes[0].links;
-    const oldest = (await data(q, { o: 'OLDEST_FIRST' })).entities.nodes[0].links;
+    const newest = (await data(q, { o: 'ID_DESC' })).entities.nodes[0].links;
+    const oldest = (await data(q, { o: 'ID_ASC' })).entities.nodes[0].links;
     expect(newest.totalCount).toBeGreaterThan(1);
     expect(newest.nodes).toHaveLength(newest.totalCount);
     expect(oldest.nodes.map((n: Any) => n.id)).toEqual([...newest.nodes.map((n: Any) => n.id)].reverse());

@@ -43,7 +43,7 @@ describe('entities', () => {
     expect(read.entity).toEqual({ id: created.id, workflowStage: null, type: { name: 'datasets' } });
   });
 
-  it('RenameEntity changes the name that later reads show, and an unknown id gives null', async () => {
+  it('RenameEntity changes the name that later reads show, and an unknown id is NOT_FOUND', async () => {
     const { id } = (await data(op('CreateDataset'), { organizationId, name: 'Before rename' })).createEntity;
     await data(op('EntityById'), { id }); // cached now
     const renamed = (await data(op('RenameEntity'), { id, name: 'After rename' })).updateEntity;
@@ -52,15 +52,19 @@ describe('entities', () => {
     // The write and a read of it in one operation: the loader holds the written record.
     const both = await data('mutation($id: ID!) { updateEntity(id: $id, input: { attributes: [{ name: "datasetVersion", values: [{ value: "9.9" }] }] }) { attribute(name: "datasetVersion") { values { value } } } }', { id });
     expect(both.updateEntity.attribute.values).toEqual([{ value: '9.9' }]);
-    expect((await data(op('RenameEntity'), { id: UNKNOWN, name: 'x' })).updateEntity).toBeNull();
+    const unknown = await stack.query<Any>(op('RenameEntity'), { id: UNKNOWN, name: 'x' });
+    expect(unknown.data?.updateEntity).toBeNull();
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', argument: 'id' });
   });
 
-  it('DeleteEntity deletes; the record then reads as null, and deleting again gives null', async () => {
+  it('DeleteEntity deletes; the record then reads as null, and deleting again is NOT_FOUND', async () => {
     const { id } = (await data(op('CreateDataset'), { organizationId, name: 'To delete' })).createEntity;
     await data(op('EntityById'), { id });
     expect((await data(op('DeleteEntity'), { id })).deleteEntity).toEqual({ deletedId: id });
     expect((await data(op('EntityById'), { id })).entity).toBeNull();
-    expect((await data(op('DeleteEntity'), { id })).deleteEntity).toBeNull();
+    const again = await stack.query<Any>(op('DeleteEntity'), { id });
+    expect(again.data?.deleteEntity).toBeNull();
+    expect(again.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('an upstream refusal is BAD_USER_INPUT with its detail, free of URLs', async () => {
@@ -102,13 +106,16 @@ describe('workflow', () => {
     expect(d.moveEntityToStage).toEqual({ name: 'Approved', sequence: 4 });
   });
 
-  it('an unknown stage is BAD_USER_INPUT, a record without a workflow is BAD_USER_INPUT, an unknown record is null', async () => {
+  it('an unknown stage is BAD_USER_INPUT listing the known stages, a record without a workflow is BAD_USER_INPUT, an unknown record is NOT_FOUND', async () => {
     const bad = await stack.query<Any>(op('MoveToStage'), { entityId: system.id, stage: 'Nirvana' });
-    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'input.nextStageName' });
+    // The documented first stage of the models workflow, and the stages seen on records so far.
+    expect(bad.errors?.[0]?.message).toMatch(/known stages: .*"/);
     const { id } = (await data(op('CreateDataset'), { organizationId, name: 'No workflow' })).createEntity;
     const none = await stack.query<Any>(op('MoveToStage'), { entityId: id, stage: 'Testing' });
     expect(none.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'input.entityId' });
-    expect((await data(op('MoveToStage'), { entityId: UNKNOWN, stage: 'Testing' })).moveEntityToStage).toBeNull();
+    const unknown = await stack.query<Any>(op('MoveToStage'), { entityId: UNKNOWN, stage: 'Testing' });
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', argument: 'input.entityId' });
   });
 });
 
@@ -134,7 +141,8 @@ describe('links', () => {
     expect((await data(op('UnlinkEntities'), { id: created.id, linkTypeId })).deleteLink).toEqual({ deletedId: created.id });
     expect((await data(op('LinkById'), { id: created.id, linkTypeId })).link).toBeNull();
     expect((await data(linksOf, { id: system.id })).entity.links.totalCount).toBe(before.totalCount);
-    expect((await data(op('UnlinkEntities'), { id: created.id, linkTypeId })).deleteLink).toBeNull();
+    const again = await stack.query<Any>(op('UnlinkEntities'), { id: created.id, linkTypeId });
+    expect(again.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', argument: 'id' });
   });
 
   it('a vendor end has no kind and no entity, and links to unknown records are refused', async () => {
@@ -171,7 +179,8 @@ describe('attributes', () => {
     expect(more).toMatchObject({ id: attr.id, responseType: 'SINGLE_SELECT' });
     expect(more.options).toContainEqual({ option: 'Synthetic', optionKey: 'synthetic' });
     expect(more.options).toHaveLength(3);
-    expect((await data(op('AddAttributeOptions'), { attributeId: UNKNOWN })).addAttributeOptions).toBeNull();
+    const unknown = await stack.query<Any>(op('AddAttributeOptions'), { attributeId: UNKNOWN });
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', argument: 'attributeId' });
   });
 
   it('the upstream\'s refusals of attribute writes are BAD_USER_INPUT with its detail', async () => {

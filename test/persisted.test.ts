@@ -81,6 +81,11 @@ describe('PERSISTED_OPERATIONS=only', () => {
     const body = (await get.json()) as { data: { entities: { nodes: unknown[] } } };
     expect(get.status).toBe(200);
     expect(body.data.entities.nodes).toHaveLength(1);
+    // A persisted query by GET is HTTP-cacheable: private, with an ETag that a repeat can revalidate.
+    expect(get.headers.get('cache-control')).toMatch(/^private, (max-age=\d+|no-cache)$/);
+    const etag = get.headers.get('etag')!;
+    const again = await fetch(`${url}?documentId=${hash}&variables=${encodeURIComponent(JSON.stringify({ first: 1 }))}`, { headers: { accept: 'application/json', 'if-none-match': etag } });
+    expect(again.status).toBe(304);
   });
 
   it('runs a persisted mutation and accepts Apollo\'s persistedQuery extension', async () => {

@@ -3,6 +3,7 @@
  * server. Nothing here listens on a port, so tests drive it through `yoga.fetch` or mount it on
  * their own server; `server.ts` is the process entry that listens.
  */
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
@@ -18,11 +19,15 @@ import type { LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { usePersistedSafelist } from '../http/persisted.js';
+import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
 import { schema } from '../graph/schema.js';
+import { ChangeBus } from '../live/changes.js';
+import { LivePolling } from '../live/polling.js';
+import { createHash } from 'node:crypto';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
 
 export interface GatewayOptions {
@@ -40,6 +45,8 @@ export interface Gateway {
   upstreams: Upstreams;
   governance: GovernanceService;
   calendar: CalendarService;
+  /** Live updates: the change bus and the pollers. */
+  live: { bus: ChangeBus; polling: LivePolling };
   /** Metrics registry, tracing and the plugins serving /metrics and /ready. */
   observability: Observability;
   close(): Promise<void>;
@@ -50,6 +57,19 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config);
   const calendar = new CalendarService(upstreams.calendar, config);
+
+  const bus = new ChangeBus(upstreams.redis);
+  const polling = new LivePolling({
+    redis: upstreams.redis,
+    traffic: { governance: upstreams.governance.traffic, calendar: upstreams.calendar.traffic },
+    budgets: config.traffic,
+    share: config.live.pollBudgetShare,
+    minIntervalMs: config.live.minPollIntervalMs,
+    maxIntervalMs: config.live.maxPollIntervalMs,
+  });
+  // The credential a caller reads with: the gateway's own unless it forwards the caller's.
+  const identityOf = (headers: Headers, mode: 'configured' | 'forward') =>
+    mode === 'forward' ? createHash('sha256').update(headers.get('authorization') ?? '').digest('base64url').slice(0, 22) : 'configured';
 
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
   const persisted = config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
@@ -66,7 +86,10 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     logging: config.logLevel === 'silent' ? false : config.logLevel,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    plugins: [...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
+    // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
+    // Deferred parts run in the same context: the per-operation estimate (which walks deferred
+    // fragments too), the request's usage budget and the account budget all count them.
+    plugins: [useDeferStream(), ...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
@@ -74,7 +97,17 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       // past ten listeners, which one traversal passes legitimately.
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
       const info = { requestId, headers: request.headers, usage, signal: request.signal };
-      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info) };
+      const live = {
+        bus,
+        polling,
+        defaultIntervalMs: config.live.pollIntervalMs,
+        identity: { governance: identityOf(request.headers, config.governance.authMode), calendar: identityOf(request.headers, config.calendar.authMode) },
+        fresh: (detached = false) => {
+          const each = { ...info, signal: detached ? undefined : info.signal, usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }) };
+          return { governance: governance.forRequest(each), calendar: calendar.forRequest(each) };
+        },
+      };
+      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), live };
     },
   });
 
@@ -83,8 +116,11 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     upstreams,
     governance,
     calendar,
+    live: { bus, polling },
     observability,
     async close() {
+      await polling.close();
+      bus.close();
       await Promise.all([governance.close(), calendar.close()]);
       await upstreams.close();
       await observability.close();

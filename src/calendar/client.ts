@@ -65,18 +65,24 @@ export interface CalendarClientOptions {
   cacheTtlMs: number;
 }
 
+/**
+ * A read past the cache, for live updates: a poll (`background`: the scheduler's lowest priority) or
+ * a subscriber's re-read after a change (which the cache may not know of yet).
+ */
+export type FreshRead = { background: boolean };
+
 export class CalendarClient {
   constructor(private readonly options: CalendarClientOptions) {}
 
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
-  listEvents(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events);
+  listEvents(query: WireQuery, page: number, perPage: number, poll?: FreshRead): Promise<WirePage<WireEvent> | null> {
+    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, poll);
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
-  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as);
+  getEvent(id: number, password?: string, as: 'read' | 'write' = 'read', poll?: FreshRead): Promise<WireEvent | null> {
+    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as, poll);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
@@ -165,6 +171,11 @@ export class CalendarClient {
     return this.write('tags.delete', 'DELETE', `/tags/${id}`, undefined, undefined, [TAG.terms]);
   }
 
+  /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
+  forgetEvents(): void {
+    this.options.upstream.cache.invalidate([TAG.events]);
+  }
+
   /** GET / (the namespace index): a cheap probe that the API answers, for readiness checks. */
   async ping(): Promise<void> {
     const res = await this.send({ method: 'GET', path: '/', idempotent: true, priority: 'single', operation: 'index' }, this.options.auth.read);
@@ -184,15 +195,16 @@ export class CalendarClient {
     perPage: number,
     tags: readonly string[],
     items: (body: B) => T[] | undefined,
+    poll?: FreshRead,
   ): Promise<WirePage<T> | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
       query: { ...query, page, per_page: perPage },
       idempotent: true,
-      priority: 'list',
+      priority: poll?.background ? 'background' : 'list',
       operation,
-      cache: this.cache(tags),
+      cache: poll ? undefined : this.cache(tags),
     };
     const res = await this.send(call, this.options.auth.read);
     if (res.status >= 400) {
@@ -205,22 +217,25 @@ export class CalendarClient {
     return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read'): Promise<T | null> {
+  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', poll?: FreshRead): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
       query,
       idempotent: true,
-      priority: 'single',
+      priority: poll?.background ? 'background' : 'single',
       operation,
       // Reads made for a write (with the writer's credentials) must see the current record; a read
-      // with an event's password is not kept, so no password sits in a cache key.
-      cache: as === 'read' && query.password === undefined ? this.cache(tags) : undefined,
+      // with an event's password is not kept, so no password sits in a cache key; a poll must see
+      // the upstream, not the cache.
+      cache: as === 'read' && query.password === undefined && !poll ? this.cache(tags) : undefined,
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
       const error = toUpstreamError(res, { single: true });
-      if (error.kind === 'not-found') return null;
+      // A lookup that finds nothing is null; a trashed record is not readable, so it is nothing to
+      // a reader too. A write's read keeps GONE, so a mutation on a trashed record says so.
+      if (error.kind === 'not-found' || (as === 'read' && error.kind === 'gone')) return null;
       throw error;
     }
     return res.body as T;

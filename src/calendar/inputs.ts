@@ -41,6 +41,8 @@ function searchText(value: string, argument: string): string {
 export interface EventFilterInput {
   startDate?: string | null;
   endDate?: string | null;
+  startDay?: string | null;
+  endDay?: string | null;
   startsBefore?: string | null;
   startsAfter?: string | null;
   endsBefore?: string | null;
@@ -52,6 +54,7 @@ export interface EventFilterInput {
   venues?: readonly string[] | null;
   organizers?: readonly string[] | null;
   featured?: boolean | null;
+  statuses?: readonly string[] | null;
   status?: readonly string[] | null;
   include?: readonly string[] | null;
   postParent?: string | null;
@@ -78,6 +81,13 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
     const v = f[name];
     if (v !== undefined && v !== null) q[wire] = filterDate(v, `${argument}.${name}`);
   }
+  // Whole days: from the first second of the start day to the last second of the end day.
+  for (const [day, full, wire, time] of [['startDay', 'startDate', 'start_date', '00:00:00'], ['endDay', 'endDate', 'end_date', '23:59:59']] as const) {
+    const v = f[day];
+    if (v == null) continue;
+    if (f[full] != null) throw badInput(`Give "${argument}.${full}" or "${argument}.${day}", not both.`, `${argument}.${day}`);
+    q[wire] = filterDate(`${v} ${time}`, `${argument}.${day}`);
+  }
   if (f.strictDates != null) q.strict_dates = f.strictDates;
   if (f.search != null) q.search = searchText(f.search, `${argument}.search`);
   if (f.categories?.length) q.categories = termRefs(f.categories);
@@ -85,7 +95,10 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   if (f.venues?.length) q.venue = recordIds(f.venues, `${argument}.venues`);
   if (f.organizers?.length) q.organizer = recordIds(f.organizers, `${argument}.organizers`);
   if (f.featured != null) q.featured = f.featured;
-  if (f.status?.length) q.status = [...f.status];
+  if (f.statuses?.length && f.status?.length) throw badInput(`Give "${argument}.statuses" or the deprecated "${argument}.status", not both.`, `${argument}.statuses`);
+  if (f.statuses?.some((s) => s === 'other')) throw badInput(`"${argument}.statuses" cannot hold OTHER: give statuses the site knows.`, `${argument}.statuses`);
+  const statuses = f.statuses?.length ? f.statuses : f.status;
+  if (statuses?.length) q.status = [...statuses];
   if (f.include?.length) q.include = recordIds(f.include, `${argument}.include`);
   if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`);
   if (f.ticketed != null) q.ticketed = f.ticketed;

@@ -29,6 +29,8 @@ export interface VenueInput {
   website?: Maybe<string>;
   description?: Maybe<string>;
   status?: Maybe<string>;
+  /** The PostStatus enum's value; wins over the deprecated `status`. */
+  postStatus?: Maybe<string>;
   image?: Maybe<string>;
   showMap?: Maybe<boolean>;
   showMapLink?: Maybe<boolean>;
@@ -41,6 +43,7 @@ export interface OrganizerInput {
   website?: Maybe<string>;
   description?: Maybe<string>;
   status?: Maybe<string>;
+  postStatus?: Maybe<string>;
   image?: Maybe<string>;
 }
 
@@ -102,8 +105,15 @@ const EVENT_FIELDS = {
   hideFromListings: 'hide_from_listings', sticky: 'sticky', featured: 'featured', timezone: 'timezone',
 };
 
-export const venueBody = (input: VenueInput): WireVenueWrite => pick(input, VENUE_FIELDS);
-export const organizerBody = (input: OrganizerInput): WireOrganizerWrite => pick(input, ORGANIZER_FIELDS);
+/** The enum status (or the deprecated string) as the upstream's; OTHER is not a status to write. */
+function withStatus<T extends { status?: Maybe<string>; postStatus?: Maybe<string> }>(input: T, argument: string): T {
+  if (input.postStatus === 'other') throw badInput(`"${argument}.postStatus" cannot be OTHER: give a status the site knows.`, `${argument}.postStatus`);
+  if (input.postStatus != null && input.status != null) throw badInput(`Give "${argument}.postStatus" or the deprecated "${argument}.status", not both.`, `${argument}.postStatus`);
+  return input.postStatus != null ? { ...input, status: input.postStatus } : input;
+}
+
+export const venueBody = (input: VenueInput, argument = 'input'): WireVenueWrite => pick(withStatus(input, argument), VENUE_FIELDS);
+export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOrganizerWrite => pick(withStatus(input, argument), ORGANIZER_FIELDS);
 
 /** The changes the input asks for; `zone` is the time zone its dates are read in. */
 function eventChanges(input: EventInput, zone: string | undefined): WireEventWrite {
@@ -120,9 +130,9 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   if (input.tags) body.tags = termRefs(input.tags);
   if (input.venueId != null && input.venue != null) throw badInput('Give either "venueId" or "venue", not both.', 'input.venue');
   if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId');
-  if (input.venue != null) body.venue = venueBody(input.venue);
+  if (input.venue != null) body.venue = venueBody(input.venue, 'input.venue');
   if (input.organizerIds != null || input.organizers != null) {
-    body.organizer = [...recordIds(input.organizerIds ?? [], 'input.organizerIds'), ...(input.organizers ?? []).map(organizerBody)];
+    body.organizer = [...recordIds(input.organizerIds ?? [], 'input.organizerIds'), ...(input.organizers ?? []).map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
   }
   return body;
 }
@@ -171,7 +181,7 @@ export class CalendarWrites {
     if (input.venueId === null && !input.venue) body.venue = [];
     if (input.organizerIds === null && !input.organizers) body.organizer = [];
     // New organizers join the current ones unless `organizerIds` says which to keep.
-    if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map(organizerBody)];
+    if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
     if (password) body.password = password;
     // Address the record by id: a changed slug must not break the write.
     return this.event(await this.client.updateEvent({ id: current.id }, body));

@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { isSet, readSettings, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
@@ -80,6 +81,20 @@ export interface Config {
   embeddedEmulators: boolean;
   /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
   emulatorFaultRoutes: boolean;
+  /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
+  discovery: DiscoveryConfig;
+  /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
+  live: LiveConfig;
+}
+
+export interface LiveConfig {
+  /** Polling interval of a subscription that asks for none. */
+  pollIntervalMs: number;
+  /** Bounds of the interval a subscription may ask for. */
+  minPollIntervalMs: number;
+  maxPollIntervalMs: number;
+  /** Largest share of an upstream's per-minute budget that polling may use, per replica. */
+  pollBudgetShare: number;
 }
 
 export interface HttpConfig {
@@ -194,7 +209,15 @@ export function loadConfig(env?: Env): Config {
     },
     embeddedEmulators: s.EMBEDDED_EMULATORS ?? (!production && !governanceUrl && !calendarUrl),
     emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
+    discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
+    live: {
+      pollIntervalMs: s.LIVE_POLL_INTERVAL_MS,
+      minPollIntervalMs: s.LIVE_POLL_MIN_INTERVAL_MS,
+      maxPollIntervalMs: s.LIVE_POLL_MAX_INTERVAL_MS,
+      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
+    },
   };
+  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs) problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
 
   const g = config.governance;
   if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {

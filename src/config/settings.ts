@@ -192,6 +192,12 @@ const DEFINITIONS = {
   OTEL_EXPORTER_OTLP_ENDPOINT: url({ group: 'observability', defaultText: 'none (no tracing)', description: 'OTLP/HTTP collector base URL; set → spans per operation and per upstream call, traceparent sent upstream.' }),
   OTEL_SERVICE_NAME: text({ group: 'observability', default: 'governance-calendar-gateway', description: 'service.name of the traces.' }),
   READY_TIMEOUT_MS: int({ group: 'observability', default: 2_000, min: 1, max: 60_000, description: 'How long GET /ready waits for its checks (upstreams, Redis).' }),
+  // subscriptions and discovery
+  LIVE_POLL_INTERVAL_MS: int({ group: 'server', default: 30_000, min: 10, max: 3_600_000, description: 'Polling interval of a subscription that asks for none.' }),
+  LIVE_POLL_MIN_INTERVAL_MS: int({ group: 'server', default: 5_000, min: 10, max: 3_600_000, description: 'Shortest polling interval a subscription may ask for.' }),
+  LIVE_POLL_MAX_INTERVAL_MS: int({ group: 'server', default: 300_000, min: 10, max: 3_600_000, description: 'Longest polling interval a subscription may ask for.' }),
+  LIVE_POLL_BUDGET_PERCENT: int({ group: 'server', default: 10, min: 0, max: 100, description: "Largest share (%) of an upstream's per-minute budget that polling may use, per replica." }),
+  GOVERNANCE_DISCOVERY_FILE: text({ group: 'governance', description: 'JSON file of relationship types, workflow stages and attribute options the governance API cannot list.' }),
   // emulators
   EMBEDDED_EMULATORS: bool({ group: 'emulators', default: undefined, defaultText: 'on outside production when no upstream URL is set', description: 'Serve the built-in emulators (fake data) instead of real upstreams; must be explicit in production.' }),
   EMULATOR_FAULT_ROUTES: bool({ group: 'emulators', default: false, defaultText: 'false (on under npm run emulators)', description: 'Mount the emulators\' /_emulator/* control routes (fault and latency injection).' }),

@@ -17,6 +17,8 @@ export const Priority = {
   list: 5,
   /** Extra pages fetched to fill a `first` larger than one upstream page. */
   bulk: 7,
+  /** Live-update polling: after everything a client is waiting for. */
+  background: 9,
 } as const;
 export type PriorityName = keyof typeof Priority;
 

@@ -25,6 +25,11 @@ export class TrafficControl {
 
   constructor(readonly options: TrafficOptions) {}
 
+  /** Requests waiting for admission now; background work holds back while any are. */
+  get queued(): number {
+    return this.waiting;
+  }
+
   get pause(): PauseGate {
     return this.options.pause;
   }

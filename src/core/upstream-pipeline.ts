@@ -126,12 +126,14 @@ export class Upstream {
       caller.usage.readTags(call.cache.tags);
       const hit = cache.get(key);
       if (hit?.fresh) {
+        caller.usage.readFreshUntil(hit.entry.freshUntil);
         caller.usage.cacheHit(this.name);
         observer?.cache?.(event!, 'hit');
         return hit.entry.response;
       }
       // During a 429 pause an expired answer (kept up to max-stale) beats waiting.
       if (hit && this.options.traffic.pause.remainingMs() > 0) {
+        caller.usage.readFreshUntil(null);
         caller.usage.cacheHit(this.name, true);
         observer?.cache?.(event!, 'stale');
         return hit.entry.response;
@@ -145,6 +147,7 @@ export class Upstream {
       return this.send(call, url, caller);
     }
 
+    caller.usage.readFreshUntil(call.cache ? Date.now() + call.cache.ttlMs : null);
     // Identical reads in flight for the same credential share one upstream request, unless a
     // mutation invalidated their tags since that request started (it may hold pre-write data).
     const tags = call.cache?.tags ?? [];

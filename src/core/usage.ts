@@ -20,6 +20,8 @@ export interface UsageLimits {
 export class UsageTracker {
   private readonly byUpstream = new Map<UpstreamName, UpstreamUsage>();
   private readonly calls = new Map<UpstreamName, number>();
+  /** The earliest time a read this operation used goes stale; null once a read was not cacheable. */
+  private readsFreshUntil: number | null = Number.POSITIVE_INFINITY;
   private readonly read = new Set<string>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
@@ -35,6 +37,22 @@ export class UsageTracker {
       throw new UpstreamError(upstream, 'budget-exceeded', `This operation reached its budget of ${max} ${upstream} requests; ask for less in one operation.`);
     }
     this.calls.set(upstream, used);
+  }
+
+  /**
+   * A read this operation used: fresh until `freshUntil` (epoch ms), or `null` when it may not be
+   * cached at all (no TTL, a password read, a stale answer). HTTP caching derives max-age from it.
+   */
+  readFreshUntil(freshUntil: number | null): void {
+    if (freshUntil === null || this.readsFreshUntil === null) this.readsFreshUntil = null;
+    else this.readsFreshUntil = Math.min(this.readsFreshUntil, freshUntil);
+  }
+
+  /** Seconds every read of this operation stays fresh (Infinity when it read nothing); null when one may not be cached. */
+  freshForSeconds(now = Date.now()): number | null {
+    if (this.readsFreshUntil === null) return null;
+    if (this.readsFreshUntil === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+    return Math.max(0, Math.floor((this.readsFreshUntil - now) / 1000));
   }
 
   /** True when an answer came from an expired cache entry (during a 429 pause). */

@@ -19,7 +19,9 @@ export type Scalars = {
   Int: { input: number; output: number; }
   /** The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point). */
   Float: { input: number; output: number; }
-  /** A date-time string in RFC 3339 / ISO 8601 form with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. */
+  /** A calendar day without a time or a time zone, `YYYY-MM-DD` (e.g. `2027-03-01`), for all-day values. */
+  Date: { input: any; output: any; }
+  /** A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site's time zone (on event writes: the event's). */
   DateTime: { input: string; output: string; }
   /** An HTML fragment as the calendar stores it (e.g. `<p>…</p>`); render it as HTML, not as text. */
   HTML: { input: any; output: any; }
@@ -106,6 +108,13 @@ export type AttributeValueInput = {
   value?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** How the gateway learned of a change. */
+export type ChangeOrigin =
+  /** A mutation through the gateway (any replica). */
+  | 'GATEWAY'
+  /** Polling the upstream found it (a change made outside the gateway). */
+  | 'POLL';
+
 /** A new event category. */
 export type CreateCategoryInput = {
   /** The description. */
@@ -140,8 +149,10 @@ export type CreateEventInput = {
   cost?: InputMaybe<Scalars['String']['input']>;
   /** The description, as HTML. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** When the event ends. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
-  endDate: Scalars['String']['input'];
+  /** When the event ends (this or `endDay` is required). A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it. */
+  endDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The last day of an all-day event, instead of `endDate`; makes the event all-day. */
+  endDay?: InputMaybe<Scalars['Date']['input']>;
   /** The excerpt, as HTML. */
   excerpt?: InputMaybe<Scalars['String']['input']>;
   /** Whether the event is featured. */
@@ -154,15 +165,22 @@ export type CreateEventInput = {
   organizerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   /** New organizers to create with the event (added to `organizerIds`). */
   organizers?: InputMaybe<Array<CreateOrganizerInput>>;
+  /** The post status, e.g. PUBLISH or DRAFT. */
+  postStatus?: InputMaybe<PostStatus>;
   /** Whether to show a map of the venue. */
   showMap?: InputMaybe<Scalars['Boolean']['input']>;
   /** Whether to show a link to a map of the venue. */
   showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
   /** The URL slug; derived from the title when left out. */
   slug?: InputMaybe<Scalars['String']['input']>;
-  /** When the event starts. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
-  startDate: Scalars['String']['input'];
-  /** The post status, e.g. `publish` or `draft`. */
+  /** When the event starts (this or `startDay` is required). A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it. */
+  startDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The first day of an all-day event, instead of `startDate`; makes the event all-day. */
+  startDay?: InputMaybe<Scalars['Date']['input']>;
+  /**
+   * The post status as the upstream spells it, e.g. `publish`.
+   * @deprecated Use `postStatus`, the PostStatus enum.
+   */
   status?: InputMaybe<Scalars['String']['input']>;
   /** Whether to pin the event to the top of month views. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
@@ -188,8 +206,10 @@ export type CreateGovernanceLinkInput = {
   entity1: GovernanceLinkEndInput;
   /** The second end (the target). */
   entity2: GovernanceLinkEndInput;
-  /** The uuid of the link type (a relationship type id). */
-  linkTypeId: Scalars['ID']['input'];
+  /** The uuid of the link type (a relationship type id); give this or `relationshipType`. */
+  linkTypeId?: InputMaybe<Scalars['ID']['input']>;
+  /** The name of the link type, e.g. `ai-system-composition` (see `relationshipTypes`); an unknown name is a BAD_USER_INPUT that lists the known ones. */
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A new organizer. */
@@ -204,7 +224,12 @@ export type CreateOrganizerInput = {
   name: Scalars['String']['input'];
   /** The contact phone number. */
   phone?: InputMaybe<Scalars['String']['input']>;
-  /** The post status, e.g. `publish`. */
+  /** The post status, e.g. PUBLISH. */
+  postStatus?: InputMaybe<PostStatus>;
+  /**
+   * The post status as the upstream spells it, e.g. `publish`.
+   * @deprecated Use `postStatus`, the PostStatus enum.
+   */
   status?: InputMaybe<Scalars['String']['input']>;
   /** The website URL. */
   website?: InputMaybe<Scalars['String']['input']>;
@@ -236,6 +261,8 @@ export type CreateVenueInput = {
   name: Scalars['String']['input'];
   /** The phone number. */
   phone?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. PUBLISH. */
+  postStatus?: InputMaybe<PostStatus>;
   /** The province. */
   province?: InputMaybe<Scalars['String']['input']>;
   /** Whether to show a map of the venue. */
@@ -246,13 +273,25 @@ export type CreateVenueInput = {
   state?: InputMaybe<Scalars['String']['input']>;
   /** The state or province as one value. */
   stateProvince?: InputMaybe<Scalars['String']['input']>;
-  /** The post status, e.g. `publish`. */
+  /**
+   * The post status as the upstream spells it, e.g. `publish`.
+   * @deprecated Use `postStatus`, the PostStatus enum.
+   */
   status?: InputMaybe<Scalars['String']['input']>;
   /** The website URL. */
   website?: InputMaybe<Scalars['String']['input']>;
   /** The postal code. */
   zip?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** Where the gateway learned a discovered name. */
+export type DiscoverySource =
+  /** The gateway's configuration (GOVERNANCE_DISCOVERY_FILE). */
+  | 'CONFIGURED'
+  /** The platform's documentation (a default of the gateway). */
+  | 'DOCUMENTED'
+  /** An upstream answer the gateway has seen. */
+  | 'OBSERVED';
 
 /** The kind of an AI governance record. Records of other kinds (vendors, assets, …) can appear at the other end of a link but have no kind. */
 export type EntityKind =
@@ -274,7 +313,11 @@ export type EntityLinkDirection =
 
 /** The order of an entity's links. */
 export type EntityLinkOrder =
+  /** By link id, ascending. */
+  | 'ID_ASC'
   /** By link id, descending (the upstream's default). */
+  | 'ID_DESC'
+  /** By link id, descending. */
   | 'NEWEST_FIRST'
   /** By link id, ascending. */
   | 'OLDEST_FIRST';
@@ -283,12 +326,14 @@ export type EntityLinkOrder =
 export type EventFilter = {
   /** Only events in any of these categories, given by id or slug. */
   categories?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Only events ending on or before this date (whole days unless `strictDates`). Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
-  endDate?: InputMaybe<Scalars['String']['input']>;
-  /** Only events ending after this time; use it to include events in progress. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
-  endsAfter?: InputMaybe<Scalars['String']['input']>;
-  /** Only events ending before this time. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
-  endsBefore?: InputMaybe<Scalars['String']['input']>;
+  /** Only events ending on or before this date (whole days unless `strictDates`). A wall clock without an offset is read in the site's time zone. */
+  endDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only events ending on or before this day (to its last second, site time); instead of `endDate`. */
+  endDay?: InputMaybe<Scalars['Date']['input']>;
+  /** Only events ending after this time; use it to include events in progress. A wall clock without an offset is read in the site's time zone. */
+  endsAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only events ending before this time. A wall clock without an offset is read in the site's time zone. */
+  endsBefore?: InputMaybe<Scalars['DateTime']['input']>;
   /** Only featured events (true) or only events that are not featured (false). */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only events whose venue has (true) or lacks (false) geolocation data; needs Events Calendar Pro upstream. */
@@ -305,14 +350,21 @@ export type EventFilter = {
   postParent?: InputMaybe<Scalars['ID']['input']>;
   /** Only events with this text in their title or description. */
   search?: InputMaybe<Scalars['String']['input']>;
-  /** Only events starting on or after this date (whole days unless `strictDates`). Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
-  startDate?: InputMaybe<Scalars['String']['input']>;
-  /** Only events starting after this time. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
-  startsAfter?: InputMaybe<Scalars['String']['input']>;
-  /** Only events starting before this time. Takes `YYYY-MM-DD HH:MM:SS` (the site's local time), a bare date, or ISO 8601 with an offset. */
-  startsBefore?: InputMaybe<Scalars['String']['input']>;
-  /** Only events with these post statuses, e.g. `publish`; statuses other than `publish` need credentials that may see them. */
+  /** Only events starting on or after this date (whole days unless `strictDates`). A wall clock without an offset is read in the site's time zone. */
+  startDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only events starting on or after this day (from its first second, site time); instead of `startDate`. */
+  startDay?: InputMaybe<Scalars['Date']['input']>;
+  /** Only events starting after this time. A wall clock without an offset is read in the site's time zone. */
+  startsAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only events starting before this time. A wall clock without an offset is read in the site's time zone. */
+  startsBefore?: InputMaybe<Scalars['DateTime']['input']>;
+  /**
+   * Only events with these post statuses as the upstream spells them, e.g. `publish`.
+   * @deprecated Use `statuses`, a list of the PostStatus enum.
+   */
   status?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Only events with these post statuses; statuses other than PUBLISH need credentials that may see them. */
+  statuses?: InputMaybe<Array<PostStatus>>;
   /** When true the given times are used exactly; when false (the default) whole days are included. */
   strictDates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only events with any of these tags, given by id or slug. */
@@ -386,27 +438,66 @@ export type MoveEntityToStageInput = {
   workflowType?: InputMaybe<Scalars['ID']['input']>;
 };
 
-/** The direction of a category or tag list's order. */
+/** The status of a WordPress post (event, venue or organizer). */
+export type PostStatus =
+  /** A draft. */
+  | 'DRAFT'
+  /** Scheduled to be published later. */
+  | 'FUTURE'
+  /** A status a plugin of the site registered; the raw value is in `status`. Output only. */
+  | 'OTHER'
+  /** Waiting for review. */
+  | 'PENDING'
+  /** Visible only to users who may read private posts. */
+  | 'PRIVATE'
+  /** Published: visible to everyone. */
+  | 'PUBLISH'
+  /** In the trash (deleted, but restorable on the site). */
+  | 'TRASH';
+
+/** The direction of a category or tag list's order; only for the deprecated one-word `orderBy` values. */
 export type TermOrder =
   /** Ascending (the default). */
   | 'ASC'
   /** Descending. */
   | 'DESC';
 
-/** What a category or tag list is sorted by. */
+/** The order of a category or tag list, as `FIELD_DIRECTION`. */
 export type TermOrderBy =
-  /** The number of events. */
+  /** The number of events, in the direction of `order`. */
   | 'COUNT'
-  /** The description. */
+  /** The number of events, ascending. */
+  | 'COUNT_ASC'
+  /** The number of events, descending. */
+  | 'COUNT_DESC'
+  /** The description, in the direction of `order`. */
   | 'DESCRIPTION'
-  /** The id. */
+  /** The description, ascending. */
+  | 'DESCRIPTION_ASC'
+  /** The description, descending. */
+  | 'DESCRIPTION_DESC'
+  /** The id, in the direction of `order`. */
   | 'ID'
+  /** The id, ascending. */
+  | 'ID_ASC'
+  /** The id, descending. */
+  | 'ID_DESC'
   /** The order of the ids given in `include`. */
   | 'INCLUDE'
-  /** The name (the default). */
+  /** The order of the ids given in `include`. */
+  | 'INCLUDE_ORDER'
+  /** The name, in the direction of `order`. */
   | 'NAME'
-  /** The slug. */
-  | 'SLUG';
+  /** The name, ascending (the default). */
+  | 'NAME_ASC'
+  /** The name, descending. */
+  | 'NAME_DESC'
+  /** The slug, in the direction of `order`. */
+  | 'SLUG'
+  /** The slug, ascending. */
+  | 'SLUG_ASC'
+  /** The slug, descending. */
+  | 'SLUG_DESC';
 
 /** Changes to an event category; fields left out keep their values. */
 export type UpdateCategoryInput = {
@@ -440,8 +531,10 @@ export type UpdateEventInput = {
   cost?: InputMaybe<Scalars['String']['input']>;
   /** The description, as HTML. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** When the event ends. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
-  endDate?: InputMaybe<Scalars['String']['input']>;
+  /** When the event ends. A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it. */
+  endDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The last day of an all-day event, instead of `endDate`; makes the event all-day. */
+  endDay?: InputMaybe<Scalars['Date']['input']>;
   /** The excerpt, as HTML. */
   excerpt?: InputMaybe<Scalars['String']['input']>;
   /** Whether the event is featured. */
@@ -454,15 +547,22 @@ export type UpdateEventInput = {
   organizerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   /** New organizers to create and add to the event: to those of `organizerIds`, or to the current ones when `organizerIds` is left out. */
   organizers?: InputMaybe<Array<CreateOrganizerInput>>;
+  /** The post status, e.g. PUBLISH or DRAFT. */
+  postStatus?: InputMaybe<PostStatus>;
   /** Whether to show a map of the venue. */
   showMap?: InputMaybe<Scalars['Boolean']['input']>;
   /** Whether to show a link to a map of the venue. */
   showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
   /** The URL slug; derived from the title when left out. */
   slug?: InputMaybe<Scalars['String']['input']>;
-  /** When the event starts. Takes `YYYY-MM-DD HH:MM:SS` in the event's time zone, or ISO 8601 with an offset (converted to that zone). */
-  startDate?: InputMaybe<Scalars['String']['input']>;
-  /** The post status, e.g. `publish` or `draft`. */
+  /** When the event starts. A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it. */
+  startDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The first day of an all-day event, instead of `startDate`; makes the event all-day. */
+  startDay?: InputMaybe<Scalars['Date']['input']>;
+  /**
+   * The post status as the upstream spells it, e.g. `publish`.
+   * @deprecated Use `postStatus`, the PostStatus enum.
+   */
   status?: InputMaybe<Scalars['String']['input']>;
   /** Whether to pin the event to the top of month views. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
@@ -492,7 +592,12 @@ export type UpdateOrganizerInput = {
   name?: InputMaybe<Scalars['String']['input']>;
   /** The contact phone number. */
   phone?: InputMaybe<Scalars['String']['input']>;
-  /** The post status, e.g. `publish`. */
+  /** The post status, e.g. PUBLISH. */
+  postStatus?: InputMaybe<PostStatus>;
+  /**
+   * The post status as the upstream spells it, e.g. `publish`.
+   * @deprecated Use `postStatus`, the PostStatus enum.
+   */
   status?: InputMaybe<Scalars['String']['input']>;
   /** The website URL. */
   website?: InputMaybe<Scalars['String']['input']>;
@@ -524,6 +629,8 @@ export type UpdateVenueInput = {
   name?: InputMaybe<Scalars['String']['input']>;
   /** The phone number. */
   phone?: InputMaybe<Scalars['String']['input']>;
+  /** The post status, e.g. PUBLISH. */
+  postStatus?: InputMaybe<PostStatus>;
   /** The province. */
   province?: InputMaybe<Scalars['String']['input']>;
   /** Whether to show a map of the venue. */
@@ -534,7 +641,10 @@ export type UpdateVenueInput = {
   state?: InputMaybe<Scalars['String']['input']>;
   /** The state or province as one value. */
   stateProvince?: InputMaybe<Scalars['String']['input']>;
-  /** The post status, e.g. `publish`. */
+  /**
+   * The post status as the upstream spells it, e.g. `publish`.
+   * @deprecated Use `postStatus`, the PostStatus enum.
+   */
   status?: InputMaybe<Scalars['String']['input']>;
   /** The website URL. */
   website?: InputMaybe<Scalars['String']['input']>;

@@ -62,6 +62,8 @@ export class GovernanceClient {
     private readonly credential: GovernanceCredential,
     private readonly caller: Omit<Caller, 'identity'>,
     private readonly ttlMs: number,
+    /** Sees every successful answer, by operation (the discovery registry learns from it). */
+    private readonly onAnswer?: (operation: string, body: unknown) => void,
   ) {}
 
   // ------------------------------------------------------------------ entities (ops 2-7)
@@ -80,9 +82,13 @@ export class GovernanceClient {
     });
   }
 
-  getEntity(id: string) {
+  /**
+   * `fresh`: past the cache, for live updates: a poll (`background`, the lowest priority) or a
+   * subscriber's re-read after a change the cache may not know of yet.
+   */
+  getEntity(id: string, fresh?: { background: boolean }) {
     return this.send<EntityInformation>({
-      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entities.get', cache: this.cache([Tags.entity(id)]) },
+      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: fresh?.background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -224,7 +230,10 @@ export class GovernanceClient {
     let { res, auth } = await attempt();
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
-    if (res.status >= 200 && res.status < 300) return (res.body ?? {}) as T;
+    if (res.status >= 200 && res.status < 300) {
+      this.onAnswer?.(call.operation, res.body);
+      return (res.body ?? {}) as T;
+    }
     if (isNotFound(res) && nullIfNotFound) return null;
     throw statusError(res, scopes, call.operation);
   }

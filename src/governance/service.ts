@@ -9,6 +9,7 @@ import type { Upstream } from '../core/upstream-pipeline.js';
 import { UsageTracker } from '../core/usage.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
+import { GovernanceDiscovery } from './discovery.js';
 import { createGovernanceLoaders, type GovernanceLoaders } from './loaders.js';
 
 export interface GovernanceScope {
@@ -17,10 +18,13 @@ export interface GovernanceScope {
   loaders: GovernanceLoaders;
   /** Largest `first`/`last` a governance list accepts. */
   maxPageSize: number;
+  /** Relationship types, workflow stages and attribute options: documented, configured and seen. */
+  discovery: GovernanceDiscovery;
 }
 
 export class GovernanceService {
   private readonly auth: GovernanceAuth;
+  readonly discovery: GovernanceDiscovery;
   /** For /ready: with client credentials, ready means a token can be had (a cached one costs nothing). */
   readonly ready?: (signal: AbortSignal) => Promise<void>;
 
@@ -29,6 +33,7 @@ export class GovernanceService {
     readonly config: Config,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
+    this.discovery = new GovernanceDiscovery(config.discovery);
     if (config.governance.authMode === 'configured') {
       const credential = this.auth.credentialFor(new Headers());
       this.ready = async () => {
@@ -39,8 +44,9 @@ export class GovernanceService {
 
   forRequest(info: RequestInfo): GovernanceScope {
     const credential = this.auth.credentialFor(info.headers);
-    const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs);
-    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize };
+    const discovery = this.discovery;
+    const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs, (operation, body) => discovery.observe(operation, body));
+    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, discovery };
   }
 
   async close(): Promise<void> {}

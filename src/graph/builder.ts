@@ -8,14 +8,16 @@ import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Context } from './context.js';
-import { DateTimeScalar, JSONObjectScalar, JSONScalar, UUIDScalar } from './scalars.js';
+import { DateScalar, DateTimeScalar, JSONObjectScalar, JSONScalar, UUIDScalar } from './scalars.js';
 
 export interface SchemaTypes {
   Context: Context;
   Scalars: {
     ID: { Input: string; Output: string | number };
     UUID: { Input: string; Output: string };
-    DateTime: { Input: Date; Output: Date | string };
+    /** Input: the checked string (ISO 8601 with an offset, or a wall clock); see scalars.ts. */
+    DateTime: { Input: string; Output: Date | string };
+    Date: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
@@ -42,15 +44,16 @@ export const builder = new SchemaBuilder<SchemaTypes>({
     hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
     startCursorFieldOptions: { description: 'The cursor of the first item of this page, or null when the page is empty.' },
     endCursorFieldOptions: { description: 'The cursor of the last item of this page, or null when the page is empty.' },
-    firstArgOptions: { description: 'Returns the first n items. May exceed the upstream page size (the gateway fetches the pages it needs), up to the configured maximum.' },
+    firstArgOptions: { description: 'Returns the first n items; 20 when neither `first` nor `last` is given. May exceed the upstream page size (the gateway fetches the pages it needs), up to the configured maximum.' },
     afterArgOptions: { description: 'Returns the items after this cursor (from `endCursor` or an edge `cursor` of the same list).' },
-    lastArgOptions: { description: 'Returns the last n items (before `before`, or of the whole list), up to the configured maximum.' },
+    lastArgOptions: { description: 'Returns the last n items (before `before`, or of the whole list), up to the configured maximum; the default page is 20 from the start, see `first`.' },
     beforeArgOptions: { description: 'Returns the items before this cursor (from `startCursor` or an edge `cursor` of the same list).' },
   },
 });
 
 builder.addScalarType('UUID', UUIDScalar);
 builder.addScalarType('DateTime', DateTimeScalar);
+builder.addScalarType('Date', DateScalar);
 builder.addScalarType('JSON', JSONScalar);
 builder.addScalarType('JSONObject', JSONObjectScalar);
 
@@ -60,3 +63,4 @@ builder.globalConnectionField('totalCount', (t) =>
 
 builder.queryType({ description: 'Reads across the AI governance and calendar upstreams.' });
 builder.mutationType({ description: 'Writes to the AI governance and calendar upstreams.' });
+builder.subscriptionType({ description: 'Live updates over Server-Sent Events: changes made through the gateway (any replica) and changes found by polling the upstreams.' });

@@ -5,6 +5,7 @@
 import type { CalendarScope } from '../calendar/service.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
+import type { LiveScope } from '../live/scope.js';
 
 export interface RequestInfo {
   requestId: string;
@@ -19,4 +20,6 @@ export interface Context {
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
+  /** Subscriptions and the change bus mutations publish on. */
+  live: LiveScope;
 }

@@ -1,17 +1,51 @@
 /**
- * Scalars of the graph, from graphql-scalars. DateTime is graphql-scalars' with one change: a value
- * that already is an RFC 3339 string with an offset is sent as it is, so a calendar event keeps its
- * local wall time and offset (`2027-03-01T18:00:00+01:00`) instead of being normalised to UTC.
+ * Scalars of the graph, from graphql-scalars.
+ *
+ * DateTime differs from graphql-scalars' in two ways. On output, a value that already is an RFC 3339
+ * string with an offset is sent as it is, so a calendar event keeps its local wall time and offset
+ * (`2027-03-01T18:00:00+01:00`) instead of being normalised to UTC. On input, it also takes the
+ * calendar's offset-less wall clock (`2027-03-01 18:00:00` or `2027-03-01T18:00:00`), which the
+ * calendar reads in the site's (or, on event writes, the event's) time zone; the value reaches the
+ * resolvers as the checked string, because only the upstream code knows which zone applies.
+ *
+ * Date is a calendar day (`YYYY-MM-DD`) without a time or a zone, for all-day values.
  */
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLDateTime, GraphQLJSON, GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';
 
 const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/;
+/** ISO 8601 with an offset, or a wall clock without one; seconds and fractions optional. */
+const DATE_TIME_INPUT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_INPUT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether the fields name a real day and time (no 2027-02-30, no 25:00). */
+function realDate(y: string, mo: string, d: string, h = '0', mi = '0', s = '0'): boolean {
+  const ms = Date.UTC(+y, +mo - 1, +d);
+  const check = new Date(ms);
+  return check.getUTCFullYear() === +y && check.getUTCMonth() === +mo - 1 && check.getUTCDate() === +d && +h <= 23 && +mi <= 59 && +s <= 59;
+}
+
+function parseDateTimeInput(value: unknown): string {
+  if (typeof value !== 'string') throw new GraphQLError(`DateTime cannot represent a non-string value: ${JSON.stringify(value)}`);
+  const text = value.trim();
+  const m = DATE_TIME_INPUT.exec(text);
+  if (!m || !realDate(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6])) {
+    throw new GraphQLError(`DateTime takes ISO 8601 with an offset (2027-03-01T18:00:00+01:00) or a wall clock (2027-03-01 18:00:00); got "${value}".`);
+  }
+  return text;
+}
+
+function parseDateInput(value: unknown): string {
+  if (typeof value !== 'string') throw new GraphQLError(`Date cannot represent a non-string value: ${JSON.stringify(value)}`);
+  const m = DATE_INPUT.exec(value.trim());
+  if (!m || !realDate(m[1]!, m[2]!, m[3]!)) throw new GraphQLError(`Date takes a calendar day as YYYY-MM-DD; got "${value}".`);
+  return value.trim();
+}
 
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
   description:
-    'A date-time string in RFC 3339 / ISO 8601 form with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`.',
+    'A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site\'s time zone (on event writes: the event\'s).',
   serialize(value) {
     if (typeof value === 'string' && RFC3339_WITH_OFFSET.test(value)) {
       GraphQLDateTime.serialize(value); // throws on impossible dates such as month 13
@@ -19,8 +53,22 @@ export const DateTimeScalar = new GraphQLScalarType({
     }
     return GraphQLDateTime.serialize(value);
   },
-  parseValue: (value) => GraphQLDateTime.parseValue(value),
-  parseLiteral: (ast) => GraphQLDateTime.parseLiteral(ast, {}),
+  parseValue: parseDateTimeInput,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError(`DateTime takes a string, got a ${ast.kind}.`, { nodes: ast });
+    return parseDateTimeInput(ast.value);
+  },
+});
+
+export const DateScalar = new GraphQLScalarType({
+  name: 'Date',
+  description: 'A calendar day without a time or a time zone, `YYYY-MM-DD` (e.g. `2027-03-01`), for all-day values.',
+  serialize: (value) => parseDateInput(value),
+  parseValue: parseDateInput,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError(`Date takes a string, got a ${ast.kind}.`, { nodes: ast });
+    return parseDateInput(ast.value);
+  },
 });
 
 export { GraphQLJSON as JSONScalar, GraphQLJSONObject as JSONObjectScalar, GraphQLUUID as UUIDScalar };

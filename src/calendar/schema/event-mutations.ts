@@ -3,25 +3,36 @@
  * `../writes.ts`); `deleteEvent` moves the event to the trash and returns it.
  */
 import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
+import { refuseNulls } from '../../graph/update-input.js';
+import type { EventInput } from '../writes.js';
 import { recordRef } from '../inputs.js';
+import { PostStatus, statusInput, type PostStatusValue } from './post-status.js';
 import { OrganizerInputFields, VenueInputFields } from './record-inputs.js';
+import { DeleteEventPayload, deleted } from './delete-payloads.js';
 import { EventRef } from './refs.js';
 
-const DATE_HELP = 'Takes `YYYY-MM-DD HH:MM:SS` in the event\'s time zone, or ISO 8601 with an offset (converted to that zone).';
+const DATE_HELP = 'A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event\'s time zone; a value with an offset is converted to it.';
+
+/** What `updateEvent` lets `null` clear (see the README's API conventions). */
+const CLEARABLE = ['venueId', 'organizerIds'] as const;
 
 const eventFields = (create: boolean) =>
   builder.inputType(create ? 'CreateEventInput' : 'UpdateEventInput', {
     description: create ? 'A new calendar event.' : 'Changes to a calendar event; fields left out keep their values.',
     fields: (t) => ({
       title: t.string({ required: create, description: 'The title as plain text.' }),
-      startDate: t.string({ required: create, description: `When the event starts. ${DATE_HELP}` }),
-      endDate: t.string({ required: create, description: `When the event ends. ${DATE_HELP}` }),
+      startDate: t.field({ type: 'DateTime', description: `When the event starts${create ? ' (this or `startDay` is required)' : ''}. ${DATE_HELP}` }),
+      endDate: t.field({ type: 'DateTime', description: `When the event ends${create ? ' (this or `endDay` is required)' : ''}. ${DATE_HELP}` }),
+      startDay: t.field({ type: 'Date', description: 'The first day of an all-day event, instead of `startDate`; makes the event all-day.' }),
+      endDay: t.field({ type: 'Date', description: 'The last day of an all-day event, instead of `endDate`; makes the event all-day.' }),
       timezone: t.string({ description: 'The event\'s time zone, e.g. `Europe/Berlin`; the site\'s when left out.' }),
       allDay: t.boolean({ description: 'Whether the event lasts whole days.' }),
       description: t.string({ description: 'The description, as HTML.' }),
       excerpt: t.string({ description: 'The excerpt, as HTML.' }),
       slug: t.string({ description: 'The URL slug; derived from the title when left out.' }),
-      status: t.string({ description: 'The post status, e.g. `publish` or `draft`.' }),
+      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH or DRAFT.' }),
+      status: t.string({ description: 'The post status as the upstream spells it, e.g. `publish`.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL to import.' }),
       cost: t.string({ description: 'The cost as text, e.g. `$10` or `5 - 20`.' }),
       website: t.string({ description: 'The event\'s website URL.' }),
@@ -50,35 +61,67 @@ const eventFields = (create: boolean) =>
 const CreateEventInput = eventFields(true);
 const UpdateEventInput = eventFields(false);
 
+type EventArgs = Omit<EventInput, 'status'> & { startDay?: string | null; endDay?: string | null; postStatus?: PostStatusValue | null; status?: string | null };
+
+/** The graph's input as the writer's: whole days become wall clocks of an all-day event, and the status one string. */
+function eventInput(input: EventArgs, create: boolean): EventInput {
+  const { startDay, endDay, postStatus, status, ...rest } = input;
+  const out: EventInput = { ...rest, status: statusInput(postStatus, status, 'input.postStatus') };
+  for (const [day, full, time] of [['startDay', 'startDate', '00:00:00'], ['endDay', 'endDate', '23:59:59']] as const) {
+    const value = day === 'startDay' ? startDay : endDay;
+    if (value != null && input[full] != null) throw badInput(`Give "input.${full}" or "input.${day}", not both.`, `input.${day}`);
+    if (value != null) {
+      out[full] = `${value} ${time}`;
+      if (out.allDay == null) out.allDay = true;
+    }
+    if (create && out[full] == null) throw badInput(`Give "input.${full}" or "input.${day}".`, `input.${full}`);
+  }
+  return out;
+}
+
 builder.mutationFields((t) => ({
   createEvent: t.field({
     type: EventRef,
     nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }) },
-    resolve: (_root, { input }, { calendar }) => calendar.writes.createEvent(input),
+    resolve: async (_root, { input }, { calendar, live }) => {
+      const event = await calendar.writes.createEvent(eventInput(input, true));
+      live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
+      return event;
+    },
   }),
   updateEvent: t.field({
     type: EventRef,
     nullable: true,
-    description: 'Changes the given fields of an event (found by id or slug) and keeps all others.',
+    description: 'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
     args: {
       id: t.arg.id({ description: 'The event\'s id.' }),
       slug: t.arg.string({ description: 'The event\'s slug.' }),
       password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
     },
-    resolve: (_root, args, { calendar }) => calendar.writes.updateEvent(recordRef(args, 'event'), args.input, args.password ?? undefined),
+    resolve: async (_root, args, { calendar, live }) => {
+      const ref = recordRef(args, 'event');
+      refuseNulls(args.input, 'input', CLEARABLE);
+      const event = await calendar.writes.updateEvent(ref, eventInput(args.input, false), args.password ?? undefined);
+      live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
+      return event;
+    },
   }),
   deleteEvent: t.field({
-    type: EventRef,
+    type: DeleteEventPayload,
     nullable: true,
-    description: 'Moves an event (found by id or slug) to the trash and returns it; deleting it again is a GONE error.',
+    description: 'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
     args: {
       id: t.arg.id({ description: 'The event\'s id.' }),
       slug: t.arg.string({ description: 'The event\'s slug.' }),
       password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
     },
-    resolve: (_root, args, { calendar }) => calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined),
+    resolve: async (_root, args, { calendar, live }) => {
+      const event = await calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined);
+      live.bus.eventChanged({ id: String(event.id), origin: 'gateway', deleted: true });
+      return deleted(event);
+    },
   }),
 }));

@@ -7,6 +7,7 @@ import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
 import { HTMLScalar } from './common.js';
+import { PostStatus, postStatusOf, STATUS_DEPRECATION } from './post-status.js';
 import { pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';
 import { CategoryRef, CostDetailsRef, CustomFieldRef, EventConnection, EventRef, ImageRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
@@ -18,7 +19,8 @@ EventRef.implement({
     globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
     globalIdLineage: t.exposeStringList('globalIdLineage', { nullable: false, description: 'The global ids of the sites the event was imported through, its own first.' }),
     authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when the event has one.' }),
-    status: t.exposeString('status', { nullable: false, description: 'The post status: `publish`, `draft`, `pending`, `future`, `private` or `trash`.' }),
+    status: t.exposeString('status', { nullable: false, description: 'The post status as the upstream spells it: `publish`, `draft`, `pending`, `future`, `private` or `trash`.', deprecationReason: STATUS_DEPRECATION }),
+    postStatus: t.field({ type: PostStatus, nullable: false, description: 'The post status; OTHER for a status a plugin of the site added.', resolve: (e) => postStatusOf(e.status)! }),
     title: t.exposeString('title', { nullable: false, description: 'The title as plain text (HTML entities decoded).' }),
     description: t.field({ nullable: false, type: HTMLScalar, description: 'The description as HTML; empty when there is none.', resolve: (e) => e.description }),
     excerpt: t.field({ nullable: false, type: HTMLScalar, description: 'The excerpt as HTML; empty when there is none.', resolve: (e) => e.excerpt }),

@@ -10,3 +10,4 @@ import './term.js';
 import './record-inputs.js';
 import './event-mutations.js';
 import './record-mutations.js';
+import './live.js';

@@ -3,6 +3,7 @@
  * once as an interface; `Venue` and `Organizer` add their own fields and their events.
  */
 import { HTMLScalar } from './common.js';
+import { PostStatus, postStatusOf, STATUS_DEPRECATION } from './post-status.js';
 import { ImageRef, LinkedPostRef } from './refs.js';
 
 LinkedPostRef.implement({
@@ -12,7 +13,8 @@ LinkedPostRef.implement({
     globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
     name: t.exposeString('name', { nullable: false, description: 'The name as plain text.' }),
     slug: t.exposeString('slug', { nullable: true, description: 'The URL slug.' }),
-    status: t.exposeString('status', { nullable: true, description: 'The post status, e.g. `publish` or `trash`.' }),
+    status: t.exposeString('status', { nullable: true, description: 'The post status as the upstream spells it, e.g. `publish` or `trash`.', deprecationReason: STATUS_DEPRECATION }),
+    postStatus: t.field({ type: PostStatus, nullable: true, description: 'The post status, when the upstream sends it; OTHER for a status a plugin of the site added.', resolve: (p) => postStatusOf(p.status) }),
     authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when known.' }),
     description: t.field({ type: HTMLScalar, nullable: true, description: 'The description as HTML, when there is one.', resolve: (p) => p.description }),
     url: t.exposeString('url', { nullable: true, description: 'The public web page.' }),

@@ -2,6 +2,7 @@
  * The Organizer type, its events, and the organizer queries.
  */
 import { builder } from '../../graph/builder.js';
+import { PostStatus, statusInput } from './post-status.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
@@ -47,10 +48,11 @@ builder.queryFields((t) => ({
         eventId: t.arg.id({ description: 'Only the organizers of this event.' }),
         hasEvents: t.arg.boolean({ description: 'Only organizers with (true) or without (false) events.' }),
         onlyWithUpcoming: t.arg.boolean({ description: 'Only organizers with upcoming events.' }),
-        status: t.arg.string({ description: 'Only organizers with this post status.' }),
+        postStatus: t.arg({ type: PostStatus, description: 'Only organizers with this post status.' }),
+        status: t.arg.string({ description: 'Only organizers with this post status, as the upstream spells it.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
       },
       resolve: (_root, args, { calendar }) => {
-        const query = postListQuery(args);
+        const query = postListQuery({ ...args, status: statusInput(args.postStatus, args.status, 'postStatus') });
         return pagedConnection(calendar, args, listKeyOf('organizers', query), calendar.loaders.organizers, query);
       },
     },

@@ -3,6 +3,7 @@
  * `createEvent`'s inline venue and organizers.
  */
 import { builder } from '../../graph/builder.js';
+import { PostStatus } from './post-status.js';
 
 const venueFields = (name: string, create: boolean) =>
   builder.inputType(name, {
@@ -19,7 +20,8 @@ const venueFields = (name: string, create: boolean) =>
       phone: t.string({ description: 'The phone number.' }),
       website: t.string({ description: 'The website URL.' }),
       description: t.string({ description: 'The description, as HTML.' }),
-      status: t.string({ description: 'The post status, e.g. `publish`.' }),
+      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
+      status: t.string({ description: 'The post status as the upstream spells it, e.g. `publish`.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
       showMap: t.boolean({ description: 'Whether to show a map of the venue.' }),
       showMapLink: t.boolean({ description: 'Whether to show a link to a map of the venue.' }),
@@ -35,7 +37,8 @@ const organizerFields = (name: string, create: boolean) =>
       phone: t.string({ description: 'The contact phone number.' }),
       website: t.string({ description: 'The website URL.' }),
       description: t.string({ description: 'The description, as HTML.' }),
-      status: t.string({ description: 'The post status, e.g. `publish`.' }),
+      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
+      status: t.string({ description: 'The post status as the upstream spells it, e.g. `publish`.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
     }),
   });

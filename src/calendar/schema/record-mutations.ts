@@ -14,7 +14,9 @@ import {
   UpdateVenueInput,
   VenueInputFields,
 } from './record-inputs.js';
+import { DeleteCategoryPayload, DeleteOrganizerPayload, DeleteTagPayload, DeleteVenuePayload, deleted } from './delete-payloads.js';
 import { CategoryRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
+import { refuseNulls } from '../../graph/update-input.js';
 
 builder.mutationFields((t) => {
   const idOrSlug = (what: string) => ({
@@ -35,14 +37,18 @@ builder.mutationFields((t) => {
       nullable: true,
       description: 'Changes the given fields of a venue found by id or slug.',
       args: { ...idOrSlug('venue'), input: t.arg({ type: UpdateVenueInput, required: true, description: 'The changes.' }) },
-      resolve: (_r, args, { calendar }) => calendar.writes.updateVenue(recordRef(args, 'venue'), args.input),
+      resolve: (_r, args, { calendar }) => {
+        const ref = recordRef(args, 'venue');
+        refuseNulls(args.input, 'input');
+        return calendar.writes.updateVenue(ref, args.input);
+      },
     }),
     deleteVenue: t.field({
-      type: VenueRef,
+      type: DeleteVenuePayload,
       nullable: true,
-      description: 'Moves a venue found by id or slug to the trash and returns it; deleting it again is a GONE error.',
+      description: 'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
       args: idOrSlug('venue'),
-      resolve: (_r, args, { calendar }) => calendar.writes.deleteVenue(recordRef(args, 'venue')),
+      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteVenue(recordRef(args, 'venue'))),
     }),
     createOrganizer: t.field({
       type: OrganizerRef,
@@ -56,14 +62,18 @@ builder.mutationFields((t) => {
       nullable: true,
       description: 'Changes the given fields of an organizer found by id or slug.',
       args: { ...idOrSlug('organizer'), input: t.arg({ type: UpdateOrganizerInput, required: true, description: 'The changes.' }) },
-      resolve: (_r, args, { calendar }) => calendar.writes.updateOrganizer(recordRef(args, 'organizer'), args.input),
+      resolve: (_r, args, { calendar }) => {
+        const ref = recordRef(args, 'organizer');
+        refuseNulls(args.input, 'input');
+        return calendar.writes.updateOrganizer(ref, args.input);
+      },
     }),
     deleteOrganizer: t.field({
-      type: OrganizerRef,
+      type: DeleteOrganizerPayload,
       nullable: true,
-      description: 'Moves an organizer found by id or slug to the trash and returns it; deleting it again is a GONE error.',
+      description: 'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
       args: idOrSlug('organizer'),
-      resolve: (_r, args, { calendar }) => calendar.writes.deleteOrganizer(recordRef(args, 'organizer')),
+      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteOrganizer(recordRef(args, 'organizer'))),
     }),
     createCategory: t.field({
       type: CategoryRef,
@@ -77,14 +87,18 @@ builder.mutationFields((t) => {
       nullable: true,
       description: 'Changes the given fields of an event category.',
       args: { ...termId('category'), input: t.arg({ type: UpdateCategoryInput, required: true, description: 'The changes.' }) },
-      resolve: (_r, args, { calendar }) => calendar.writes.updateCategory(recordId(args.id, 'id'), args.input),
+      resolve: (_r, args, { calendar }) => {
+        const id = recordId(args.id, 'id');
+        refuseNulls(args.input, 'input');
+        return calendar.writes.updateCategory(id, args.input);
+      },
     }),
     deleteCategory: t.field({
-      type: CategoryRef,
+      type: DeleteCategoryPayload,
       nullable: true,
-      description: 'Deletes an event category for good and returns it as it was.',
+      description: 'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
       args: termId('category'),
-      resolve: (_r, args, { calendar }) => calendar.writes.deleteCategory(recordId(args.id, 'id')),
+      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteCategory(recordId(args.id, 'id'))),
     }),
     createTag: t.field({
       type: TagRef,
@@ -98,14 +112,18 @@ builder.mutationFields((t) => {
       nullable: true,
       description: 'Changes the given fields of an event tag.',
       args: { ...termId('tag'), input: t.arg({ type: UpdateTagInput, required: true, description: 'The changes.' }) },
-      resolve: (_r, args, { calendar }) => calendar.writes.updateTag(recordId(args.id, 'id'), args.input),
+      resolve: (_r, args, { calendar }) => {
+        const id = recordId(args.id, 'id');
+        refuseNulls(args.input, 'input');
+        return calendar.writes.updateTag(id, args.input);
+      },
     }),
     deleteTag: t.field({
-      type: TagRef,
+      type: DeleteTagPayload,
       nullable: true,
-      description: 'Deletes an event tag for good and returns it as it was.',
+      description: 'Deletes an event tag for good (terms have no trash); NOT_FOUND when there is no such tag.',
       args: termId('tag'),
-      resolve: (_r, args, { calendar }) => calendar.writes.deleteTag(recordId(args.id, 'id')),
+      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteTag(recordId(args.id, 'id'))),
     }),
   };
 });

@@ -9,32 +9,55 @@ import { EventFilter } from './event-filter.js';
 import { CategoryConnection, CategoryRef, EventConnection, EventRef, TagConnection, TagRef } from './refs.js';
 
 export const TermOrder = builder.enumType('TermOrder', {
-  description: 'The direction of a category or tag list\'s order.',
+  description: 'The direction of a category or tag list\'s order; only for the deprecated one-word `orderBy` values.',
   values: {
     ASC: { value: 'asc', description: 'Ascending (the default).' },
     DESC: { value: 'desc', description: 'Descending.' },
   } as const,
 });
 
+const TERM_SORT_FIELDS = {
+  NAME: ['name', 'The name'],
+  SLUG: ['slug', 'The slug'],
+  ID: ['id', 'The id'],
+  COUNT: ['count', 'The number of events'],
+  DESCRIPTION: ['description', 'The description'],
+} as const;
+
+/** `FIELD_DIRECTION` values carry `field,direction`; the deprecated one-word values only the field. */
+function termOrderValues() {
+  const values: Record<string, { value: string; description: string; deprecationReason?: string }> = {};
+  for (const [name, [wire, label]] of Object.entries(TERM_SORT_FIELDS)) {
+    values[`${name}_ASC`] = { value: `${wire},asc`, description: `${label}, ascending${name === 'NAME' ? ' (the default)' : ''}.` };
+    values[`${name}_DESC`] = { value: `${wire},desc`, description: `${label}, descending.` };
+  }
+  values.INCLUDE_ORDER = { value: 'include,asc', description: 'The order of the ids given in `include`.' };
+  for (const [name, [wire, label]] of Object.entries(TERM_SORT_FIELDS)) {
+    values[name] = { value: wire, description: `${label}, in the direction of \`order\`.`, deprecationReason: `Use ${name}_ASC or ${name}_DESC: the graph spells every order FIELD_DIRECTION.` };
+  }
+  values.INCLUDE = { value: 'include', description: 'The order of the ids given in `include`.', deprecationReason: 'Use INCLUDE_ORDER.' };
+  return values;
+}
+
 export const TermOrderBy = builder.enumType('TermOrderBy', {
-  description: 'What a category or tag list is sorted by.',
-  values: {
-    NAME: { value: 'name', description: 'The name (the default).' },
-    SLUG: { value: 'slug', description: 'The slug.' },
-    ID: { value: 'id', description: 'The id.' },
-    COUNT: { value: 'count', description: 'The number of events.' },
-    DESCRIPTION: { value: 'description', description: 'The description.' },
-    INCLUDE: { value: 'include', description: 'The order of the ids given in `include`.' },
-  } as const,
+  description: 'The order of a category or tag list, as `FIELD_DIRECTION`.',
+  values: termOrderValues(),
 });
+
+/** `orderBy` (and the deprecated `order`) as the upstream's `orderby` and `order`. */
+export function termOrder(orderBy: string | null | undefined, order: 'asc' | 'desc' | null | undefined): { orderBy?: string; order?: 'asc' | 'desc' } {
+  if (!orderBy) return order ? { order } : {};
+  const [field, direction] = orderBy.split(',') as [string, 'asc' | 'desc' | undefined];
+  return { orderBy: field, order: direction ?? order ?? undefined };
+}
 
 const termFields = (wireKey: 'categories' | 'tags') =>
   builder.args((t) => ({
     search: t.string({ description: `Only ${wireKey} with this text in their name or slug.` }),
     include: t.idList({ description: `Only the ${wireKey} with these ids.` }),
     exclude: t.idList({ description: `Leaves out the ${wireKey} with these ids.` }),
-    order: t.field({ type: TermOrder, description: 'The direction of the order.' }),
-    orderBy: t.field({ type: TermOrderBy, description: 'What to sort by.' }),
+    orderBy: t.field({ type: TermOrderBy, description: 'The order of the list, e.g. `NAME_DESC`; by name, ascending, when left out.' }),
+    order: t.field({ type: TermOrder, description: 'The direction of the order.', deprecationReason: 'Use a FIELD_DIRECTION value of `orderBy`, e.g. `NAME_DESC`.' }),
     hideEmpty: t.boolean({ description: `Leaves out ${wireKey} without events; true unless set to false, as upstream.` }),
     eventId: t.id({ description: `Only the ${wireKey} of this event.` }),
     slug: t.string({ description: `Only the ${wireKey} with this slug.` }),
@@ -117,7 +140,7 @@ builder.queryFields((t) => ({
       description: 'Event categories, filtered.',
       args: { ...termFields('categories'), parentId: t.arg.id({ description: 'Only the direct subcategories of this category (0 for top-level ones).' }) },
       resolve: (_root, args, { calendar }) => {
-        const query = termListQuery(args);
+        const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
         return pagedConnection(calendar, args, listKeyOf('categories', query), calendar.loaders.categories, query);
       },
     },
@@ -137,7 +160,7 @@ builder.queryFields((t) => ({
       description: 'Event tags, filtered.',
       args: termFields('tags'),
       resolve: (_root, args, { calendar }) => {
-        const query = termListQuery(args);
+        const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
         return pagedConnection(calendar, args, listKeyOf('tags', query), calendar.loaders.tags, query);
       },
     },

@@ -2,6 +2,7 @@
  * The Venue type, its events, and the venue queries.
  */
 import { builder } from '../../graph/builder.js';
+import { PostStatus, statusInput } from './post-status.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
@@ -57,10 +58,11 @@ builder.queryFields((t) => ({
         eventId: t.arg.id({ description: 'Only the venues of this event.' }),
         hasEvents: t.arg.boolean({ description: 'Only venues with (true) or without (false) events.' }),
         onlyWithUpcoming: t.arg.boolean({ description: 'Only venues with upcoming events.' }),
-        status: t.arg.string({ description: 'Only venues with this post status.' }),
+        postStatus: t.arg({ type: PostStatus, description: 'Only venues with this post status.' }),
+        status: t.arg.string({ description: 'Only venues with this post status, as the upstream spells it.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
       },
       resolve: (_root, args, { calendar }) => {
-        const query = postListQuery(args);
+        const query = postListQuery({ ...args, status: statusInput(args.postStatus, args.status, 'postStatus') });
         return pagedConnection(calendar, args, listKeyOf('venues', query), calendar.loaders.venues, query);
       },
     },

@@ -4,6 +4,7 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { notFound } from '../../graph/delete-payload.js';
 import { Tags } from '../client.js';
 import type { AttributeOptionRequest, AttributeResponseType as WireResponseType } from '../wire.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
@@ -139,15 +140,17 @@ builder.mutationFields((t) => ({
   addAttributeOptions: t.field({
     type: SchemaAttributeRef,
     nullable: true,
-    description: 'Adds options to a select attribute and returns the attribute with all its options; null when there is no such attribute.',
+    description: 'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',
     args: {
       attributeId: t.arg.id({ required: true, description: 'The attribute\'s uuid.' }),
       options: t.arg({ type: [AttributeOptionInput], required: true, description: 'The options to add.' }),
     },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const attributeId = uuidArg(args.attributeId, 'attributeId');
       if (args.options.length === 0) throw badInput('Give at least one option.', 'options');
-      return ctx.governance.client.addAttributeOptions(attributeId, optionsArg(args.options, 'options'));
+      const attribute = await ctx.governance.client.addAttributeOptions(attributeId, optionsArg(args.options, 'options'));
+      if (!attribute) throw notFound('attribute', 'attributeId');
+      return attribute;
     },
   }),
 }));

@@ -12,8 +12,10 @@ import { checkPaging, governanceConnection, searchArg } from './validate.js';
 const LinkOrder = builder.enumType('EntityLinkOrder', {
   description: 'The order of an entity\'s links.',
   values: {
-    NEWEST_FIRST: { value: 'id,desc', description: 'By link id, descending (the upstream\'s default).' },
-    OLDEST_FIRST: { value: 'id,asc', description: 'By link id, ascending.' },
+    ID_DESC: { value: 'id,desc', description: 'By link id, descending (the upstream\'s default).' },
+    ID_ASC: { value: 'id,asc', description: 'By link id, ascending.' },
+    NEWEST_FIRST: { value: 'id,desc', description: 'By link id, descending.', deprecationReason: 'Use ID_DESC: the graph spells every order FIELD_DIRECTION.' },
+    OLDEST_FIRST: { value: 'id,asc', description: 'By link id, ascending.', deprecationReason: 'Use ID_ASC: the graph spells every order FIELD_DIRECTION.' },
   } as const,
 });
 

@@ -5,6 +5,8 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
+import { refuseNulls } from '../../graph/update-input.js';
 import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
 import type { AttributeValueRequest, EntityInformation } from '../wire.js';
@@ -62,14 +64,23 @@ const UpdateEntityInput = builder.inputType('UpdateEntityInput', {
   }),
 });
 
-const DeleteEntityPayload = builder.objectRef<{ deletedId: string }>('DeleteEntityPayload').implement({
+const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('DeleteEntityPayload').implement({
   description: 'The result of deleting a record.',
-  fields: (t) => ({ deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the record that was deleted.' }) }),
+  fields: (t) => ({
+    deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the record that was deleted.' }),
+    node: t.field({
+      type: EntityRef,
+      nullable: true,
+      description: 'The record as it was just before the delete. The upstream\'s delete answers no body, so selecting this costs one read before the delete.',
+      resolve: (p) => p.node,
+    }),
+  }),
 });
 
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
   ctx.governance.client.invalidate([Tags.entity(entity.id), Tags.entityLists, Tags.linkLists]);
   ctx.governance.loaders.primeEntities([entity]);
+  ctx.live.bus.entityChanged({ id: entity.id, origin: 'gateway' });
   return entity;
 }
 
@@ -90,13 +101,14 @@ builder.mutationFields((t) => ({
   updateEntity: t.field({
     type: EntityRef,
     nullable: true,
-    description: 'Changes a record and returns it; null when there is no record with that id.',
+    description: 'Changes a record and returns it; NOT_FOUND when there is no record with that id.',
     args: {
       id: t.arg.id({ required: true, description: 'The record\'s uuid.' }),
       input: t.arg({ type: UpdateEntityInput, required: true, description: 'The changes.' }),
     },
     resolve: async (_root, { id, input }, ctx) => {
       const entityId = uuidArg(id, 'id');
+      refuseNulls(input, 'input');
       const body = {
         ...(input.name != null ? { name: nonEmptyArg(input.name, 'input.name') } : {}),
         ...(input.organizationId != null ? { organization: { id: uuidArg(input.organizationId, 'input.organizationId') } } : {}),
@@ -104,21 +116,26 @@ builder.mutationFields((t) => ({
       };
       if (Object.keys(body).length === 0) throw badInput('Give at least one field to change.', 'input');
       const entity = await ctx.governance.client.updateEntity(entityId, body);
-      return entity ? wrote(ctx, entity) : null;
+      if (!entity) throw notFound('record', 'id');
+      return wrote(ctx, entity);
     },
   }),
   deleteEntity: t.field({
     type: DeleteEntityPayload,
     nullable: true,
-    description: 'Deletes a record (needs the full AI_GOVERNANCE scope); null when there is no record with that id.',
+    description: 'Deletes a record (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no record with that id (a second delete too).',
     args: { id: t.arg.id({ required: true, description: 'The record\'s uuid.' }) },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       const id = uuidArg(args.id, 'id');
       const { client, loaders } = ctx.governance;
+      // The delete answers no body: the record as it was costs a read, made only when asked for.
+      const node = selects(info, 'node') ? await loaders.entity.load(id) : null;
       const deleted = await client.deleteEntity(id);
       client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
       loaders.forgetEntity(id);
-      return deleted ? { deletedId: id } : null;
+      if (!deleted) throw notFound('record', 'id');
+      ctx.live.bus.entityChanged({ id, origin: 'gateway', deleted: true });
+      return { deletedId: id, node };
     },
   }),
 }));

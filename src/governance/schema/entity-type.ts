@@ -9,7 +9,7 @@ import { UpstreamError } from '../../core/errors.js';
 import { listKeyOf } from '../../graph/paging.js';
 import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } from '../wire.js';
 import { NameOrder } from './common.js';
-import { EntityKind, kindOf } from './kind.js';
+import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';
 import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
 
@@ -17,7 +17,7 @@ type Shape = EntityTypeReference | EntityTypeInformation;
 
 const isFull = (t: Shape): t is EntityTypeInformation => 'settings' in t;
 
-async function full(t: Shape, ctx: Context): Promise<EntityTypeInformation> {
+export async function full(t: Shape, ctx: Context): Promise<EntityTypeInformation> {
   if (isFull(t)) return t;
   const loaded = await ctx.governance.loaders.entityType.load(t.id);
   if (!loaded) throw new UpstreamError('governance', 'not-found', 'The entity type this record refers to no longer exists.');
@@ -56,6 +56,7 @@ EntityTypeRef.implement({
     id: t.exposeID('id', { nullable: false, description: 'The entity type\'s uuid.' }),
     name: t.exposeString('name', { nullable: false, description: 'The entity type\'s name, e.g. `datasets`; also its schema name for the AI kinds.' }),
     kind: t.field({ type: EntityKind, nullable: true, description: 'The AI governance kind of this type; null for types of other modules.', resolve: (type) => kindOf(type.name) }),
+    displayName: t.string({ nullable: false, description: 'A human name of the type for display, e.g. `AI System` for `aisystems`.', resolve: (type) => typeDisplayName(type.name) }),
     nameKey: t.string({ nullable: true, description: 'The localisation key of the name.', resolve: fromReference('nameKey') }),
     seeded: t.boolean({ nullable: true, description: 'Whether the type is built into the platform (true) or was added by the tenant.', resolve: fromReference('seeded') }),
     moduleName: t.string({ nullable: true, description: 'The platform module the type belongs to, e.g. `AIGovernance`.', resolve: fromReference('moduleName') }),

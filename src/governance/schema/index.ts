@@ -11,3 +11,5 @@ import './link.js';
 import './link-mutations.js';
 import './workflow.js';
 import './attribute.js';
+import './discovery.js';
+import './live.js';

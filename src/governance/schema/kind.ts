@@ -19,3 +19,21 @@ export const EntityKind = builder.enumType('EntityKind', {
 export function kindOf(typeName: string | undefined | null): AiEntityTypeName | null {
   return typeName && (AI_ENTITY_TYPE_NAMES as readonly string[]).includes(typeName) ? (typeName as AiEntityTypeName) : null;
 }
+
+const DISPLAY_NAMES: Record<string, string> = {
+  models: 'Model',
+  datasets: 'Dataset',
+  aisystems: 'AI System',
+  aiagents: 'AI Agent',
+  vendors: 'Vendor',
+  assets: 'Asset',
+  processingactivities: 'Processing Activity',
+};
+
+/**
+ * A human name for an entity type name, for display: `aisystems` → `AI System`. Types the gateway
+ * does not know are split at dashes and underscores and capitalised (`risk_items` → `Risk Items`).
+ */
+export function typeDisplayName(typeName: string): string {
+  return DISPLAY_NAMES[typeName] ?? typeName.split(/[-_\s]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+}

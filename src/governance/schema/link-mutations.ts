@@ -4,9 +4,11 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
-import type { LinkRequestEnd } from '../wire.js';
+import type { LinkInformation, LinkRequestEnd } from '../wire.js';
+import { nameList } from './discovery.js';
 import { EntityKind } from './kind.js';
 import { LinkRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
@@ -23,16 +25,25 @@ const LinkEndInput = builder.inputType('GovernanceLinkEndInput', {
 const CreateLinkInput = builder.inputType('CreateGovernanceLinkInput', {
   description: 'A new link between two records.',
   fields: (t) => ({
-    linkTypeId: t.id({ required: true, description: 'The uuid of the link type (a relationship type id).' }),
+    linkTypeId: t.id({ description: 'The uuid of the link type (a relationship type id); give this or `relationshipType`.' }),
+    relationshipType: t.string({ description: 'The name of the link type, e.g. `ai-system-composition` (see `relationshipTypes`); an unknown name is a BAD_USER_INPUT that lists the known ones.' }),
     entity1: t.field({ type: LinkEndInput, required: true, description: 'The first end (the source).' }),
     entity2: t.field({ type: LinkEndInput, required: true, description: 'The second end (the target).' }),
     attributes: t.field({ type: 'JSONObject', description: 'The link\'s own attributes, passed to the upstream as they are.' }),
   }),
 });
 
-const DeleteLinkPayload = builder.objectRef<{ deletedId: string }>('DeleteGovernanceLinkPayload').implement({
+const DeleteLinkPayload = builder.objectRef<Deleted<LinkInformation>>('DeleteGovernanceLinkPayload').implement({
   description: 'The result of deleting a link.',
-  fields: (t) => ({ deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }) }),
+  fields: (t) => ({
+    deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }),
+    node: t.field({
+      type: LinkRef,
+      nullable: true,
+      description: 'The link as it was just before the delete. The upstream\'s delete answers no link, so selecting this costs one read before the delete.',
+      resolve: (p) => p.node,
+    }),
+  }),
 });
 
 type EndArg = { id: string | number; kind?: string | null; typeName?: string | null };
@@ -50,37 +61,54 @@ async function resolveEnd(end: { id: string; typeName?: string }, argument: stri
   return { id: end.id, entityType: { name: entity.entityType.name } };
 }
 
+/** The link type's uuid, given or looked up by name among the known relationship types. */
+function linkTypeOf(input: { linkTypeId?: string | number | null; relationshipType?: string | null }, ctx: Context): string {
+  const hasId = input.linkTypeId != null;
+  const hasName = input.relationshipType != null;
+  if (hasId === hasName) throw badInput('Give exactly one of "linkTypeId" or "relationshipType".', hasId ? 'input.relationshipType' : 'input.linkTypeId');
+  if (hasId) return uuidArg(input.linkTypeId!, 'input.linkTypeId');
+  const { discovery } = ctx.governance;
+  const known = discovery.relationshipType(input.relationshipType!);
+  if (!known) throw badInput(`"${input.relationshipType}" is not a known relationship type; known: ${nameList(discovery.relationshipTypes().map((r) => r.name))}.`, 'input.relationshipType');
+  if (!known.id) throw badInput(`The uuid of relationship type "${known.name}" is not known yet (configure it, or give "linkTypeId").`, 'input.relationshipType');
+  return known.id;
+}
+
 builder.mutationFields((t) => ({
   createLink: t.field({
     type: LinkRef,
     description: 'Links two records with a link type and returns the new link.',
     args: { input: t.arg({ type: CreateLinkInput, required: true, description: 'The link to create.' }) },
     resolve: async (_root, { input }, ctx) => {
-      const linkTypeId = uuidArg(input.linkTypeId, 'input.linkTypeId');
+      const linkTypeId = linkTypeOf(input, ctx);
       const ends = [checkEnd(input.entity1, 'input.entity1'), checkEnd(input.entity2, 'input.entity2')] as const;
       const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
       const { client } = ctx.governance;
       const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
       client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
+      // A link is part of both records' view (their links lists).
+      for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
       return link;
     },
   }),
   deleteLink: t.field({
     type: DeleteLinkPayload,
     nullable: true,
-    description: 'Deletes a link (needs the full AI_GOVERNANCE scope); null when there is no such link.',
+    description: 'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',
     args: {
       id: t.arg.id({ required: true, description: 'The link\'s uuid.' }),
       linkTypeId: t.arg.id({ required: true, description: 'The uuid of the link\'s type.' }),
     },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       const id = uuidArg(args.id, 'id');
       const linkTypeId = uuidArg(args.linkTypeId, 'linkTypeId');
       const { client } = ctx.governance;
+      const node = selects(info, 'node') ? await client.getLink(id, linkTypeId) : null;
       const deleted = await client.deleteLink(id, linkTypeId);
       // The ends are not known here: every cached links page goes.
       client.invalidate([Tags.link(id), Tags.linkLists]);
-      return deleted ? { deletedId: id } : null;
+      if (!deleted) throw notFound('link', 'id');
+      return { deletedId: id, node };
     },
   }),
 }));

@@ -6,7 +6,7 @@
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import type { LinkEndpoint, OptionValueItem } from '../wire.js';
-import { EntityKind, kindOf } from './kind.js';
+import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityTypeRef, LinkEndRef, LinkRef, LinkTypeRef, RelationshipTypeRef, UserRef } from './refs.js';
 import { uuidArg } from './validate.js';
 
@@ -54,7 +54,8 @@ LinkEndRef.implement({
     number: t.exposeInt('number', { nullable: true, description: 'The record\'s sequence number, when the upstream sends it.' }),
     name: t.exposeString('name', { nullable: false, description: 'The record\'s name.' }),
     displayLabel: t.string({ nullable: true, description: 'The record\'s display label, when the upstream sends it.', resolve: (e) => e.linkEntityDetail?.displayLabel ?? null }),
-    typeName: t.string({ nullable: false, description: 'The name of the record\'s entity type, e.g. `models` or `vendors`.', resolve: (e) => e.entityType.name }),
+    typeName: t.string({ nullable: false, description: 'The name of the record\'s entity type, e.g. `models` or `vendors` (a key, not for display: see `typeDisplayName`).', resolve: (e) => e.entityType.name }),
+    typeDisplayName: t.string({ nullable: false, description: 'A human name of the record\'s entity type, e.g. `AI System` or `Vendor`.', resolve: (e) => typeDisplayName(e.entityType.name) }),
     type: t.field({ nullable: false, type: EntityTypeRef, description: 'The record\'s entity type.', resolve: (e) => e.entityType }),
     kind: t.field({ type: EntityKind, nullable: true, description: 'The AI governance kind of the record; null for records of other kinds.', resolve: (e) => kindOf(e.entityType?.name) }),
     deleted: t.exposeBoolean('deleted', { nullable: false, description: 'Whether the record has been deleted.' }),

@@ -4,6 +4,9 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { notFound } from '../../graph/delete-payload.js';
+import { isUpstreamError } from '../../core/errors.js';
+import { nameList } from './discovery.js';
 import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
 import { EntityStageRef, WorkflowStageRef } from './refs.js';
@@ -73,19 +76,33 @@ builder.mutationField('moveEntityToStage', (t) =>
   t.field({
     type: WorkflowStageRef,
     nullable: true,
-    description: 'Moves a record to a named stage of its workflow and returns that stage; null when there is no such record.',
+    description: 'Moves a record to a named stage of its workflow and returns that stage; NOT_FOUND when there is no such record, and a stage the platform refuses is a BAD_USER_INPUT that lists the stages known for the record\'s type (see `EntityType.workflow`).',
     args: { input: t.arg({ type: MoveToStageInput, required: true, description: 'The record and the stage.' }) },
     resolve: async (_root, { input }, ctx) => {
       const entityId = uuidArg(input.entityId, 'input.entityId');
       const nextStageName = nonEmptyArg(input.nextStageName, 'input.nextStageName');
       const given = input.workflowType != null ? uuidArg(input.workflowType, 'input.workflowType') : null;
       const workflowType = given ?? (await workflowTypeOf(entityId, ctx));
-      if (!workflowType) return null;
-      const { client, loaders } = ctx.governance;
+      if (!workflowType) throw notFound('record', 'input.entityId');
+      const { client, loaders, discovery } = ctx.governance;
       const parameters = input.executeRule != null ? { executeRule: input.executeRule } : {};
-      const stage = await client.moveToStage(entityId, workflowType, { nextStageName, parameters });
+      const typeName = async () => (await loaders.entity.load(entityId))?.entityType.name;
+      let stage;
+      try {
+        stage = await client.moveToStage(entityId, workflowType, { nextStageName, parameters });
+      } catch (error) {
+        // The platform answers a stage it does not know (or may not move to) with a bare 400.
+        if (!isUpstreamError(error) || error.kind !== 'bad-request') throw error;
+        const name = await typeName().catch(() => undefined);
+        const known = name ? discovery.workflowStages(name).map((s) => s.name) : [];
+        throw badInput(`The workflow refused the stage "${nextStageName}"${name ? ` for ${name}` : ''}; known stages: ${nameList(known)}.`, 'input.nextStageName');
+      }
+      if (!stage) throw notFound('record', 'input.entityId');
+      const name = await typeName().catch(() => undefined);
+      if (name) discovery.observeStage(name, stage);
       client.invalidate([Tags.entity(entityId), Tags.entityLists]);
       loaders.forgetEntity(entityId);
+      ctx.live.bus.entityChanged({ id: entityId, origin: 'gateway' });
       return stage;
     },
   }),

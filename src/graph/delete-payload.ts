@@ -1,0 +1,35 @@
+/**
+ * The one shape of every delete: `{ deletedId, node }`. `deletedId` is the field Relay's
+ * `@deleteRecord` reads; `node` is the record as it was just before the delete (or, for the
+ * calendar's trash, as the trash left it). Upstreams whose delete answers no body pay a read for
+ * `node`, so resolvers ask `selects(info, 'node')` and read only when a client asked for it.
+ */
+import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { Kind } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import { ErrorCode } from './errors.js';
+
+export interface Deleted<T> {
+  deletedId: string;
+  node: T | null;
+}
+
+/** Whether the field being resolved selects `name` at its top level (through fragments too). */
+export function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined): boolean =>
+    !!set?.selections.some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return walk(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      const fragment: FragmentDefinitionNode | undefined = info.fragments[s.name.value];
+      return walk(fragment?.selectionSet);
+    });
+  return info.fieldNodes.some((f: FieldNode) => walk(f.selectionSet));
+}
+
+/** A mutation aimed at a record that does not exist: NOT_FOUND, naming the argument. */
+export function notFound(what: string, argument: string) {
+  return createGraphQLError(`There is no ${what} with that ${argument}.`, { extensions: { code: ErrorCode.NOT_FOUND, argument } });
+}

@@ -1,0 +1,89 @@
+/**
+ * HTTP caching of queries sent by GET (persisted or allowed): `Cache-Control` derived from the
+ * freshness of the upstream answers the query used (the shortest remaining resource TTL), always
+ * `private` with `Vary: Authorization` because every answer depends on the caller's credential,
+ * and an `ETag` over the credential and the body, so `If-None-Match` gets a bodiless 304.
+ * Never on mutations (Yoga refuses them over GET anyway, and POST is never touched), nor on
+ * streamed (@defer/@stream) answers or answers with errors.
+ */
+import { createHash } from 'node:crypto';
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../../graph/context.js';
+
+interface Policy {
+  /** Seconds the answer stays fresh; null: revalidate every time. */
+  maxAge: number | null;
+  errors: boolean;
+}
+
+export interface HttpCachingOptions {
+  /** max-age for an answer that read nothing upstream (discovery, introspection): the cache TTL. */
+  defaultMaxAgeSeconds: number;
+}
+
+/**
+ * The tag covers the credential and the answer's `data`, not its `extensions`: those report what
+ * this one request cost (calls, cache hits), which differs between two requests for the same data.
+ */
+function etagOf(credential: string, body: string): string {
+  let content = body;
+  try {
+    content = JSON.stringify((JSON.parse(body) as { data?: unknown }).data ?? null);
+  } catch {
+    // Not JSON after all: the whole body is the content.
+  }
+  return `"${createHash('sha256').update(credential).update('\n').update(content).digest('base64url').slice(0, 32)}"`;
+}
+
+/** `If-None-Match` holds the tag (weak comparison, as RFC 9110 wants for it), or `*`. */
+function matches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
+  const policies = new WeakMap<Request, Policy>();
+  return {
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (!request || request.method !== 'GET') return;
+      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+      return {
+        onExecuteDone({ result }) {
+          if (!('data' in result) && !('errors' in result)) return; // streamed: no caching
+          const fresh = (args.contextValue as Context).usage.freshForSeconds();
+          const maxAge = fresh === null ? null : fresh === Number.POSITIVE_INFINITY ? options.defaultMaxAgeSeconds : fresh;
+          policies.set(request, { maxAge, errors: Boolean(result.errors?.length) });
+        },
+      };
+    },
+    async onResponse({ request, response, setResponse, fetchAPI }) {
+      const policy = policies.get(request);
+      if (!policy || request.method !== 'GET' || response.status !== 200) return;
+      const type = response.headers.get('content-type') ?? '';
+      if (!/json/.test(type)) return;
+      const headers = new fetchAPI.Headers(response.headers);
+      headers.append('vary', 'Authorization');
+      if (policy.errors) {
+        headers.set('cache-control', 'private, no-store');
+        setResponse(new fetchAPI.Response(response.body, { status: response.status, headers }));
+        return;
+      }
+      const body = await response.text();
+      const etag = etagOf(request.headers.get('authorization') ?? '', body);
+      headers.set('etag', etag);
+      headers.set('cache-control', policy.maxAge === null || policy.maxAge === 0 ? 'private, no-cache' : `private, max-age=${policy.maxAge}`);
+      if (matches(request.headers.get('if-none-match'), etag)) {
+        headers.delete('content-length');
+        headers.delete('content-type');
+        setResponse(new fetchAPI.Response(null, { status: 304, headers }));
+        return;
+      }
+      setResponse(new fetchAPI.Response(body, { status: 200, headers }));
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The change bus of live updates: which records changed, by id only, never their content (every
+ * subscriber re-reads with its own credential). Changes made through the gateway and changes found
+ * by polling are published here; with Redis (REDIS_URL) every replica's subscribers receive them,
+ * without it only this process's. Built on Yoga's pub/sub and its Redis event target.
+ */
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub, type PubSub } from 'graphql-yoga';
+import type { RedisLink } from '../core/redis.js';
+
+export interface Change {
+  id: string;
+  /** `gateway`: a mutation through some replica; `poll`: found by polling the upstream. */
+  origin: 'gateway' | 'poll';
+  /** The mutation deleted (or trashed) the record. */
+  deleted?: boolean;
+}
+
+export interface ChangeBatch {
+  ids: string[];
+  origin: 'gateway' | 'poll';
+}
+
+export class ChangeBus {
+  private readonly pubsub: PubSub<Record<string, [string, Change | ChangeBatch]>>;
+  private readonly subscriber?: { disconnect(): void };
+
+  /** Topic names carry the Redis key prefix, so gateways sharing one Redis keep apart. */
+  constructor(private readonly redis?: RedisLink) {
+    if (redis) {
+      const subscribeClient = redis.client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
+      subscribeClient.on('error', () => undefined);
+      this.subscriber = subscribeClient;
+      this.pubsub = createPubSub({ eventTarget: createRedisEventTarget({ publishClient: redis.client, subscribeClient }) });
+    } else {
+      this.pubsub = createPubSub();
+    }
+  }
+
+  private topic(name: 'entity' | 'event' | 'events'): string {
+    return `${this.redis?.prefix ?? ''}live:${name}`;
+  }
+
+  entityChanged(change: Change): void {
+    this.pubsub.publish(this.topic('entity'), change.id, change);
+  }
+
+  eventChanged(change: Change): void {
+    this.pubsub.publish(this.topic('event'), change.id, change);
+    this.pubsub.publish(this.topic('events'), '*', { ids: [change.id], origin: change.origin });
+  }
+
+  /** Ids a poll of one filtered list found changed (`scope` is the filter's key). */
+  eventsChanged(scope: string, batch: ChangeBatch): void {
+    this.pubsub.publish(this.topic('events'), scope, batch);
+  }
+
+  onEntity(id: string): AsyncIterable<Change> {
+    return this.pubsub.subscribe(this.topic('entity'), id) as AsyncIterable<Change>;
+  }
+
+  onEvent(id: string): AsyncIterable<Change> {
+    return this.pubsub.subscribe(this.topic('event'), id) as AsyncIterable<Change>;
+  }
+
+  onEvents(scope: string): AsyncIterable<ChangeBatch> {
+    return this.pubsub.subscribe(this.topic('events'), scope) as AsyncIterable<ChangeBatch>;
+  }
+
+  close(): void {
+    this.subscriber?.disconnect();
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Budget-aware polling for live updates: changes made outside the gateway (directly upstream) are
+ * found by reading the watched resource again, and published on the change bus.
+ *
+ * - One poller per credential identity and resource across replicas: a Redis lease (SET NX PX,
+ *   renewed by its holder each round) decides which replica polls; the others just deliver what the
+ *   bus brings. Without Redis (or while it is away) each replica polls for its own subscribers.
+ * - The interval is the shortest one its subscribers asked for, bounded by configuration.
+ * - Polls run at the scheduler's lowest priority, past the response cache, and never while
+ *   ordinary requests wait for the upstream's budget or a 429 pause holds it; at most
+ *   `LIVE_POLL_BUDGET_PERCENT` of the upstream's per-minute budget goes to polls (per replica).
+ *   A skipped round is a "yield"; the next round tries again.
+ * - A poller stops (and gives its lease back) when its last subscriber leaves.
+ * The first poll only takes a fingerprint; a later poll whose fingerprint differs is a change. The
+ * last fingerprint is kept in Redis beside the lease, so a poller that moves to another replica does
+ * not miss a change or report a false one.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { RateRule, UpstreamTrafficConfig } from '../config/traffic.js';
+import type { UpstreamName } from '../core/errors.js';
+import type { RedisLink } from '../core/redis.js';
+import type { TrafficControl } from '../core/traffic.js';
+
+export interface Watch {
+  upstream: UpstreamName;
+  /** Who reads: a hash of the credential, so one poller serves all subscribers sharing it. */
+  identity: string;
+  /** What is read, e.g. `event:42`. */
+  resource: string;
+  intervalMs: number;
+  /** Reads the resource and returns its fingerprint (anything that changes when it changes). */
+  read(): Promise<string>;
+  /** Called (on the polling replica) when the fingerprint changed; `previous` is the last one. */
+  changed(current: string, previous: string): void | Promise<void>;
+}
+
+export interface PollingOptions {
+  redis?: RedisLink;
+  traffic: Record<UpstreamName, TrafficControl>;
+  budgets: Record<UpstreamName, UpstreamTrafficConfig>;
+  /** Fraction of an upstream's per-minute budget polls may take, per replica. */
+  share: number;
+  minIntervalMs: number;
+  maxIntervalMs: number;
+  log?: (message: string) => void;
+}
+
+export interface PollingStats {
+  /** Upstream reads made by pollers. */
+  polls: number;
+  /** Rounds skipped to leave the budget to ordinary requests. */
+  yielded: number;
+  /** Rounds skipped because another replica holds the lease. */
+  leasedElsewhere: number;
+  /** Changes found. */
+  changes: number;
+  /** Pollers running now. */
+  active: number;
+}
+
+interface Poller {
+  key: string;
+  watch: Watch;
+  intervals: Map<symbol, number>;
+  timer?: NodeJS.Timeout;
+  running: boolean;
+  stopped: boolean;
+  lastLocal?: string;
+}
+
+const RENEW_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) and 1 or 0`;
+const RELEASE_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
+const SEEN_TTL_MS = 3_600_000;
+
+/** The smallest per-minute allowance of an upstream's account-wide rules; Infinity without rules. */
+export function perMinuteAllowance(rules: readonly RateRule[], margin: number): number {
+  const account = rules.filter((r) => !r.perEndpoint);
+  if (account.length === 0) return Number.POSITIVE_INFINITY;
+  return Math.min(...account.map((r) => (r.limit * margin * 60_000) / r.windowMs));
+}
+
+export class LivePolling {
+  private readonly replica = randomUUID();
+  private readonly pollers = new Map<string, Poller>();
+  private readonly recentPolls: Record<UpstreamName, number[]> = { governance: [], calendar: [] };
+  private readonly counters = { polls: 0, yielded: 0, leasedElsewhere: 0, changes: 0 };
+
+  constructor(private readonly options: PollingOptions) {}
+
+  /** Clamps a requested interval to the configured bounds. */
+  interval(requestedMs: number): number {
+    return Math.min(this.options.maxIntervalMs, Math.max(this.options.minIntervalMs, requestedMs));
+  }
+
+  /** Starts (or joins) the poller of `watch`; the returned function leaves it. */
+  watch(watch: Watch): () => void {
+    const key = `${watch.upstream}:${watch.identity}:${watch.resource}`;
+    let poller = this.pollers.get(key);
+    if (!poller) {
+      poller = { key, watch, intervals: new Map(), running: false, stopped: false };
+      this.pollers.set(key, poller);
+      this.schedule(poller, 0);
+    }
+    const ticket = Symbol(key);
+    poller.intervals.set(ticket, this.interval(watch.intervalMs));
+    const p = poller;
+    return () => {
+      p.intervals.delete(ticket);
+      if (p.intervals.size === 0) this.stop(p);
+    };
+  }
+
+  stats(): PollingStats {
+    return { ...this.counters, active: this.pollers.size };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pollers.values()].map((p) => this.stop(p)));
+  }
+
+  private intervalOf(p: Poller): number {
+    return Math.min(...p.intervals.values());
+  }
+
+  private schedule(p: Poller, delayMs: number): void {
+    if (p.stopped) return;
+    p.timer = setTimeout(() => void this.round(p), delayMs);
+    p.timer.unref?.();
+  }
+
+  private async stop(p: Poller): Promise<void> {
+    if (p.stopped) return;
+    p.stopped = true;
+    clearTimeout(p.timer);
+    this.pollers.delete(p.key);
+    const redis = this.options.redis;
+    if (redis?.ready) await redis.client.eval(RELEASE_LEASE, 1, redis.key('live', 'lease', p.key), this.replica).catch(() => undefined);
+  }
+
+  private async round(p: Poller): Promise<void> {
+    const interval = this.intervalOf(p);
+    try {
+      if (!(await this.holdLease(p, interval))) {
+        this.counters.leasedElsewhere++;
+        return;
+      }
+      if (!this.mayPoll(p.watch.upstream)) {
+        this.counters.yielded++;
+        return;
+      }
+      this.counters.polls++;
+      const current = await p.watch.read();
+      if (p.stopped) return;
+      const previous = await this.swapSeen(p, current);
+      if (previous !== undefined && previous !== current) {
+        this.counters.changes++;
+        await p.watch.changed(current, previous);
+      }
+    } catch (error) {
+      // A failed poll (rate limited, upstream down) is tried again next round.
+      this.options.log?.(`live poll of ${p.watch.resource} failed: ${(error as Error).message}`);
+    } finally {
+      this.schedule(p, interval);
+    }
+  }
+
+  /** Whether this replica is the one that polls `p` (always, without a reachable Redis). */
+  private async holdLease(p: Poller, interval: number): Promise<boolean> {
+    const redis = this.options.redis;
+    if (!redis?.ready) return true;
+    try {
+      const ttl = Math.max(5_000, interval * 3);
+      return (await redis.client.eval(RENEW_LEASE, 1, redis.key('live', 'lease', p.key), this.replica, String(ttl))) === 1;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * Polls yield to ordinary requests: never while any wait for admission or a 429 pause holds the
+   * upstream, and never beyond the configured share of its per-minute budget.
+   */
+  private mayPoll(upstream: UpstreamName): boolean {
+    const traffic = this.options.traffic[upstream];
+    if (traffic.queued > 0 || traffic.pause.remainingMs() > 0) return false;
+    const budget = this.options.budgets[upstream];
+    const cap = Math.floor(perMinuteAllowance(budget.rules, budget.margin) * this.options.share);
+    if (cap === Number.POSITIVE_INFINITY) return true;
+    const now = Date.now();
+    const recent = this.recentPolls[upstream].filter((t) => t > now - 60_000);
+    this.recentPolls[upstream] = recent;
+    if (recent.length >= cap) return false;
+    recent.push(now);
+    return true;
+  }
+
+  /** Stores the new fingerprint and returns the previous one (shared through Redis when there). */
+  private async swapSeen(p: Poller, current: string): Promise<string | undefined> {
+    const redis = this.options.redis;
+    if (redis?.ready) {
+      try {
+        const previous = await redis.client.set(redis.key('live', 'seen', p.key), current, 'PX', SEEN_TTL_MS, 'GET');
+        return previous ?? undefined;
+      } catch {
+        // fall through to the local fingerprint
+      }
+    }
+    const previous = p.lastLocal;
+    p.lastLocal = current;
+    return previous;
+  }
+}
+
+/** A short, stable fingerprint of a value (its JSON). */
+export function fingerprint(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value ?? null)).digest('base64url').slice(0, 22);
+}

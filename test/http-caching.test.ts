@@ -1,0 +1,87 @@
+/**
+ * HTTP caching of GET queries: Cache-Control from the answers' remaining TTLs, private per
+ * credential, an ETag that If-None-Match turns into a 304; never on mutations or POST.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageTracker } from '../src/core/usage.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let url: string;
+
+beforeAll(async () => {
+  stack = await startStack({ env: { CACHE_TTL_MS: '30000' } });
+  url = await stack.listen();
+});
+afterAll(() => stack.close());
+
+const get = (query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) => {
+  const u = new URL(url);
+  u.searchParams.set('query', query);
+  if (variables) u.searchParams.set('variables', JSON.stringify(variables));
+  return fetch(u, { headers: { accept: 'application/graphql-response+json', ...headers } });
+};
+
+describe('HTTP caching of GET queries', () => {
+  it('answers with private Cache-Control from the resource TTL and an ETag; If-None-Match gets a 304 without a body', async () => {
+    const query = '{ entities(kind: MODEL, first: 2) { nodes { id name } } }';
+    const first = await get(query);
+    expect(first.status).toBe(200);
+    const cacheControl = first.headers.get('cache-control')!;
+    expect(cacheControl).toMatch(/^private, max-age=(\d+)$/);
+    const maxAge = Number(/max-age=(\d+)/.exec(cacheControl)![1]);
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(30);
+    expect(first.headers.get('vary')).toMatch(/authorization/i);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await first.json()).data.entities.nodes).toHaveLength(2);
+
+    const again = await get(query, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+
+    // A stale tag gets the full answer.
+    const other = await get(query, { 'if-none-match': '"something-else"' });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('etag')).toBe(etag);
+  });
+
+  it('the ETag differs per credential, so a tag never validates another caller\'s copy', async () => {
+    const query = '{ venues(first: 1) { nodes { id } } }';
+    const a = await get(query);
+    const b = await get(query, { authorization: 'Basic c29tZW9uZTplbHNl' });
+    expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
+    const cross = await get(query, { authorization: 'Basic c29tZW9uZTplbHNl', 'if-none-match': a.headers.get('etag')! });
+    expect(cross.status).toBe(200);
+  });
+
+  it('max-age is what remains of the shortest-lived answer used; an uncacheable read means revalidate', () => {
+    const now = 1_000_000;
+    const usage = new UsageTracker();
+    expect(usage.freshForSeconds(now)).toBe(Number.POSITIVE_INFINITY);
+    usage.readFreshUntil(now + 30_000);
+    usage.readFreshUntil(now + 12_500); // an entry cached 17.5 s ago
+    expect(usage.freshForSeconds(now)).toBe(12);
+    usage.readFreshUntil(null); // e.g. a read with an event password, never cached
+    expect(usage.freshForSeconds(now)).toBeNull();
+  });
+
+  it('never on mutations or POST, and errors are not stored', async () => {
+    const mutation = await get('mutation { createTag(input: { name: "via get" }) { id } }');
+    expect(mutation.status).toBe(405);
+    expect(mutation.headers.get('cache-control')).toBeNull();
+    expect(mutation.headers.get('etag')).toBeNull();
+
+    const post = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ venues(first: 1) { nodes { id } } }' }) });
+    expect(post.status).toBe(200);
+    expect(post.headers.get('etag')).toBeNull();
+    expect(post.headers.get('cache-control')).toBeNull();
+
+    const failing = await get('{ event(id: "1", slug: "x") { id } }');
+    expect(failing.headers.get('cache-control')).toBe('private, no-store');
+    expect(failing.headers.get('etag')).toBeNull();
+  });
+});
