@@ -1,5 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that start other processes (gateway replicas, `npm start`, the bench's gateways, a
+ * browser, a load run) or a Redis server: `npm test` runs them with the rest; `npm run test:fast`
+ * leaves them out for the inner loop (in-process tests only).
+ */
+const MULTI_PROCESS = [
+  'test/bench-smoke.test.ts',
+  'test/cache-shared.test.ts',
+  'test/graphiql-browser.test.ts',
+  'test/load.test.ts',
+  'test/server.test.ts',
+  'test/traffic-redis.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // One graphql-js for everything: packages loaded by Node get its CommonJS entry, so the source
@@ -8,12 +22,16 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/redis-server.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Emulators and gateways listen on real sockets; two cores run two files at once comfortably.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: MULTI_PROCESS } },
+      // Other processes start slowly on a loaded machine: a longer timeout there, the same assertions.
+      { extends: true, test: { name: 'multi-process', include: MULTI_PROCESS, testTimeout: 120_000, hookTimeout: 120_000 } },
+    ],
   },
 });

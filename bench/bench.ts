@@ -5,14 +5,16 @@
  */
 import os from 'node:os';
 import { loadConfig } from '../src/config/config.js';
+import { bodyRefusal } from './body-refusal.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
+import { timeoutSpread } from './timeouts.js';
 import { sharedCache } from './shared-cache.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
 import { topUpEntities, topUpEvents } from './top-up.js';
-import { startUpstreams, type Upstreams } from './upstreams.js';
+import { startUpstreams } from './upstreams.js';
 import { entityGraphCold, eventGraphCold, fanOut, storm, warm, type BenchOptions, type Ctx, type WorkloadRecord } from './workloads.js';
 
 export const FULL: BenchOptions = {
@@ -107,8 +109,10 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
       return storm(ctx, stormFree);
     });
     await step('6', () => throughputVsBareYoga(ctx));
-    await step('7', () => replicas(up, options, log));
+    await step('7', async () => [await replicas(up, options, log, 1), await replicas(up, options, log, 2)]);
     await step('8', () => sharedCache(up, options, log));
+    await step('9', () => bodyRefusal(gateway!.url, client!, options.quick));
+    await step('10', () => timeoutSpread(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

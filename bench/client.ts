@@ -10,6 +10,8 @@ export interface GraphQLResult {
   status: number;
   errors: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
   data: unknown;
+  /** Upstream requests the gateway says it made (`extensions.upstream.<name>.requests`), per upstream. */
+  gatewayRequests: Record<string, number>;
 }
 
 export class GraphQLClient {
@@ -38,13 +40,14 @@ export class GraphQLClient {
     });
     const text = await res.body.text();
     const ms = performance.now() - started;
-    let body: { data?: unknown; errors?: GraphQLResult['errors'] } = {};
+    let body: { data?: unknown; errors?: GraphQLResult['errors']; extensions?: { upstream?: Record<string, { requests?: number }> } } = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       body = { errors: [{ message: `HTTP ${res.statusCode}, not JSON: ${text.slice(0, 200)}` }] };
     }
-    return { ms, status: res.statusCode, errors: body.errors ?? [], data: body.data ?? null };
+    const gatewayRequests = Object.fromEntries(Object.entries(body.extensions?.upstream ?? {}).map(([name, u]) => [name, u.requests ?? 0]));
+    return { ms, status: res.statusCode, errors: body.errors ?? [], data: body.data ?? null, gatewayRequests };
   }
 
   close(): Promise<void> {

@@ -9,7 +9,7 @@
  * The walkers run with injected latency switched off and their requests are cleared from the logs.
  */
 import type { LinksPage, RelatedEntityLink, SpringPage, EntityInformation } from '../src/governance/wire.js';
-import type { WireEvent, WireEventsPage, WireOrganizer, WireVenue } from '../src/calendar/wire.js';
+import type { WireEvent, WireEventsPage, WireVenue } from '../src/calendar/wire.js';
 
 export type UpstreamName = 'governance' | 'calendar';
 
@@ -135,7 +135,7 @@ export async function entityGraphBound(access: GovernanceAccess, n: number, link
 }
 
 /** Workload 2: events (first n) with venue and organizers, each one's next `nextFirst` events. */
-export async function eventGraphBound(calendarApiRoot: string, n: number, nextFirst: number): Promise<LowerBound> {
+export async function eventGraphBound(calendarApiRoot: string, n: number, _nextFirst: number): Promise<LowerBound> {
   const needs = new Needs();
   const events: WireEvent[] = [];
   for (let page = 1; events.length < n; page++) {
@@ -149,7 +149,7 @@ export async function eventGraphBound(calendarApiRoot: string, n: number, nextFi
     // The venue and organizers come embedded in the event; their own event lists do not.
     const venues: WireVenue[] = Array.isArray(event.venue) ? event.venue : [event.venue];
     for (const venue of venues) needs.need('calendar', resourceKey('calendar', 'GET', '/events', { venue: venue.id }), 2);
-    for (const organizer of event.organizer as WireOrganizer[]) needs.need('calendar', resourceKey('calendar', 'GET', '/events', { organizer: organizer.id }), 2);
+    for (const organizer of event.organizer) needs.need('calendar', resourceKey('calendar', 'GET', '/events', { organizer: organizer.id }), 2);
   }
   return needs.result(top.map((e) => String(e.id)));
 }

@@ -3,7 +3,7 @@
  * (cold), clear the emulators' logs, send the operation over HTTP, then read what the emulators saw.
  * CPU time and peak RSS come from the gateway process itself, taken around the series.
  */
-import { GraphQLClient, percentile, round } from './client.js';
+import { type GraphQLClient, percentile, round } from './client.js';
 import { resourceKey, type UpstreamName } from './lower-bound.js';
 import type { Child } from './processes.js';
 import type { UpstreamCounts, Upstreams } from './upstreams.js';
@@ -20,6 +20,8 @@ export interface Series {
   firstResources: Record<UpstreamName, string[]>;
   times: number[];
   counts: UpstreamCounts[];
+  /** What the gateway itself reported per run (its usage extension): a count kept apart from the emulators' logs. */
+  gatewayCounts: Record<string, number>[];
   cpuMs: number;
   peakRssMb: number | null;
 }
@@ -47,13 +49,14 @@ export async function series(
   }
   await gateway.request('reset-peak');
   const before = await gateway.stats();
-  const out: Series = { runs: 0, errors: 0, errorSample: [], firstData: null, firstTimeline: {}, firstResources: { governance: [], calendar: [] }, times: [], counts: [], cpuMs: 0, peakRssMb: null };
+  const out: Series = { runs: 0, errors: 0, errorSample: [], firstData: null, firstTimeline: {}, firstResources: { governance: [], calendar: [] }, times: [], counts: [], gatewayCounts: [], cpuMs: 0, peakRssMb: null };
   const deadline = performance.now() + options.maxMs;
   while (out.runs < options.runs && (out.runs === 0 || performance.now() < deadline)) {
     if (options.cold) await gateway.request('clear-cache');
     up.clearLogs();
     const r = await client.run(query, variables);
     out.counts.push(up.counts());
+    out.gatewayCounts.push(r.gatewayRequests);
     out.times.push(r.ms);
     if (out.runs === 0) {
       out.firstData = r.data;
@@ -95,6 +98,11 @@ export function requestsOf(s: Series) {
     perRunMin: Math.min(...totals),
     perRunMax: Math.max(...totals),
     tokenRequests: s.counts.reduce((a, c) => a + c.token, 0),
+    /** The same medians as the gateway reported them (token requests included, as the gateway counts them). */
+    gatewayReported: {
+      governance: median(s.gatewayCounts.map((c) => c.governance ?? 0)),
+      calendar: median(s.gatewayCounts.map((c) => c.calendar ?? 0)),
+    },
     rejected429: s.counts.reduce((a, c) => a + c.rejected429, 0),
   };
 }

@@ -1,9 +1,11 @@
 /**
- * Workload 7: two gateway processes sharing one Redis, both under a burst of uncached EntityGraph
- * operations, against a scaled-down account budget (the governance emulator enforces the same budget
- * on the same epoch-aligned windows). The figure is the most requests the emulator saw in any one
- * budget window, divided by the budget: above 1.00 the replicas together overspent the account.
+ * Workload 7: gateway processes (one: `7a`; two sharing one Redis: `7`) under a burst of uncached
+ * EntityGraph operations, against a scaled-down account budget (the governance emulator enforces
+ * the same budget on fixed windows). The figure is the most requests the emulator saw in ANY span of
+ * the budget's window (sliding, from its arrival timestamps, not per clock window), divided by the
+ * budget: above 1.00 the gateways overspent the account for a platform that counts any phase.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { GraphQLClient, round } from './client.js';
@@ -14,13 +16,16 @@ import type { Upstreams } from './upstreams.js';
 import type { BenchOptions, WorkloadRecord } from './workloads.js';
 
 const NAME = 'replicas: two gateways sharing Redis, burst against a scaled-down governance budget';
+const NAME_ONE = 'one gateway, burst against a scaled-down governance budget (sliding spans)';
 
-export async function replicas(up: Upstreams, options: BenchOptions, log: (line: string) => void): Promise<WorkloadRecord> {
+export async function replicas(up: Upstreams, options: BenchOptions, log: (line: string) => void, count: 1 | 2 = 2): Promise<WorkloadRecord> {
+  const id = count === 2 ? '7' : '7a';
+  const name = count === 2 ? NAME : NAME_ONE;
   const budget = options.quick ? 40 : 100;
   const windowMs = options.quick ? 1_000 : 2_000;
   const burstMs = options.quick ? 1_500 : 6_000;
-  const redis = await benchRedis();
-  if (typeof redis === 'string') return { id: '7', name: NAME, skipped: redis };
+  const redis = count === 2 ? await benchRedis() : undefined;
+  if (typeof redis === 'string') return { id, name, skipped: redis };
 
   const governance = await startGovernanceEmulator({ latency: { fixedMs: options.latencyMs }, rateLimits: { minute: budget }, windows: { minuteMs: windowMs } });
   const gateways: Child[] = [];
@@ -35,19 +40,18 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
     const env = up.gatewayEnv({
       // This workload's own governance emulator (with the scaled-down budget), not the shared one.
       ...emulatorEnv(governance, up.calendar),
-      REDIS_URL: redis.url,
-      REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:`,
+      ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:` } : {}),
       GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,
       GOVERNANCE_RATE_WINDOWS: `minute:${windowMs}`,
       // Nothing cached: every operation costs its full set of upstream calls.
       CACHE_TTL_MS: '0',
     });
-    gateways.push(...(await Promise.all([startChild('gateway-process.ts', env), startChild('gateway-process.ts', env)])));
-    const shared = await Promise.all(gateways.map((g) => waitForRedis(g)));
+    gateways.push(...(await Promise.all(Array.from({ length: count }, () => startChild('gateway-process.ts', env)))));
+    const shared = redis ? await Promise.all(gateways.map((g) => waitForRedis(g))) : 'no redis (one gateway)';
     clients.push(...gateways.map((g) => new GraphQLClient(g.url, options.concurrency)));
     governance.control.clearRequests();
 
-    log(`workload 7: burst of ${burstMs} ms on two gateways, budget ${budget} per ${windowMs} ms`);
+    log(`workload ${id}: burst of ${burstMs} ms on ${count} gateway(s), budget ${budget} per ${windowMs} ms`);
     const stopAt = performance.now() + burstMs;
     let operations = 0;
     let errors = 0;
@@ -64,9 +68,14 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
     };
     await Promise.all(gateways.map((g) => g.request('reset-peak')));
     const before = await Promise.all(gateways.map((g) => g.stats()));
+    // The emulator timestamps arrivals on this process's event loop: a stall here bunches them, so
+    // the stalls are recorded next to the figure (a stall longer than the guard band inflates it).
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const started = performance.now();
     await Promise.all(clients.flatMap((c) => Array.from({ length: options.concurrency }, () => worker(c))));
     const elapsedMs = performance.now() - started;
+    loop.disable();
     const after = await Promise.all(gateways.map((g) => g.stats()));
 
     const seen = governance.control.requests().requests;
@@ -76,13 +85,14 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
       perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
     }
     const maxInWindow = Math.max(0, ...perWindow.values());
+    const maxInSlidingWindow = slidingMax(seen.map((r) => r.receivedAt), windowMs);
     return {
-      id: '7',
-      name: NAME,
+      id,
+      name,
       budget,
       windowMs,
       gatewayMargin: 'default (GOVERNANCE_RATE_MARGIN 0.9)',
-      redis: redis.own ? 'redis-server started by the bench' : 'REDIS_URL',
+      redis: redis ? (redis.own ? 'redis-server started by the bench' : 'REDIS_URL') : 'none',
       sharedBudgetReady: shared,
       burstMs,
       elapsedMs: round(elapsedMs, 0),
@@ -92,16 +102,18 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
       upstreamRequests: seen.length,
       windows: [...perWindow.values()],
       maxInWindow,
-      maxInSlidingWindow: slidingMax(seen.map((r) => r.at), windowMs),
+      maxInSlidingWindow,
       emulatorRejected429: seen.filter((r) => r.status === 429).length,
+      emulatorLoopDelayMs: { p99: round(loop.percentile(99) / 1e6, 1), max: round(loop.max / 1e6, 1) },
       gateways: after.map((a, i) => ({ cpuMs: round(a.cpuMs - before[i]!.cpuMs, 1), peakRssMb: a.peakRssKb === null ? null : round(a.peakRssKb / 1024, 1) })),
-      ratio: round(maxInWindow / budget, 2),
+      ratio: round(maxInSlidingWindow / budget, 2),
+      ratioToGatewayAllowance: round(maxInSlidingWindow / Math.floor(budget * 0.9), 2),
     };
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await Promise.all(gateways.map((g) => g.stop()));
     await governance.close();
-    await redis.close();
+    await redis?.close();
   }
 }
 
@@ -114,7 +126,7 @@ async function waitForRedis(gateway: Child): Promise<boolean> {
   return false;
 }
 
-/** Most timestamps in any interval of `windowMs` (for information: the platform's windows are fixed). */
+/** Most timestamps in any interval of `windowMs`: every span, whatever phase a platform counts in. */
 function slidingMax(times: number[], windowMs: number): number {
   const sorted = [...times].sort((a, b) => a - b);
   let best = 0;

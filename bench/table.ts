@@ -1,9 +1,9 @@
 /** The short human-readable summary printed on stderr next to the JSON document. */
 import type { BenchDocument } from './bench.js';
 
-type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = Record<string, any>;  
 
-const cell = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+const cell = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 export function table(doc: BenchDocument): string {
   const rows: string[][] = [['wl', 'requests (g/c)', 'lower bound', 'ratio', 'p50 ms', 'p95 ms', 'p50÷path', 'cpu ms/run', 'peak RSS MB']];

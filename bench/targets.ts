@@ -10,7 +10,7 @@ export interface TargetResult {
   note?: string;
 }
 
-type Rec = WorkloadRecord & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rec = WorkloadRecord & Record<string, any>;  
 
 export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   const byId = new Map(records.map((r) => [r.id, r as Rec]));
@@ -36,7 +36,11 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   check('5', 'upstream requests ÷ storm-free requests', '≤ 1.30', (r) => r.ratioToStormFree, (v) => num(v) <= 1.3);
   const upstreamDuring = (r: Rec) => (r.upstreamRequestsDuringGatewayRun?.governance ?? 0) + (r.upstreamRequestsDuringGatewayRun?.calendar ?? 0);
   check('6', 'gateway req/s ÷ bare Yoga req/s (recorded)', 'recorded; no errors, all warm', (r) => r.ratio, (_v, r) => r.errors === 0 && upstreamDuring(r) === 0);
-  check('7', 'most requests in any budget window ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  const refusedCheaply = (r: Rec) => Object.keys(r.refusals?.statuses ?? {}).every((s) => s === '413') && (r.refusals?.count ?? 0) > 0;
+  check('9', '{ __typename } p50 during 5 MB refusals ÷ alone (recorded)', 'recorded; every 5 MB body refused, no errors', (r) => r.p50Ratio, (_v, r) => r.errors === 0 && refusedCheaply(r));
+  check('7a', 'one gateway: most requests in any sliding span ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
+  check('7', 'two gateways: most requests in any sliding span ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
   check('8', 'upstream requests of three replicas ÷ lower bound of one', '≤ 1.20', (r) => r.ratio, (v, r) => r.errors === 0 && r.sameAnswers === true && num(v) <= 1.2);
+  check('10', 'timeout spread: p95 of (fired − 300 ms), ms', '≤ 50', (r) => r.lateMs.p95, (v) => num(v) <= 50);
   return out;
 }

@@ -42,7 +42,7 @@ function inputValue(g: Gen, type: GraphQLInputType, depth = 0): unknown {
   if (!isNonNullType(type) && g(fc.integer, { min: 0, max: 5 }) === 0) return null;
   if (isListType(nullable)) {
     const n = g(fc.integer, { min: 0, max: 3 });
-    return Array.from({ length: n }, () => inputValue(g, nullable.ofType as GraphQLInputType, depth + 1));
+    return Array.from({ length: n }, () => inputValue(g, nullable.ofType, depth + 1));
   }
   if (isEnumType(nullable)) {
     const names = nullable.getValues().map((v) => v.name);

@@ -4,12 +4,13 @@
  * errors on the fields they affect, the caller's bearer token can be forwarded instead, and an
  * upstream 5xx costs only the fields that needed it. No error ever carries a token, secret or URL.
  */
-import { describe, expect, it } from 'vitest';
-import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { describe, expect, it, vi } from 'vitest';
+import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { operation as op } from './support/operations.js';
 import { DEFAULT_CLIENTS } from '../src/governance/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -44,7 +45,7 @@ describe('client credentials', () => {
     const first = await stack.query<Any>(op('EntityTypes'));
     expect(first.errors).toBeUndefined();
     // The token request is one of the operation's upstream requests.
-    expect(first.extensions?.upstream?.governance?.requests).toBe(2);
+    expect(first.extensions?.cost?.governance?.requests).toBe(2);
     await Promise.all([stack.query(op('EntitySearch'), { text: 'a' }), stack.query(op('EntitySummaries'), { text: 'b' }), stack.query(op('EntitiesOfKind'), { first: 3 })]);
     expect(tokenCalls(stack)).toHaveLength(1);
     expect(tokenCalls(stack)[0]).toMatchObject({ method: 'POST', status: 200 });
@@ -62,9 +63,15 @@ describe('client credentials', () => {
     await stack.query(op('EntityTypes'));
     await stack.query(op('EntitySearch'), { text: 'a' });
     expect(tokenCalls(stack)).toHaveLength(1);
-    // Lifetime 2 s, renewed a tenth of it early: at 1.9 s the cached token is no longer used.
-    await new Promise((resolve) => setTimeout(resolve, 1_900));
-    const res = await stack.query<Any>(op('EntitySearch'), { text: 'b' });
+    // Lifetime 2 s, renewed a tenth of it early: at 1.9 s the cached token is no longer used. The
+    // clock moves 1.9 s at once instead of sleeping (only Date is faked; timers stay real).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1_900, shouldAdvanceTime: true });
+    let res: Awaited<ReturnType<typeof stack.query<Any>>>;
+    try {
+      res = await stack.query<Any>(op('EntitySearch'), { text: 'b' });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(res.errors).toBeUndefined();
     expect(tokenCalls(stack)).toHaveLength(2);
     expect(apiCalls(stack).every((r) => r.status === 200)).toBe(true);
@@ -174,9 +181,9 @@ describe('forwarded bearer tokens', () => {
     stack.clearRequests();
     await stack.query(op('EntityTypes'), {}, { authorization: `Bearer ${a}` });
     const again = await stack.query<Any>(op('EntityTypes'), {}, { authorization: `Bearer ${a}` });
-    expect(again.extensions?.upstream?.governance).toMatchObject({ requests: 0, cacheHits: 1 });
+    expect(again.extensions?.cost?.governance).toMatchObject({ requests: 0, cacheHits: 1 });
     const other = await stack.query<Any>(op('EntityTypes'), {}, { authorization: `Bearer ${b}` });
-    expect(other.extensions?.upstream?.governance).toMatchObject({ requests: 1, cacheHits: 0 });
+    expect(other.extensions?.cost?.governance).toMatchObject({ requests: 1, cacheHits: 0 });
   });
 });
 

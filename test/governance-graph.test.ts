@@ -1,18 +1,17 @@
 /**
- * The governance graph's reads over real HTTP against the governance emulator: the acceptance
+ * The governance graph's reads over real HTTP against the governance emulator: the contract
  * operations, paging across upstream pages, unknown ids, bad input (refused before any upstream
  * call) and the headline traversal's upstream cost, counted in the emulator's request log.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { parse, validate } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/graph/schema.js';
-import { acceptanceOperation as op, apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { operation as op, operationNames } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
 import { buildSeed } from '../src/governance/emulator/seed.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 let stack: Stack;
@@ -31,21 +30,9 @@ beforeAll(async () => {
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-const GOVERNANCE_OPERATIONS = [
-  'EntityById', 'EntitiesOfKind', 'EntitySearch', 'EntityGraph', 'EntitySummaries', 'EntityTypes', 'EntityTypeById', 'LinkById',
-  'CreateDataset', 'RenameEntity', 'DeleteEntity', 'MoveToStage', 'LinkEntities', 'UnlinkEntities', 'AddSchemaAttribute', 'AddAttributeOptions',
-];
-
-it.each(GOVERNANCE_OPERATIONS)('acceptance operation %s validates against the schema', (name) => {
+it.each(operationNames('governance'))('operation %s validates against the schema', (name) => {
   expect(validate(schema, parse(op(name))).map((e) => e.message)).toEqual([]);
 });
-
-it('the acceptance runner passes its governance checks against a listening gateway', async () => {
-  const own = await startStack();
-  const url = await own.listen();
-  const { stdout } = await promisify(execFile)(process.execPath, ['/work/shared/acceptance/run.mjs', url, '--only', 'governance'], { timeout: 30_000 });
-  expect(stdout).toMatch(/acceptance: [1-9]\d* passed, 0 failed/);
-}, 40_000);
 
 describe('reads', () => {
   it('EntityTypes lists the four AI kinds with their settings, and EntityTypeById reads one', async () => {
@@ -77,7 +64,7 @@ describe('reads', () => {
     expect(e.createdBy.id).toMatch(/^[0-9a-f-]{36}$/);
     // One GET for the record, one for the full type (settings are not in the embedded reference).
     expect(apiCalls(stack).map((r) => r.route)).toEqual(['GET /entities/:entityId', 'GET /entity-types/:entityTypeId']);
-    expect(res.extensions?.upstream?.governance?.requests).toBe(2);
+    expect(res.extensions?.cost?.governance?.requests).toBe(2);
   });
 
   it('entities carry their three groups of attributes, organization, schema and both users', async () => {
@@ -320,7 +307,7 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     expect(gets).toHaveLength(distinct.size);
     expect(calls).toHaveLength(1 + 10 + distinct.size);
     expect(tokenCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.upstream?.governance).toMatchObject({ requests: calls.length, cacheHits: 0 });
+    expect(res.extensions?.cost?.governance).toMatchObject({ requests: calls.length, cacheHits: 0 });
     console.log(`EntityGraph(first: 10): 1 search + 10 links pages + ${distinct.size} entity GETs = ${calls.length} upstream requests (${aiEnds} AI ends, ${wanted.length} outside the page, ${vendors} vendor ends)`);
   });
 
@@ -329,8 +316,8 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     const res = await stack.query<Any>(op('EntityGraph'), { first: 10 });
     expect(res.errors).toBeUndefined();
     expect(apiCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.upstream?.governance?.requests).toBe(0);
-    expect(res.extensions?.upstream?.governance?.cacheHits).toBeGreaterThan(10);
+    expect(res.extensions?.cost?.governance?.requests).toBe(0);
+    expect(res.extensions?.cost?.governance?.cacheHits).toBeGreaterThan(10);
   });
 
   it('records a search returned are primed: links back to them cost no GET', async () => {
@@ -353,13 +340,13 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
   });
 });
 
-describe('extensions.upstream', () => {
+describe('extensions.cost', () => {
   it('can be switched off by configuration', async () => {
-    const quiet = await startStack({ env: { GATEWAY_USAGE_EXTENSION: 'false' } });
+    const quiet = await startStack({ env: { GATEWAY_COST_EXTENSION: 'false' } });
     const res = await quiet.query<Any>('{ entityTypes(first: 1) { totalCount } }');
     expect(res.errors).toBeUndefined();
     expect(res.data.entityTypes.totalCount).toBeGreaterThan(0);
-    expect(res.extensions?.upstream).toBeUndefined();
+    expect(res.extensions?.cost).toBeUndefined();
     expect(apiCalls(quiet)).toHaveLength(1);
   });
 });

@@ -1,13 +1,14 @@
 /**
- * The governance graph's writes against the emulator: each acceptance mutation, what a later read
+ * The governance graph's writes against the emulator: each contract mutation, what a later read
  * sees (the shared cache and the request's loaders must not hide a write), and the upstream's
  * refusals (unknown ids, unknown stages, types without a workflow) as typed errors.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { acceptanceOperation as op, apiCalls } from './support/governance.js';
+import { apiCalls } from './support/governance.js';
+import { operation as op } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Any = any;
 
 let stack: Stack;
@@ -36,7 +37,7 @@ describe('entities', () => {
     expect((await data(op('EntitySearch'), { text: name })).entities.totalCount).toBe(0);
     const created = (await data(op('CreateDataset'), { organizationId, name })).createEntity;
     expect(created).toMatchObject({ name, kind: 'DATASET' });
-    expect(created.attributes).toContainEqual({ name: 'description', values: [{ value: 'created through the graph' }] });
+    expect(created.attributes).toContainEqual({ name: 'description', values: [{ value: "written by the gateway's tests" }] });
     const found = await data(op('EntitySearch'), { text: name });
     expect(found.entities.nodes.map((n: Any) => n.id)).toEqual([created.id]);
     const read = await data('query($id: ID!) { entity(id: $id) { id workflowStage { name } type { name } } }', { id: created.id });

@@ -10,7 +10,7 @@ import { calls } from './support/calendar.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = any;
 
 interface Part {

@@ -31,10 +31,10 @@ describe('/health and /ready', () => {
     expect((await stack.gateway.yoga.fetch('http://gateway.test/health')).status).toBe(200);
     const ready = await stack.gateway.yoga.fetch('http://gateway.test/ready');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, checks: { governance: 'ok', calendar: 'ok' } });
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { governance: 'ok', calendar: 'ok' }, upstreams: { governance: { state: 'up' }, calendar: { state: 'up' } } });
   });
 
-  it('is not ready while an upstream or the configured Redis cannot be reached, and names only the check', async () => {
+  it('is not ready while the configured Redis cannot be reached; reports an unreachable upstream; names only the check', async () => {
     const stack = await startStack({
       env: { REDIS_URL: 'redis://127.0.0.1:1', READY_TIMEOUT_MS: '1500' },
       configure: (c) => ({ ...c, calendar: { ...c.calendar, url: 'http://127.0.0.1:1/wp-json/tribe/events/v1' } }),
@@ -42,7 +42,7 @@ describe('/health and /ready', () => {
     const ready = await stack.gateway.yoga.fetch('http://gateway.test/ready');
     expect(ready.status).toBe(503);
     const text = await ready.text();
-    expect(JSON.parse(text)).toEqual({ ready: false, checks: { governance: 'ok', calendar: 'failed', redis: 'failed' } });
+    expect(JSON.parse(text)).toMatchObject({ ready: false, checks: { governance: 'ok', calendar: 'failed', redis: 'failed' }, upstreams: { governance: { state: 'up' }, calendar: { state: 'down' } } });
     expect(text).not.toContain('127.0.0.1');
   });
 });
@@ -79,11 +79,11 @@ describe('/metrics', () => {
 
   it('counts cache hits as the response extension reports them', async () => {
     const before = await metrics();
-    const body = (await (await gql(stack.gateway, PROBE)).json()) as { extensions: { upstream: Record<string, { cacheHits: number }> } };
+    const body = (await (await gql(stack.gateway, PROBE)).json()) as { extensions: { cost: Record<string, { cacheHits: number }> } };
     const after = await metrics();
     for (const name of ['governance', 'calendar']) {
       const hits = (m: typeof after) => sum(m, 'gateway_upstream_cache_total', { upstream: name, result: /^(hit|shared|stale)$/ });
-      expect(hits(after) - hits(before)).toBe(body.extensions.upstream[name]?.cacheHits ?? 0);
+      expect(hits(after) - hits(before)).toBe(body.extensions.cost[name]?.cacheHits ?? 0);
     }
     expect(sum(after, 'gateway_upstream_cache_total', { result: /^(hit|shared|stale)$/ })).toBeGreaterThan(0);
   });

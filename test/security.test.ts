@@ -135,9 +135,11 @@ describe('production profile', () => {
     expect(messages(t)).toMatch(/Token limit of 1000 exceeded/);
     expect(t.body?.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
 
-    const costly = await post('{ entityTypes(first: 100) { nodes { a: entityTypes(first: 100) { totalCount } } } }');
+    // The cost check is the upstream-aware estimate (one cost model, see use-operation-budget.ts).
+    const costly = await post('{ entities(first: 500) { nodes { links(first: 10) { nodes { counterpart { entity { name } } } } } } }');
     expectRefused(costly);
-    expect(messages(costly)).toMatch(/Query Cost limit of 10000 exceeded/);
+    expect(messages(costly)).toMatch(/about 5,510 governance requests, more than the 1,000 allowed/);
+    expect(costly.body?.errors?.[0]?.extensions?.code).toBe('REQUEST_BUDGET_EXCEEDED');
   });
 
   it('refuses batched queries', async () => {

@@ -21,8 +21,8 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
       const m = /gateway ready: (http:\/\/\S+\/graphql)/.exec(out);
       if (m) resolve(m[1]!);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
   ready.catch(() => undefined); // a test that expects the exit awaits the exit instead
@@ -48,11 +48,11 @@ describe('npm start', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ entityTypes(first: 1) { totalCount } events(first: 1) { totalCount } }' }),
     });
-    const body = (await res.json()) as { data: { entityTypes: { totalCount: number }; events: { totalCount: number } }; extensions: { upstream: Record<string, { requests: number }> } };
+    const body = (await res.json()) as { data: { entityTypes: { totalCount: number }; events: { totalCount: number } }; extensions: { cost: Record<string, { requests: number }> } };
     expect(body.data.entityTypes.totalCount).toBeGreaterThanOrEqual(4);
     expect(body.data.events.totalCount).toBeGreaterThan(0);
-    expect(body.extensions.upstream.governance!.requests).toBeGreaterThan(0);
-    expect(body.extensions.upstream.calendar!.requests).toBeGreaterThan(0);
+    expect(body.extensions.cost.governance!.requests).toBeGreaterThan(0);
+    expect(body.extensions.cost.calendar!.requests).toBeGreaterThan(0);
   });
 
   it('refuses bad configuration with one line per problem and no stack trace', async () => {

@@ -11,7 +11,7 @@ import { calls } from './support/calendar.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = any;
 
 const run = await requireRedis();
@@ -166,7 +166,7 @@ describe('subscriptions on one gateway', () => {
     try {
       const url = await s.listen();
       const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: 'subscription { eventChanged(id: "x") { id } }' }) });
-      const body = (await bad.json()) as Any;
+      const body = (await bad.json());
       expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'id' });
 
       const org = (await s.query<Any>('{ entities(kind: AI_SYSTEM, first: 1) { nodes { organizationId } } }')).data.entities.nodes[0].organizationId;

@@ -5,9 +5,14 @@
  * and never for a create, and the per-operation call budget fails calls beyond it.
  */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../src/core/errors.js';
+import { type UpstreamError } from '../src/core/errors.js';
 import { UsageTracker } from '../src/core/usage.js';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
+
+/** Waits for a condition, polling; a condition never met fails the test by its timeout. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 5));
+}
 
 const cached = (id: string) => ({ cache: { ttlMs: 60_000, tags: [`entity:${id}`] } });
 
@@ -47,14 +52,17 @@ describe('response cache and in-flight reads', () => {
   });
 
   it('when the caller that owns a shared read cancels, the others still get their answer', async () => {
-    const emulator = await startEmulator({ latency: { fixedMs: 150 } });
+    const emulator = await startEmulator({ latency: { fixedMs: 500 } });
     const gate = await startGate(emulator);
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
+    emulator.control.clearRequests();
     const abort = new AbortController();
     const owner = getEntity(gate, { ...caller, usage: new UsageTracker(), signal: abort.signal }, ids[3]!);
     const other = getEntity(gate, { ...caller, usage: new UsageTracker() }, ids[3]!);
-    setTimeout(() => abort.abort(), 30);
+    // Cancel once the shared read is on the wire (the emulator has logged it and holds the answer).
+    await until(() => emulator.control.requests().total === 1);
+    abort.abort();
     await expect(owner).rejects.toMatchObject({ kind: 'unavailable' });
     expect((await other).status).toBe(200);
   });
@@ -67,7 +75,8 @@ describe('response cache and in-flight reads', () => {
     emulator.control.clearRequests();
     const id = ids[2]!;
     const before = getEntity(gate, caller, id, cached(id));
-    await new Promise((r) => setTimeout(r, 30));
+    // The read is in flight once the emulator has logged it (its answer waits out the latency).
+    await until(() => emulator.control.requests().total === 1);
     // A mutation of this entity lands now (the adapters call this after their writes).
     gate.upstreams.governance.cache.invalidate([`entity:${id}`]);
     const after = getEntity(gate, caller, id, cached(id));

@@ -112,7 +112,7 @@ describe('account budget and 429 pause through GraphQL', () => {
     const stale = await read(first!.id);
     expect(stale.data?.entity).toEqual({ id: first!.id, name: first!.name });
     expect(stale.extensions?.stale).toBe(true);
-    expect(stale.extensions?.upstream?.governance).toMatchObject({ requests: 0, staleHits: 1 });
+    expect(stale.extensions?.cost?.governance).toMatchObject({ requests: 0, staleHits: 1 });
     const after = await paused;
     expect(after.data?.entity.id).toBe(second!.id);
     expect(after.extensions?.stale).toBeUndefined();
@@ -128,7 +128,7 @@ describe('account budget and 429 pause through GraphQL', () => {
     const id = list.data!.entities.nodes[0]!.id;
     const read = () => stack.query<{ entity: { name: string } }>(`{ entity(id: "${id}") { name } }`);
     await read();
-    expect((await read()).extensions?.upstream?.governance?.cacheHits).toBeGreaterThan(0);
+    expect((await read()).extensions?.cost?.governance?.cacheHits).toBeGreaterThan(0);
     const name = `renamed ${Date.now()}`;
     const updated = await stack.query(`mutation { updateEntity(id: "${id}", input: { name: "${name}" }) { id name } }`);
     expect(updated.errors).toBeUndefined();

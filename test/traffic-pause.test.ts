@@ -138,11 +138,10 @@ describe('429 pause', () => {
     const error = await getEntity(gate, caller, ids[0]!).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'rate-limited', retryAfter: 3 });
-    const started = Date.now();
     const second = await getEntity(gate, caller, ids[1]!).catch((e: unknown) => e);
     expect(second).toMatchObject({ kind: 'rate-limited' });
+    // At once, not after the 3 s pause: at least 2 of its 3 seconds were still ahead when it answered.
     expect((second as UpstreamError).retryAfter).toBeGreaterThanOrEqual(2);
-    expect(Date.now() - started).toBeLessThan(500); // at once, not after the 3 s pause
     expect(emulator.control.requests().total).toBe(1);
   });
 });

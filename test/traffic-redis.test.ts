@@ -159,8 +159,9 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
       const started = Date.now();
       const results = await Promise.all(ids.slice(0, 20).map((id) => getEntity(gate, caller, id)));
       expect(results.every((r) => r.status === 200)).toBe(true);
-      // One timed-out command, then the local budget for a while: not twenty timeouts in a row.
-      expect(Date.now() - started).toBeLessThan(1_500);
+      // One timed-out command, then the local budget for a while: twenty timeouts of 200 ms in a row
+      // would take 4 s at least, a floor no busy machine can shorten.
+      expect(Date.now() - started).toBeLessThan(20 * 200);
       expect(gate.events.some((e) => e.msg.includes('local share'))).toBe(true);
     } finally {
       await proxy.close();
@@ -199,6 +200,8 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
             ...process.env,
             ...limits(prefix),
             ...gateEnv(emulator),
+            // Two processes on a busy machine: the guard band covers event-loop stalls between admission and arrival.
+            GOVERNANCE_RATE_GUARD_MS: '400',
             REPLICA_IDS: slice.join(','),
             REPLICA_START_AT: String(startAt),
           },

@@ -11,7 +11,10 @@ import { ResponseCache } from '../core/cache.js';
 import { SharedCacheTier } from '../core/cache-shared.js';
 import { HttpTransport } from '../core/http.js';
 import { UpstreamLimiter } from '../core/concurrency-cap.js';
+import { IdempotencyStore } from '../core/idempotency.js';
+import { RecordLocks } from '../core/record-locks.js';
 import { PauseGate } from '../core/pause.js';
+import { Ramp } from '../core/ramp.js';
 import { RedisLink } from '../core/redis.js';
 import { TrafficControl } from '../core/traffic.js';
 import { consoleTrafficLogger, type TrafficLogger } from '../core/traffic-log.js';
@@ -24,6 +27,10 @@ export interface Upstreams {
   cache: ResponseCache;
   /** Present when `REDIS_URL` is set. */
   redis?: RedisLink;
+  /** Per-record write locks (shared through Redis when configured). */
+  locks: RecordLocks;
+  /** Idempotency keys of creates (in Redis when configured). */
+  idempotency: IdempotencyStore;
   /** The response cache's Redis tier (entries unless `CACHE_SHARED` is off, invalidations always): present with a Redis. */
   sharedCache?: SharedCacheTier;
   close(): Promise<void>;
@@ -51,9 +58,11 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
   const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
     const transport = new HttpTransport({ upstream: name, timeouts: config.timeouts, maxBodyBytes: config.maxUpstreamBodyBytes, dispatcher, connections: maxConcurrent });
     const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
-    const budget = new AccountBudget({ upstream: name, rules: t[name].rules, margin: t[name].margin, localShare: t.localShare, redis, log });
+    const budget = new AccountBudget({ upstream: name, rules: t[name].rules, margin: t[name].margin, guardMs: t[name].guardMs, localShare: t.localShare, redis, log });
     const pause = new PauseGate({ upstream: name, redis, log });
-    const traffic = new TrafficControl({ upstream: name, budget, pause, deadlineMs: t.queueDeadlineMs });
+    const shortest = budget.rules.filter((r) => !r.perEndpoint).reduce((min, r) => Math.min(min, r.spanMs), Infinity);
+    const ramp = new Ramp({ upstream: name, pause, redis, stepMs: t.rampStepMs, paceMs: budget.paceMs, spanMs: Number.isFinite(shortest) ? shortest : 0, leaseMs: t.requestDeadlineMs });
+    const traffic = new TrafficControl({ upstream: name, budget, pause, ramp, deadlineMs: t.queueDeadlineMs });
     const upstream = new Upstream({
       name,
       baseUrl: new URL(baseUrl),
@@ -65,6 +74,7 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
       traffic,
       retryAfter: { defaultMs: t.defaultRetryAfterMs, maxMs: t.maxPauseMs },
       rateLimitRetries: t.rateLimitRetries,
+      requestDeadlineMs: t.requestDeadlineMs,
       log,
       observer,
     });
@@ -72,11 +82,16 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
   };
   const governance = make('governance', `${config.governance.url}/api/ai-governance/v1`, config.maxConcurrent.governance);
   const calendar = make('calendar', config.calendar.url, config.maxConcurrent.calendar);
+  const w = config.writes;
+  const locks = new RecordLocks({ redis, leaseMs: w.lockLeaseMs, waitMs: w.lockWaitMs, log });
+  const idempotency = new IdempotencyStore({ redis, ttlMs: w.idempotencyTtlMs, pendingMs: w.lockLeaseMs, log });
   return {
     governance: governance.upstream,
     calendar: calendar.upstream,
     cache,
     redis,
+    locks,
+    idempotency,
     sharedCache,
     async close() {
       await Promise.all([governance.limiter.stop(), calendar.limiter.stop(), governance.traffic.stop(), calendar.traffic.stop()]);

@@ -15,7 +15,7 @@ import { maskError } from '../graph/errors.js';
 import { GovernanceService } from '../governance/service.js';
 import { useCompression } from '../http/compression.js';
 import { useGraphiQLPage } from '../http/graphiql-page.js';
-import type { LogSink } from '../observability/logging.js';
+import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { usePersistedSafelist } from '../http/persisted.js';
@@ -23,7 +23,7 @@ import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
-import { useUpstreamUsage } from '../http/plugins/use-upstream-usage.js';
+import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import { schema } from '../graph/schema.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
@@ -53,10 +53,10 @@ export interface Gateway {
 }
 
 export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
-  const observability = createObservability({ config, logSink, dispatcher, services: () => ({ governance, calendar }) });
+  const observability = createObservability({ config, logSink, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
-  const governance = new GovernanceService(upstreams.governance, config);
-  const calendar = new CalendarService(upstreams.calendar, config);
+  const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
+  const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
 
   const bus = new ChangeBus(upstreams.redis);
   const polling = new LivePolling({
@@ -83,16 +83,23 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     // Served precompressed by useGraphiQLPage (inlined, works offline) instead of Yoga's CDN page.
     graphiql: false,
     maskedErrors: { maskError, isDev: config.env === 'development' },
-    logging: config.logLevel === 'silent' ? false : config.logLevel,
+    // Expected errors are one request log line; only unexpected ones print a stack (logging.ts).
+    logging: yogaLogger(config.logLevel),
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
+    // Larger bodies are answered 413 from their Content-Length, before anything is read or parsed.
+    maxRequestBodySize: config.security.maxRequestBodyBytes,
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [useDeferStream(), ...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.usageExtension ? [useUpstreamUsage()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
+    plugins: [useDeferStream(), ...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
-      const usage = new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation });
+      const usage = new UsageTracker({
+        maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
+        deadline: Date.now() + config.traffic.operationDeadlineMs,
+        status: (name) => upstreams[name].traffic.status(),
+      });
       // Every upstream call of the operation listens on the request's signal; Node warns of a leak
       // past ten listeners, which one traversal passes legitimately.
       allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
@@ -107,7 +114,8 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
           return { governance: governance.forRequest(each), calendar: calendar.forRequest(each) };
         },
       };
-      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), live };
+      const idempotency = { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined };
+      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), idempotency, inputLimits: config.inputLimits, live };
     },
   });
 

@@ -8,7 +8,7 @@ import type { HttpResponse } from '../core/http.js';
 import type { WireError } from './wire.js';
 
 function wireError(res: HttpResponse): Partial<WireError> {
-  return res.body && typeof res.body === 'object' ? (res.body as Partial<WireError>) : {};
+  return res.body && typeof res.body === 'object' ? (res.body) : {};
 }
 
 /** `rest_invalid_param` lists params as an object, `rest_missing_callback_param` as an array. */

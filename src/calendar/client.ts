@@ -6,7 +6,10 @@
  */
 import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
+import { urlPath } from '../core/url-path.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
+import type { z } from 'zod';
+import { checkPayload } from '../core/contract.js';
 import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';
 import type {
   WireCategoriesPage,
@@ -25,6 +28,7 @@ import type {
   WireVenuesPage,
   WireVenueWrite,
 } from './wire.js';
+import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
 
 /** A single record is addressed by its numeric id or, where the API allows, its slug. */
 export type RecordRef = { id: number } | { slug: string };
@@ -74,20 +78,25 @@ export type FreshRead = { background: boolean };
 export class CalendarClient {
   constructor(private readonly options: CalendarClientOptions) {}
 
+  /** Who writes: the non-secret identity of the write credential (scopes idempotency keys). */
+  get writerIdentity(): string {
+    return this.options.auth.write.identity;
+  }
+
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
   listEvents(query: WireQuery, page: number, perPage: number, poll?: FreshRead): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, poll);
+    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, poll, archivePageShape('events', eventShape));
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
   getEvent(id: number, password?: string, as: 'read' | 'write' = 'read', poll?: FreshRead): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', `/events/${id}`, { password }, EVENT_TAGS, as, poll);
+    return this.single<WireEvent>('events.get', urlPath`/events/${id}`, { password }, EVENT_TAGS, as, poll, eventShape);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
   getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.getBySlug', `/events/by-slug/${encodeURIComponent(slug)}`, { password }, EVENT_TAGS, as);
+    return this.single<WireEvent>('events.getBySlug', urlPath`/events/by-slug/${slug}`, { password }, EVENT_TAGS, as, undefined, eventShape);
   }
 
   /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
@@ -107,10 +116,10 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ venues and organizers
   listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
-    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues);
+    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues, undefined, archivePageShape('venues', linkedPostShape));
   }
-  getVenue(ref: RecordRef): Promise<WireVenue | null> {
-    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS);
+  getVenue(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireVenue | null> {
+    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS, as, undefined, linkedPostShape);
   }
   createVenue(body: WireVenueWrite): Promise<WireVenue> {
     return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
@@ -123,10 +132,10 @@ export class CalendarClient {
   }
 
   listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
-    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers);
+    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers, undefined, archivePageShape('organizers', linkedPostShape));
   }
-  getOrganizer(ref: RecordRef): Promise<WireOrganizer | null> {
-    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS);
+  getOrganizer(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireOrganizer | null> {
+    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS, as, undefined, linkedPostShape);
   }
   createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
     return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
@@ -140,35 +149,35 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ categories and tags
   listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories);
+    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories, undefined, archivePageShape('categories', termShape));
   }
-  getCategory(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('categories.get', `/categories/${id}`, {}, TERM_TAGS);
+  getCategory(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
+    return this.single<WireTerm>('categories.get', urlPath`/categories/${id}`, {}, TERM_TAGS, as, undefined, termShape);
   }
   createCategory(body: WireCategoryWrite): Promise<WireTerm> {
     return this.write('categories.create', 'POST', '/categories', body, undefined, [TAG.terms]);
   }
   updateCategory(id: number, body: WireCategoryWrite): Promise<WireTerm> {
-    return this.write('categories.update', 'POST', `/categories/${id}`, body, undefined, [TAG.terms]);
+    return this.write('categories.update', 'POST', urlPath`/categories/${id}`, body, undefined, [TAG.terms]);
   }
   deleteCategory(id: number): Promise<WireTerm> {
-    return this.write('categories.delete', 'DELETE', `/categories/${id}`, undefined, undefined, [TAG.terms]);
+    return this.write('categories.delete', 'DELETE', urlPath`/categories/${id}`, undefined, undefined, [TAG.terms]);
   }
 
   listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags);
+    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags, undefined, archivePageShape('tags', termShape));
   }
-  getTag(id: number): Promise<WireTerm | null> {
-    return this.single<WireTerm>('tags.get', `/tags/${id}`, {}, TERM_TAGS);
+  getTag(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
+    return this.single<WireTerm>('tags.get', urlPath`/tags/${id}`, {}, TERM_TAGS, as, undefined, termShape);
   }
   createTag(body: WireTagWrite): Promise<WireTerm> {
     return this.write('tags.create', 'POST', '/tags', body, undefined, [TAG.terms]);
   }
   updateTag(id: number, body: WireTagWrite): Promise<WireTerm> {
-    return this.write('tags.update', 'POST', `/tags/${id}`, body, undefined, [TAG.terms]);
+    return this.write('tags.update', 'POST', urlPath`/tags/${id}`, body, undefined, [TAG.terms]);
   }
   deleteTag(id: number): Promise<WireTerm> {
-    return this.write('tags.delete', 'DELETE', `/tags/${id}`, undefined, undefined, [TAG.terms]);
+    return this.write('tags.delete', 'DELETE', urlPath`/tags/${id}`, undefined, undefined, [TAG.terms]);
   }
 
   /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
@@ -176,15 +185,9 @@ export class CalendarClient {
     this.options.upstream.cache.invalidate([TAG.events]);
   }
 
-  /** GET / (the namespace index): a cheap probe that the API answers, for readiness checks. */
-  async ping(): Promise<void> {
-    const res = await this.send({ method: 'GET', path: '/', idempotent: true, priority: 'single', operation: 'index' }, this.options.auth.read);
-    if (res.status >= 400) throw toUpstreamError(res);
-  }
-
   // ------------------------------------------------------------------ plumbing
   private path(kind: 'events' | PostKind | TermKind, ref: RecordRef): string {
-    return 'id' in ref ? `/${kind}/${ref.id}` : `/${kind}/by-slug/${encodeURIComponent(ref.slug)}`;
+    return 'id' in ref ? urlPath`/${kind}/${ref.id}` : urlPath`/${kind}/by-slug/${ref.slug}`;
   }
 
   private async list<B, T>(
@@ -196,6 +199,7 @@ export class CalendarClient {
     tags: readonly string[],
     items: (body: B) => T[] | undefined,
     poll?: FreshRead,
+    shape?: z.ZodType,
   ): Promise<WirePage<T> | null> {
     const call: UpstreamCall = {
       method: 'GET',
@@ -212,12 +216,12 @@ export class CalendarClient {
       if (isEndOfList(res)) return null;
       throw toUpstreamError(res, { names: NAMES[operation] });
     }
-    const body = res.body as B & { total?: number };
+    const body = (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as B & { total?: number };
     const total = Number(body.total ?? res.headers['x-tec-total'] ?? 0);
     return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', poll?: FreshRead): Promise<T | null> {
+  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', poll?: FreshRead, shape?: z.ZodType): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,
@@ -238,7 +242,7 @@ export class CalendarClient {
       if (error.kind === 'not-found' || (as === 'read' && error.kind === 'gone')) return null;
       throw error;
     }
-    return res.body as T;
+    return (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as T;
   }
 
   private async write<T>(
@@ -250,9 +254,14 @@ export class CalendarClient {
     invalidate: readonly string[],
   ): Promise<T> {
     const call: UpstreamCall = { method, path, query, json, idempotent: false, priority: 'write', operation };
-    const res = await this.send(call, this.options.auth.write);
-    // Even a failed write may have changed something (e.g. created an inline venue), so drop first.
-    this.options.upstream.cache.invalidate(invalidate);
+    let res: HttpResponse;
+    try {
+      res = await this.send(call, this.options.auth.write);
+    } finally {
+      // Even a failed write may have changed something (e.g. created an inline venue), and one whose
+      // outcome is unknown may have been applied: drop first, so that a re-read sees the truth.
+      this.options.upstream.cache.invalidate(invalidate);
+    }
     if (res.status >= 400) throw toUpstreamError(res, { single: true, names: NAMES[operation] });
     return res.body as T;
   }

@@ -1,7 +1,7 @@
 /**
- * Client input → upstream parameters, checked before any call: ids must be WordPress ids, dates must
- * parse, exactly one of id/slug addresses a record. Every failure is BAD_USER_INPUT naming the
- * argument.
+ * Client input → upstream parameters, checked before any call: ids must be WordPress ids, slugs
+ * WordPress slugs, dates must parse, time zones must exist, exactly one of id/slug addresses a
+ * record. Every failure is BAD_USER_INPUT naming the argument.
  */
 import { badInput } from '../graph/errors.js';
 import type { RecordRef, WireQuery } from './client.js';
@@ -16,20 +16,89 @@ export function recordId(value: string | number, argument: string): number {
 
 export const recordIds = (values: readonly (string | number)[], argument: string): number[] => values.map((v) => recordId(v, argument));
 
+/** WordPress slugs: what `sanitize_title` leaves (lower-case ASCII, digits, `-`, `_`, `%xx` for non-ASCII bytes). */
+const SLUG = /^(?:[a-z0-9_-]|%[89a-f][0-9a-f])+$/;
+export const MAX_SLUG_LENGTH = 200;
+
+/**
+ * A slug as WordPress writes it. Non-ASCII characters are accepted and percent-encoded the way
+ * WordPress stores them (lower-case hex); anything else — `.`, `..`, `/`, `%2e`, spaces, control
+ * characters, upper case — is refused, so a slug can never change the shape of an upstream URL.
+ */
+export function slugArg(value: string, argument: string): string {
+  const encoded = value.replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s).toLowerCase());
+  if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded)) {
+    throw badInput(`"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`, argument);
+  }
+  return encoded;
+}
+
+/** A value safe to quote back in an error message: short, without control characters. */
+export function printable(value: string): string {
+  const cut = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  return cut.replace(/[\u0000-\u001f\u007f]/g, '?');
+}
+
+/** Time zones the plugin accepts: IANA names (`Europe/Berlin`), `UTC`, and manual offsets (`UTC+2`, `UTC-5:30`). */
+export function timezoneArg(value: string, argument: string): string {
+  const fixed = /^UTC([+-])(\d{1,2})(?::([0-5]\d))?$/.exec(value);
+  if (value === 'UTC' || (fixed && Number(fixed[2]) * 60 + Number(fixed[3] ?? 0) <= 14 * 60)) return value;
+  if (value.includes('/') && /^[A-Za-z0-9_+\-/]+$/.test(value)) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      return value;
+    } catch {
+      // fall through
+    }
+  }
+  throw badInput(`"${argument}" must be a time zone such as "Europe/Berlin", "UTC" or "UTC+2" (got "${printable(value)}").`, argument);
+}
+
+/** Post statuses a write may set (WordPress's registered ones a client can choose). */
+const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+/** Statuses a list may filter on (trash too, for editors). */
+const FILTER_STATUSES = [...WRITE_STATUSES, 'trash'];
+
+export function statusArg(value: string, argument: string, allowed: readonly string[] = WRITE_STATUSES): string {
+  if (!allowed.includes(value)) throw badInput(`"${argument}" must be one of ${allowed.join(', ')} (got "${printable(value)}").`, argument);
+  return value;
+}
+
+/** An http(s) URL, or empty to clear the field. */
+export function urlArg(value: string, argument: string): string {
+  if (value === '') return value;
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !/\s/.test(value)) return value;
+  } catch {
+    // fall through
+  }
+  throw badInput(`"${argument}" must be an http or https URL, or empty (got "${printable(value)}").`, argument);
+}
+
 /** `id` or `slug`, exactly one. */
 export function recordRef(args: { id?: string | number | null; slug?: string | null }, what = 'record'): RecordRef {
   const hasId = args.id !== undefined && args.id !== null;
   const hasSlug = args.slug !== undefined && args.slug !== null;
   if (hasId === hasSlug) throw badInput(`Give exactly one of "id" or "slug" to find the ${what}.`, hasId ? 'slug' : 'id');
   if (hasId) return { id: recordId(args.id!, 'id') };
-  const slug = args.slug!.trim();
-  if (!slug || slug.includes('/')) throw badInput('"slug" must be a non-empty slug without "/".', 'slug');
-  return { slug };
+  return { slug: slugArg(args.slug!, 'slug') };
 }
 
-/** Term references: numeric ids stay numbers, anything else is a slug (or, on writes, a name). */
-export function termRefs(values: readonly string[]): (number | string)[] {
-  return values.map((v) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v.trim()));
+/**
+ * Term references: numeric ids stay numbers; otherwise a slug in filters, and a slug or a name (an
+ * unknown name creates the term) on writes, where it travels in the body.
+ */
+export function termRefs(values: readonly string[], argument: string, names = false): (number | string)[] {
+  return values.map((raw, i) => {
+    const v = raw.trim();
+    if (/^\d+$/.test(v)) return recordId(v, `${argument}[${i}]`);
+    if (names) {
+      if (!v) throw badInput(`"${argument}[${i}]" must not be empty.`, `${argument}[${i}]`);
+      return v;
+    }
+    return slugArg(v, `${argument}[${i}]`);
+  });
 }
 
 /** A search text: an empty one would match everything, which is surely not what was meant. */
@@ -90,15 +159,15 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   }
   if (f.strictDates != null) q.strict_dates = f.strictDates;
   if (f.search != null) q.search = searchText(f.search, `${argument}.search`);
-  if (f.categories?.length) q.categories = termRefs(f.categories);
-  if (f.tags?.length) q.tags = termRefs(f.tags);
+  if (f.categories?.length) q.categories = termRefs(f.categories, `${argument}.categories`);
+  if (f.tags?.length) q.tags = termRefs(f.tags, `${argument}.tags`);
   if (f.venues?.length) q.venue = recordIds(f.venues, `${argument}.venues`);
   if (f.organizers?.length) q.organizer = recordIds(f.organizers, `${argument}.organizers`);
   if (f.featured != null) q.featured = f.featured;
   if (f.statuses?.length && f.status?.length) throw badInput(`Give "${argument}.statuses" or the deprecated "${argument}.status", not both.`, `${argument}.statuses`);
   if (f.statuses?.some((s) => s === 'other')) throw badInput(`"${argument}.statuses" cannot hold OTHER: give statuses the site knows.`, `${argument}.statuses`);
   const statuses = f.statuses?.length ? f.statuses : f.status;
-  if (statuses?.length) q.status = [...statuses];
+  if (statuses?.length) q.status = statuses.map((v, i) => statusArg(v, `${argument}.${f.statuses?.length ? 'statuses' : 'status'}[${i}]`, FILTER_STATUSES));
   if (f.include?.length) q.include = recordIds(f.include, `${argument}.include`);
   if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`);
   if (f.ticketed != null) q.ticketed = f.ticketed;
@@ -128,7 +197,7 @@ export function postListQuery(args: PostListInput): WireQuery {
   if (args.eventId != null) q.event = recordId(args.eventId, 'eventId');
   if (args.hasEvents != null) q.has_events = args.hasEvents;
   if (args.onlyWithUpcoming != null) q.only_with_upcoming = args.onlyWithUpcoming;
-  if (args.status != null) q.status = args.status;
+  if (args.status != null) q.status = statusArg(args.status, 'status', FILTER_STATUSES);
   return q;
 }
 
@@ -153,7 +222,7 @@ export function termListQuery(args: TermListInput): WireQuery {
   if (args.order != null) q.order = args.order;
   if (args.orderBy != null) q.orderby = args.orderBy;
   if (args.eventId != null) q.event = recordId(args.eventId, 'eventId');
-  if (args.slug != null) q.slug = args.slug;
+  if (args.slug != null) q.slug = slugArg(args.slug, 'slug');
   if (args.parentId != null) q.parent = args.parentId === '0' ? 0 : recordId(args.parentId, 'parentId');
   return q;
 }

@@ -52,12 +52,12 @@ export function createCalendarLoaders(client: CalendarClient) {
    * Terms batch through the `include` filter, which answers exactly the ids asked (hide_empty off).
    * It refuses the whole batch when one id does not exist, so then each id is read on its own.
    */
-  const terms = (list: typeof client.listCategories, single: (id: number) => Promise<WireTerm | null>) =>
+  const terms = (list: CalendarClient['listCategories'], single: (id: number) => Promise<WireTerm | null>) =>
     new DataLoader<number, CalendarTerm | null>(
       async (ids) => {
         let rows: WireTerm[] | undefined;
         try {
-          rows = (await list.call(client, { include: [...ids], hide_empty: false }, 1, ids.length))?.items;
+          rows = (await list({ include: [...ids], hide_empty: false }, 1, ids.length))?.items;
         } catch (error) {
           // Only the refusal of an unknown id is worth asking id by id; an outage would just repeat.
           if (!(error instanceof UpstreamError && error.kind === 'bad-request')) throw error;
@@ -74,8 +74,8 @@ export function createCalendarLoaders(client: CalendarClient) {
       },
       { maxBatchSize: UPSTREAM_MAX_PAGE },
     );
-  const category = terms(client.listCategories, (id) => client.getCategory(id));
-  const tag = terms(client.listTags, (id) => client.getTag(id));
+  const category = terms((q, page, perPage) => client.listCategories(q, page, perPage), (id) => client.getCategory(id));
+  const tag = terms((q, page, perPage) => client.listTags(q, page, perPage), (id) => client.getTag(id));
 
   const primeEvent = (e: CalendarEvent) => {
     for (const v of e.venues) venue.prime(v.id, v);

@@ -15,7 +15,10 @@ const decoded = (v: unknown): string | null => {
   return t === null ? null : decodeHTML(t);
 };
 /** WordPress sends `"0"` for "no author". */
-const authorId = (v: unknown): string | null => (v === undefined || v === null || String(v) === '0' || v === '' ? null : String(v));
+const authorId = (v: unknown): string | null => {
+  const s = typeof v === 'string' || typeof v === 'number' ? String(v) : '';
+  return s === '' || s === '0' ? null : s;
+};
 
 /**
  * An ISO 8601 date-time keeping the local wall time, with the offset taken from the difference to

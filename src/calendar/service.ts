@@ -4,9 +4,9 @@
  * `forRequest` returns, so no loader cache ever crosses requests or callers.
  */
 import type { Config } from '../config/config.js';
-import type { RequestInfo } from '../graph/context.js';
+import type { RequestInfo } from '../core/caller.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
-import { UsageTracker } from '../core/usage.js';
+import type { RecordLocks } from '../core/record-locks.js';
 import { calendarAuth } from './auth.js';
 import { CalendarClient } from './client.js';
 import { createCalendarLoaders, type CalendarLoaders } from './loaders.js';
@@ -25,6 +25,7 @@ export class CalendarService {
   constructor(
     readonly upstream: Upstream,
     readonly config: Config,
+    private readonly locks: RecordLocks,
   ) {}
 
   forRequest(info: RequestInfo): CalendarScope {
@@ -35,18 +36,7 @@ export class CalendarService {
       cacheTtlMs: this.config.cache.ttlMs,
     });
     const loaders = createCalendarLoaders(client);
-    return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders), maxPageSize: this.config.maxPageSize };
-  }
-
-  /** Readiness (/ready): the calendar API answers its namespace index, anonymously. */
-  async ready(signal: AbortSignal): Promise<void> {
-    const client = new CalendarClient({
-      upstream: this.upstream,
-      auth: calendarAuth({ authMode: 'configured' }, new Headers()),
-      caller: { usage: new UsageTracker(), signal },
-      cacheTtlMs: 0,
-    });
-    await client.ping();
+    return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders, this.locks, info.signal), maxPageSize: this.config.maxPageSize };
   }
 
   async close(): Promise<void> {}

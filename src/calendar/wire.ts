@@ -9,6 +9,8 @@
  * venue/organizer fields are absent, titles carry HTML entities, descriptions carry HTML.
  */
 
+import { z } from 'zod';
+
 /** `Y-m-d H:i:s`, no `T`, no offset (site/event-local or UTC depending on the field). */
 export type WireDateTime = string;
 
@@ -113,10 +115,8 @@ export interface WireLinkedPost {
   global_id_lineage: string[];
 }
 
-/** Venue: every key except the last four is omitted when empty. */
-export interface WireVenue extends WireLinkedPost {
-  /** The venue name (HTML entities kept); `[]` on a password-protected venue (plugin quirk). */
-  venue?: string | [];
+/** A venue's postal address, as read and as written. */
+export interface WireAddress {
   address?: string;
   city?: string;
   country?: string;
@@ -124,6 +124,12 @@ export interface WireVenue extends WireLinkedPost {
   state?: string;
   zip?: string;
   stateprovince?: string;
+}
+
+/** Venue: every key except the last four is omitted when empty. */
+export interface WireVenue extends WireLinkedPost, WireAddress {
+  /** The venue name (HTML entities kept); `[]` on a password-protected venue (plugin quirk). */
+  venue?: string | [];
   /** Only with Events Calendar Pro geolocation. */
   geo_lat?: number;
   geo_lng?: number;
@@ -292,20 +298,13 @@ export interface WireEventCreate extends WireEventWrite {
   end_date: string;
 }
 
-export interface WireVenueWrite {
+export interface WireVenueWrite extends WireAddress {
   venue?: string;
   author?: number;
   date?: string;
   date_utc?: string;
   description?: string;
   status?: string;
-  address?: string;
-  city?: string;
-  country?: string;
-  province?: string;
-  state?: string;
-  zip?: string;
-  stateprovince?: string;
   phone?: string;
   website?: string;
   image?: string;
@@ -338,3 +337,29 @@ export interface WireTagWrite {
   description?: string;
   slug?: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checked at the client edge (src/core/contract.ts): what the gateway reads of each record without
+// a fallback. The other fields pass through unchecked (the payload itself is handed on), so the check stays cheap.
+
+/** The fields of an event the graph reads as non-null. */
+export const eventShape = z.object({
+  id: z.number(),
+  title: z.string(),
+  slug: z.string(),
+  status: z.string(),
+  start_date: z.string(),
+  end_date: z.string(),
+  utc_start_date: z.string(),
+  utc_end_date: z.string(),
+});
+
+/** Venues and organizers: the id (the name has a plugin quirk of its own and a fallback). */
+export const linkedPostShape = z.object({ id: z.number() });
+
+/** Categories and tags. */
+export const termShape = z.object({ id: z.number(), name: z.string(), slug: z.string() });
+
+/** An archive page whose items sit under `key`, each checked with `item`. */
+export const archivePageShape = <K extends string, S extends z.ZodType>(key: K, item: S) =>
+  z.object({ [key]: z.array(item) } as Record<K, z.ZodArray<S>>);

@@ -1,14 +1,18 @@
 /**
- * Calendar writes: client input → wire bodies → normalised records. `updateEvent` reads the current
- * event and sends the whole record with the changes, because the real plugin treats an omitted
- * boolean as false, an omitted status as "publish" and an omitted venue/organizer as "none".
+ * Calendar writes: client input → wire bodies → normalised records. Every value is checked before
+ * any call. Updates and deletes run under the record's write lock (see `core/record-locks.ts`):
+ * `updateEvent` re-reads the event inside the lock and sends only the changes plus the fields the
+ * real plugin would otherwise reset (it writes an omitted boolean as false, an omitted status as
+ * "publish" and an omitted venue/organizer as "none"). A precondition (`expectedVersion`) is
+ * checked against that fresh read, so a stale one writes nothing.
  */
-import { decodeHTML } from 'entities';
 import { UpstreamError } from '../core/errors.js';
-import { badInput } from '../graph/errors.js';
+import type { RecordLocks } from '../core/record-locks.js';
+import { badInput, conflict } from '../graph/errors.js';
+import { eventVersion, organizerVersion, termVersion, venueVersion } from '../graph/versions.js';
 import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
-import { recordId, recordIds, termRefs } from './inputs.js';
+import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
 import type { CalendarEvent } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
@@ -115,9 +119,25 @@ function withStatus<T extends { status?: Maybe<string>; postStatus?: Maybe<strin
 export const venueBody = (input: VenueInput, argument = 'input'): WireVenueWrite => pick(withStatus(input, argument), VENUE_FIELDS);
 export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOrganizerWrite => pick(withStatus(input, argument), ORGANIZER_FIELDS);
 
+/** Checks the free-text and URL-bound fields a venue or organizer write carries. */
+function checkLinked(input: VenueInput | OrganizerInput, argument: string): void {
+  if (input.name != null && !input.name.trim()) throw badInput(`"${argument}.name" must not be empty.`, `${argument}.name`);
+  if (input.website != null) urlArg(input.website, `${argument}.website`);
+  if (input.status != null) statusArg(input.status, `${argument}.status`);
+  if (input.image != null && !/^\d+$/.test(input.image)) urlArg(input.image, `${argument}.image`);
+  const email = (input as OrganizerInput).email;
+  if (email != null && email !== '' && !/^[^\s@]+@[^\s@]+$/.test(email)) throw badInput(`"${argument}.email" must be an email address (got "${printable(email)}").`, `${argument}.email`);
+}
+
 /** The changes the input asks for; `zone` is the time zone its dates are read in. */
 function eventChanges(input: EventInput, zone: string | undefined): WireEventWrite {
+  if (input.title != null && !input.title.trim()) throw badInput('"input.title" must not be empty.', 'input.title');
+  if (input.timezone != null) timezoneArg(input.timezone, 'input.timezone');
+  if (input.status != null) statusArg(input.status, 'input.status');
+  if (input.website != null) urlArg(input.website, 'input.website');
+  if (input.image != null && !/^\d+$/.test(input.image)) urlArg(input.image, 'input.image');
   const body: WireEventWrite = pick(input, EVENT_FIELDS);
+  if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
   for (const [name, wire] of [['startDate', 'start_date'], ['endDate', 'end_date']] as const) {
     const v = input[name];
     if (v == null) continue;
@@ -126,11 +146,15 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
     body[wire] = d.wall;
     if (d.timezone && !input.timezone && !zone) body.timezone = d.timezone;
   }
-  if (input.categories) body.categories = termRefs(input.categories);
-  if (input.tags) body.tags = termRefs(input.tags);
+  if (input.categories) body.categories = termRefs(input.categories, 'input.categories', true);
+  if (input.tags) body.tags = termRefs(input.tags, 'input.tags', true);
   if (input.venueId != null && input.venue != null) throw badInput('Give either "venueId" or "venue", not both.', 'input.venue');
   if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId');
-  if (input.venue != null) body.venue = venueBody(input.venue, 'input.venue');
+  if (input.venue != null) {
+    checkLinked(input.venue, 'input.venue');
+    body.venue = venueBody(input.venue, 'input.venue');
+  }
+  input.organizers?.forEach((o, i) => checkLinked(o, `input.organizers[${i}]`));
   if (input.organizerIds != null || input.organizers != null) {
     body.organizer = [...recordIds(input.organizerIds ?? [], 'input.organizerIds'), ...(input.organizers ?? []).map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
   }
@@ -138,16 +162,21 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
 }
 
 /**
- * The state an update must re-send so that the plugin does not reset it. Not the rest: the read
- * answers description and excerpt rendered, cost as a display string and website falling back to
- * the event page, so sending those back would change them.
+ * End not before start. All-day events keep whole days (the plugin stretches them to 00:00:00 →
+ * 23:59:59), so for them only the days are compared. Wall clocks of one event share its zone.
  */
-function currentState(e: WireEvent): WireEventWrite {
+function checkDates(start: string | undefined, end: string | undefined, allDay: boolean, changed: 'startDate' | 'endDate'): void {
+  if (!start || !end) return;
+  const [s, e] = allDay ? [start.slice(0, 10), end.slice(0, 10)] : [start, end];
+  if (e < s) throw badInput(`"input.${changed}" would put the end (${end}) before the start (${start})${allDay ? ' of an all-day event' : ''}.`, `input.${changed}`);
+}
+
+/**
+ * The fields the plugin resets when they are left out of an update, as they are now: they go with
+ * every update so that the update changes only what was asked.
+ */
+function resetProne(e: WireEvent): WireEventWrite {
   return {
-    title: decodeHTML(e.title),
-    start_date: e.start_date,
-    end_date: e.end_date,
-    timezone: e.timezone || undefined,
     status: e.status,
     all_day: e.all_day ?? false,
     show_map: e.show_map ?? false,
@@ -155,86 +184,165 @@ function currentState(e: WireEvent): WireEventWrite {
     hide_from_listings: e.hide_from_listings ?? false,
     sticky: e.sticky ?? false,
     featured: e.featured ?? false,
-    categories: e.categories.map((c) => c.id),
-    tags: e.tags.map((t) => t.id),
     venue: venueList(e.venue).map((v) => v.id),
     organizer: e.organizer.map((o) => o.id),
   };
+}
+
+type Ref = RecordRef;
+const lockKey = (kind: string, id: number) => `calendar:${kind}:${id}`;
+
+function notFound(what: string): UpstreamError {
+  return new UpstreamError('calendar', 'not-found', `The ${what} does not exist.`, { status: 404 });
 }
 
 export class CalendarWrites {
   constructor(
     private readonly client: CalendarClient,
     private readonly loaders: CalendarLoaders,
+    private readonly locks: RecordLocks,
+    private readonly signal?: AbortSignal,
   ) {}
 
   async createEvent(input: EventInput): Promise<CalendarEvent> {
     const body = eventChanges(input, undefined);
+    checkDates(body.start_date, body.end_date, body.all_day === true, 'endDate');
     return this.event(await this.client.createEvent({ ...body, title: body.title ?? '', start_date: body.start_date ?? '', end_date: body.end_date ?? '' }));
   }
 
-  async updateEvent(ref: RecordRef, input: EventInput, password?: string): Promise<CalendarEvent> {
-    const current = 'id' in ref ? await this.client.getEvent(ref.id, password, 'write') : await this.client.getEventBySlug(ref.slug, password, 'write');
-    if (!current) throw new UpstreamError('calendar', 'not-found', 'The event does not exist.', { status: 404 });
-    const changes = eventChanges(input, input.timezone ?? (current.timezone || undefined));
-    const body: WireEventWrite = { ...currentState(current), ...changes };
-    if (input.venueId === null && !input.venue) body.venue = [];
-    if (input.organizerIds === null && !input.organizers) body.organizer = [];
-    // New organizers join the current ones unless `organizerIds` says which to keep.
-    if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
-    if (password) body.password = password;
-    // Address the record by id: a changed slug must not break the write.
-    return this.event(await this.client.updateEvent({ id: current.id }, body));
+  async updateEvent(ref: Ref, input: EventInput, password?: string, expectedVersion?: string): Promise<CalendarEvent> {
+    // The checks that need no record come first: a bad value costs no call.
+    eventChanges(input, input.timezone ?? 'UTC');
+    const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
+    if (id === undefined) throw notFound('event');
+    return this.locks.run('calendar', lockKey('event', id), async (lock) => {
+      const current = await this.client.getEvent(id, password, 'write');
+      if (!current) throw notFound('event');
+      if (expectedVersion != null) {
+        const version = eventVersion(normalizeEvent(current));
+        if (version !== expectedVersion) throw conflict(version);
+      }
+      const zone = input.timezone ?? (current.timezone || undefined);
+      const changes = eventChanges(input, zone);
+      const allDay = changes.all_day ?? current.all_day ?? false;
+      checkDates(changes.start_date ?? current.start_date, changes.end_date ?? current.end_date, allDay, input.endDate != null ? 'endDate' : 'startDate');
+      const body: WireEventWrite = { ...resetProne(current), ...changes };
+      // Dates are read in the zone sent with them, or the site's: send the event's own along.
+      if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone) body.timezone = current.timezone;
+      if (input.venueId === null && !input.venue) body.venue = [];
+      if (input.organizerIds === null && !input.organizers) body.organizer = [];
+      // New organizers join the current ones unless `organizerIds` says which to keep.
+      if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
+      if (password) body.password = password;
+      lock.check();
+      // Address the record by id: a changed slug must not break the write.
+      return this.event(await this.client.updateEvent({ id }, body));
+    }, this.signal);
   }
 
-  async deleteEvent(ref: RecordRef, password?: string): Promise<CalendarEvent> {
-    return this.event(await this.client.deleteEvent(ref, password));
+  async deleteEvent(ref: Ref, password?: string): Promise<CalendarEvent> {
+    const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
+    if (id === undefined) throw notFound('event');
+    return this.locks.run('calendar', lockKey('event', id), async (lock) => {
+      lock.check();
+      return this.event(await this.client.deleteEvent({ id }, password));
+    }, this.signal);
   }
 
   async createVenue(input: VenueInput) {
+    checkLinked(input, 'input');
     return normalizeVenue(await this.client.createVenue(venueBody(input)));
   }
-  async updateVenue(ref: RecordRef, input: VenueInput) {
-    return normalizeVenue(await this.client.updateVenue(ref, venueBody(input)));
+  async updateVenue(ref: Ref, input: VenueInput, expectedVersion?: string) {
+    checkLinked(input, 'input');
+    const read = (r: Ref) => this.client.getVenue(r, 'write');
+    return normalizeVenue(await this.linkedWrite('venue', ref, read, expectedVersion, (w) => venueVersion(normalizeVenue(w)), (id) => this.client.updateVenue({ id }, venueBody(input))));
   }
-  async deleteVenue(ref: RecordRef) {
-    return normalizeVenue(await this.client.deleteVenue(ref));
+  async deleteVenue(ref: Ref) {
+    const read = (r: Ref) => this.client.getVenue(r, 'write');
+    return normalizeVenue(await this.linkedWrite('venue', ref, read, undefined, () => '', (id) => this.client.deleteVenue({ id })));
   }
 
   async createOrganizer(input: OrganizerInput) {
+    checkLinked(input, 'input');
     return normalizeOrganizer(await this.client.createOrganizer(organizerBody(input)));
   }
-  async updateOrganizer(ref: RecordRef, input: OrganizerInput) {
-    return normalizeOrganizer(await this.client.updateOrganizer(ref, organizerBody(input)));
+  async updateOrganizer(ref: Ref, input: OrganizerInput, expectedVersion?: string) {
+    checkLinked(input, 'input');
+    const read = (r: Ref) => this.client.getOrganizer(r, 'write');
+    return normalizeOrganizer(await this.linkedWrite('organizer', ref, read, expectedVersion, (w) => organizerVersion(normalizeOrganizer(w)), (id) => this.client.updateOrganizer({ id }, organizerBody(input))));
   }
-  async deleteOrganizer(ref: RecordRef) {
-    return normalizeOrganizer(await this.client.deleteOrganizer(ref));
+  async deleteOrganizer(ref: Ref) {
+    const read = (r: Ref) => this.client.getOrganizer(r, 'write');
+    return normalizeOrganizer(await this.linkedWrite('organizer', ref, read, undefined, () => '', (id) => this.client.deleteOrganizer({ id })));
   }
 
   private termBody(input: TermInput) {
-    const body = pick<{ name?: string; description?: string; slug?: string; parent?: number }>(input, { name: 'name', description: 'description', slug: 'slug' });
+    if (input.name != null && !input.name.trim()) throw badInput('"input.name" must not be empty.', 'input.name');
+    const body = pick<{ name?: string; description?: string; slug?: string; parent?: number }>(input, { name: 'name', description: 'description' });
+    if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
     if (input.parentId != null) body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId');
     return body;
   }
   async createCategory(input: TermInput) {
     return normalizeTerm(await this.client.createCategory(this.termBody(input)));
   }
-  async updateCategory(id: number, input: TermInput) {
-    return normalizeTerm(await this.client.updateCategory(id, this.termBody(input)));
+  async updateCategory(id: number, input: TermInput, expectedVersion?: string) {
+    const body = this.termBody(input);
+    return normalizeTerm(await this.termWrite('category', id, expectedVersion, () => this.client.updateCategory(id, body)));
   }
   async deleteCategory(id: number) {
-    return normalizeTerm(await this.client.deleteCategory(id));
+    return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.deleteCategory(id)));
   }
   async createTag(input: TermInput) {
     const { parent: _p, ...body } = this.termBody(input);
     return normalizeTerm(await this.client.createTag(body));
   }
-  async updateTag(id: number, input: TermInput) {
+  async updateTag(id: number, input: TermInput, expectedVersion?: string) {
     const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.client.updateTag(id, body));
+    return normalizeTerm(await this.termWrite('tag', id, expectedVersion, () => this.client.updateTag(id, body)));
   }
   async deleteTag(id: number) {
-    return normalizeTerm(await this.client.deleteTag(id));
+    return normalizeTerm(await this.termWrite('tag', id, undefined, () => this.client.deleteTag(id)));
+  }
+
+  /**
+   * A venue or organizer write under its record's lock. Their updates are partial upstream, so only
+   * a precondition needs the read; a slug is first resolved to the id the lock and the write use.
+   */
+  private async linkedWrite<W extends { id: number }, R>(
+    kind: 'venue' | 'organizer',
+    ref: Ref,
+    read: (ref: Ref) => Promise<W | null>,
+    expectedVersion: string | undefined,
+    version: (w: W) => string,
+    write: (id: number) => Promise<R>,
+  ): Promise<R> {
+    const id = 'id' in ref ? ref.id : (await read(ref))?.id;
+    if (id === undefined) throw notFound(kind);
+    return this.locks.run('calendar', lockKey(kind, id), async (lock) => {
+      if (expectedVersion != null) {
+        const current = await read({ id });
+        if (!current) throw notFound(kind);
+        const now = version(current);
+        if (now !== expectedVersion) throw conflict(now);
+      }
+      lock.check();
+      return write(id);
+    }, this.signal);
+  }
+
+  private termWrite<R>(kind: 'category' | 'tag', id: number, expectedVersion: string | undefined, write: () => Promise<R>): Promise<R> {
+    return this.locks.run('calendar', lockKey(kind, id), async (lock) => {
+      if (expectedVersion != null) {
+        const current = kind === 'category' ? await this.client.getCategory(id, 'write') : await this.client.getTag(id, 'write');
+        if (!current) throw notFound(kind);
+        const now = termVersion(normalizeTerm(current));
+        if (now !== expectedVersion) throw conflict(now);
+      }
+      lock.check();
+      return write();
+    }, this.signal);
   }
 
   /** A written event, normalised, with its embedded records primed for the rest of the request. */

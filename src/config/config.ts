@@ -9,7 +9,8 @@ import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
 import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
 
-export type RateProfile = 'production' | 'sandbox';
+export type { RateProfile } from './traffic.js';
+import type { RateProfile } from './traffic.js';
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {
@@ -49,8 +50,6 @@ export interface Config {
   redisCacheUrl?: string;
   /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
   maxPageSize: number;
-  /** Adds `extensions.upstream` (requests and cache hits per upstream) to every response. */
-  usageExtension: boolean;
   timeouts: UpstreamTimeouts;
   /** Upstream bodies larger than this are refused. */
   maxUpstreamBodyBytes: number;
@@ -81,6 +80,10 @@ export interface Config {
   embeddedEmulators: boolean;
   /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
   emulatorFaultRoutes: boolean;
+  /** Write integrity: record locks and idempotency keys (see README "Writes"). */
+  writes: WritesConfig;
+  /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
+  inputLimits: InputLimits;
   /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
   discovery: DiscoveryConfig;
   /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
@@ -107,6 +110,26 @@ export interface HttpConfig {
   retryAfterS: number;
 }
 
+export interface WritesConfig {
+  /** Lease of a record's Redis lock; must outlast one write (connect + header + body timeouts). */
+  lockLeaseMs: number;
+  /** Longest wait for a record's lock before RECORD_BUSY. */
+  lockWaitMs: number;
+  /** How long an idempotency key answers with its first result. */
+  idempotencyTtlMs: number;
+}
+
+export interface InputLimits {
+  /** Names and titles (the governance platform allows 255). */
+  name: number;
+  /** Search texts (the governance platform allows 500). */
+  search: number;
+  /** Descriptions, excerpts, attribute values and other long text. */
+  text: number;
+  /** Every other string argument: addresses, phone numbers, URLs, costs, statuses… */
+  field: number;
+}
+
 export interface SecurityConfig {
   /** `__schema`/`__type` allowed; off in production unless ALLOW_INTROSPECTION (or GRAPHIQL) says so. */
   introspection: boolean;
@@ -116,12 +139,15 @@ export interface SecurityConfig {
   csrfPrevention: boolean;
   /** Operations per batched (JSON array) request; 0 turns batching off. */
   maxBatch: number;
+  /** Request bodies larger than this are answered 413 before they are parsed. */
+  maxRequestBodyBytes: number;
+  /** Errors kept in one response; the rest are summed up in a last error. */
+  maxErrors: number;
   /** GraphQL Armor limits, checked at parse/validation time, before anything runs. */
   maxDepth: number;
   maxAliases: number;
   maxDirectives: number;
   maxTokens: number;
-  maxCost: number;
   /** The same field literally repeated in one selection set ("field duplication"). */
   maxFieldRepeats: number;
   /** With introspection off, `_service`/`_entities` answer only requests carrying this secret (secret). */
@@ -168,7 +194,6 @@ export function loadConfig(env?: Env): Config {
     redisUrl: s.REDIS_URL,
     redisCacheUrl: s.REDIS_CACHE_URL,
     maxPageSize: s.GATEWAY_MAX_PAGE_SIZE,
-    usageExtension: s.GATEWAY_USAGE_EXTENSION,
     timeouts: {
       connectMs: s.UPSTREAM_CONNECT_TIMEOUT_MS,
       headersMs: s.UPSTREAM_HEADERS_TIMEOUT_MS,
@@ -210,6 +235,13 @@ export function loadConfig(env?: Env): Config {
     embeddedEmulators: s.EMBEDDED_EMULATORS ?? (!production && !governanceUrl && !calendarUrl),
     emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
     discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
+    writes: { lockLeaseMs: 0, lockWaitMs: 0, idempotencyTtlMs: 0 },
+    inputLimits: {
+      name: s.GATEWAY_MAX_NAME_LENGTH,
+      search: s.GATEWAY_MAX_SEARCH_LENGTH,
+      text: s.GATEWAY_MAX_TEXT_LENGTH,
+      field: s.GATEWAY_MAX_FIELD_LENGTH,
+    },
     live: {
       pollIntervalMs: s.LIVE_POLL_INTERVAL_MS,
       minPollIntervalMs: s.LIVE_POLL_MIN_INTERVAL_MS,
@@ -217,6 +249,15 @@ export function loadConfig(env?: Env): Config {
       pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
     },
   };
+  const writeDeadline = config.timeouts.connectMs + config.timeouts.headersMs + config.timeouts.bodyMs;
+  config.writes = {
+    lockLeaseMs: s.WRITE_LOCK_LEASE_MS ?? writeDeadline + 5_000,
+    lockWaitMs: s.WRITE_LOCK_WAIT_MS ?? config.traffic.queueDeadlineMs,
+    idempotencyTtlMs: s.IDEMPOTENCY_TTL_MS,
+  };
+  if (config.writes.lockLeaseMs <= writeDeadline) {
+    problems.push(`WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`);
+  }
   if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs) problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
 
   const g = config.governance;
@@ -262,11 +303,12 @@ function readSecurity(s: Settings, production: boolean, graphiql: boolean): Secu
     fieldSuggestions: s.GRAPHQL_FIELD_SUGGESTIONS ?? !production,
     csrfPrevention: s.CSRF_PREVENTION ?? production,
     maxBatch: s.GRAPHQL_MAX_BATCH,
+    maxRequestBodyBytes: s.GRAPHQL_MAX_BODY_BYTES,
+    maxErrors: s.GRAPHQL_MAX_ERRORS,
     maxDepth: s.GRAPHQL_MAX_DEPTH,
     maxAliases: s.GRAPHQL_MAX_ALIASES,
     maxDirectives: s.GRAPHQL_MAX_DIRECTIVES,
     maxTokens: s.GRAPHQL_MAX_TOKENS,
-    maxCost: s.GRAPHQL_MAX_COST,
     maxFieldRepeats: s.GRAPHQL_MAX_FIELD_REPEATS,
     federationSecret: s.FEDERATION_SECRET,
     federationSecretHeader: s.FEDERATION_SECRET_HEADER ?? 'x-federation-secret',

@@ -79,7 +79,7 @@ export function readDiscoveryConfig(file: string | undefined, problems: string[]
     }
     out.attributeOptions[type] = {};
     for (const [name, list] of Object.entries(attributes)) {
-      if (isStrings(list)) out.attributeOptions[type]![name] = list;
+      if (isStrings(list)) out.attributeOptions[type][name] = list;
       else bad(`attributeOptions.${type}.${name} must be a list of option labels`);
     }
   }

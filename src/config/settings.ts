@@ -104,6 +104,52 @@ function rules(o: Common & { defaultText?: string }): Setting<Map<string, number
   };
 }
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const SPAN_RULE = /^\s*(endpoint\s*:\s*)?(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/i;
+
+/** A rate-limit list: named rules (`minute:30`) and rules of any window length (`5/10s`, `endpoint:3/1s`). */
+export interface RateList {
+  named: Map<string, number>;
+  custom: { name: string; text: string; limit: number; windowMs: number; perEndpoint: boolean }[];
+}
+
+/** `minute:30,hour:500` and/or `limit/duration` (`5/10s`, `100/2m`, `20/1500ms`), `endpoint:` before it to count per endpoint. */
+function rateList(o: Common & { defaultText?: string }): Setting<RateList> {
+  const valid = (p: string) => RULE.test(p) || SPAN_RULE.test(p);
+  return {
+    name: '', ...o, secret: false, type: 'rule:number or limit/duration, comma-separated', default: o.defaultText, fallback: { named: new Map(), custom: [] },
+    schema: z
+      .string()
+      .refine((s) => s.split(',').every(valid))
+      .transform((s) => {
+        const out: RateList = { named: new Map(), custom: [] };
+        for (const part of s.split(',')) {
+          const m = RULE.exec(part);
+          if (m) {
+            out.named.set(m[1]!.toLowerCase(), Number(m[2]));
+            continue;
+          }
+          const c = SPAN_RULE.exec(part)!;
+          const limit = Number(c[2]);
+          const unit = c[4]!.toLowerCase();
+          out.custom.push({ name: `${c[1] ? 'endpoint:' : ''}${limit}/${c[3] ?? ''}${unit}`, text: part.trim(), limit, windowMs: Math.round(Number(c[3] ?? 1) * UNIT_MS[unit]!), perEndpoint: Boolean(c[1]) });
+        }
+        return out;
+      }),
+    problem: (raw) =>
+      `must look like "minute:30,hour:500" (rules ${Object.keys(RATE_WINDOWS_MS).join(', ')}) or "5/10s,endpoint:3/1s" (limit per duration in ms, s, m or h) (got "${raw}").`,
+  };
+}
+
+/** A whole number whose default depends on other settings (undefined when unset). */
+function optionalInt(o: Common & { min: number; max: number; defaultText: string }): Setting<number | undefined> {
+  return {
+    name: '', ...o, secret: false, type: `integer ${o.min}..${o.max}`, default: o.defaultText, fallback: undefined,
+    schema: z.coerce.number().int().min(o.min).max(o.max),
+    problem: (raw) => `must be a whole number from ${o.min} to ${o.max} (got "${raw}").`,
+  };
+}
+
 /** Comma-separated list; `*` alone means any. */
 function list(o: Common & { defaultText?: string }): Setting<string[] | undefined> {
   return {
@@ -123,7 +169,15 @@ const DEFINITIONS = {
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, { group: 'server', default: 'info', defaultText: 'info (warn under NODE_ENV=test)', description: 'Lowest level written to the JSON log on stdout.' }),
   GRAPHIQL: bool({ group: 'server', default: undefined, defaultText: 'on outside production', description: 'Serve GraphiQL to browsers at /graphql (precompressed, cached).' }),
   GATEWAY_MAX_PAGE_SIZE: int({ group: 'server', default: 500, min: 1, max: 10_000, description: 'Largest `first` a list accepts; larger asks are BAD_USER_INPUT.' }),
-  GATEWAY_USAGE_EXTENSION: bool({ group: 'server', default: true, description: 'Add `extensions.upstream` (requests and cache hits per upstream) to every response.' }),
+  GATEWAY_COST_EXTENSION: bool({ group: 'server', default: undefined, defaultText: 'true', description: 'Add `extensions.cost` (estimate, upstream calls, cache hits, account budget) to every response.' }),
+  GATEWAY_USAGE_EXTENSION: bool({ group: 'server', default: undefined, defaultText: 'unset', description: 'Earlier name of GATEWAY_COST_EXTENSION, still accepted when that is unset.' }),
+  GATEWAY_MAX_NAME_LENGTH: int({ group: 'server', default: 255, min: 1, max: 100_000, description: 'Longest name or title argument, in characters (the governance platform allows 255).' }),
+  GATEWAY_MAX_SEARCH_LENGTH: int({ group: 'server', default: 500, min: 1, max: 100_000, description: 'Longest search text, in characters (the governance platform allows 500).' }),
+  GATEWAY_MAX_TEXT_LENGTH: int({ group: 'server', default: 65_535, min: 1, max: 10_000_000, description: 'Longest description, excerpt, attribute value or other long text, in characters.' }),
+  GATEWAY_MAX_FIELD_LENGTH: int({ group: 'server', default: 2_000, min: 1, max: 1_000_000, description: 'Longest other string argument (addresses, URLs, statuses…), in characters.' }),
+  WRITE_LOCK_LEASE_MS: optionalInt({ group: 'server', min: 1_000, max: 3_600_000, defaultText: 'connect + headers + body timeouts + 5000', description: "Lease of a record's Redis write lock; must be longer than one write may take (the three upstream timeouts)." }),
+  WRITE_LOCK_WAIT_MS: optionalInt({ group: 'server', min: 0, max: 3_600_000, defaultText: 'UPSTREAM_QUEUE_DEADLINE_MS', description: "Longest wait for a record's write lock before RECORD_BUSY." }),
+  IDEMPOTENCY_TTL_MS: int({ group: 'server', default: 86_400_000, min: 1_000, max: 30 * 86_400_000, description: 'How long an idempotency key answers with its first result.' }),
   PERSISTED_OPERATIONS: oneOf(['off', 'allow', 'only'] as const, { group: 'server', default: 'off', description: '`only`: run safelisted operations only (by hash); `allow`: hashes or text; `off`: text only.' }),
   SHUTDOWN_DRAIN_MS: int({ group: 'server', default: 25_000, min: 0, max: 600_000, description: 'On SIGTERM/SIGINT, how long in-flight operations may run before they are answered SHUTTING_DOWN / OUTCOME_UNKNOWN.' }),
   SHUTDOWN_RETRY_AFTER_S: int({ group: 'server', default: 5, min: 0, max: 3600, description: 'Retry-After (seconds) on the 503 that new requests get while the gateway drains.' }),
@@ -157,13 +211,18 @@ const DEFINITIONS = {
   CACHE_SHARED_MAX_ENTRY_BYTES: int({ group: 'cache', default: 1024 * 1024, min: 0, max: 512 * MB, description: 'Answers larger than this stay in the local cache only.' }),
   // traffic
   GOVERNANCE_RATE_PER_ENDPOINT: bool({ group: 'traffic', default: false, description: 'Also keep 1,000/min per endpoint (newer platform docs).' }),
-  GOVERNANCE_RATE_LIMITS: rules({ group: 'traffic', defaultText: 'from GOVERNANCE_RATE_PROFILE', description: 'Override governance rules, e.g. minute:30,hour:500 (0 drops a rule).' }),
+  GOVERNANCE_RATE_LIMITS: rateList({ group: 'traffic', defaultText: 'from GOVERNANCE_RATE_PROFILE', description: 'Override governance rules, e.g. minute:30,hour:500 (0 drops a rule), or add rules of any window: 5/10s, endpoint:3/1s.' }),
   GOVERNANCE_RATE_WINDOWS: rules({ group: 'traffic', defaultText: 'minute:60000,hour:3600000', description: 'Window length in ms per rule.' }),
   GOVERNANCE_RATE_MARGIN: fraction({ group: 'traffic', default: 0.9, description: 'Fraction of each governance rule the gateway allows itself.' }),
-  CALENDAR_RATE_LIMITS: rules({ group: 'traffic', defaultText: 'none', description: 'Calendar rules (none published; the concurrency cap still applies).' }),
+  GOVERNANCE_RATE_GUARD_MS: optionalInt({ group: 'traffic', min: 0, max: 60_000, defaultText: '5% of each window, at most 1000', description: "Guard band added to every governance rule's span (clock skew between replicas, admission-to-arrival time)." }),
+  CALENDAR_RATE_LIMITS: rateList({ group: 'traffic', defaultText: 'none', description: 'Calendar rules, e.g. minute:60 or 5/10s (none published; the concurrency cap still applies).' }),
   CALENDAR_RATE_WINDOWS: rules({ group: 'traffic', defaultText: 'minute:60000,hour:3600000', description: 'Window length in ms per calendar rule.' }),
   CALENDAR_RATE_MARGIN: fraction({ group: 'traffic', default: 1, description: 'Fraction of each calendar rule the gateway allows itself.' }),
+  CALENDAR_RATE_GUARD_MS: optionalInt({ group: 'traffic', min: 0, max: 60_000, defaultText: '5% of each window, at most 1000', description: "Guard band added to every calendar rule's span." }),
   UPSTREAM_QUEUE_DEADLINE_MS: int({ group: 'traffic', default: 30_000, min: 0, max: 3_600_000, description: 'How long a request may wait for budget or a 429 pause before its field fails RATE_LIMITED.' }),
+  UPSTREAM_REQUEST_DEADLINE_MS: int({ group: 'traffic', default: 10_000, min: 1, max: 600_000, description: 'Total time one upstream request may take across its attempts and backoffs, from its first send.' }),
+  GATEWAY_OPERATION_DEADLINE_MS: int({ group: 'traffic', default: 20_000, min: 1, max: 3_600_000, description: 'Time one GraphQL operation may spend on upstream calls (queue waits included) before its fields fail.' }),
+  UPSTREAM_RAMP_STEP_MS: int({ group: 'traffic', default: 500, min: 1, max: 600_000, description: 'After a 429 pause, the ramp doubles its pace every step once the probe came back.' }),
   UPSTREAM_DEFAULT_RETRY_AFTER_MS: int({ group: 'traffic', default: 1_000, min: 0, max: 3_600_000, description: 'Pause after a 429 without a usable Retry-After.' }),
   UPSTREAM_MAX_PAUSE_MS: int({ group: 'traffic', default: 3_600_000, min: 0, max: 86_400_000, description: 'Longest pause a Retry-After can impose.' }),
   UPSTREAM_RATE_LIMIT_RETRIES: int({ group: 'traffic', default: 10, min: 0, max: 50, description: 'Resends of one request after 429s before its field fails RATE_LIMITED.' }),
@@ -183,7 +242,8 @@ const DEFINITIONS = {
   GRAPHQL_MAX_ALIASES: int({ group: 'security', default: 15, min: 0, max: 1000, description: 'Aliases per operation.' }),
   GRAPHQL_MAX_DIRECTIVES: int({ group: 'security', default: 20, min: 0, max: 1000, description: 'Directives per operation.' }),
   GRAPHQL_MAX_TOKENS: int({ group: 'security', default: 1000, min: 10, max: 100_000, description: 'Tokens per document.' }),
-  GRAPHQL_MAX_COST: int({ group: 'security', default: 10_000, min: 1, max: 10_000_000, description: 'Estimated cost per operation.' }),
+  GRAPHQL_MAX_BODY_BYTES: int({ group: 'security', default: MB, min: 1024, max: 1024 ** 3, description: 'Largest request body accepted (413 above).' }),
+  GRAPHQL_MAX_ERRORS: int({ group: 'security', default: 50, min: 1, max: 10_000, description: 'Errors listed per response; the rest are summarised.' }),
   FEDERATION_SECRET: text({ group: 'security', secret: true, description: 'With introspection off, _service/_entities answer only requests carrying it (the router).' }),
   FEDERATION_SECRET_HEADER: text({ group: 'security', default: 'x-federation-secret', description: 'Header that carries FEDERATION_SECRET.' }),
   GRAPHQL_MAX_FIELD_REPEATS: int({ group: 'security', default: 3, min: 1, max: 1000, description: 'The same field repeated in one selection set.' }),
@@ -192,6 +252,8 @@ const DEFINITIONS = {
   OTEL_EXPORTER_OTLP_ENDPOINT: url({ group: 'observability', defaultText: 'none (no tracing)', description: 'OTLP/HTTP collector base URL; set → spans per operation and per upstream call, traceparent sent upstream.' }),
   OTEL_SERVICE_NAME: text({ group: 'observability', default: 'governance-calendar-gateway', description: 'service.name of the traces.' }),
   READY_TIMEOUT_MS: int({ group: 'observability', default: 2_000, min: 1, max: 60_000, description: 'How long GET /ready waits for its checks (upstreams, Redis).' }),
+  READY_PROBE_TTL_MS: int({ group: 'observability', default: 5_000, min: 0, max: 600_000, description: "How long an upstream probe's outcome is reused by /ready." }),
+  READY_REQUIRE_UPSTREAMS: bool({ group: 'observability', default: false, description: '/ready fails (503) while an upstream is down; off by default, since every replica shares that outage.' }),
   // subscriptions and discovery
   LIVE_POLL_INTERVAL_MS: int({ group: 'server', default: 30_000, min: 10, max: 3_600_000, description: 'Polling interval of a subscription that asks for none.' }),
   LIVE_POLL_MIN_INTERVAL_MS: int({ group: 'server', default: 5_000, min: 10, max: 3_600_000, description: 'Shortest polling interval a subscription may ask for.' }),

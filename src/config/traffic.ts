@@ -1,12 +1,15 @@
 /**
- * Traffic settings (account budget, 429 pause, queue deadline, per-operation budget, Redis sharing),
- * read from the environment by `loadConfig`. Kept apart from `config.ts` because the rules have a
- * small grammar of their own (`minute:30,hour:500,endpoint-minute:10`).
+ * Traffic settings (account budget, 429 pause and ramp, deadlines, per-operation budget, Redis
+ * sharing), read from the environment by `loadConfig`. Kept apart from `config.ts` because the rules
+ * have a small grammar of their own: named rules (`minute:30,hour:500,endpoint-minute:10`) and rules
+ * of any window length (`5/10s`, `100/2m`, `endpoint:3/1s`).
  */
-import type { RateProfile } from './config.js';
-import { RATE_WINDOWS_MS, type Settings } from './settings.js';
+import { RATE_WINDOWS_MS, type RateList, type Settings } from './settings.js';
 
-/** One fixed-window rule: at most `limit` requests per `windowMs`, windows aligned to the epoch. */
+/** The governance account's published rate tier (`GOVERNANCE_RATE_PROFILE`). */
+export type RateProfile = 'production' | 'sandbox';
+
+/** One rule of the platform: at most `limit` requests per `windowMs`; the gateway holds it over every span of that length. */
 export interface RateRule {
   name: string;
   limit: number;
@@ -20,6 +23,11 @@ export interface UpstreamTrafficConfig {
   rules: RateRule[];
   /** Fraction of each rule the gateway allows itself (0 < margin ≤ 1). */
   margin: number;
+  /**
+   * Guard band added to every rule's span, for clock skew between replicas and the time between
+   * admission and arrival upstream; undefined: 5% of the window, at most 1 s.
+   */
+  guardMs?: number;
 }
 
 export interface TrafficConfig {
@@ -27,6 +35,12 @@ export interface TrafficConfig {
   calendar: UpstreamTrafficConfig;
   /** How long an upstream request may wait for budget or a 429 pause before its field fails RATE_LIMITED. */
   queueDeadlineMs: number;
+  /** Total time one upstream request may take across its attempts and backoffs, from its first send. */
+  requestDeadlineMs: number;
+  /** Time one GraphQL operation may spend on upstream calls (queue waits included) before its fields fail. */
+  operationDeadlineMs: number;
+  /** After a 429 pause: the ramp doubles its pace every step once the probe came back. */
+  rampStepMs: number;
   /** Pause after a 429 without a usable Retry-After. */
   defaultRetryAfterMs: number;
   /** Longest pause a Retry-After can impose. */
@@ -37,8 +51,13 @@ export interface TrafficConfig {
   maxCallsPerOperation: number;
   /** Prefix of every Redis key and channel (several gateways can share one Redis). */
   redisKeyPrefix: string;
-  /** Fraction of each rule a replica allows itself while Redis is unreachable. */
+  /**
+   * Fraction of each rule a replica allows itself while Redis is unreachable, when it never saw the
+   * shared counts (otherwise it spends its share of what the counts left, see budget-redis.ts).
+   */
   localShare: number;
+  /** Adds `extensions.cost` (estimate, calls, cache hits, account budget) to every response. */
+  costExtension: boolean;
   /** Redis commands slower than this count as Redis being down (the local budget takes over). */
   redisCommandTimeoutMs: number;
 }
@@ -58,15 +77,20 @@ export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfi
   if (s.GOVERNANCE_RATE_PER_ENDPOINT) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
   return {
     governance: {
-      rules: rules(s.GOVERNANCE_RATE_LIMITS, s.GOVERNANCE_RATE_WINDOWS, 'GOVERNANCE_RATE_WINDOWS', governanceDefaults, problems),
+      rules: rules(s.GOVERNANCE_RATE_LIMITS, 'GOVERNANCE_RATE_LIMITS', s.GOVERNANCE_RATE_WINDOWS, 'GOVERNANCE_RATE_WINDOWS', governanceDefaults, problems),
       margin: s.GOVERNANCE_RATE_MARGIN,
+      guardMs: s.GOVERNANCE_RATE_GUARD_MS,
     },
     calendar: {
       // No published limits: none unless configured; the concurrency cap still applies.
-      rules: rules(s.CALENDAR_RATE_LIMITS, s.CALENDAR_RATE_WINDOWS, 'CALENDAR_RATE_WINDOWS', {}, problems),
+      rules: rules(s.CALENDAR_RATE_LIMITS, 'CALENDAR_RATE_LIMITS', s.CALENDAR_RATE_WINDOWS, 'CALENDAR_RATE_WINDOWS', {}, problems),
       margin: s.CALENDAR_RATE_MARGIN,
+      guardMs: s.CALENDAR_RATE_GUARD_MS,
     },
     queueDeadlineMs: s.UPSTREAM_QUEUE_DEADLINE_MS,
+    requestDeadlineMs: s.UPSTREAM_REQUEST_DEADLINE_MS,
+    operationDeadlineMs: s.GATEWAY_OPERATION_DEADLINE_MS,
+    rampStepMs: s.UPSTREAM_RAMP_STEP_MS,
     defaultRetryAfterMs: s.UPSTREAM_DEFAULT_RETRY_AFTER_MS,
     maxPauseMs: s.UPSTREAM_MAX_PAUSE_MS,
     rateLimitRetries: s.UPSTREAM_RATE_LIMIT_RETRIES,
@@ -74,19 +98,28 @@ export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfi
     redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
     localShare: s.GOVERNANCE_LOCAL_SHARE,
     redisCommandTimeoutMs: s.REDIS_COMMAND_TIMEOUT_MS,
+    // GATEWAY_USAGE_EXTENSION is the setting's earlier name.
+    costExtension: s.GATEWAY_COST_EXTENSION ?? s.GATEWAY_USAGE_EXTENSION ?? true,
   };
 }
 
-/** Defaults, overridden rule by rule by the limits; `0` drops a rule. Windows in ms. */
-function rules(overrides: Map<string, number>, windows: Map<string, number>, windowsVar: string, defaults: Record<string, number>, problems: string[]): RateRule[] {
+/**
+ * Defaults, overridden rule by rule by the named limits (`0` drops a rule; windows in ms from the
+ * windows setting), then the rules of any window length (`5/10s`, `endpoint:3/1s`).
+ */
+function rules(list: RateList, limitsVar: string, windows: Map<string, number>, windowsVar: string, defaults: Record<string, number>, problems: string[]): RateRule[] {
   const limits = new Map(Object.entries(defaults));
-  for (const [k, v] of overrides) limits.set(k, v);
+  for (const [k, v] of list.named) limits.set(k, v);
   const out: RateRule[] = [];
   for (const [name, limit] of limits) {
     if (limit <= 0) continue;
     const windowMs = windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? RATE_WINDOWS_MS[name]!;
     if (windowMs < 100) problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
     out.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
+  }
+  for (const c of list.custom) {
+    if (c.windowMs < 100) problems.push(`${limitsVar}: a rule's window must be at least 100 ms (got "${c.text}").`);
+    if (c.limit > 0) out.push({ name: c.name, limit: c.limit, windowMs: Math.max(100, c.windowMs), perEndpoint: c.perEndpoint });
   }
   return out;
 }

@@ -21,7 +21,16 @@ export type UpstreamErrorKind =
   /** The per-operation upstream budget is spent. */
   | 'budget-exceeded'
   /** 5xx, a reset socket, a timeout, an unparseable or oversized body. */
-  | 'unavailable';
+  | 'unavailable'
+  /**
+   * A write that may have reached the upstream without an answer (timeout after send, reset, body
+   * cut): it may or may not have been applied. Never retried; the caller should re-read.
+   */
+  | 'outcome-unknown'
+  /** Other writes to the same record held its lock for longer than the wait allows. */
+  | 'busy'
+  /** The answer's shape broke the contract (a required field missing or of another type). */
+  | 'contract';
 
 export interface UpstreamErrorOptions {
   status?: number;
@@ -33,6 +42,15 @@ export interface UpstreamErrorOptions {
   retryAfter?: number;
   /** Scope or capability that was missing, when known. */
   missingScope?: string;
+  /**
+   * Transport failures only: whether the request may have reached the upstream (it was being
+   * written on a connected socket when it failed). False means it certainly was not sent.
+   */
+  sent?: boolean;
+  /** `outcome-unknown` only: the upstream answered 2xx, so the write was applied; only its body was lost. */
+  applied?: boolean;
+  /** `contract`: the payload field (dotted path) that broke the contract. */
+  field?: string;
   cause?: unknown;
 }
 
@@ -43,6 +61,9 @@ export class UpstreamError extends Error {
   readonly params?: string[];
   readonly retryAfter?: number;
   readonly missingScope?: string;
+  readonly sent?: boolean;
+  readonly applied?: boolean;
+  readonly field?: string;
 
   constructor(
     readonly upstream: UpstreamName,
@@ -56,6 +77,9 @@ export class UpstreamError extends Error {
     this.params = options.params;
     this.retryAfter = options.retryAfter;
     this.missingScope = options.missingScope;
+    this.sent = options.sent;
+    this.applied = options.applied;
+    this.field = options.field;
   }
 }
 

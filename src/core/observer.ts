@@ -4,7 +4,7 @@
  * Hooks that span time return a function the pipeline calls when that stretch ends.
  */
 import type { UpstreamName } from './errors.js';
-import type { Caller } from './upstream-pipeline.js';
+import type { Caller } from './caller.js';
 
 export interface UpstreamEvent {
   upstream: UpstreamName;

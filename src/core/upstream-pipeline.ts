@@ -9,13 +9,13 @@
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
-import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
+import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
+import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { TrafficControl } from './traffic.js';
 import type { TrafficLogger } from './traffic-log.js';
-import type { UsageTracker } from './usage.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -42,13 +42,9 @@ export interface UpstreamCall {
   body?: HttpRequest['body'];
 }
 
-/** Who is calling: decides the cache partition and where usage is counted. */
-export interface Caller {
-  /** Stable, non-secret identity of the credential used (e.g. a client id or a token hash). */
-  identity: string;
-  usage: UsageTracker;
-  signal?: AbortSignal;
-}
+import type { Caller } from './caller.js';
+
+export type { Caller };
 
 export interface RetryPolicy {
   /** Attempts after the first, for idempotent calls on 502/503/504, resets and timeouts. */
@@ -71,6 +67,8 @@ export interface UpstreamOptions {
   retryAfter: RetryAfterPolicy;
   /** Times one request is sent again after 429s before it fails `rate-limited`. */
   rateLimitRetries: number;
+  /** Total time of one request across its attempts and backoffs, from its first send. */
+  requestDeadlineMs: number;
   log?: TrafficLogger;
   /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
   observer?: UpstreamObserver;
@@ -106,9 +104,12 @@ export class Upstream {
     return this.options.traffic;
   }
 
+  /** The request URL; refuses (`bad-request`, nothing sent) a path that URL parsing would reshape. */
   url(path: string, query?: Record<string, QueryValue>): URL {
     const base = this.options.baseUrl;
-    const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
+    const basePath = base.pathname.replace(/\/$/, '');
+    const url = new URL(basePath + path, base);
+    if (path !== '') checkPath(this.name, url, basePath, path);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
       url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
@@ -131,8 +132,8 @@ export class Upstream {
         observer?.cache?.(event!, 'hit');
         return hit.entry.response;
       }
-      // During a 429 pause an expired answer (kept up to max-stale) beats waiting.
-      if (hit && this.options.traffic.pause.remainingMs() > 0) {
+      // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
+      if (hit && this.options.traffic.holding()) {
         caller.usage.readFreshUntil(null);
         caller.usage.cacheHit(this.name, true);
         observer?.cache?.(event!, 'stale');
@@ -206,67 +207,117 @@ export class Upstream {
   /**
    * Sends one request: each attempt waits for a scheduler slot, then for admission, then goes on
    * the wire; backoff between attempts happens outside the slot so it never blocks other requests.
+   * Deadlines: queue waits end at the queue deadline or the operation's, whichever comes first; from
+   * the first send, all attempts and backoffs together end at the request deadline (and never past
+   * the operation's), each attempt's timeouts clipped to what is left.
    */
   private async send(call: UpstreamCall, url: URL, caller: Caller): Promise<HttpResponse> {
-    const { retry, transport, limiter, traffic, log, observer } = this.options;
+    const { retry, transport, limiter, traffic, observer } = this.options;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
-    const deadline = traffic.deadline();
+    const operationDeadline = caller.usage.deadline;
+    let deadline = Math.min(traffic.deadline(), operationDeadline);
     const endpoint = `${call.method} ${endpointOf(url)}`;
+    let requestDeadline = Infinity;
     let failures = 0;
     let rateLimited = 0;
     for (let attempt = 0; ; attempt++) {
       const dequeued = observer?.queued?.({ ...event!, priority: call.priority });
-      const outcome = await limiter.schedule(call.priority, async (): Promise<HttpResponse | UpstreamError> => {
+      let onWire = false;
+      const scheduled = limiter.schedule(call.priority, async (): Promise<HttpResponse | UpstreamError> => {
+        let admission;
         try {
-          // Admission settles asynchronously: a 429 read meanwhile, or a window that closed
-          // meanwhile (the point was counted in it), sends this one back to ask again.
-          let until: number;
-          do until = await traffic.admit(call.priority, endpoint, deadline, caller.signal);
-          while (traffic.pause.remainingMs() > 0 || Date.now() >= until);
+          // Admission settles asynchronously: a 429 read meanwhile, or an admission that went
+          // stale meanwhile (the event loop was slow to get here), gives its point back and asks again.
+          for (;;) {
+            admission = await traffic.admit(call.priority, endpoint, deadline, caller.signal);
+            if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) break;
+            traffic.release(admission);
+          }
         } finally {
           dequeued?.();
         }
+        if (requestDeadline === Infinity) requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
         caller.usage.request(this.name);
+        onWire = true;
         // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
         const headers = observer?.request ? { ...call.headers } : call.headers;
         const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
+        let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
         try {
-          const res = await transport.send({ method: call.method, url, headers, json: call.json, body: call.body, signal: caller.signal });
+          const res = await transport.send({ method: call.method, url, headers, json: call.json, body: call.body, signal: caller.signal, deadline: requestDeadline });
+          settled = res.status === 429 ? 'rate-limited' : 'ok';
+          if (res.status === 429) await this.pauseAfter429(res, call);
           done?.({ status: res.status });
           return res;
         } catch (e) {
+          // A fault of the wire is no verdict on the rate limit: the ramp goes on.
+          if (e instanceof UpstreamError) settled = 'ok';
           done?.({ error: e instanceof UpstreamError ? e.kind : 'error' });
           if (e instanceof UpstreamError) return e;
           throw e;
+        } finally {
+          traffic.settle(admission, settled);
         }
       });
+      const outcome = await scheduled.catch((e: unknown) => {
+        // The scheduler answers running calls at shutdown: a write already on the wire then may
+        // or may not have been applied; one still waiting certainly was not sent.
+        if (!call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable') throw outcomeUnknown(this.name, e);
+        throw e;
+      });
+      // Retries wait in the queue no longer than the request's own deadline.
+      deadline = Math.min(deadline, requestDeadline);
       if (outcome instanceof UpstreamError) {
+        // A write that may have reached the upstream is never sent again: its outcome is unknown.
+        if (!call.idempotent && outcome.kind === 'unavailable' && outcome.sent) throw outcomeUnknown(this.name, outcome);
         const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
         if (!retryable || failures >= retry.retries) throw outcome;
         observer?.retry?.({ ...event!, attempt: attempt + 1, reason: 'unavailable' });
-        await backoff(failures++, retry);
+        await backoff(failures++, retry, requestDeadline, outcome);
         continue;
       }
       if (outcome.status === 429) {
-        // Not processed: pause the whole account, then send it again (writes too).
-        const notice = readRateLimitNotice(outcome.headers, this.options.retryAfter);
-        log?.({ level: 'warn', msg: 'upstream answered 429: pausing the account', upstream: this.name, operation: call.operation, ...notice });
-        observer?.pause?.({ upstream: this.name, ms: notice.pauseMs });
-        await traffic.pause.pause(notice.pauseMs);
+        // Not processed: the account is paused (above); send it again (writes too).
         if (rateLimited++ >= this.options.rateLimitRetries) {
-          const retryAfter = Math.max(1, Math.ceil(notice.pauseMs / 1000));
+          const retryAfter = Math.max(1, Math.ceil(traffic.pause.remainingMs() / 1000));
           throw new UpstreamError(this.name, 'rate-limited', `The ${this.name} service is rate limiting the gateway; retry in ${retryAfter} s.`, { status: 429, retryAfter });
         }
         continue;
       }
-      if (call.idempotent && RETRYABLE_STATUS.has(outcome.status) && failures < retry.retries) {
+      if (call.idempotent && RETRYABLE_STATUS.has(outcome.status) && failures < retry.retries && Date.now() < requestDeadline) {
         observer?.retry?.({ ...event!, attempt: attempt + 1, reason: String(outcome.status) });
-        await backoff(failures++, retry);
+        const last = outcome;
+        try {
+          await backoff(failures++, retry, requestDeadline, new UpstreamError(this.name, 'unavailable', ''));
+        } catch {
+          return last;
+        }
         continue;
       }
       return outcome;
     }
   }
+
+  /** A 429 was not processed: pause the whole account (every replica) before anything else is sent. */
+  private async pauseAfter429(res: HttpResponse, call: UpstreamCall): Promise<void> {
+    const { log, observer, traffic } = this.options;
+    const notice = readRateLimitNotice(res.headers, this.options.retryAfter);
+    log?.({ level: 'warn', msg: 'upstream answered 429: pausing the account', upstream: this.name, operation: call.operation, ...notice });
+    observer?.pause?.({ upstream: this.name, ms: notice.pauseMs });
+    await traffic.pause.pause(notice.pauseMs);
+  }
+}
+
+/**
+ * A write that may have been applied: the request went out and no usable answer came back. A 2xx
+ * status followed by a broken body means it was applied; anything else may or may not have been.
+ */
+function outcomeUnknown(upstream: UpstreamError['upstream'], cause: UpstreamError): UpstreamError {
+  const applied = cause.status !== undefined && cause.status >= 200 && cause.status < 300;
+  const message = applied
+    ? `The ${upstream} service applied this write (it answered ${cause.status}) but its answer was cut; re-read the record to see the result, and do not send the write again.`
+    : `The ${upstream} service may or may not have applied this write: it was sent but no answer came back. Re-read the record before retrying.`;
+  return new UpstreamError(upstream, 'outcome-unknown', message, { status: cause.status, applied, sent: true, cause });
 }
 
 /** The endpoint a per-endpoint rule counts: the path with ids (uuids, numbers) as placeholders. */
@@ -277,8 +328,13 @@ export function endpointOf(url: URL): string {
     .join('/');
 }
 
-/** Full jitter: a random delay up to the exponential bound spreads retries from many callers. */
-function backoff(attempt: number, policy: RetryPolicy): Promise<void> {
+/**
+ * Full jitter: a random delay up to the exponential bound spreads retries from many callers. A
+ * delay that would end past the request's deadline gives up at once with the last error.
+ */
+function backoff(attempt: number, policy: RetryPolicy, deadline: number, last: UpstreamError): Promise<void> {
   const bound = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * bound));
+  const delay = Math.random() * bound;
+  if (Date.now() + delay >= deadline) return Promise.reject(last);
+  return new Promise((resolve) => setTimeout(resolve, delay));
 }

@@ -1,30 +1,56 @@
 /**
- * What one GraphQL operation cost each upstream: requests actually sent and answers served from the
- * shared cache. Shown to clients in `extensions.upstream` so they can see a query's price against
- * the account's rate limit.
+ * What one GraphQL operation costs each upstream: the estimate made before it ran, the requests it
+ * actually sent, the answers served from the shared cache, and the account budget after it. Shown
+ * to clients in `extensions.cost` and the `budget` field so they can pace themselves. Also carries
+ * the operation's own limits: its call budget per upstream and its deadline.
  */
 import { UpstreamError, type UpstreamName } from './errors.js';
+import type { TrafficStatus } from './traffic.js';
 
 export interface UpstreamUsage {
   requests: number;
   cacheHits: number;
-  /** Answers served from an expired cache entry while the upstream was paused by a 429. */
+  /** Answers served from an expired cache entry while the upstream was paused by a 429 (or ramping after it). */
   staleHits: number;
 }
+
+export interface UpstreamCost extends UpstreamUsage {
+  /** Upstream calls the operation was estimated to need before it ran. */
+  estimated: number;
+  /** The account budget as last known after the operation (no extra Redis round trip). */
+  throttleStatus: TrafficStatus;
+}
+
+export type CostReport = Record<UpstreamName, UpstreamCost>;
 
 export interface UsageLimits {
   /** Upstream calls (not counting retries, cache hits or shared in-flight reads) per upstream per operation. */
   maxCallsPerUpstream?: number;
+  /** Epoch ms by which the operation's upstream calls must be done (queue waits included). */
+  deadline?: number;
+  /** The account status of each upstream, for the cost report. */
+  status?: (upstream: UpstreamName) => TrafficStatus;
 }
+
+const UPSTREAMS: UpstreamName[] = ['governance', 'calendar'];
 
 export class UsageTracker {
   private readonly byUpstream = new Map<UpstreamName, UpstreamUsage>();
   private readonly calls = new Map<UpstreamName, number>();
+  /** The estimate made before execution (see operation-cost.ts). */
+  estimate: Partial<Record<UpstreamName, number>> = {};
+  /** One snapshot of the account status per state of the operation, so the field and the extension agree. */
+  private statusSnapshot?: Record<UpstreamName, TrafficStatus>;
   /** The earliest time a read this operation used goes stale; null once a read was not cacheable. */
   private readsFreshUntil: number | null = Number.POSITIVE_INFINITY;
   private readonly read = new Set<string>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
+
+  /** Epoch ms by which this operation's upstream calls must be done (Infinity: none). */
+  get deadline(): number {
+    return this.limits.deadline ?? Infinity;
+  }
 
   /**
    * Takes one call from this operation's budget for `upstream`, before the call is queued; past the
@@ -71,6 +97,7 @@ export class UsageTracker {
 
   request(upstream: UpstreamName): void {
     this.entry(upstream).requests++;
+    this.statusSnapshot = undefined;
   }
 
   cacheHit(upstream: UpstreamName, stale = false): void {
@@ -97,8 +124,23 @@ export class UsageTracker {
     return { ...this.entry(upstream) };
   }
 
-  /** Every upstream that was touched, for `extensions.upstream`. */
+  /** Every upstream that was touched (for the request log). */
   toJSON(): Partial<Record<UpstreamName, UpstreamUsage>> {
     return Object.fromEntries([...this.byUpstream].map(([k, v]) => [k, { ...v }]));
+  }
+
+  /** The account status of every upstream, from the last known counts. */
+  accountStatus(): Record<UpstreamName, TrafficStatus> {
+    const status = this.limits.status ?? (() => ({ shared: false, rules: [], pausedForMs: 0, ramping: false }));
+    this.statusSnapshot ??= Object.fromEntries(UPSTREAMS.map((u) => [u, status(u)])) as Record<UpstreamName, TrafficStatus>;
+    return this.statusSnapshot;
+  }
+
+  /** `extensions.cost`: per upstream, the estimate, what was sent and served from cache, and the budget left. */
+  report(): CostReport {
+    const status = this.accountStatus();
+    return Object.fromEntries(
+      UPSTREAMS.map((u) => [u, { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u] }]),
+    ) as CostReport;
   }
 }

@@ -24,6 +24,8 @@ export interface LoggedRequest {
   status: number;
   /** Milliseconds since the emulator started (monotonic). */
   at: number;
+  /** When it arrived: epoch ms with sub-millisecond precision (monotonic clock), for span counts. */
+  receivedAt: number;
   /** Whether a fault rule answered this request. */
   fault?: FaultKind;
   /** The W3C trace context the caller sent, if any. */
@@ -39,7 +41,15 @@ export type FaultKind =
   | 'reset-mid-body'
   | 'slow-body'
   | 'stall'
-  | 'oversized';
+  | 'oversized'
+  /** The request is handled (a write is applied), then the connection is reset: the answer is lost. */
+  | 'apply-then-reset'
+  /** The request is handled, then nothing is sent for `delayMs` (a header timeout), then a reset. */
+  | 'apply-then-stall'
+  /** The request is handled, its status and half its body are sent, then the connection is reset. */
+  | 'apply-then-cut-body'
+  /** The route answers as usual, but `field` is removed from the record(s) of the JSON body. */
+  | 'drop-field';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -51,6 +61,12 @@ export interface FaultRule {
   delayMs?: number;
   /** `oversized`: body size in bytes (default 5 MiB). */
   bytes?: number;
+  /**
+   * `drop-field`: the field to remove, a dotted path inside a record (e.g. `name`, `entityType.id`).
+   * Removed from the body when it is the record, else from the first record of the body's first list
+   * (a page's `content`, `events`…), so the rest of the page stays intact.
+   */
+  field?: string;
   /** Apply to every n-th matching request (1 = every one). */
   every?: number;
   /** Apply with this probability (seeded, so runs repeat). */
@@ -61,6 +77,11 @@ export interface FaultRule {
   method?: string;
   /** Only paths (below the API root) starting with this prefix. */
   pathPrefix?: string;
+  /**
+   * Only when more than `count` matching requests (this one included) arrived within the last
+   * `withinMs`: a platform that throttles bursts.
+   */
+  burst?: { count: number; withinMs: number };
 }
 
 export interface LatencyOptions {
@@ -104,6 +125,8 @@ export interface ControlOptions {
 interface RuleState {
   rule: FaultRule;
   seen: number;
+  /** Arrival times (performance.now) of recent matching requests, for `burst`. */
+  arrivals?: number[];
   applied: number;
 }
 
@@ -154,6 +177,13 @@ export function createControl(options: ControlOptions): {
       if (rule.pathPrefix && !path.startsWith(rule.pathPrefix)) continue;
       if (rule.times !== undefined && state.applied >= rule.times) continue;
       state.seen++;
+      if (rule.burst) {
+        const now = performance.now();
+        const recent = (state.arrivals ??= []);
+        recent.push(now);
+        while (recent.length > 0 && recent[0]! <= now - rule.burst.withinMs) recent.shift();
+        if (recent.length <= rule.burst.count) continue;
+      }
       const hit =
         (rule.every !== undefined ? state.seen % rule.every === 0 : true) &&
         (rule.rate !== undefined ? rng.next() < rule.rate : true);
@@ -176,6 +206,7 @@ export function createControl(options: ControlOptions): {
       query: url.search,
       status: 0,
       at: Math.round(performance.now() - started),
+      receivedAt: performance.timeOrigin + performance.now(),
       ...(c.req.header('traceparent') ? { traceparent: c.req.header('traceparent') } : {}),
     };
     log.push(entry);
@@ -184,6 +215,24 @@ export function createControl(options: ControlOptions): {
     if (delay > 0) await sleep(delay);
 
     const fault = pickFault(c.req.method, path);
+    if (fault?.kind.startsWith('apply-then-')) {
+      entry.fault = fault.kind;
+      await next();
+      const pattern = routePath(c, -1);
+      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
+      entry.status = 0;
+      await loseAnswer(c, fault);
+      return RESPONSE_ALREADY_SENT;
+    }
+    if (fault?.kind === 'drop-field') {
+      entry.fault = fault.kind;
+      await next();
+      const pattern = routePath(c, -1);
+      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
+      entry.status = c.res.status;
+      c.res = await withoutField(c.res, fault.field ?? '');
+      return c.res;
+    }
     if (fault) {
       entry.fault = fault.kind;
       const res = await injectFault(c, fault, options);
@@ -207,7 +256,7 @@ export function createControl(options: ControlOptions): {
       return c.body(null, 204);
     });
     app.put('/_emulator/faults', async (c) => {
-      control.setFaults((await c.req.json()) as FaultRule[]);
+      control.setFaults(await c.req.json<FaultRule[]>());
       return c.body(null, 204);
     });
     app.delete('/_emulator/faults', (c) => {
@@ -215,12 +264,29 @@ export function createControl(options: ControlOptions): {
       return c.body(null, 204);
     });
     app.put('/_emulator/latency', async (c) => {
-      control.setLatency((await c.req.json()) as LatencyOptions);
+      control.setLatency(await c.req.json<LatencyOptions>());
       return c.body(null, 204);
     });
   };
 
   return { control, middleware, mountRoutes };
+}
+
+/** After the handler ran: the answer it produced never arrives whole (see the `apply-then-*` kinds). */
+async function loseAnswer(c: Context<Env>, fault: FaultRule): Promise<void> {
+  const outgoing = c.env.outgoing;
+  if (fault.kind === 'apply-then-stall') await sleep(fault.delayMs ?? 30_000);
+  if (fault.kind === 'apply-then-cut-body') {
+    const text = await c.res.clone().text();
+    outgoing.writeHead(c.res.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    outgoing.write(text.slice(0, Math.floor(text.length / 2)));
+    await sleep(20);
+  }
+  outgoing.socket?.destroy();
+  // The handler's response must never be written now: the node adapter's attempt becomes a no-op.
+  outgoing.writeHead = () => outgoing;
+  outgoing.write = (() => true) as typeof outgoing.write;
+  outgoing.end = () => outgoing;
 }
 
 async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOptions): Promise<Response> {
@@ -235,6 +301,8 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
       if (fault.retryAfter !== null) headers['Retry-After'] = String(fault.retryAfter ?? 1);
       return c.json(options.errorBody(429), 429, headers);
     }
+    case 'drop-field':
+      throw new Error('drop-field is applied to the route\'s answer, not injected in its place');
     case 'malformed-json':
       return c.body('{"content": [{"id": "truncated', 200, { 'content-type': 'application/json' });
     case 'wrong-content-type':
@@ -257,6 +325,10 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
     case 'stall':
       await sleep(fault.delayMs ?? 30_000);
       return c.json(options.errorBody(504), 504);
+    case 'apply-then-reset':
+    case 'apply-then-stall':
+    case 'apply-then-cut-body':
+      throw new Error('handled in the middleware');
     case 'oversized': {
       const bytes = fault.bytes ?? 5 * 1024 * 1024;
       const filler = 'x'.repeat(Math.max(0, bytes - 20));
@@ -266,3 +338,25 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The `drop-field` fault: the same answer, with one field of one record removed. */
+async function withoutField(res: Response, field: string): Promise<Response> {
+  if (!field || !(res.headers.get('content-type') ?? '').includes('json')) return res;
+  const body: unknown = await res.json();
+  const path = field.split('.');
+  const drop = (record: unknown) => {
+    let target = record as Record<string, unknown> | undefined;
+    for (const key of path.slice(0, -1)) target = target?.[key] as Record<string, unknown> | undefined;
+    if (target && typeof target === 'object') delete target[path[path.length - 1]!];
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (Array.isArray(body)) drop(body[0]);
+  else if (isObject(body)) {
+    const list = Object.values(body).find((v): v is unknown[] => Array.isArray(v) && v.length > 0 && isObject(v[0]));
+    if (path[0]! in body || !list) drop(body);
+    else drop(list[0]);
+  }
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: res.status, headers });
+}

@@ -7,8 +7,12 @@
 import type { Caller, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
+import { isUpstreamError } from '../core/errors.js';
+import { urlPath } from '../core/url-path.js';
 import type { PriorityName } from '../core/concurrency-cap.js';
 import type { GovernanceCredential } from './auth.js';
+import type { z } from 'zod';
+import { checkPayload } from '../core/contract.js';
 import { isNotFound, statusError, type ScopeGroup } from './statuses.js';
 import type {
   AiEntityTypeName,
@@ -30,6 +34,7 @@ import type {
   StageRequest,
   WorkflowStageInformation,
 } from './wire.js';
+import { entityShape, springPageShape } from './wire.js';
 
 /** Cache tags: a mutation drops exactly what it may have changed. */
 export const Tags = {
@@ -54,6 +59,10 @@ interface Send {
   scopes: ScopeGroup;
   /** Answer an unknown id with null instead of an error. */
   nullIfNotFound?: boolean;
+  /** What the gateway reads of a successful answer, checked before anyone sees it (see core/contract.ts). */
+  shape?: z.ZodType;
+  /** A write's cache tags: dropped once it was sent, answered or not (even a refused write may have changed something). */
+  invalidates?: string[];
 }
 
 export class GovernanceClient {
@@ -66,10 +75,16 @@ export class GovernanceClient {
     private readonly onAnswer?: (operation: string, body: unknown) => void,
   ) {}
 
+  /** The non-secret identity of the caller's credential (scopes idempotency keys). */
+  get identity(): string {
+    return this.credential.identity;
+  }
+
   // ------------------------------------------------------------------ entities (ops 2-7)
 
   searchEntities(typeName: AiEntityTypeName | undefined, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityInformation>>({
+      shape: springPageShape(entityShape),
       call: { method: 'POST', path: '/entities/search', query: { ...pageQuery(page), entityTypeName: typeName }, json: { queryRequest: { criteria } }, idempotent: true, priority: page.priority, operation: 'entities.search', cache: this.cache([Tags.entityLists]) },
       scopes: 'read',
     });
@@ -77,18 +92,22 @@ export class GovernanceClient {
 
   searchEntitySummaries(request: BasicSearchRequest, page: PageRequest) {
     return this.send<SpringPage<BasicEntity>>({
+      shape: springPageShape(entityShape),
       call: { method: 'POST', path: '/entity-basic-details/search', query: pageQuery(page), json: request, idempotent: true, priority: page.priority, operation: 'entities.basicSearch', cache: this.cache([Tags.entityLists]) },
       scopes: 'read',
     });
   }
 
   /**
-   * `fresh`: past the cache, for live updates: a poll (`background`, the lowest priority) or a
-   * subscriber's re-read after a change the cache may not know of yet.
+   * `fresh`: past the cache: for a read that a write's precondition depends on (`true`), or for live
+   * updates: a poll (`background`, the lowest priority) or a subscriber's re-read after a change the
+   * cache may not know of yet.
    */
-  getEntity(id: string, fresh?: { background: boolean }) {
+  getEntity(id: string, fresh?: boolean | { background: boolean }) {
+    const background = typeof fresh === 'object' && fresh.background;
     return this.send<EntityInformation>({
-      call: { method: 'GET', path: `/entities/${enc(id)}`, idempotent: true, priority: fresh?.background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
+      shape: entityShape,
+      call: { method: 'GET', path: urlPath`/entities/${id}`, idempotent: true, priority: background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -96,14 +115,18 @@ export class GovernanceClient {
 
   createEntity(typeName: AiEntityTypeName, body: EntityCreateRequest) {
     return this.send<EntityInformation>({
+      shape: entityShape,
       call: { method: 'POST', path: '/entities', query: { entityTypeName: typeName }, json: body, idempotent: false, priority: 'write', operation: 'entities.create' },
+      invalidates: [Tags.entityLists, Tags.linkLists],
       scopes: 'write',
     });
   }
 
   updateEntity(id: string, body: EntityUpdateRequest) {
     return this.send<EntityInformation>({
-      call: { method: 'PATCH', path: `/entities/${enc(id)}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
+      shape: entityShape,
+      call: { method: 'PATCH', path: urlPath`/entities/${id}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
+      invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'write',
       nullIfNotFound: true,
     });
@@ -112,7 +135,8 @@ export class GovernanceClient {
   /** False when there was no such entity. */
   async deleteEntity(id: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: { method: 'DELETE', path: `/entities/${enc(id)}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
+      call: { method: 'DELETE', path: urlPath`/entities/${id}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
+      invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
     });
@@ -123,7 +147,8 @@ export class GovernanceClient {
 
   moveToStage(entityId: string, workflowType: string, body: StageRequest) {
     return this.send<WorkflowStageInformation>({
-      call: { method: 'POST', path: `/assignments/entities/${enc(entityId)}/types/${enc(workflowType)}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
+      call: { method: 'POST', path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
+      invalidates: [Tags.entity(entityId), Tags.entityLists],
       scopes: 'write',
       nullIfNotFound: true,
     });
@@ -140,7 +165,7 @@ export class GovernanceClient {
 
   getEntityType(id: string) {
     return this.send<EntityTypeInformation>({
-      call: { method: 'GET', path: `/entity-types/${enc(id)}`, idempotent: true, priority: 'single', operation: 'entityTypes.get', cache: this.cache([Tags.entityType(id)]) },
+      call: { method: 'GET', path: urlPath`/entity-types/${id}`, idempotent: true, priority: 'single', operation: 'entityTypes.get', cache: this.cache([Tags.entityType(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -152,7 +177,7 @@ export class GovernanceClient {
     return this.send<LinksPage<RelatedEntityLink>>({
       call: {
         method: 'POST',
-        path: `/linked-entity-types/entity-types/names/${enc(typeName)}/entities/${enc(entityId)}/links/pages`,
+        path: urlPath`/linked-entity-types/entity-types/names/${typeName}/entities/${entityId}/links/pages`,
         query: pageQuery(page),
         json: { fullText: '', ...criteria },
         idempotent: true,
@@ -167,7 +192,7 @@ export class GovernanceClient {
 
   getLink(id: string, linkTypeId: string) {
     return this.send<LinkInformation>({
-      call: { method: 'GET', path: `/links/${enc(id)}`, query: { linkTypeId }, idempotent: true, priority: 'single', operation: 'links.get', cache: this.cache([Tags.link(id)]) },
+      call: { method: 'GET', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: true, priority: 'single', operation: 'links.get', cache: this.cache([Tags.link(id)]) },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -176,6 +201,7 @@ export class GovernanceClient {
   createLink(linkTypeId: string, body: LinkRequest) {
     return this.send<LinkInformation>({
       call: { method: 'POST', path: '/links', query: { linkTypeId }, json: body, idempotent: false, priority: 'write', operation: 'links.create' },
+      invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
       scopes: 'write',
     });
   }
@@ -183,7 +209,8 @@ export class GovernanceClient {
   /** False when there was no such link. */
   async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: { method: 'DELETE', path: `/links/${enc(id)}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
+      call: { method: 'DELETE', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
+      invalidates: [Tags.link(id), Tags.linkLists] /* the ends are not known here: every links page goes */,
       scopes: 'delete',
       nullIfNotFound: true,
     });
@@ -195,6 +222,7 @@ export class GovernanceClient {
   addAttributeOptions(attributeId: string, options: AttributeOptionRequest[]) {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attribute-options', query: { attributeId }, json: options, idempotent: false, priority: 'write', operation: 'attributes.addOptions' },
+      invalidates: [Tags.entityTypeLists],
       scopes: 'write',
       nullIfNotFound: true,
     });
@@ -203,13 +231,15 @@ export class GovernanceClient {
   addSchemaAttribute(schemaName: string, body: AttributeCreateRequest) {
     return this.send<AttributeInformation>({
       call: { method: 'POST', path: '/schema-attributes', query: { schemaName }, json: body, idempotent: false, priority: 'write', operation: 'attributes.create' },
+      invalidates: [Tags.entityTypeLists],
       scopes: 'write',
     });
   }
 
   // ------------------------------------------------------------------ plumbing
 
-  /** Drops cached answers a write may have changed, for every credential. */
+
+  /** Drops cached answers: for resolvers that still invalidate themselves (to move into `invalidates`). */
   invalidate(tags: string[]): void {
     this.upstream.cache.invalidate(tags);
   }
@@ -221,18 +251,29 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ call, scopes, nullIfNotFound }: Send): Promise<T | null> {
+  private async send<T>({ call, scopes, nullIfNotFound, shape, invalidates }: Send): Promise<T | null> {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
-      return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
+      try {
+        return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
+      } catch (e) {
+        // A write that may have been applied: drop what it may have changed, so a re-read sees it.
+        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') this.invalidate(invalidates);
+        throw e;
+      }
     };
-    let { res, auth } = await attempt();
+    const first = await attempt();
+    let res = first.res;
+    const auth = first.auth;
     // An expired or revoked token: fetch a new one and try once more.
     if (res.status === 401 && (await this.credential.renew(auth, this.caller.usage))) ({ res } = await attempt());
+    // This client is the one place that decides what a governance write makes stale (for every credential).
+    if (invalidates?.length) this.upstream.cache.invalidate(invalidates);
     if (res.status >= 200 && res.status < 300) {
       this.onAnswer?.(call.operation, res.body);
-      return (res.body ?? {}) as T;
+      const body = res.body ?? {};
+      return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
     }
     if (isNotFound(res) && nullIfNotFound) return null;
     throw statusError(res, scopes, call.operation);
@@ -243,4 +284,3 @@ function pageQuery(page: PageRequest): Record<string, string | number | undefine
   return { page: page.page, size: page.size, sort: page.sort };
 }
 
-const enc = encodeURIComponent;

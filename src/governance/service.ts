@@ -4,9 +4,9 @@
  * the scope that `forRequest` returns.
  */
 import type { Config } from '../config/config.js';
-import type { RequestInfo } from '../graph/context.js';
+import type { RequestInfo } from '../core/caller.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
-import { UsageTracker } from '../core/usage.js';
+import type { RecordLocks } from '../core/record-locks.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
 import { GovernanceDiscovery } from './discovery.js';
@@ -18,6 +18,8 @@ export interface GovernanceScope {
   loaders: GovernanceLoaders;
   /** Largest `first`/`last` a governance list accepts. */
   maxPageSize: number;
+  /** Per-record write locks, for writes with a precondition. */
+  locks: RecordLocks;
   /** Relationship types, workflow stages and attribute options: documented, configured and seen. */
   discovery: GovernanceDiscovery;
 }
@@ -25,28 +27,21 @@ export interface GovernanceScope {
 export class GovernanceService {
   private readonly auth: GovernanceAuth;
   readonly discovery: GovernanceDiscovery;
-  /** For /ready: with client credentials, ready means a token can be had (a cached one costs nothing). */
-  readonly ready?: (signal: AbortSignal) => Promise<void>;
 
   constructor(
     readonly upstream: Upstream,
     readonly config: Config,
+    private readonly locks: RecordLocks,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
     this.discovery = new GovernanceDiscovery(config.discovery);
-    if (config.governance.authMode === 'configured') {
-      const credential = this.auth.credentialFor(new Headers());
-      this.ready = async () => {
-        await credential.authorization(new UsageTracker());
-      };
-    }
   }
 
   forRequest(info: RequestInfo): GovernanceScope {
     const credential = this.auth.credentialFor(info.headers);
     const discovery = this.discovery;
     const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs, (operation, body) => discovery.observe(operation, body));
-    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, discovery };
+    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, locks: this.locks, discovery };
   }
 
   async close(): Promise<void> {}

@@ -5,6 +5,8 @@
  * omits are optional; fields it sends as null are `| null`.
  */
 
+import { z } from 'zod';
+
 export type Uuid = string;
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2025-11-18T08:54:42.017Z`. */
 export type IsoTimestamp = string;
@@ -18,14 +20,15 @@ export type GovernanceScope = 'AI_GOVERNANCE' | 'AI_GOVERNANCE_READ' | 'AI_GOVER
 // Shared pieces
 
 /** Entity type reference embedded in entities, link ends and basic entities. */
-export interface EntityTypeReference {
-  id: Uuid;
-  name: string;
-  nameKey?: string;
-  seeded?: boolean;
-  moduleName?: string;
-  schemaName?: string;
-}
+export const entityTypeReferenceShape = z.object({
+  id: z.string(),
+  name: z.string(),
+  nameKey: z.string().optional(),
+  seeded: z.boolean().optional(),
+  moduleName: z.string().optional(),
+  schemaName: z.string().optional(),
+});
+export type EntityTypeReference = z.infer<typeof entityTypeReferenceShape>;
 
 export interface UserReference {
   id: Uuid;
@@ -352,12 +355,6 @@ export interface ErrorBody {
   traceId: Uuid;
 }
 
-/** Body of a failed token request (OAuth2 style). */
-export interface TokenErrorBody {
-  error: string;
-  error_description?: string;
-}
-
 /** `POST /api/access/v1/oauth/token` success body. */
 export interface TokenResponse {
   access_token: string;
@@ -512,3 +509,19 @@ export interface AttributeCreateRequest {
   metadata?: string;
   scoreLevelName?: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checked at the client edge (src/core/contract.ts): what the gateway reads of each record without
+// a fallback. The other fields pass through unchecked (the payload itself is handed on), so the check stays cheap.
+
+/** The fields of an entity the graph reads as non-null (id, number, name, its type). */
+export const entityShape = z.object({
+  id: z.string(),
+  number: z.number(),
+  name: z.string(),
+  entityType: entityTypeReferenceShape,
+});
+
+/** A page of the platform's Spring search endpoints, its items checked with `item`. */
+export const springPageShape = <S extends z.ZodType>(item: S) =>
+  z.object({ content: z.array(item), totalElements: z.number() });

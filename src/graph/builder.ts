@@ -3,7 +3,6 @@
  * defines its own, and `schema.ts` lists them.
  */
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -28,7 +27,7 @@ export interface SchemaTypes {
 
 export const builder = new SchemaBuilder<SchemaTypes>({
   // Federation last: it reads what the others declared (directives carry its @key into the SDL).
-  plugins: [RelayPlugin, DataloaderPlugin, DirectivePlugin, FederationPlugin],
+  plugins: [RelayPlugin, DirectivePlugin, FederationPlugin],
   relay: {
     // Records keep the upstream's own ids (see the acceptance contract), so no global Node ids.
     nodeQueryOptions: false,

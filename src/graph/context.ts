@@ -5,21 +5,21 @@
 import type { CalendarScope } from '../calendar/service.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
+import type { IdempotencyContext } from './idempotency.js';
+import type { InputLimits } from '../config/config.js';
 import type { LiveScope } from '../live/scope.js';
 
-export interface RequestInfo {
-  requestId: string;
-  /** The incoming request's headers (for forwarded credentials). */
-  headers: Headers;
-  usage: UsageTracker;
-  signal?: AbortSignal;
-}
+export type { RequestInfo } from '../core/caller.js';
 
 export interface Context {
   requestId: string;
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
+  /** Caps on string arguments (see `input-limits.ts`); defaults when absent. */
+  inputLimits?: InputLimits;
+  /** Idempotency keys of creates (see `idempotency.ts`). */
+  idempotency?: IdempotencyContext;
   /** Subscriptions and the change bus mutations publish on. */
   live: LiveScope;
 }

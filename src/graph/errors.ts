@@ -16,6 +16,13 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   REQUEST_BUDGET_EXCEEDED: 'REQUEST_BUDGET_EXCEEDED',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  /** A write may have been applied but its answer never came: re-read before retrying. */
+  UPSTREAM_OUTCOME_UNKNOWN: 'UPSTREAM_OUTCOME_UNKNOWN',
+  /** A precondition (`expectedVersion`) no longer holds, or an idempotency key is still in use. */
+  CONFLICT: 'CONFLICT',
+  /** Other writes to the same record kept it locked for longer than a write may wait. */
+  RECORD_BUSY: 'RECORD_BUSY',
+  UPSTREAM_CONTRACT: 'UPSTREAM_CONTRACT',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -36,7 +43,17 @@ const codeByKind: Record<UpstreamErrorKind, ErrorCode> = {
   'rate-limited': ErrorCode.RATE_LIMITED,
   'budget-exceeded': ErrorCode.REQUEST_BUDGET_EXCEEDED,
   unavailable: ErrorCode.UPSTREAM_UNAVAILABLE,
+  'outcome-unknown': ErrorCode.UPSTREAM_OUTCOME_UNKNOWN,
+  busy: ErrorCode.RECORD_BUSY,
+  contract: ErrorCode.UPSTREAM_CONTRACT,
 };
+
+/** The record changed since the client read it: nothing was written. */
+export function conflict(currentVersion: string, argument = 'expectedVersion'): GraphQLError {
+  return createGraphQLError('The record was changed since you read it (its version differs from "expectedVersion"); nothing was written. Re-read it and apply your change again.', {
+    extensions: { code: ErrorCode.CONFLICT, argument, currentVersion },
+  });
+}
 
 export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLError): GraphQLError {
   const extensions: Record<string, unknown> = { code: codeByKind[error.kind], upstream: error.upstream };
@@ -45,6 +62,8 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   if (error.params?.length) extensions.arguments = error.params;
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.missingScope) extensions.missingScope = error.missingScope;
+  if (error.kind === 'outcome-unknown') extensions.applied = error.applied === true ? true : 'unknown';
+  if (error.field) extensions.field = error.field;
   return createGraphQLError(error.message, { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path, extensions });
 }
 

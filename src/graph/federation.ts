@@ -33,7 +33,7 @@ for (const [ref, loader] of calendarEntities) {
     resolveReference: ({ id }, ctx) => {
       const n = postId(id);
       // Each loader returns its own record type; the ref it is paired with above expects exactly that.
-      return n === undefined ? null : (ctx.calendar.loaders[loader].load(n) as Promise<never>);
+      return n === undefined ? null : (ctx.calendar.loaders[loader].load(n));
     },
   });
 }

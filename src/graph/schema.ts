@@ -3,9 +3,12 @@
  * is built once. Import order does not matter to Pothos; it is alphabetical for the reader.
  */
 import { builder } from './builder.js';
+import { limitInputs } from './input-limits.js';
 import '../calendar/schema/index.js';
 import '../governance/schema/index.js';
+import './budget.js';
 import './federation.js';
 
 // Served as an Apollo Federation v2 subgraph (`_service`, `_entities`); see federation.ts.
-export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6', federationDirectives: ['@key', '@shareable'] });
+// Every string argument is capped and checked for control characters first (see input-limits.ts).
+export const schema = limitInputs(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6', federationDirectives: ['@key', '@shareable'] }));

@@ -1,6 +1,6 @@
 /** What GraphiQL opens with: the two headline traversals, so a newcomer sees the graph at once. */
 export const defaultGraphiQLQuery = /* GraphQL */ `# Entity -> links -> counterpart, and event -> venue -> organizer, each in one query.
-# extensions.upstream in the response shows how many upstream calls each cost.
+# extensions.cost in the response shows what each cost upstream and the account budget left.
 
 query EntityGraph {
   entities(kind: AI_SYSTEM, first: 5) {

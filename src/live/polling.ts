@@ -107,6 +107,7 @@ export class LivePolling {
     const p = poller;
     return () => {
       p.intervals.delete(ticket);
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- merged from main; to clean up after the lint lands
       if (p.intervals.size === 0) this.stop(p);
     };
   }

@@ -12,6 +12,10 @@ export interface ObservabilityConfig {
   serviceName: string;
   /** How long GET /ready waits for its checks. */
   readyTimeoutMs: number;
+  /** How long an upstream probe's outcome is reused by /ready. */
+  readyProbeTtlMs: number;
+  /** /ready fails (503) while an upstream is down; off by default, since every replica shares that outage. */
+  readyRequireUpstreams: boolean;
 }
 
 /** Built from the validated settings (`src/config/settings.ts`). */
@@ -21,5 +25,7 @@ export function readObservabilityConfig(s: Settings): ObservabilityConfig {
     otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
     serviceName: s.OTEL_SERVICE_NAME ?? 'governance-calendar-gateway',
     readyTimeoutMs: s.READY_TIMEOUT_MS,
+    readyProbeTtlMs: s.READY_PROBE_TTL_MS,
+    readyRequireUpstreams: s.READY_REQUIRE_UPSTREAMS,
   };
 }

@@ -1,41 +1,49 @@
 /**
- * GET /ready: can this gateway serve? Each check resolves when its dependency answers and throws
- * when it does not. The default checks are cheap: one HEAD request to each upstream (any answer
- * below 500 means reachable; no credentials are sent) and a Redis PING when Redis is configured.
- * Services can add their own via `ready()`. The body names the checks and their outcome, never a URL.
+ * GET /ready: can this gateway serve? Local checks (a Redis PING when Redis is configured) decide
+ * it; each upstream's state is reported from its probe (see `upstream-probe.ts`) but fails
+ * readiness only when the operator opts in (`READY_REQUIRE_UPSTREAMS`): an upstream that is down
+ * is down for every replica, and taking them all out of rotation would also stop the other
+ * upstream's data, which keeps flowing. The body names checks and states, never a URL.
  */
 import { Redis } from 'ioredis';
-import { request, type Dispatcher } from 'undici';
+import type { UpstreamProbe, UpstreamReport } from './upstream-probe.js';
 
 export type ReadinessCheck = (signal: AbortSignal) => Promise<void>;
+
+export interface ReadinessSources {
+  upstreams: Partial<Record<'governance' | 'calendar', UpstreamProbe>>;
+  /** Checks of this process's own dependencies: a failure makes it unready. */
+  local: Record<string, ReadinessCheck>;
+  requireUpstreams: boolean;
+}
 
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, 'ok' | 'failed'>;
+  upstreams: Record<string, UpstreamReport>;
 }
 
-export async function runReadiness(checks: Record<string, ReadinessCheck>, timeoutMs: number): Promise<ReadinessReport> {
+export async function runReadiness(sources: ReadinessSources, timeoutMs: number): Promise<ReadinessReport> {
   const signal = AbortSignal.timeout(timeoutMs);
-  const entries = await Promise.all(
-    Object.entries(checks).map(async ([name, check]) => {
-      try {
-        await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
-        return [name, 'ok'] as const;
-      } catch {
-        return [name, 'failed'] as const;
-      }
-    }),
-  );
-  return { ready: entries.every(([, outcome]) => outcome === 'ok'), checks: Object.fromEntries(entries) };
-}
-
-/** Reachable: the upstream answers HTTP with anything but a server error. */
-export function httpReachable(url: string, dispatcher?: Dispatcher): ReadinessCheck {
-  return async (signal) => {
-    const res = await request(url, { method: 'HEAD', signal, dispatcher });
-    await res.body.dump();
-    if (res.statusCode >= 500) throw new Error(`status ${res.statusCode}`);
-  };
+  const [local, upstreams] = await Promise.all([
+    Promise.all(
+      Object.entries(sources.local).map(async ([name, check]) => {
+        try {
+          await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+          return [name, 'ok'] as const;
+        } catch {
+          return [name, 'failed'] as const;
+        }
+      }),
+    ),
+    Promise.all(Object.entries(sources.upstreams).map(async ([name, probe]) => [name, await probe.report()] as const)),
+  ]);
+  const checks: Record<string, 'ok' | 'failed'> = {};
+  for (const [name, report] of upstreams) checks[name] = report.state === 'down' ? 'failed' : 'ok';
+  for (const [name, outcome] of local) checks[name] = outcome;
+  const localOk = local.every(([, outcome]) => outcome === 'ok');
+  const upstreamsOk = upstreams.every(([, report]) => report.state !== 'down');
+  return { ready: localOk && (!sources.requireUpstreams || upstreamsOk), checks, upstreams: Object.fromEntries(upstreams) };
 }
 
 /** One lazily connected client, reused by every probe and closed with the gateway. */

@@ -4,7 +4,6 @@
  * endpoints. `gateway.ts` hands `upstream` to the upstream pipeline and `plugins` to Yoga.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
 import type { Context } from '../graph/context.js';
 import { combineObservers, type UpstreamObserver } from '../core/observer.js';
@@ -13,21 +12,17 @@ import { useOperationEvents, type OperationListener } from '../http/plugins/use-
 import { useReadiness } from '../http/plugins/use-readiness.js';
 import { requestLogger, type LogSink } from './logging.js';
 import { createMetrics, type GatewayMetrics } from './metrics.js';
-import { httpReachable, redisPing, type ReadinessCheck } from './readiness.js';
+import { redisPing, type ReadinessSources } from './readiness.js';
+import { UpstreamProbe } from './upstream-probe.js';
+import type { Upstream } from '../core/upstream-pipeline.js';
 import { createTracing, type Tracing } from './tracing.js';
-
-/** A service may say for itself whether it can serve (e.g. its token endpoint answers). */
-export interface ReadinessSource {
-  ready?(signal: AbortSignal): Promise<void>;
-}
 
 export interface ObservabilityOptions {
   config: Config;
   /** Where request log lines go (default: stdout). */
   logSink?: LogSink;
-  dispatcher?: Dispatcher;
-  /** Asked at each /ready; a service's own `ready()` replaces the plain reachability probe. */
-  services?: () => { governance: ReadinessSource; calendar: ReadinessSource };
+  /** The upstreams /ready probes (built after observability, hence a function). */
+  upstreams?: () => { governance: Upstream; calendar: Upstream };
 }
 
 export interface Observability {
@@ -38,26 +33,27 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-export function createObservability({ config, logSink, dispatcher, services }: ObservabilityOptions): Observability {
+export function createObservability({ config, logSink, upstreams }: ObservabilityOptions): Observability {
   const o = config.observability;
   const metrics = o.metrics ? createMetrics() : undefined;
   const tracing = o.otlpEndpoint ? createTracing({ endpoint: o.otlpEndpoint, serviceName: o.serviceName }) : undefined;
   const logger = requestLogger(config.logLevel, logSink);
   const redis = config.redisUrl ? redisPing(config.redisUrl) : undefined;
 
-  const checks = (): Record<string, ReadinessCheck> => {
-    const s = services?.();
-    const probe = (source: ReadinessSource | undefined, url: string | undefined): ReadinessCheck =>
-      source?.ready ? (signal) => source.ready!(signal) : httpReachable(url!, dispatcher);
-    return {
-      governance: probe(s?.governance, config.governance.url),
-      calendar: probe(s?.calendar, config.calendar.url),
-      ...(redis ? { redis: redis.check } : {}),
-    };
+  let probes: Record<'governance' | 'calendar', UpstreamProbe> | undefined;
+  const readiness = (): ReadinessSources => {
+    const u = upstreams?.();
+    if (u && !probes) {
+      probes = {
+        governance: new UpstreamProbe(u.governance, o.readyProbeTtlMs, o.readyTimeoutMs),
+        calendar: new UpstreamProbe(u.calendar, o.readyProbeTtlMs, o.readyTimeoutMs),
+      };
+    }
+    return { upstreams: probes ?? {}, local: redis ? { redis: redis.check } : {}, requireUpstreams: o.readyRequireUpstreams };
   };
 
   const listeners = [metrics?.operations, tracing?.operations, logger].filter((l): l is OperationListener => l !== undefined);
-  const plugins: Plugin<Context>[] = [useReadiness(checks, o.readyTimeoutMs) as Plugin<Context>];
+  const plugins: Plugin<Context>[] = [useReadiness(readiness, o.readyTimeoutMs) as Plugin<Context>];
   if (metrics) plugins.push(useMetricsEndpoint(metrics.registry) as Plugin<Context>);
   if (listeners.length > 0) plugins.push(useOperationEvents(listeners));
 

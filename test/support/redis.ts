@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
 
@@ -86,4 +87,62 @@ export class RedisProxy {
     this.cut();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
+}
+
+/**
+ * A redis-server of the test's own (no persistence) that can be stopped and started again on the
+ * same port: a real Redis restart, which loses its data.
+ */
+export class OwnRedis {
+  private proc?: ChildProcess;
+  private port = 0;
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<string> {
+    const { spawn } = await import('node:child_process');
+    if (!this.port) {
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      this.port = (probe.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    }
+    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    for (let i = 0; i < 200; i++) {
+      const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 200 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        if ((await client.ping()) === 'PONG') return this.url;
+      } catch {
+        await new Promise((r) => setTimeout(r, 25));
+      } finally {
+        client.disconnect();
+      }
+    }
+    throw new Error('redis-server did not start');
+  }
+
+  /** Kills the server (SIGKILL: no goodbye to the clients) and waits until it is gone. */
+  async stop(): Promise<void> {
+    const p = this.proc;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      p.once('exit', () => resolve());
+      p.kill('SIGKILL');
+    });
+  }
+}
+
+/** Most timestamps in any interval of `spanMs` (every span, not clock windows): t[i] − t[j] < spanMs. */
+export function maxInAnySpan(times: number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= spanMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
 }

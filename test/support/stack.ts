@@ -19,7 +19,7 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
   data?: T | null;
   errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
-  extensions?: Record<string, unknown> & { upstream?: Record<string, { requests: number; cacheHits: number }> };
+  extensions?: Record<string, unknown> & { cost?: Record<string, { estimated: number; requests: number; cacheHits: number; staleHits: number; throttleStatus: Record<string, unknown> }> };
   headers: Headers;
 }
 

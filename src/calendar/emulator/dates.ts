@@ -80,12 +80,6 @@ function convertLocalToUtc(wall: WallClock, tz: string): WallClock {
   return utcWall(new Date(guess));
 }
 
-/** The wall clock in `tz` of a UTC wall clock. */
-export function utcToLocal(wall: WallClock, tz: string): WallClock {
-  const at = wallAsUtc(wall);
-  return utcWall(new Date(at.getTime() + offsetMinutes(tz, at) * 60_000));
-}
-
 /** PHP-like abbreviation: `CEST`, `EDT`, `WET`, `UTC`; `+09` where there is no common one. */
 export function timezoneAbbr(tz: string, utc: WallClock): string {
   const key = `${utc}|${tz}`;

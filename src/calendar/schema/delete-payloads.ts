@@ -12,7 +12,7 @@ import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from './refs.js
 
 const MOVE = 'Read `deletedId` (or `node { … }`): every delete in the graph answers `{ deletedId, node }`.';
 
-function payload<T extends { id: number | string; status?: string | null }>(name: string, ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef | typeof TagRef, what: string, trash: boolean) {
+function payload<T extends { id: number | string; status?: string | null }>(name: string, ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef  , what: string, trash: boolean) {
   return builder.objectRef<Deleted<T>>(name).implement({
     description: `The result of deleting ${what}.`,
     fields: (t) => ({

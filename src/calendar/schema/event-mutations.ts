@@ -3,6 +3,8 @@
  * `../writes.ts`); `deleteEvent` moves the event to the trash and returns it.
  */
 import { builder } from '../../graph/builder.js';
+import { idempotentCreate } from '../../graph/idempotency.js';
+import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import { badInput } from '../../graph/errors.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { EventInput } from '../writes.js';
@@ -84,12 +86,16 @@ builder.mutationFields((t) => ({
     type: EventRef,
     nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
-    args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }) },
-    resolve: async (_root, { input }, { calendar, live }) => {
-      const event = await calendar.writes.createEvent(eventInput(input, true));
-      live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
-      return event;
+    args: {
+      input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }),
+      clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
     },
+    resolve: (_root, { input, clientMutationId }, { calendar, idempotency, live }, info) =>
+      idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, async () => {
+        const event = await calendar.writes.createEvent(eventInput(input, true));
+        live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
+        return event;
+      }),
   }),
   updateEvent: t.field({
     type: EventRef,
@@ -100,11 +106,12 @@ builder.mutationFields((t) => ({
       slug: t.arg.string({ description: 'The event\'s slug.' }),
       password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
+      expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
     resolve: async (_root, args, { calendar, live }) => {
       const ref = recordRef(args, 'event');
       refuseNulls(args.input, 'input', CLEARABLE);
-      const event = await calendar.writes.updateEvent(ref, eventInput(args.input, false), args.password ?? undefined);
+      const event = await calendar.writes.updateEvent(ref, eventInput(args.input, false), args.password ?? undefined, args.expectedVersion ?? undefined);
       live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
       return event;
     },

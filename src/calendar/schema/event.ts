@@ -3,6 +3,7 @@
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
 import { builder } from '../../graph/builder.js';
+import { eventVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
@@ -19,6 +20,7 @@ EventRef.implement({
     globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
     globalIdLineage: t.exposeStringList('globalIdLineage', { nullable: false, description: 'The global ids of the sites the event was imported through, its own first.' }),
     authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when the event has one.' }),
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (e) => eventVersion(e) }),
     status: t.exposeString('status', { nullable: false, description: 'The post status as the upstream spells it: `publish`, `draft`, `pending`, `future`, `private` or `trash`.', deprecationReason: STATUS_DEPRECATION }),
     postStatus: t.field({ type: PostStatus, nullable: false, description: 'The post status; OTHER for a status a plugin of the site added.', resolve: (e) => postStatusOf(e.status)! }),
     title: t.exposeString('title', { nullable: false, description: 'The title as plain text (HTML entities decoded).' }),

@@ -2,6 +2,7 @@
  * The Organizer type, its events, and the organizer queries.
  */
 import { builder } from '../../graph/builder.js';
+import { organizerVersion } from '../../graph/versions.js';
 import { PostStatus, statusInput } from './post-status.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
@@ -13,6 +14,7 @@ OrganizerRef.implement({
   description: 'A person or organisation that runs calendar events.',
   interfaces: [LinkedPostRef],
   fields: (t) => ({
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (o) => organizerVersion(o) }),
     email: t.exposeString('email', { nullable: true, description: 'The contact email address.' }),
     events: t.connection(
       {

@@ -17,7 +17,7 @@ export const CostDetailsRef = builder.objectRef<CostDetails>('EventCostDetails')
 export const CustomFieldRef = builder.objectRef<CustomField>('EventCustomField');
 
 /** A connection type with its edge, both described (the SDL doubles as the API's documentation). */
-function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef | typeof TagRef>(type: T, name: string, what: string) {
+function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef  >(type: T, name: string, what: string) {
   return builder.connectionObject(
     {
       type,

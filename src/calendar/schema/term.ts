@@ -2,6 +2,7 @@
  * Event categories (hierarchical) and event tags, their events, and their queries.
  */
 import { builder } from '../../graph/builder.js';
+import { termVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
@@ -68,6 +69,7 @@ CategoryRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the category.' }),
     name: t.exposeString('name', { nullable: false, description: 'The category name as plain text.' }),
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (c) => termVersion(c) }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the category.' }),
     description: t.exposeString('description', { nullable: false, description: 'The description; empty when there is none.' }),
     count: t.exposeInt('count', { nullable: false, description: 'How many events are in the category.' }),
@@ -108,6 +110,7 @@ TagRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the tag.' }),
     name: t.exposeString('name', { nullable: false, description: 'The tag name as plain text.' }),
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (c) => termVersion(c) }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the tag.' }),
     description: t.exposeString('description', { nullable: false, description: 'The description; empty when there is none.' }),
     count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),

@@ -2,6 +2,7 @@
  * The Venue type, its events, and the venue queries.
  */
 import { builder } from '../../graph/builder.js';
+import { venueVersion } from '../../graph/versions.js';
 import { PostStatus, statusInput } from './post-status.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
@@ -13,6 +14,7 @@ VenueRef.implement({
   description: 'A place where calendar events happen.',
   interfaces: [LinkedPostRef],
   fields: (t) => ({
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (v) => venueVersion(v) }),
     address: t.exposeString('address', { nullable: true, description: 'The street address.' }),
     city: t.exposeString('city', { nullable: true, description: 'The city.' }),
     country: t.exposeString('country', { nullable: true, description: 'The country.' }),

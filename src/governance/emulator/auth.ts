@@ -62,7 +62,7 @@ export function createAuth(options: AuthOptions) {
     } catch {
       return tokenError(c, 400, 'invalid_request', 'The request body could not be read as a form');
     }
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
+    const field = (name: string) => (typeof form[name] === 'string' ? (form[name]) : undefined);
     let clientId = field('client_id');
     let clientSecret = field('client_secret');
     const basic = /^Basic\s+(.+)$/i.exec(c.req.header('authorization') ?? '');

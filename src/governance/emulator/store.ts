@@ -201,7 +201,7 @@ export class GovernanceStore {
         const option = options.find((o) => (v?.id !== undefined && o.id === v.id) || (v?.id === undefined && o.value === v?.value));
         if (!option) throw invalid(`attributes.${field}: unknown option ${v?.id ?? v?.value}`);
         return { id: option.id, value: option.value, valueKey: option.valueKey, disabled: false };
-      }) as OptionValueItem[];
+      });
     }
   }
 }

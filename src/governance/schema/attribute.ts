@@ -6,7 +6,7 @@ import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
 import { Tags } from '../client.js';
-import type { AttributeOptionRequest, AttributeResponseType as WireResponseType } from '../wire.js';
+import type { AttributeOptionRequest } from '../wire.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
@@ -118,7 +118,7 @@ builder.mutationFields((t) => ({
       const max = input.maxSelectedOptions;
       if (max != null && (max < 1 || max > 100)) throw badInput('"input.maxSelectedOptions" must be between 1 and 100.', 'input.maxSelectedOptions');
       if (input.description != null && input.description.length > 1000) throw badInput('"input.description" must be at most 1000 characters long.', 'input.description');
-      const responseType = input.responseType as WireResponseType;
+      const responseType = input.responseType;
       const selectable = responseType === 'SingleSelect' || responseType === 'MultiSelect';
       const body = {
         name: nonEmptyArg(input.name, 'input.name'),

@@ -4,11 +4,13 @@
  * a read after a write shows the write.
  */
 import { builder } from '../../graph/builder.js';
-import { badInput } from '../../graph/errors.js';
+import { badInput, conflict } from '../../graph/errors.js';
+import { idempotentCreate } from '../../graph/idempotency.js';
+import { entityVersion } from '../../graph/versions.js';
+import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import type { AttributeValueRequest, EntityInformation } from '../wire.js';
 import { EntityKind } from './kind.js';
 import { EntityRef } from './refs.js';
@@ -78,7 +80,6 @@ const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('Delet
 });
 
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
-  ctx.governance.client.invalidate([Tags.entity(entity.id), Tags.entityLists, Tags.linkLists]);
   ctx.governance.loaders.primeEntities([entity]);
   ctx.live.bus.entityChanged({ id: entity.id, origin: 'gateway' });
   return entity;
@@ -88,14 +89,20 @@ builder.mutationFields((t) => ({
   createEntity: t.field({
     type: EntityRef,
     description: 'Creates an AI governance record and returns it.',
-    args: { input: t.arg({ type: CreateEntityInput, required: true, description: 'The new record.' }) },
-    resolve: async (_root, { input }, ctx) => {
+    args: {
+      input: t.arg({ type: CreateEntityInput, required: true, description: 'The new record.' }),
+      clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
+    },
+    resolve: async (_root, { input, clientMutationId }, ctx, info) => {
       const body = {
         name: nonEmptyArg(input.name, 'input.name'),
         organization: { id: uuidArg(input.organizationId, 'input.organizationId') },
         attributes: attributesArg(input.attributes, 'input.attributes'),
       };
-      return wrote(ctx, await ctx.governance.client.createEntity(input.kind, body));
+      const { client } = ctx.governance;
+      return idempotentCreate(ctx.idempotency, info, { upstream: 'governance', identity: client.identity }, { kind: input.kind, body }, clientMutationId, async () =>
+        wrote(ctx, await client.createEntity(input.kind, body)),
+      );
     },
   }),
   updateEntity: t.field({
@@ -105,8 +112,9 @@ builder.mutationFields((t) => ({
     args: {
       id: t.arg.id({ required: true, description: 'The record\'s uuid.' }),
       input: t.arg({ type: UpdateEntityInput, required: true, description: 'The changes.' }),
+      expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
-    resolve: async (_root, { id, input }, ctx) => {
+    resolve: async (_root, { id, input, expectedVersion }, ctx) => {
       const entityId = uuidArg(id, 'id');
       refuseNulls(input, 'input');
       const body = {
@@ -115,7 +123,18 @@ builder.mutationFields((t) => ({
         ...(input.attributes ? { attributes: attributesArg(input.attributes, 'input.attributes') } : {}),
       };
       if (Object.keys(body).length === 0) throw badInput('Give at least one field to change.', 'input');
-      const entity = await ctx.governance.client.updateEntity(entityId, body);
+      const { client, locks } = ctx.governance;
+      // Updates are partial upstream; the lock makes a precondition hold until the write is sent.
+      const entity = await locks.run('governance', `governance:entity:${entityId}`, async (lock) => {
+        if (expectedVersion != null) {
+          const current = await client.getEntity(entityId, true);
+          if (!current) return null;
+          const version = entityVersion(current);
+          if (version !== expectedVersion) throw conflict(version);
+        }
+        lock.check();
+        return client.updateEntity(entityId, body);
+      });
       if (!entity) throw notFound('record', 'id');
       return wrote(ctx, entity);
     },
@@ -131,7 +150,6 @@ builder.mutationFields((t) => ({
       // The delete answers no body: the record as it was costs a read, made only when asked for.
       const node = selects(info, 'node') ? await loaders.entity.load(id) : null;
       const deleted = await client.deleteEntity(id);
-      client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
       loaders.forgetEntity(id);
       if (!deleted) throw notFound('record', 'id');
       ctx.live.bus.entityChanged({ id, origin: 'gateway', deleted: true });

@@ -4,8 +4,9 @@
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
 import { builder } from '../../graph/builder.js';
+import { entityVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
-import type { EntityInformation, OptionValueItem, ValueItem } from '../wire.js';
+import type { EntityInformation } from '../wire.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityStageRef, EntityTypeRef, UserRef, type EntityAttributeShape } from './refs.js';
@@ -15,8 +16,8 @@ import { checkPaging, governanceConnection, searchArg, uuidArg } from './validat
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
   const out: EntityAttributeShape[] = [];
   const { extendedBaseAttributes, ...text } = e.entityDetail ?? {};
-  for (const [name, values] of Object.entries(text)) if (Array.isArray(values)) out.push({ name, group: 'base', values: values as ValueItem[] });
-  for (const [name, values] of Object.entries(extendedBaseAttributes ?? {})) out.push({ name, group: 'extended', values: values as OptionValueItem[] });
+  for (const [name, values] of Object.entries(text)) if (Array.isArray(values)) out.push({ name, group: 'base', values: values });
+  for (const [name, values] of Object.entries(extendedBaseAttributes ?? {})) out.push({ name, group: 'extended', values: values });
   for (const [name, values] of Object.entries(e.attributes ?? {})) if (Array.isArray(values)) out.push({ name, group: 'custom', values });
   return out;
 }
@@ -27,6 +28,7 @@ EntityRef.implement({
     id: t.exposeID('id', { nullable: false, description: 'The record\'s uuid.' }),
     number: t.exposeInt('number', { nullable: false, description: 'The record\'s sequence number, in the order records were created.' }),
     name: t.exposeString('name', { nullable: false, description: 'The record\'s name.' }),
+    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({ nullable: false, description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.', resolve: (e) => `${e.number} | ${e.name}` }),
     kind: t.field({ type: EntityKind, nullable: true, description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).', resolve: (e) => kindOf(e.entityType?.name) }),
     organizationId: t.exposeID('orgGroupId', { nullable: false, description: 'The uuid of the organization that owns the record.' }),

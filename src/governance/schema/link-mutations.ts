@@ -4,6 +4,8 @@
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { idempotentCreate } from '../../graph/idempotency.js';
+import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
 import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import type { Context } from '../../graph/context.js';
 import { Tags } from '../client.js';
@@ -78,17 +80,22 @@ builder.mutationFields((t) => ({
   createLink: t.field({
     type: LinkRef,
     description: 'Links two records with a link type and returns the new link.',
-    args: { input: t.arg({ type: CreateLinkInput, required: true, description: 'The link to create.' }) },
-    resolve: async (_root, { input }, ctx) => {
+    args: {
+      input: t.arg({ type: CreateLinkInput, required: true, description: 'The link to create.' }),
+      clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
+    },
+    resolve: async (_root, { input, clientMutationId }, ctx, info) => {
       const linkTypeId = linkTypeOf(input, ctx);
       const ends = [checkEnd(input.entity1, 'input.entity1'), checkEnd(input.entity2, 'input.entity2')] as const;
-      const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
       const { client } = ctx.governance;
-      const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
-      client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
-      // A link is part of both records' view (their links lists).
-      for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
-      return link;
+      return idempotentCreate(ctx.idempotency, info, { upstream: 'governance', identity: client.identity }, { linkTypeId, ends, attributes: input.attributes ?? null }, clientMutationId, async () => {
+        const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
+        const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
+        client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
+        // A link is part of both records' view (their links lists).
+        for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
+        return link;
+      });
     },
   }),
   deleteLink: t.field({

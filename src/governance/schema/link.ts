@@ -5,7 +5,7 @@
  */
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
-import type { LinkEndpoint, OptionValueItem } from '../wire.js';
+import type { LinkEndpoint } from '../wire.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityTypeRef, LinkEndRef, LinkRef, LinkTypeRef, RelationshipTypeRef, UserRef } from './refs.js';
 import { uuidArg } from './validate.js';
@@ -63,7 +63,7 @@ LinkEndRef.implement({
       nullable: false,
       type: [EntityAttributeRef],
       description: 'The record\'s option attributes as the link shows them (empty when the upstream sends none).',
-      resolve: (e) => Object.entries(e.linkEntityDetail?.extendedBaseAttributes ?? {}).map(([name, values]) => ({ name, group: 'extended' as const, values: values as OptionValueItem[] })),
+      resolve: (e) => Object.entries(e.linkEntityDetail?.extendedBaseAttributes ?? {}).map(([name, values]) => ({ name, group: 'extended' as const, values: values })),
     }),
     entity: t.field({
       type: EntityRef,

@@ -27,6 +27,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
 import type { UpstreamName } from '../../core/errors.js';
 
 export interface CostModel {
@@ -64,6 +65,12 @@ export const defaultCostModel: CostModel = {
 
 export type CostEstimate = Partial<Record<UpstreamName, number>>;
 
+/** The estimate and, per upstream, the field (as a response path) whose calls weigh most. */
+export interface DetailedEstimate {
+  total: CostEstimate;
+  dominant: Partial<Record<UpstreamName, { path: string; calls: number }>>;
+}
+
 export function estimateOperationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -71,35 +78,68 @@ export function estimateOperationCost(
   variables: Record<string, unknown> | null | undefined,
   model: CostModel = defaultCostModel,
 ): CostEstimate {
+  return estimateOperationCostDetailed(schema, document, operationName, variables, model).total;
+}
+
+/**
+ * The estimate works from argument values, however they were written: a literal, a variable or a
+ * default give the same number (`valueFromAST` resolves all three).
+ */
+export function estimateOperationCostDetailed(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+  model: CostModel = defaultCostModel,
+): DetailedEstimate {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const root = operation && schema.getRootType(operation.operation);
+  // Coerced as execution will coerce them: variable defaults apply, so a literal, a variable and a
+  // default of the same value cost the same. Invalid variables cost nothing here: execution refuses them.
+  if (operation) {
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+    variables = coerced.coerced ?? {};
+  }
   const total: CostEstimate = {};
-  if (!operation || !root) return total;
-  const add = (upstream: UpstreamName, calls: number) => {
+  const byField = new Map<string, { upstream: UpstreamName; path: string; calls: number }>();
+  const detailed = (): DetailedEstimate => {
+    const dominant: DetailedEstimate['dominant'] = {};
+    for (const { upstream, path, calls } of byField.values()) {
+      if (calls > (dominant[upstream]?.calls ?? 0)) dominant[upstream] = { path, calls };
+    }
+    return { total, dominant };
+  };
+  if (!operation || !root) return detailed();
+  const add = (upstream: UpstreamName, calls: number, path: string) => {
     total[upstream] = (total[upstream] ?? 0) + calls;
+    const key = `${upstream} ${path}`;
+    const entry = byField.get(key) ?? { upstream, path, calls: 0 };
+    entry.calls += calls;
+    byField.set(key, entry);
   };
 
   const upstreamOf = (typeName: string): UpstreamName =>
     model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? model.defaultUpstream;
 
-  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, isRoot: boolean, seen: Set<string>) => {
+  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, isRoot: boolean, seen: Set<string>, at: string) => {
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const cond = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        walk(selection.selectionSet, (cond as GraphQLCompositeType) ?? parent, multiplier, isRoot, seen);
+        walk(selection.selectionSet, (cond as GraphQLCompositeType) ?? parent, multiplier, isRoot, seen, at);
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
         if (!fragment || seen.has(fragment.name.value)) continue;
         const cond = schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined;
-        walk(fragment.selectionSet, cond ?? parent, multiplier, isRoot, new Set([...seen, fragment.name.value]));
+        walk(fragment.selectionSet, cond ?? parent, multiplier, isRoot, new Set([...seen, fragment.name.value]), at);
         continue;
       }
       const name = selection.name.value;
+      const path = at ? `${at}.${selection.alias?.value ?? name}` : selection.alias?.value ?? name;
       // Unions have no fields of their own (their members are reached through fragments);
       // `__typename` and introspection fields are not in `getFields` and cost nothing upstream.
       const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as GraphQLField<unknown, unknown> | undefined;
@@ -107,7 +147,7 @@ export function estimateOperationCost(
       const named = getNamedType(field.type);
       const args = argumentValues(field, selection.arguments ?? [], variables ?? {});
       const known = model.fieldCosts[`${parent.name}.${name}`];
-      if (known) add(known.upstream, known.calls * multiplier);
+      if (known) add(known.upstream, known.calls * multiplier, path);
 
       let childMultiplier = multiplier;
       if (named.name.endsWith('Connection')) {
@@ -115,21 +155,21 @@ export function estimateOperationCost(
         // Arguments the resolver refuses (BAD_USER_INPUT) cost nothing: leave that error to it.
         if (!n) continue;
         const pages = Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
-        add(upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier);
+        add(upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier, path);
         childMultiplier = multiplier * n.items;
       } else if (isRoot && !known) {
-        add(upstreamOf(named.name), multiplier);
+        add(upstreamOf(named.name), multiplier, path);
       } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {
         // A connection's `nodes`/`edges` are its items, already counted by `first`/`last`.
         childMultiplier = multiplier * model.assumedListSize;
       }
       if (selection.selectionSet && (isObjectType(named) || isAbstractType(named))) {
-        walk(selection.selectionSet, named, childMultiplier, false, seen);
+        walk(selection.selectionSet, named, childMultiplier, false, seen, path);
       }
     }
   };
-  walk(operation.selectionSet, root, 1, true, new Set());
-  return total;
+  walk(operation.selectionSet, root, 1, true, new Set(), '');
+  return detailed();
 }
 
 function argumentValues(field: GraphQLField<unknown, unknown>, nodes: readonly { name: { value: string }; value: Parameters<typeof valueFromAST>[0] }[], variables: Record<string, unknown>): Record<string, unknown> {

@@ -1,15 +1,22 @@
 /**
- * The per-operation upstream budget, before execution: an operation whose estimated cost (see
- * `operation-cost.ts`) exceeds the budget for an upstream is refused with REQUEST_BUDGET_EXCEEDED
- * and costs no upstream call at all. During execution the same budget is enforced call by call by
- * the request's `UsageTracker` (calls beyond it fail their fields, the rest is kept).
- * Also marks a result `extensions.stale: true` when any answer came from an expired cache entry
- * during a 429 pause.
+ * The refusals before execution, from the one cost model of `operation-cost.ts` (upstream calls per
+ * upstream, the same for literals, variables and defaults), and the Retry-After header:
+ * - an operation whose estimate exceeds the per-operation budget of an upstream is refused with
+ *   REQUEST_BUDGET_EXCEEDED (HTTP 400), saying the estimate, the limit, the field that weighs most
+ *   and what to change; it costs no upstream call. During execution the same budget is enforced
+ *   call by call by the request's `UsageTracker` (calls beyond it fail their fields, the rest is kept);
+ * - an operation the account cannot serve before the operation's deadline (a 429 pause that outlasts
+ *   it, or more calls than the budget can give by then) is refused with RATE_LIMITED, HTTP 429,
+ *   `Retry-After` and `extensions.retryAfter`;
+ * - an operation that ran and has RATE_LIMITED fields stays 2xx but carries `Retry-After` too;
+ * - a result with an answer from an expired cache entry (during a 429 pause) is marked `extensions.stale: true`.
  */
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
-import { defaultCostModel, estimateOperationCost, type CostModel } from './operation-cost.js';
+import { defaultCostModel, estimateOperationCostDetailed, type CostModel, type DetailedEstimate } from './operation-cost.js';
 
 export interface OperationBudgetOptions {
   /** Upstream calls one operation may make per upstream. */
@@ -19,29 +26,97 @@ export interface OperationBudgetOptions {
   model?: CostModel;
 }
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
 export function useOperationBudget(options: OperationBudgetOptions): Plugin<Context> {
   const model = { ...(options.model ?? defaultCostModel), ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}) };
+  const retryAfterOf = new WeakMap<Request, number>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateOperationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, model);
-      const over = Object.entries(estimate).filter(([, calls]) => (calls ?? 0) > options.maxCallsPerOperation);
-      if (over.length > 0) {
-        const names = over.map(([u, calls]) => `${calls} ${u}`).join(' and ');
-        setResultAndStopExecution({
-          errors: [
-            createGraphQLError(
-              `This operation would make about ${names} requests, more than the ${options.maxCallsPerOperation} allowed per upstream in one operation; ask for fewer items or split it.`,
-              { extensions: { code: ErrorCode.REQUEST_BUDGET_EXCEEDED, estimatedCalls: estimate, budget: options.maxCallsPerOperation } },
-            ),
-          ],
-        });
+      const context = args.contextValue as Context & { request?: Request };
+      const estimate = estimateOperationCostDetailed(args.schema as GraphQLSchema, args.document as DocumentNode, args.operationName as string | null | undefined, args.variableValues as Record<string, unknown> | undefined, model);
+      if (context.usage) context.usage.estimate = estimate.total;
+      // GraphQL over HTTP: 4xx for the application/graphql-response+json media type; a multipart or
+      // event-stream answer (@defer, subscriptions) carries the error in its first part instead.
+      const responseJson = /application\/graphql-response\+json/.test(context.request?.headers.get('accept') ?? '');
+      const refusal = costRefusal(estimate, options.maxCallsPerOperation, responseJson) ?? (context.usage ? budgetRefusal(estimate, context) : undefined);
+      if (refusal) {
+        const retryAfter = refusal.extensions.retryAfter as number | undefined;
+        if (retryAfter !== undefined && context.request) retryAfterOf.set(context.request, retryAfter);
+        setResultAndStopExecution({ errors: [refusal] });
       }
       return {
         onExecuteDone({ args: done, result, setResult }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed results are left alone
-          if ((done.contextValue as Context).usage?.stale) setResult({ ...result, extensions: { ...result.extensions, stale: true } });
+          const ctx = done.contextValue as Context & { request?: Request };
+          // The longest retryAfter of the RATE_LIMITED fields becomes the response's Retry-After.
+          // (Errors are masked into their codes later: the upstream error is still the original here.)
+          const waits = ((result.errors ?? []) as readonly GraphQLError[]).flatMap((e) => {
+            const upstream = e.originalError instanceof UpstreamError ? e.originalError : undefined;
+            if (upstream?.kind === 'rate-limited') return [upstream.retryAfter ?? 1];
+            return e.extensions?.code === ErrorCode.RATE_LIMITED ? [Number(e.extensions.retryAfter) || 1] : [];
+          });
+          if (waits.length > 0 && ctx.request) retryAfterOf.set(ctx.request, Math.max(...waits, retryAfterOf.get(ctx.request) ?? 0));
+          if (ctx.usage?.stale) setResult({ ...result, extensions: { ...result.extensions, stale: true } });
         },
       };
     },
+    onResponse({ request, response }) {
+      const retryAfter = retryAfterOf.get(request);
+      if (retryAfter !== undefined) response.headers.set('Retry-After', String(retryAfter));
+    },
   };
+}
+
+/** More calls than one operation may make: say the estimate, the limit, the heaviest field and what to do. */
+function costRefusal(estimate: DetailedEstimate, max: number, asHttpError: boolean) {
+  const over = (Object.entries(estimate.total) as [UpstreamName, number][]).filter(([, calls]) => calls > max);
+  if (over.length === 0) return undefined;
+  const names = over.map(([u, calls]) => `${fmt(calls)} ${u}`).join(' and ');
+  const heaviest = over.map(([u]) => estimate.dominant[u]).filter((d) => d !== undefined);
+  const where = heaviest.map((d) => `\`${d.path}\` (about ${fmt(d.calls)})`).join(' and ');
+  return createGraphQLError(
+    `This operation would make about ${names} requests, more than the ${fmt(max)} allowed per upstream in one operation; most come from ${where}. ` +
+      'Ask for fewer items there or in the lists above it (a smaller `first`), or split the operation.',
+    {
+      extensions: {
+        code: ErrorCode.REQUEST_BUDGET_EXCEEDED,
+        estimatedCalls: estimate.total,
+        budget: max,
+        dominantFields: heaviest,
+        ...(asHttpError ? { http: { status: 400 } } : {}),
+      },
+    },
+  );
+}
+
+/** The account cannot serve the operation before its deadline: a 429 with when to come back. */
+function budgetRefusal(estimate: DetailedEstimate, context: Context) {
+  const left = context.usage.deadline - Date.now();
+  if (!Number.isFinite(left)) return undefined;
+  const status = context.usage.accountStatus();
+  for (const [upstream, calls] of Object.entries(estimate.total) as [UpstreamName, number][]) {
+    if (!calls) continue;
+    const s = status[upstream];
+    let waitMs = 0;
+    let why = '';
+    if (s.pausedForMs > left) {
+      waitMs = s.pausedForMs;
+      why = `the ${upstream} service asked the gateway to pause for ${Math.ceil(s.pausedForMs / 1000)} s`;
+    } else {
+      // An upper bound of what the rule can give before the deadline (what is left if no point frees
+      // by then, else every point of this span and a full allowance per span after it), so this
+      // refuses only what cannot be served.
+      const capacity = (r: (typeof s.rules)[number]) => (r.nextSlotInMs > left ? r.remaining : r.allowed * (1 + Math.floor(left / r.windowMs)));
+      const short = s.rules.find((r) => calls > capacity(r));
+      if (!short) continue;
+      waitMs = Math.max(1_000, short.nextSlotInMs);
+      why = `the ${upstream} account budget (${fmt(short.allowed)} per ${fmt(short.windowMs)} ms, ${fmt(short.remaining)} left) cannot give its ${fmt(calls)} requests before the operation's deadline`;
+    }
+    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+    return createGraphQLError(`This operation cannot be served now: ${why}; retry in ${retryAfter} s.`, {
+      extensions: { code: ErrorCode.RATE_LIMITED, retryAfter, estimatedCalls: estimate.total, http: { status: 429, headers: { 'Retry-After': String(retryAfter) } } },
+    });
+  }
+  return undefined;
 }

@@ -4,7 +4,7 @@
  * leaves. Requests that never reach GraphQL (GraphiQL's page, /metrics, /health) produce nothing.
  * One operation per HTTP request: Yoga's batching is off.
  */
-import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
+import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { clientRequestIdOf, requestIdOf } from '../../observability/request-id.js';
@@ -21,6 +21,8 @@ export interface OperationRecord {
   context?: Context;
   /** `extensions.code` of every error in the result, in order. */
   errorCodes: string[];
+  /** The errors an upstream caused: code, upstream and the upstream's status, in order. */
+  upstreamErrors: { code: string; upstream: string; status?: number }[];
   status?: number;
   durationMs?: number;
 }
@@ -35,7 +37,7 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
   const records = new WeakMap<Request, OperationRecord>();
   return {
     onParams({ request, params }) {
-      const record: OperationRecord = { requestId: requestIdOf(request), clientRequestId: clientRequestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [] };
+      const record: OperationRecord = { requestId: requestIdOf(request), clientRequestId: clientRequestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [], upstreamErrors: [] };
       records.set(request, record);
       for (const l of listeners) l.start?.(record, request);
     },
@@ -60,7 +62,15 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
       const record = records.get(request);
       if (!record || Symbol.asyncIterator in result) return;
       for (const r of Array.isArray(result) ? result : [result]) {
-        for (const e of (r.errors ?? []) as readonly GraphQLError[]) record.errorCodes.push(String(e.extensions?.code ?? 'UNCODED'));
+        for (const e of (r.errors ?? [])) {
+          const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNCODED';
+          record.errorCodes.push(code);
+          const upstream = e.extensions?.upstream;
+          if (typeof upstream === 'string') {
+            const status = e.extensions?.upstreamStatus;
+            record.upstreamErrors.push({ code, upstream, ...(typeof status === 'number' ? { status } : {}) });
+          }
+        }
       }
     },
     onResponse({ request, response }) {

@@ -27,33 +27,55 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
       // An empty allow-list: `__typename` aliases count too (else `a1: __typename … a9999: __typename`).
       maxAliases: { n: security.maxAliases, allowList: [], ...reject('maxAliases') },
       maxDirectives: { n: security.maxDirectives, ...reject('maxDirectives') },
-      costLimit: { maxCost: security.maxCost, ...reject('maxCost') },
+      // Off: the cost of an operation is the upstream-aware estimate of use-operation-budget.ts, the
+      // same for literals and variables; a second, static estimate would disagree with it.
+      costLimit: { enabled: false },
       // Counted while parsing, so a huge document is dropped before it is even a tree.
       maxTokens: { n: security.maxTokens },
       blockFieldSuggestion: { enabled: !security.fieldSuggestions },
-    }) as Plugin,
+    }),
     useFieldRepeatLimit(security.maxFieldRepeats),
     useIntrospectionGuard({ allowed: security.introspection }),
     useFederationGuard({ introspection: security.introspection, secret: security.federationSecret, header: security.federationSecretHeader }),
     useValidationCodes(),
+    useErrorLimit(security.maxErrors),
   ];
   if (!security.fieldSuggestions) plugins.push(useHiddenSuggestions());
   if (security.csrfPrevention) plugins.push(useCSRFPrevention({ requestHeaders: CSRF_HEADERS }));
   return plugins;
 }
 
+/**
+ * Past a limit, validation stops at once: the limit's error is thrown from inside the validation
+ * visit (Armor checks when it enters the operation), so the client gets that one error, coded and
+ * naming the limit, and the server spends nothing on validating the rest (e.g. 50 unknown
+ * directives give one error, not 51).
+ */
 function reject(limit: string): { propagateOnRejection: false; onReject: GraphQLArmorRejectCallback[] } {
   return {
     propagateOnRejection: false,
     onReject: [
-      (context, error) => {
-        context?.reportError(
-          new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
-            extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit },
-          }),
-        );
+      (_context, error) => {
+        throw new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit, http: { status: 400 } },
+        });
       },
     ],
+  };
+}
+
+/**
+ * At most `max` errors in one response (a document can be written to fail many fields): the first
+ * `max - 1` are kept and the last says how many were left out.
+ */
+function useErrorLimit(max: number): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors || result.errors.length <= max) return;
+      const dropped = result.errors.length - (max - 1);
+      const summary = new GraphQLError(`${dropped} more errors were left out of this response.`, { extensions: { code: 'TOO_MANY_ERRORS', omitted: dropped } });
+      setResult({ ...result, errors: [...result.errors.slice(0, max - 1), summary] });
+    },
   };
 }
 
@@ -88,14 +110,14 @@ function useValidationCodes(): Plugin {
     },
     onValidate() {
       return ({ valid, result, setResult }) => {
-        if (!valid) setResult(result.map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
+        if (!valid) setResult((result as readonly GraphQLError[]).map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
       };
     },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
       if (result.errors.every((e) => e.extensions?.code)) return;
       // `extensions.http` (the 403) stays: Yoga reads the status from it after this hook.
-      setResult({ ...result, errors: result.errors.map((e) => withCode(e as GraphQLError, 'BAD_REQUEST')) });
+      setResult({ ...result, errors: result.errors.map((e) => withCode(e, 'BAD_REQUEST')) });
     },
   };
 }

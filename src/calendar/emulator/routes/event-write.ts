@@ -21,7 +21,7 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
       if (typeof item === 'object') {
         const o = item as Record<string, unknown>;
         if (o.id !== undefined) return isPositiveInt(o.id) && store.post(Number(o.id))?.kind === kind;
-        return typeof o[kind] === 'string' && (o[kind] as string).trim() !== '';
+        return typeof o[kind] === 'string' && (o[kind]).trim() !== '';
       }
       return isPositiveInt(item) && store.post(Number(item))?.kind === kind;
     });

@@ -29,7 +29,7 @@ export function linkedWriteArgs(kind: 'venue' | 'organizer', creating: boolean):
 }
 
 function applyCommon(rec: VenueRecord | OrganizerRecord, p: Params, deps: RouteDeps, nameKey: string): void {
-  if (typeof p[nameKey] === 'string') rec.title = p[nameKey] as string;
+  if (typeof p[nameKey] === 'string') rec.title = p[nameKey];
   if (typeof p.description === 'string') rec.description = p.description;
   if (typeof p.status === 'string') rec.status = p.status as PostStatus;
   if (p.author !== undefined) rec.author = Number(p.author);
@@ -38,14 +38,14 @@ function applyCommon(rec: VenueRecord | OrganizerRecord, p: Params, deps: RouteD
 
 export function applyVenueBody(deps: RouteDeps, v: VenueRecord, p: Params): void {
   applyCommon(v, p, deps, 'venue');
-  for (const f of VENUE_FIELDS) if (typeof p[f] === 'string') v[f] = p[f] as string;
+  for (const f of VENUE_FIELDS) if (typeof p[f] === 'string') v[f] = p[f];
   if (p.show_map !== undefined && p.show_map !== null) v.showMap = truthy(p.show_map);
   if (p.show_map_link !== undefined && p.show_map_link !== null) v.showMapLink = truthy(p.show_map_link);
 }
 
 export function applyOrganizerBody(deps: RouteDeps, o: OrganizerRecord, p: Params): void {
   applyCommon(o, p, deps, 'organizer');
-  for (const f of ORGANIZER_FIELDS) if (typeof p[f] === 'string') o[f] = p[f] as string;
+  for (const f of ORGANIZER_FIELDS) if (typeof p[f] === 'string') o[f] = p[f];
 }
 
 const base = (deps: RouteDeps, name: string, kind: 'venue' | 'organizer') => {

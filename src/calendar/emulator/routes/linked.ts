@@ -23,7 +23,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
   const plural = `${kind}s`;
   const all = (): Rec[] => (kind === 'venue' ? store.venues() : store.organizers());
   const get = (id: number): Rec | undefined => (kind === 'venue' ? store.venue(id) : store.organizer(id));
-  const serialize = (r: Rec, single = false) => (r.kind === 'venue' ? serializeVenue(site, r, single) : serializeOrganizer(site, r as OrganizerRecord, single));
+  const serialize = (r: Rec, single = false) => (r.kind === 'venue' ? serializeVenue(site, r, single) : serializeOrganizer(site, r, single));
   const linkKey = kind === 'venue' ? 'venueIds' : 'organizerIds';
   const eventsOf = (r: Rec) => store.events().filter((e) => e.status !== 'trash' && e[linkKey].includes(r.id));
 

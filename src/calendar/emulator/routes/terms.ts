@@ -90,7 +90,7 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
       throw new RestError(400, 'rest_term_invalid_page_number', 'The page number requested is larger than the number of pages available.');
     }
     const base = `${site.apiRoot}/${plural}/`;
-    const query = Object.entries(params).filter(([k]) => k !== 'page') as [string, unknown][];
+    const query = Object.entries(params).filter(([k]) => k !== 'page');
     return sendJson(
       c,
       { rest_url: base, total, total_pages: totalPages, [plural]: items.map((t) => serializeTerm(site, store, t)), ...pageLinks(base, [['page', page], ...query], page, totalPages) },

@@ -1,0 +1,311 @@
+/**
+ * The account budget shared by every replica through Redis. Per rule (and per endpoint for the
+ * endpoint rule) one hash of time buckets holds the requests of all replicas; one Lua script sums
+ * the buckets of the last span for every rule, refuses if any rule is spent, or counts the request
+ * in all of them: one round trip, and a refusal never eats budget. The script answers with every
+ * rule's sum, so each replica always knows the shared counts as of its last request.
+ *
+ * Redis lost its data (FLUSHDB, a restart without persistence): a marker key is gone; every replica
+ * (idle ones through the poll) adds its own sends of the live spans back, and nobody takes shared
+ * points for a short grace, so the totals are rebuilt before anyone counts on them.
+ *
+ * Redis unreachable: nothing fails. Each replica heartbeats into a sorted set, so it knows how many
+ * replicas are live; during an outage it spends only its share of what the shared counts left:
+ * (allowed − last seen shared count) ÷ last seen replica count, until the span of those counts has
+ * passed, then allowed ÷ replicas. What it sends meanwhile is added to the shared buckets when Redis
+ * is back. A replica that never saw the counts falls back to `localShare` of each rule.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RedisLink } from './redis.js';
+import type { TrafficLogger } from './traffic-log.js';
+import { LocalCounts, validityMs } from './budget-local.js';
+import type { CountedRule } from './sliding-window.js';
+import type { BudgetAnswer, BudgetStatus } from './budget.js';
+
+export interface SharedBudgetOptions {
+  upstream: string;
+  rules: readonly CountedRule[];
+  redis: RedisLink;
+  /** Share of each rule while Redis is away, for a replica that never saw the shared counts. */
+  localShare: number;
+  log?: TrafficLogger;
+}
+
+/** Heartbeats and the marker check, this often; a replica missing five heartbeats is gone. */
+const POLL_MS = 200;
+const LIVE_MS = 5 * POLL_MS;
+const LOSS_GRACE_MS = 2 * POLL_MS + 100;
+
+/**
+ * KEYS[1] the marker, KEYS[2..] one hash per rule (bucket → count). ARGV[1] the marker this replica
+ * counts in, ARGV[2] now (ms), then per rule: allowed, bucket ms, span ms. Returns {-1} when the
+ * marker differs; else {refused rule (1-based) or 0, wait ms, then per rule its sum and the ms until
+ * its oldest counted bucket leaves the span}, the sums including this request when it was counted.
+ */
+const TAKE_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
+local now = tonumber(ARGV[2])
+local out = {0, 0}
+local current = {}
+for i = 2, #KEYS do
+  local a = 3 * (i - 2) + 3
+  local allowed, size, span = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local first = math.floor((now - span) / size)
+  local flat = redis.call('HGETALL', KEYS[i])
+  local live, old, sum = {}, {}, 0
+  for j = 1, #flat, 2 do
+    local b, n = tonumber(flat[j]), tonumber(flat[j + 1])
+    if b < first then old[#old + 1] = flat[j] else live[#live + 1] = {b, n}; sum = sum + n end
+  end
+  if #old > 0 then redis.call('HDEL', KEYS[i], unpack(old)) end
+  table.sort(live, function(x, y) return x[1] < y[1] end)
+  if sum >= allowed and out[1] == 0 then
+    local excess = sum - allowed + 1
+    for _, e in ipairs(live) do
+      excess = excess - e[2]
+      if excess <= 0 then out[2] = math.max(1, (e[1] + 1) * size + span - now); break end
+    end
+    out[1] = i - 1
+  end
+  local free = 0
+  if #live > 0 then free = (live[1][1] + 1) * size + span - now end
+  out[#out + 1] = sum
+  out[#out + 1] = free
+  current[i] = math.floor(now / size)
+end
+if out[1] == 0 then
+  for i = 2, #KEYS do
+    redis.call('HINCRBY', KEYS[i], current[i], 1)
+    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3 * (i - 2) + 5]) + 1000)
+    out[2 * (i - 1) + 1] = out[2 * (i - 1) + 1] + 1
+  end
+end
+return out`;
+
+/** KEYS hashes (repeats allowed); ARGV per key: bucket, count, time to live. */
+const ADD_SCRIPT = `
+for i = 1, #KEYS do
+  redis.call('HINCRBY', KEYS[i], ARGV[3 * i - 2], ARGV[3 * i - 1])
+  redis.call('PEXPIRE', KEYS[i], ARGV[3 * i])
+end
+return 0`;
+
+/**
+ * KEYS[1] the replicas' sorted set, KEYS[2..] the account-wide rules' hashes. ARGV[1] this replica,
+ * ARGV[2] now, ARGV[3] how long a heartbeat lives, then per rule: bucket ms, span ms. Returns
+ * {live replicas, then per rule the sum of its span}.
+ */
+const HEARTBEAT_SCRIPT = `
+local now = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
+redis.call('PEXPIRE', KEYS[1], 10 * tonumber(ARGV[3]))
+local out = {redis.call('ZCARD', KEYS[1])}
+for i = 2, #KEYS do
+  local size, span = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local first = math.floor((now - span) / size)
+  local flat = redis.call('HGETALL', KEYS[i])
+  local sum = 0
+  for j = 1, #flat, 2 do if tonumber(flat[j]) >= first then sum = sum + tonumber(flat[j + 1]) end end
+  out[#out + 1] = sum
+end
+return out`;
+
+type BudgetRedis = Redis & {
+  budgetTake(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  budgetAdd(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  budgetHeartbeat(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+};
+
+/** A shared count as last seen: the sum over the span, when, and when its oldest bucket leaves. */
+interface Seen {
+  sum: number;
+  at: number;
+  freeInMs: number;
+}
+
+export class SharedBudget {
+  private readonly id = randomUUID();
+  /** Everything this replica sent in the live spans (to rebuild lost counters). */
+  private readonly sent: LocalCounts;
+  /** Sent while Redis was away: added to the shared counters once it is back. */
+  private readonly unsynced: LocalCounts;
+  private readonly seen = new Map<string, Seen>();
+  private replicas?: number;
+  private readonly validMs: number;
+  private epoch?: string;
+  /** After a loss of the shared counters: no shared points before then. */
+  private holdUntil = 0;
+  private syncing?: Promise<void>;
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(private readonly options: SharedBudgetOptions) {
+    this.sent = new LocalCounts(options.rules);
+    this.unsynced = new LocalCounts(options.rules);
+    this.validMs = validityMs(options.rules);
+    const client = options.redis.client as unknown as Partial<BudgetRedis>;
+    // Both budgets of a process share one connection; the scripts are the same, so define once.
+    if (!client.budgetTake) options.redis.client.defineCommand('budgetTake', { lua: TAKE_SCRIPT });
+    if (!client.budgetAdd) options.redis.client.defineCommand('budgetAdd', { lua: ADD_SCRIPT });
+    if (!client.budgetHeartbeat) options.redis.client.defineCommand('budgetHeartbeat', { lua: HEARTBEAT_SCRIPT });
+    this.poll = setInterval(() => {
+      if (options.redis.ready) void this.tick().catch(() => undefined);
+    }, POLL_MS);
+    this.poll.unref();
+  }
+
+  close(): void {
+    clearInterval(this.poll);
+  }
+
+  private get client(): BudgetRedis {
+    return this.options.redis.client as BudgetRedis;
+  }
+
+  private key(...parts: string[]): string {
+    return this.options.redis.key('budget', this.options.upstream, ...parts);
+  }
+
+  private hashKey(rule: CountedRule, scope: string): string {
+    return this.key(rule.name, scope);
+  }
+
+  private async tick(): Promise<void> {
+    await this.sync(Date.now());
+    await this.heartbeat(Date.now());
+  }
+
+  /** Heartbeat, and the replica count and account-wide sums as of now. */
+  private async heartbeat(now: number): Promise<void> {
+    const rules = this.options.rules.filter((r) => !r.perEndpoint);
+    const args: (string | number)[] = [this.key('replicas'), ...rules.map((r) => this.hashKey(r, '*')), this.id, now, LIVE_MS];
+    for (const r of rules) args.push(r.bucketMs, r.spanMs);
+    const out = await this.client.budgetHeartbeat(rules.length + 1, ...args);
+    this.replicas = Math.max(1, out[0]!);
+    rules.forEach((r, i) => {
+      const prev = this.seen.get(`${r.name}|*`);
+      // The heartbeat does not say when the oldest bucket leaves; keep the last known value.
+      this.seen.set(`${r.name}|*`, { sum: out[i + 1]!, at: now, freeInMs: prev ? Math.max(0, prev.freeInMs - (now - prev.at)) : 0 });
+    });
+  }
+
+  /** Takes a point through Redis; throws when Redis fails (the caller then uses `takeOffline`). */
+  async take(endpoint: string, now: number): Promise<BudgetAnswer> {
+    if (this.epoch === undefined || !this.unsynced.empty) await this.sync(now);
+    if (this.replicas === undefined) await this.heartbeat(now);
+    if (this.holdUntil > now) return { ok: false, waitMs: this.holdUntil - now, rule: 'resync', perEndpoint: false };
+    const rules = this.options.rules;
+    const scopes = rules.map((rule) => LocalCounts.scope(rule, endpoint));
+    const args: (string | number)[] = [this.key('epoch'), ...rules.map((rule, i) => this.hashKey(rule, scopes[i]!)), this.epoch!, now];
+    for (const rule of rules) args.push(rule.allowed, rule.bucketMs, rule.spanMs);
+    // Counted before it is sent: if the data set is lost while this take is on its way, the
+    // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
+    // the count too, since the script may have run.
+    this.sent.record(endpoint, now);
+    const out = await this.client.budgetTake(rules.length + 1, ...args);
+    if (out[0] === -1) {
+      this.sent.record(endpoint, now, -1);
+      await this.sync(now);
+      return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
+    }
+    rules.forEach((rule, i) => this.seen.set(`${rule.name}|${scopes[i]}`, { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }));
+    if (out[0] === 0) return { ok: true, shared: true, validUntil: now + this.validMs, refund: () => this.refundShared(endpoint, now) };
+    this.sent.record(endpoint, now, -1);
+    const rule = rules[out[0]! - 1]!;
+    return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint };
+  }
+
+  /** While Redis is away: this replica's share of what the last seen shared counts left. */
+  takeOffline(endpoint: string, now: number): BudgetAnswer {
+    const n = this.replicas;
+    const refusal = this.unsynced.check(endpoint, now, (rule, scope) => {
+      if (n === undefined) return { limit: Math.floor(rule.allowed * this.options.localShare) };
+      const seen = this.seen.get(`${rule.name}|${scope}`);
+      const endsAt = seen ? seen.at + rule.spanMs : 0;
+      if (!seen || now >= endsAt) return { limit: Math.floor(rule.allowed / n) };
+      return { limit: Math.floor(Math.max(0, rule.allowed - seen.sum) / n), risesInMs: endsAt - now };
+    });
+    if (refusal) return refusal;
+    this.sent.record(endpoint, now);
+    this.unsynced.record(endpoint, now);
+    return {
+      ok: true,
+      shared: false,
+      validUntil: now + this.validMs,
+      refund: () => {
+        this.sent.record(endpoint, now, -1);
+        this.unsynced.record(endpoint, now, -1);
+      },
+    };
+  }
+
+  /** Best effort: if Redis fails, the point stays counted (the safe side). */
+  private refundShared(endpoint: string, at: number): void {
+    if (!this.options.redis.ready) return;
+    this.sent.record(endpoint, at, -1);
+    const rules = this.options.rules;
+    const keys = rules.map((rule) => this.hashKey(rule, LocalCounts.scope(rule, endpoint)));
+    const args = rules.flatMap((rule) => [Math.floor(at / rule.bucketMs), -1, rule.spanMs + 1_000]);
+    void this.client.budgetAdd(keys.length, ...keys, ...args).catch(() => this.sent.record(endpoint, at, 1));
+  }
+
+  /** The account-wide rules as last seen (no Redis round trip), with this replica's offline sends. */
+  status(now: number, online: boolean): BudgetStatus {
+    return {
+      shared: online,
+      rules: this.options.rules
+        .filter((r) => !r.perEndpoint)
+        .map((rule) => {
+          const seen = this.seen.get(`${rule.name}|*`);
+          const live = seen && now < seen.at + rule.spanMs;
+          const used = (live ? seen.sum : 0) + (online ? 0 : this.unsynced.counter(rule, '*').sum(now));
+          const remaining = Math.max(0, rule.allowed - used);
+          const nextSlotInMs = remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at));
+          return { rule: rule.name, limit: rule.limit, allowed: rule.allowed, windowMs: rule.windowMs, remaining, nextSlotInMs };
+        }),
+    };
+  }
+
+  /** One sync at a time (takes and the poll). */
+  private sync(now: number): Promise<void> {
+    this.syncing ??= this.syncShared(now).finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  /**
+   * If the data set changed (the marker is gone or different), add this replica's sends of the
+   * live spans back and hold back for the grace; otherwise add what was sent while Redis was away.
+   */
+  private async syncShared(now: number): Promise<void> {
+    // SET … NX GET (Redis ≥ 7): the marker there, or ours if there was none, in one round trip.
+    // It expires after a day so unused prefixes do not linger; its expiry looks like lost data,
+    // which only over-counts the live spans once.
+    const fresh = `${Math.random().toString(36).slice(2)}.${now}`;
+    const found = await this.client.set(this.key('epoch'), fresh, 'EX', 86_400, 'NX', 'GET');
+    const epoch = found ?? fresh;
+    if (epoch === this.epoch && this.unsynced.empty) return;
+    const lost = this.epoch !== undefined && epoch !== this.epoch;
+    // After a loss, and when joining a data set another replica started less than the grace ago
+    // (it may have just noticed a loss), wait until every replica has restored its counts. The
+    // first replica on an empty Redis starts at once.
+    if (lost || (this.epoch === undefined && found !== null)) {
+      this.holdUntil = Math.max(this.holdUntil, (Number(epoch.split('.')[1]) || now) + LOSS_GRACE_MS);
+    }
+    // A snapshot: sends counted while this runs stay pending for the next sync.
+    const items = [...(lost ? this.sent : this.unsynced).entries(Date.now())].filter((e) => e.count > 0);
+    if (items.length > 0) {
+      const keys = items.map((e) => this.hashKey(e.rule, e.scope));
+      const args = items.flatMap((e) => [e.bucket, e.count, e.rule.spanMs + 1_000]);
+      await this.client.budgetAdd(keys.length, ...keys, ...args);
+    }
+    // Only once the counts are in: if adding them failed, the next sync finds the marker changed
+    // (or the outage's counts still pending) and adds them then.
+    this.epoch = epoch;
+    if (lost) this.unsynced.clear();
+    else this.unsynced.subtract(items);
+    if (lost) this.options.log?.({ level: 'warn', msg: "shared budget counters were lost; restored this replica's counts", upstream: this.options.upstream });
+  }
+}

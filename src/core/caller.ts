@@ -1,0 +1,23 @@
+/**
+ * Who is calling, as the layers below the graph see it: the incoming request (for each upstream's
+ * service to pick its credentials and scope) and the caller of one upstream call (for the pipeline's
+ * cache partition and usage counts). No GraphQL and no upstream payloads here.
+ */
+import type { UsageTracker } from './usage.js';
+
+/** The incoming request, as each upstream's service receives it to build that request's scope. */
+export interface RequestInfo {
+  requestId: string;
+  /** The incoming request's headers (for forwarded credentials). */
+  headers: Headers;
+  usage: UsageTracker;
+  signal?: AbortSignal;
+}
+
+/** Who is calling: decides the cache partition and where usage is counted. */
+export interface Caller {
+  /** Stable, non-secret identity of the credential used (e.g. a client id or a token hash). */
+  identity: string;
+  usage: UsageTracker;
+  signal?: AbortSignal;
+}

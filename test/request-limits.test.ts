@@ -1,0 +1,46 @@
+/**
+ * Cheap refusals over real HTTP: a body over the limit (1 MB by default) is answered 413 from its
+ * Content-Length, before it is read or parsed; past a validation limit validation stops, so 50
+ * unknown directives give one error; a response keeps a bounded number of errors.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './support/stack.js';
+
+let s: Stack;
+let url: string;
+beforeAll(async () => {
+  s = await startStack({ env: { GRAPHQL_MAX_ERRORS: '5', GRAPHQL_MAX_ALIASES: '100', GRAPHQL_MAX_COST: '100000' } });
+  url = await s.listen();
+});
+
+const post = (body: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers }, body });
+
+describe('request limits', () => {
+  it('answers a 5 MB body 413 without parsing it, and a body under the limit normally', async () => {
+    const big = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('REQUEST_ENTITY_TOO_LARGE');
+    const small = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(900_000) } }));
+    expect(small.status).toBe(200);
+    expect(s.governance.control.requests().total + s.calendar.control.requests().total).toBe(0);
+  });
+
+  it('gives one error for 50 unknown directives', async () => {
+    const dirs = Array.from({ length: 50 }, (_, i) => `@unknown${i}`).join(' ');
+    const res = await post(JSON.stringify({ query: `{ __typename ${dirs} }` }));
+    const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(res.status).toBe(400);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]!.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'maxDirectives' });
+  });
+
+  it('keeps at most GRAPHQL_MAX_ERRORS errors, the last one counting the rest', async () => {
+    const fields = Array.from({ length: 30 }, (_, i) => `e${i}: event(id: "bad${i}") { id }`).join(' ');
+    const res = await post(JSON.stringify({ query: `{ ${fields} }` }));
+    const body = (await res.json()) as { errors: { extensions: Record<string, unknown> }[] };
+    expect(body.errors).toHaveLength(5);
+    expect(body.errors.slice(0, 4).every((e) => e.extensions.code === 'BAD_USER_INPUT')).toBe(true);
+    expect(body.errors[4]!.extensions).toEqual({ code: 'TOO_MANY_ERRORS', omitted: 26 });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * One cost model and the cost on every response: the refusal before execution uses the
+ * upstream-aware estimate, the same for literals, variables and defaults; the README's and
+ * GraphiQL's examples and a large EntityGraph are accepted; a refusal names the estimate, the limit
+ * and the heaviest field (400); `extensions.cost` is on ordinary responses and `Query.budget` agrees
+ * with it; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultGraphiQLQuery } from '../src/http/graphiql.js';
+import { startStack } from './support/stack.js';
+
+ 
+type Any = any;
+
+const WITH_LITERALS = '{ entities(first: 10) { nodes { name links(first: 10) { nodes { label counterpart { name entity { name } } } } } } }';
+const WITH_VARIABLES = 'query($first: Int!, $links: Int!) { entities(first: $first) { nodes { name links(first: $links) { nodes { label counterpart { name entity { name } } } } } } }';
+const WITH_DEFAULTS = 'query($first: Int = 10, $links: Int = 10) { entities(first: $first) { nodes { name links(first: $links) { nodes { label counterpart { name entity { name } } } } } } }';
+
+describe('one cost model', () => {
+  it('gives the same cost to literals, variables and defaults', async () => {
+    const stack = await startStack();
+    const literal = await stack.query<Any>(WITH_LITERALS);
+    const variables = await stack.query<Any>(WITH_VARIABLES, { first: 10, links: 10 });
+    const defaults = await stack.query<Any>(WITH_DEFAULTS);
+    for (const res of [literal, variables, defaults]) {
+      expect(res.errors).toBeUndefined();
+      expect(res.status).toBe(200);
+    }
+    const estimate = literal.extensions!.cost!.governance!.estimated;
+    expect(estimate).toBeGreaterThan(100);
+    expect(variables.extensions!.cost!.governance!.estimated).toBe(estimate);
+    expect(defaults.extensions!.cost!.governance!.estimated).toBe(estimate);
+  });
+
+  it("accepts GraphiQL's examples and EntityGraph at first: 50 with links(first: 10)", async () => {
+    const stack = await startStack();
+    for (const operationName of ['EntityGraph', 'EventGraph']) {
+      const res = await stack.gateway.yoga.fetch('http://gateway.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query: defaultGraphiQLQuery, operationName }),
+      });
+      const body = (await res.json());
+      expect(res.status).toBe(200);
+      expect(body.errors).toBeUndefined();
+    }
+    const big = await stack.query<Any>(
+      'query EntityGraph($first: Int!) { entities(kind: AI_SYSTEM, first: $first) { totalCount nodes { id name type { name } links(first: 10) { nodes { label counterpart { name kind entity { id name workflowStage { name } } } } } } } }',
+      { first: 50 },
+    );
+    expect(big.errors).toBeUndefined();
+    // 1 page of systems + 50 × (1 links page + 10 entity reads) = 551.
+    expect(big.extensions!.cost!.governance!.estimated).toBe(551);
+  }, 30_000);
+
+  it('refuses an operation over the per-operation budget with 400, the estimate, the limit and the heaviest field', async () => {
+    const stack = await startStack();
+    const big = await stack.query<Any>('{ entities(first: 500) { nodes { links(first: 10) { nodes { label counterpart { entity { name } } } } } } }');
+    expect(big.status).toBe(400);
+    expect(big.headers.get('content-type')).toContain('application/graphql-response+json');
+    expect(big.errors![0]!.extensions).toMatchObject({ code: 'REQUEST_BUDGET_EXCEEDED', budget: 1000, estimatedCalls: { governance: 5510 } });
+    expect(big.errors![0]!.message).toMatch(/about 5,510 governance requests/);
+    expect(stack.governance.control.requests().total).toBe(0);
+    expect(big.errors![0]!.message).toContain('`entities.nodes.links.nodes.counterpart.entity`');
+    expect(big.errors![0]!.message).toMatch(/more than the 1,000 allowed/);
+    expect(big.errors![0]!.message).toMatch(/smaller `first`/);
+  });
+});
+
+describe('extensions.cost and Query.budget', () => {
+  it('every response carries extensions.cost, and the budget field agrees with it', async () => {
+    const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:100,hour:1000' } });
+    const res = await stack.query<Any>('{ entityTypes(first: 2) { totalCount } }');
+    expect(res.errors).toBeUndefined();
+    const cost = res.extensions!.cost!;
+    expect(cost.governance).toMatchObject({ estimated: 1, requests: 2, cacheHits: 0, staleHits: 0 });
+    expect(cost.governance!.throttleStatus).toMatchObject({ shared: false, pausedForMs: 0, ramping: false });
+    const rules = cost.governance!.throttleStatus.rules as Any[];
+    expect(rules.map((r) => [r.rule, r.allowed])).toEqual([['minute', 90], ['hour', 900]]);
+    // The token and the read: two points gone from every rule.
+    expect(rules[0].remaining).toBe(88);
+
+    const budget = await stack.query<Any>('{ budget { upstream estimatedCalls actualCalls cacheHits staleHits shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }');
+    expect(budget.errors).toBeUndefined();
+    const ext = budget.extensions!.cost!;
+    for (const u of budget.data.budget as Any[]) {
+      const c = ext[u.upstream]!;
+      expect(u).toEqual({
+        upstream: u.upstream,
+        estimatedCalls: c.estimated,
+        actualCalls: c.requests,
+        cacheHits: c.cacheHits,
+        staleHits: c.staleHits,
+        shared: c.throttleStatus.shared,
+        pausedForMs: c.throttleStatus.pausedForMs,
+        ramping: c.throttleStatus.ramping,
+        rules: c.throttleStatus.rules,
+      });
+    }
+    expect((budget.data.budget as Any[]).find((u) => u.upstream === 'governance').rules[0].remaining).toBe(88);
+  });
+
+  it('a budget refusal before execution is 429 with Retry-After; nothing is sent', async () => {
+    const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:5,hour:1000', GATEWAY_OPERATION_DEADLINE_MS: '2000' } });
+    // 4 points allowed per minute; this needs about 11 before its 2 s deadline.
+    const res = await stack.query<Any>('{ entities(first: 10) { nodes { links(first: 1) { totalCount } } } }');
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(res.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(res.errors![0]!.extensions!.retryAfter).toBe(Number(res.headers.get('retry-after')));
+    expect(stack.governance.control.requests().total).toBe(0);
+  });
+
+  it('an operation with RATE_LIMITED fields stays 200 and carries Retry-After', async () => {
+    const stack = await startStack({ env: { UPSTREAM_RATE_LIMIT_RETRIES: '0' } });
+    await stack.query<Any>('{ entityTypes(first: 1) { totalCount } }'); // the token
+    stack.governance.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 3, pathPrefix: '/entity-types' }]);
+    const res = await stack.query<Any>('{ entityTypes(first: 2) { totalCount } }');
+    expect(res.status).toBe(200);
+    expect(res.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(res.headers.get('retry-after')).toBe('3');
+  });
+});

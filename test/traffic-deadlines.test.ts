@@ -1,0 +1,72 @@
+/**
+ * Deadlines that hold, on the gateway's own timers: a 300 ms header timeout fires within 350 ms
+ * (allowing for how late this machine's timers run right now), one upstream request gives up at its
+ * total deadline across retries, and an operation over a stalled upstream is answered with a typed
+ * error within its deadline, with the rest of its data.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { HttpTransport } from '../src/core/http.js';
+import { UpstreamError } from '../src/core/errors.js';
+import { startEmulator } from './support/traffic.js';
+import { startStack } from './support/stack.js';
+
+ 
+type Any = any;
+
+/**
+ * Runs `fn` and says how long it took and the longest the event loop stalled meanwhile: the busy
+ * machine's own lag, which no timer can beat, is allowed on top of each bound.
+ */
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; elapsed: number; lag: number }> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const start = performance.now();
+  const value = await fn();
+  const elapsed = performance.now() - start;
+  loop.disable();
+  return { value, elapsed, lag: loop.max / 1e6 };
+}
+
+describe('deadlines', () => {
+  it('a 300 ms header timeout fires within 350 ms', async () => {
+    const emulator = await startEmulator();
+    emulator.control.setFaults([{ kind: 'stall', delayMs: 3_000 }]);
+    const transport = new HttpTransport({ upstream: 'governance', timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 1_000 }, maxBodyBytes: 1_000_000 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { value: error, elapsed, lag } = await timed(() => transport.send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) }).catch((e: unknown) => e));
+        expect(error).toBeInstanceOf(UpstreamError);
+        expect((error as UpstreamError).message).toMatch(/did not answer in time/);
+        expect(elapsed).toBeGreaterThanOrEqual(299);
+        expect(elapsed).toBeLessThanOrEqual(350 + lag);
+      }
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('a stalled upstream: the request gives up at its total deadline across retries, the operation answers with a typed error and its other data', async () => {
+    const stack = await startStack({
+      env: { UPSTREAM_HEADERS_TIMEOUT_MS: '5000', UPSTREAM_RETRIES: '5', UPSTREAM_REQUEST_DEADLINE_MS: '800', GATEWAY_OPERATION_DEADLINE_MS: '3000' },
+    });
+    await stack.query('{ entityTypes(first: 1) { totalCount } }'); // the token, outside the stall
+    stack.governance.control.setFaults([{ kind: 'stall', delayMs: 10_000, pathPrefix: '/entity-types' }]);
+    const { value: res, elapsed, lag } = await timed(() => stack.query<Any>('{ entityTypes(first: 2) { totalCount } events(first: 1) { totalCount } }'));
+    expect(res.status).toBe(200);
+    expect(res.data.events.totalCount).toBeGreaterThan(0);
+    expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(res.errors![0]!.path).toEqual(['entityTypes']);
+    // One 5 s header timeout per attempt × 6 attempts would be 30 s; the request deadline ends it at 0.8 s.
+    expect(elapsed).toBeLessThan(800 + 300 + lag);
+  });
+
+  it('the operation deadline bounds an upstream request whose own deadline is longer', async () => {
+    const stack = await startStack({ env: { UPSTREAM_HEADERS_TIMEOUT_MS: '5000', UPSTREAM_REQUEST_DEADLINE_MS: '10000', GATEWAY_OPERATION_DEADLINE_MS: '600' } });
+    await stack.query('{ entityTypes(first: 1) { totalCount } }');
+    stack.governance.control.setFaults([{ kind: 'stall', delayMs: 10_000, pathPrefix: '/entity-types' }]);
+    const { value: res, elapsed, lag } = await timed(() => stack.query<Any>('{ entityTypes(first: 2) { totalCount } }'));
+    expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(elapsed).toBeLessThan(600 + 300 + lag);
+  });
+});
