@@ -92,7 +92,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [useDeferStream(), ...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache) as Plugin<Context>, useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
+    plugins: [useDeferStream(), ...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache), useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({

@@ -57,7 +57,7 @@ function bool<D extends boolean | undefined>(o: Common & { default: D; defaultTe
 function oneOf<const V extends readonly [string, ...string[]]>(values: V, o: Common & { default: V[number]; defaultText?: string }): Setting<V[number]> {
   return {
     name: '', ...o, secret: false, type: values.join('|'), default: o.defaultText ?? o.default, fallback: o.default,
-    schema: z.enum(values) as unknown as z.ZodType<V[number]>,
+    schema: z.enum(values),
     problem: (raw) => `must be one of ${values.join(', ')} (got "${raw}").`,
   };
 }
