@@ -10,7 +10,7 @@ export interface GraphQLResult {
   status: number;
   errors: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
   data: unknown;
-  /** Upstream requests the gateway says it made (`extensions.upstream.<name>.requests`), per upstream. */
+  /** Upstream requests the gateway says it made (`extensions.cost.<name>.requests`), per upstream. */
   gatewayRequests: Record<string, number>;
 }
 
@@ -40,13 +40,13 @@ export class GraphQLClient {
     });
     const text = await res.body.text();
     const ms = performance.now() - started;
-    let body: { data?: unknown; errors?: GraphQLResult['errors']; extensions?: { upstream?: Record<string, { requests?: number }> } } = {};
+    let body: { data?: unknown; errors?: GraphQLResult['errors']; extensions?: { cost?: Record<string, { requests?: number }> } } = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       body = { errors: [{ message: `HTTP ${res.statusCode}, not JSON: ${text.slice(0, 200)}` }] };
     }
-    const gatewayRequests = Object.fromEntries(Object.entries(body.extensions?.upstream ?? {}).map(([name, u]) => [name, u.requests ?? 0]));
+    const gatewayRequests = Object.fromEntries(Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.requests ?? 0]));
     return { ms, status: res.statusCode, errors: body.errors ?? [], data: body.data ?? null, gatewayRequests };
   }
 

@@ -5,7 +5,7 @@
  * have. Also the bookkeeping the Redis-backed budget keeps of its own sends (`LocalCounts`).
  */
 import { SlidingCounter, type CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus } from './budget.js';
+import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
 
 /** Counters per rule and scope (`*` for account-wide rules, the endpoint for per-endpoint ones). */
 export class LocalCounts {

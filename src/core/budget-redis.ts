@@ -21,7 +21,7 @@ import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
 import { LocalCounts, validityMs } from './budget-local.js';
 import type { CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus } from './budget.js';
+import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
 
 export interface SharedBudgetOptions {
   upstream: string;

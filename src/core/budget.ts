@@ -26,30 +26,8 @@ export interface BudgetOptions {
   log?: TrafficLogger;
 }
 
-/**
- * `validUntil`: a request not on the wire by then asks again; `refund` gives its point back (it was
- * never sent, so removing it from the counts is safe).
- */
-export type BudgetAnswer = { ok: true; shared: boolean; validUntil: number; refund?: () => void } | { ok: false; waitMs: number; rule: string; perEndpoint: boolean };
-
-/** One account-wide rule as last known: what the gateway allows itself and what is left of it. */
-export interface RuleStatus {
-  rule: string;
-  /** The platform's limit. */
-  limit: number;
-  /** margin × limit: what the gateway allows itself in any span of `windowMs`. */
-  allowed: number;
-  windowMs: number;
-  remaining: number;
-  /** Milliseconds until a point frees (0 while some remain). */
-  nextSlotInMs: number;
-}
-
-export interface BudgetStatus {
-  /** Counted together with the other replicas (through Redis). */
-  shared: boolean;
-  rules: RuleStatus[];
-}
+export type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
 
 export class AccountBudget {
   readonly rules: readonly CountedRule[];
@@ -62,7 +40,14 @@ export class AccountBudget {
   constructor(private readonly options: BudgetOptions) {
     this.rules = options.rules.map((rule) => countedRule(rule, options.margin, options.guardMs));
     if (this.rules.length === 0) return;
-    if (options.redis) this.shared = new SharedBudget({ upstream: options.upstream, rules: this.rules, redis: options.redis, localShare: options.localShare, log: options.log });
+    if (options.redis)
+      this.shared = new SharedBudget({
+        upstream: options.upstream,
+        rules: this.rules,
+        redis: options.redis,
+        localShare: options.localShare,
+        log: options.log,
+      });
     else this.local = new LocalBudget(this.rules);
   }
 
@@ -115,7 +100,9 @@ export class AccountBudget {
     this.sharedMode = shared;
     this.options.log?.({
       level: shared ? 'info' : 'warn',
-      msg: shared ? 'account budget: shared through redis' : "account budget: redis unreachable, spending this replica's local share of what is left",
+      msg: shared
+        ? 'account budget: shared through redis'
+        : "account budget: redis unreachable, spending this replica's local share of what is left",
       upstream: this.options.upstream,
     });
   }

@@ -1,0 +1,26 @@
+/** What a budget answers and reports; shared by the account budget and its local and Redis halves. */
+
+/**
+ * `validUntil`: a request not on the wire by then asks again; `refund` gives its point back (it was
+ * never sent, so removing it from the counts is safe).
+ */
+export type BudgetAnswer = { ok: true; shared: boolean; validUntil: number; refund?: () => void } | { ok: false; waitMs: number; rule: string; perEndpoint: boolean };
+
+/** One account-wide rule as last known: what the gateway allows itself and what is left of it. */
+export interface RuleStatus {
+  rule: string;
+  /** The platform's limit. */
+  limit: number;
+  /** margin × limit: what the gateway allows itself in any span of `windowMs`. */
+  allowed: number;
+  windowMs: number;
+  remaining: number;
+  /** Milliseconds until a point frees (0 while some remain). */
+  nextSlotInMs: number;
+}
+
+export interface BudgetStatus {
+  /** Counted together with the other replicas (through Redis). */
+  shared: boolean;
+  rules: RuleStatus[];
+}
