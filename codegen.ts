@@ -21,7 +21,13 @@ const config: CodegenConfig = {
         // Only what the operations use, so a schema change elsewhere does not churn the generated files.
         onlyOperationTypes: true,
         enumsAsTypes: true,
-        scalars: { UUID: 'string', DateTime: 'string', JSON: 'unknown', JSONObject: 'Record<string, unknown>', _Any: 'unknown' },
+        scalars: {
+          UUID: 'string',
+          DateTime: 'string',
+          JSON: 'unknown',
+          JSONObject: 'Record<string, unknown>',
+          _Any: 'unknown',
+        },
       },
     },
   },

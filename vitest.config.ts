@@ -31,7 +31,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: MULTI_PROCESS } },
       // Other processes start slowly on a loaded machine: a longer timeout there, the same assertions.
-      { extends: true, test: { name: 'multi-process', include: MULTI_PROCESS, testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: 'multi-process', include: MULTI_PROCESS, testTimeout: 120_000, hookTimeout: 120_000 },
+      },
     ],
   },
 });

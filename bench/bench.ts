@@ -15,7 +15,16 @@ import { evaluateTargets, type TargetResult } from './targets.js';
 import { throughputVsBareYoga } from './throughput.js';
 import { topUpEntities, topUpEvents } from './top-up.js';
 import { startUpstreams } from './upstreams.js';
-import { entityGraphCold, eventGraphCold, fanOut, storm, warm, type BenchOptions, type Ctx, type WorkloadRecord } from './workloads.js';
+import {
+  entityGraphCold,
+  eventGraphCold,
+  fanOut,
+  storm,
+  warm,
+  type BenchOptions,
+  type Ctx,
+  type WorkloadRecord,
+} from './workloads.js';
 
 export const FULL: BenchOptions = {
   latencyMs: 20,
@@ -61,9 +70,20 @@ export interface BenchDocument {
 }
 
 /** Gateway settings taken from the bench's own environment when set, and reported with the figures. */
-const REPORTED_ENV = ['GOVERNANCE_MAX_CONCURRENT', 'CALENDAR_MAX_CONCURRENT', 'CACHE_TTL_MS', 'UPSTREAM_RETRIES', 'GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION', 'REDIS_URL'];
+const REPORTED_ENV = [
+  'GOVERNANCE_MAX_CONCURRENT',
+  'CALENDAR_MAX_CONCURRENT',
+  'CACHE_TTL_MS',
+  'UPSTREAM_RETRIES',
+  'GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION',
+  'REDIS_URL',
+];
 
-export async function runBench(options: BenchOptions, only?: Set<string>, log: (line: string) => void = () => {}): Promise<BenchDocument> {
+export async function runBench(
+  options: BenchOptions,
+  only?: Set<string>,
+  log: (line: string) => void = () => {},
+): Promise<BenchDocument> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const loadAtStart = os.loadavg().map((x) => round(x, 2));
@@ -85,17 +105,31 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
     const atStart = await gateway.stats();
     client = new GraphQLClient(gateway.url, Math.max(16, options.concurrency));
     const { maxConcurrent } = loadConfig(up.gatewayEnv(extraEnv));
-    const ctx: Ctx = { up, gateway, client, options, caps: { governance: maxConcurrent.governance, calendar: maxConcurrent.calendar } };
+    const ctx: Ctx = {
+      up,
+      gateway,
+      client,
+      options,
+      caps: { governance: maxConcurrent.governance, calendar: maxConcurrent.calendar },
+    };
     const step = async (id: string, fn: () => Promise<WorkloadRecord | WorkloadRecord[]>) => {
       if (!wants(id)) return;
       // The whole bench stays within its time: a workload that would start too late is skipped, and says so.
       if (Date.now() - started > options.maxTotalMs) {
-        workloads.push({ id, name: `workload ${id}`, skipped: `the bench had already run ${Math.round((Date.now() - started) / 1000)} s (limit ${options.maxTotalMs / 1000} s)` });
+        workloads.push({
+          id,
+          name: `workload ${id}`,
+          skipped: `the bench had already run ${Math.round((Date.now() - started) / 1000)} s (limit ${options.maxTotalMs / 1000} s)`,
+        });
         return;
       }
       log(`workload ${id}`);
       const t = Date.now();
-      const r = await fn().catch((e: unknown): WorkloadRecord => ({ id, name: `workload ${id}`, failed: e instanceof Error ? e.message : String(e) }));
+      const r = await fn().catch((e: unknown): WorkloadRecord => ({
+        id,
+        name: `workload ${id}`,
+        failed: e instanceof Error ? e.message : String(e),
+      }));
       workloads.push(...(Array.isArray(r) ? r : [r]));
       log(`workload ${id} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     };
@@ -105,7 +139,9 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
     await step('4', () => warm(ctx));
     const w1 = workloads.find((w) => w.id === '1') as { upstreamRequests?: { total: number } } | undefined;
     await step('5', async () => {
-      const stormFree = w1?.upstreamRequests?.total ?? ((await entityGraphCold(ctx)) as unknown as { upstreamRequests: { total: number } }).upstreamRequests.total;
+      const stormFree =
+        w1?.upstreamRequests?.total ??
+        ((await entityGraphCold(ctx)) as unknown as { upstreamRequests: { total: number } }).upstreamRequests.total;
       return storm(ctx, stormFree);
     });
     await step('6', () => throughputVsBareYoga(ctx));
@@ -134,7 +170,11 @@ export async function runBench(options: BenchOptions, only?: Set<string>, log: (
       settings: { ...options, gatewayEnv: extraEnv },
       data,
       // The measured gateway's memory when it was ready and after the last workload (peaks are per workload).
-      gatewayProcess: { rssAtStartMb: mb(atStart.rssKb), rssAtEndMb: mb(atEnd?.rssKb), cpuMsTotal: atEnd ? round(atEnd.cpuMs, 0) : null },
+      gatewayProcess: {
+        rssAtStartMb: mb(atStart.rssKb),
+        rssAtEndMb: mb(atEnd?.rssKb),
+        cpuMsTotal: atEnd ? round(atEnd.cpuMs, 0) : null,
+      },
       workloads,
       targets,
       passed: failedRuns.length === 0 && targets.every((t) => t.status !== 'fail'),

@@ -61,7 +61,9 @@ export async function bodyRefusal(url: string, client: GraphQLClient, quick: boo
   await new Promise((resolve) => worker.once('message', resolve));
   const underAttack = await typenames(client, runs);
   worker.postMessage('stop');
-  const { refusals, statuses } = await new Promise<{ refusals: number[]; statuses: Record<string, number> }>((resolve) => worker.once('message', resolve));
+  const { refusals, statuses } = await new Promise<{ refusals: number[]; statuses: Record<string, number> }>(
+    (resolve) => worker.once('message', resolve),
+  );
   await worker.terminate();
 
   const a = wall(alone.times);

@@ -21,7 +21,13 @@ export class GraphQLClient {
   constructor(url: string, connections = 16) {
     const u = new URL(url);
     // A hung gateway must fail the run, not hang the bench.
-    this.pool = new Pool(u.origin, { connections, keepAliveTimeout: 30_000, pipelining: 1, headersTimeout: 60_000, bodyTimeout: 60_000 });
+    this.pool = new Pool(u.origin, {
+      connections,
+      keepAliveTimeout: 30_000,
+      pipelining: 1,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
     this.path = u.pathname;
   }
 
@@ -40,13 +46,19 @@ export class GraphQLClient {
     });
     const text = await res.body.text();
     const ms = performance.now() - started;
-    let body: { data?: unknown; errors?: GraphQLResult['errors']; extensions?: { cost?: Record<string, { requests?: number }> } } = {};
+    let body: {
+      data?: unknown;
+      errors?: GraphQLResult['errors'];
+      extensions?: { cost?: Record<string, { requests?: number }> };
+    } = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       body = { errors: [{ message: `HTTP ${res.statusCode}, not JSON: ${text.slice(0, 200)}` }] };
     }
-    const gatewayRequests = Object.fromEntries(Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.requests ?? 0]));
+    const gatewayRequests = Object.fromEntries(
+      Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.requests ?? 0]),
+    );
     return { ms, status: res.statusCode, errors: body.errors ?? [], data: body.data ?? null, gatewayRequests };
   }
 

@@ -29,7 +29,11 @@ async function main() {
     const token = (await (
       await fetch(governance.tokenUrl, {
         method: 'POST',
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'gateway', client_secret: 'gateway-secret' }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'gateway',
+          client_secret: 'gateway-secret',
+        }),
       })
     ).json()) as { access_token: string };
     const entitiesText = await (
@@ -41,14 +45,30 @@ async function main() {
     ).text();
     const eventsText = await (await fetch(`${calendar.apiRoot}/events?per_page=50&start_date=2020-01-01`)).text();
     const pages = [
-      { name: 'governance entities page (50)', text: entitiesText, shape: springPageShape(entityShape), upstream: 'governance' as const },
-      { name: 'calendar events page (50)', text: eventsText, shape: archivePageShape('events', eventShape), upstream: 'calendar' as const },
+      {
+        name: 'governance entities page (50)',
+        text: entitiesText,
+        shape: springPageShape(entityShape),
+        upstream: 'governance' as const,
+      },
+      {
+        name: 'calendar events page (50)',
+        text: eventsText,
+        shape: archivePageShape('events', eventShape),
+        upstream: 'calendar' as const,
+      },
     ];
     const out = pages.map((p) => {
       const body: unknown = JSON.parse(p.text);
       const parseUs = perCallUs(() => JSON.parse(p.text));
       const checkUs = perCallUs(() => checkPayload(p.upstream, p.shape, body, 'bench'));
-      return { page: p.name, bytes: p.text.length, jsonParseUs: round(parseUs), checkUs: round(checkUs), checkVsParse: Math.round((checkUs / parseUs) * 100) / 100 };
+      return {
+        page: p.name,
+        bytes: p.text.length,
+        jsonParseUs: round(parseUs),
+        checkUs: round(checkUs),
+        checkVsParse: Math.round((checkUs / parseUs) * 100) / 100,
+      };
     });
     console.log(JSON.stringify({ node: process.version, results: out }, null, 2));
   } finally {

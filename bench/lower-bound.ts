@@ -31,13 +31,21 @@ const IDENTIFYING = ['entityTypeName', 'organizer', 'page', 'venue'];
 const DEFAULT_PAGE: Record<UpstreamName, number> = { governance: 0, calendar: 1 };
 
 /** `METHOD /path?identifying=params`, the same for a walked resource and a logged request. */
-export function resourceKey(upstream: UpstreamName, method: string, path: string, query: Record<string, string | number>): string {
+export function resourceKey(
+  upstream: UpstreamName,
+  method: string,
+  path: string,
+  query: Record<string, string | number>,
+): string {
   const params = new Map<string, string>();
   for (const k of IDENTIFYING) if (query[k] !== undefined && query[k] !== '') params.set(k, String(query[k]));
   // Only lists have pages; a list asked for without `page` gets the upstream's first.
   const list = path === '/entities/search' || path === '/events' || path.endsWith('/links/pages');
   if (list && !params.has('page')) params.set('page', String(DEFAULT_PAGE[upstream]));
-  const qs = [...params].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  const qs = [...params]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   return `${method} ${path}${qs ? `?${qs}` : ''}`;
 }
 
@@ -104,7 +112,11 @@ export async function entityGraphBound(access: GovernanceAccess, n: number, link
   const systems: EntityInformation[] = [];
   for (let page = 0; systems.length < n; page++) {
     const size = Math.min(GOVERNANCE_PAGE, n);
-    needs.need('governance', resourceKey('governance', 'POST', '/entities/search', { entityTypeName: 'aisystems', page }), 1);
+    needs.need(
+      'governance',
+      resourceKey('governance', 'POST', '/entities/search', { entityTypeName: 'aisystems', page }),
+      1,
+    );
     const body = await json<SpringPage<EntityInformation>>(
       `${access.apiRoot}/entities/search?entityTypeName=aisystems&page=${page}&size=${size}`,
       { method: 'POST', headers: bearer, body: '{}' },
@@ -117,7 +129,16 @@ export async function entityGraphBound(access: GovernanceAccess, n: number, link
   const inPayload = new Set(top.map((e) => e.id));
   const pages = await Promise.all(
     top.map((system) => {
-      needs.need('governance', resourceKey('governance', 'POST', `/linked-entity-types/entity-types/names/aisystems/entities/${system.id}/links/pages`, {}), 2);
+      needs.need(
+        'governance',
+        resourceKey(
+          'governance',
+          'POST',
+          `/linked-entity-types/entity-types/names/aisystems/entities/${system.id}/links/pages`,
+          {},
+        ),
+        2,
+      );
       return json<LinksPage<RelatedEntityLink>>(
         `${access.apiRoot}/linked-entity-types/entity-types/names/aisystems/entities/${system.id}/links/pages?page=0&size=${linksFirst}`,
         { method: 'POST', headers: bearer, body: JSON.stringify({ fullText: '' }) },
@@ -140,7 +161,9 @@ export async function eventGraphBound(calendarApiRoot: string, n: number, _nextF
   const events: WireEvent[] = [];
   for (let page = 1; events.length < n; page++) {
     needs.need('calendar', resourceKey('calendar', 'GET', '/events', { page }), 1);
-    const body = await json<WireEventsPage>(`${calendarApiRoot}/events?page=${page}&per_page=${Math.min(CALENDAR_PAGE, n)}`);
+    const body = await json<WireEventsPage>(
+      `${calendarApiRoot}/events?page=${page}&per_page=${Math.min(CALENDAR_PAGE, n)}`,
+    );
     events.push(...body.events);
     if (page >= body.total_pages) break;
   }
@@ -148,21 +171,37 @@ export async function eventGraphBound(calendarApiRoot: string, n: number, _nextF
   for (const event of top) {
     // The venue and organizers come embedded in the event; their own event lists do not.
     const venues: WireVenue[] = Array.isArray(event.venue) ? event.venue : [event.venue];
-    for (const venue of venues) needs.need('calendar', resourceKey('calendar', 'GET', '/events', { venue: venue.id }), 2);
-    for (const organizer of event.organizer) needs.need('calendar', resourceKey('calendar', 'GET', '/events', { organizer: organizer.id }), 2);
+    for (const venue of venues)
+      needs.need('calendar', resourceKey('calendar', 'GET', '/events', { venue: venue.id }), 2);
+    for (const organizer of event.organizer)
+      needs.need('calendar', resourceKey('calendar', 'GET', '/events', { organizer: organizer.id }), 2);
   }
   return needs.result(top.map((e) => String(e.id)));
 }
 
 /** Workload 3: one list read in pages that do not depend on one another (depth 1). */
-export async function fanOutBound(access: GovernanceAccess, calendarApiRoot: string, entitiesFirst: number, eventsFirst: number): Promise<LowerBound> {
+export async function fanOutBound(
+  access: GovernanceAccess,
+  calendarApiRoot: string,
+  entitiesFirst: number,
+  eventsFirst: number,
+): Promise<LowerBound> {
   const needs = new Needs();
   const bearer = { authorization: `Bearer ${await token(access)}`, 'content-type': 'application/json' };
-  const entities = await json<SpringPage<EntityInformation>>(`${access.apiRoot}/entities/search?page=0&size=1`, { method: 'POST', headers: bearer, body: '{}' });
+  const entities = await json<SpringPage<EntityInformation>>(`${access.apiRoot}/entities/search?page=0&size=1`, {
+    method: 'POST',
+    headers: bearer,
+    body: '{}',
+  });
   const events = await json<WireEventsPage>(`${calendarApiRoot}/events?page=1&per_page=1`);
   const entityPages = Math.ceil(Math.min(entitiesFirst, entities.totalElements) / GOVERNANCE_PAGE);
   const eventPages = Math.ceil(Math.min(eventsFirst, events.total) / CALENDAR_PAGE);
-  for (let p = 0; p < Math.max(1, entityPages); p++) needs.need('governance', resourceKey('governance', 'POST', '/entities/search', { page: p }), 1);
-  for (let p = 1; p <= Math.max(1, eventPages); p++) needs.need('calendar', resourceKey('calendar', 'GET', '/events', { page: p }), 1);
-  return needs.result([`entities:${Math.min(entitiesFirst, entities.totalElements)}`, `events:${Math.min(eventsFirst, events.total)}`]);
+  for (let p = 0; p < Math.max(1, entityPages); p++)
+    needs.need('governance', resourceKey('governance', 'POST', '/entities/search', { page: p }), 1);
+  for (let p = 1; p <= Math.max(1, eventPages); p++)
+    needs.need('calendar', resourceKey('calendar', 'GET', '/events', { page: p }), 1);
+  return needs.result([
+    `entities:${Math.min(entitiesFirst, entities.totalElements)}`,
+    `events:${Math.min(eventsFirst, events.total)}`,
+  ]);
 }

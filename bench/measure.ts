@@ -49,7 +49,19 @@ export async function series(
   }
   await gateway.request('reset-peak');
   const before = await gateway.stats();
-  const out: Series = { runs: 0, errors: 0, errorSample: [], firstData: null, firstTimeline: {}, firstResources: { governance: [], calendar: [] }, times: [], counts: [], gatewayCounts: [], cpuMs: 0, peakRssMb: null };
+  const out: Series = {
+    runs: 0,
+    errors: 0,
+    errorSample: [],
+    firstData: null,
+    firstTimeline: {},
+    firstResources: { governance: [], calendar: [] },
+    times: [],
+    counts: [],
+    gatewayCounts: [],
+    cpuMs: 0,
+    peakRssMb: null,
+  };
   const deadline = performance.now() + options.maxMs;
   while (out.runs < options.runs && (out.runs === 0 || performance.now() < deadline)) {
     if (options.cold) await gateway.request('clear-cache');
@@ -66,7 +78,13 @@ export async function series(
     out.runs++;
     if (r.status !== 200 || r.errors.length > 0) {
       out.errors++;
-      if (out.errorSample.length < 3) out.errorSample.push(`HTTP ${r.status}: ${r.errors.map((e) => `${e.extensions?.code ?? ''} ${e.message} @${(e.path ?? []).join('.')}`).join(' | ').slice(0, 300)}`);
+      if (out.errorSample.length < 3)
+        out.errorSample.push(
+          `HTTP ${r.status}: ${r.errors
+            .map((e) => `${e.extensions?.code ?? ''} ${e.message} @${(e.path ?? []).join('.')}`)
+            .join(' | ')
+            .slice(0, 300)}`,
+        );
     }
   }
   const after = await gateway.stats();
@@ -122,13 +140,20 @@ export interface RouteTimeline {
  */
 function timeline(up: Upstreams): Record<string, RouteTimeline> {
   const out: Record<string, RouteTimeline> = {};
-  for (const [name, emulator] of [['governance', up.governance], ['calendar', up.calendar]] as const) {
+  for (const [name, emulator] of [
+    ['governance', up.governance],
+    ['calendar', up.calendar],
+  ] as const) {
     const log = emulator.control.requests().requests;
     if (log.length === 0) continue;
     const t0 = Math.min(...log.map((r) => r.at));
     for (const r of log) {
       // Requests answered by an injected fault never reached a route: group them by fault.
-      const route = r.fault ? `${r.method} (answered by injected ${r.fault})` : r.route === 'unmatched' ? `${r.method} ${r.path}` : r.route;
+      const route = r.fault
+        ? `${r.method} (answered by injected ${r.fault})`
+        : r.route === 'unmatched'
+          ? `${r.method} ${r.path}`
+          : r.route;
       const key = `${name} ${route}`;
       const t = out[key] ?? (out[key] = { count: 0, firstMs: Infinity, lastMs: 0, msApart: null });
       t.count++;
@@ -151,12 +176,20 @@ function resources(up: Upstreams): Record<UpstreamName, string[]> {
 
 /** What the gateway fetched beyond the walked resources, and what it did not fetch (first few of each). */
 export function compareResources(fetched: Record<UpstreamName, string[]>, walked: Record<UpstreamName, string[]>) {
-  const all = (r: Record<UpstreamName, string[]>) => [...r.governance.map((k) => `governance ${k}`), ...r.calendar.map((k) => `calendar ${k}`)];
+  const all = (r: Record<UpstreamName, string[]>) => [
+    ...r.governance.map((k) => `governance ${k}`),
+    ...r.calendar.map((k) => `calendar ${k}`),
+  ];
   const f = all(fetched);
   const w = new Set(all(walked));
   const seen = new Set<string>();
   const duplicates = f.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
   const extra = [...seen].filter((k) => !w.has(k));
   const missing = [...w].filter((k) => !seen.has(k));
-  return { same: extra.length === 0 && missing.length === 0 && duplicates.length === 0, extra: extra.slice(0, 5), missing: missing.slice(0, 5), duplicates: duplicates.slice(0, 5) };
+  return {
+    same: extra.length === 0 && missing.length === 0 && duplicates.length === 0,
+    extra: extra.slice(0, 5),
+    missing: missing.slice(0, 5),
+    duplicates: duplicates.slice(0, 5),
+  };
 }

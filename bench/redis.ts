@@ -24,7 +24,12 @@ const freePort = () =>
   });
 
 async function ping(url: string, timeoutMs: number): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   const deadline = Date.now() + timeoutMs;
   try {
@@ -52,7 +57,9 @@ export async function benchRedis(): Promise<BenchRedis | string> {
   const port = await freePort();
   let proc: ChildProcess;
   try {
-    proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
   } catch {
     return 'no REDIS_URL and no redis-server on PATH';
   }

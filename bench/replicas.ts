@@ -18,7 +18,12 @@ import type { BenchOptions, WorkloadRecord } from './workloads.js';
 const NAME = 'replicas: two gateways sharing Redis, burst against a scaled-down governance budget';
 const NAME_ONE = 'one gateway, burst against a scaled-down governance budget (sliding spans)';
 
-export async function replicas(up: Upstreams, options: BenchOptions, log: (line: string) => void, count: 1 | 2 = 2): Promise<WorkloadRecord> {
+export async function replicas(
+  up: Upstreams,
+  options: BenchOptions,
+  log: (line: string) => void,
+  count: 1 | 2 = 2,
+): Promise<WorkloadRecord> {
   const id = count === 2 ? '7' : '7a';
   const name = count === 2 ? NAME : NAME_ONE;
   const budget = options.quick ? 40 : 100;
@@ -27,7 +32,11 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
   const redis = count === 2 ? await benchRedis() : undefined;
   if (typeof redis === 'string') return { id, name, skipped: redis };
 
-  const governance = await startGovernanceEmulator({ latency: { fixedMs: options.latencyMs }, rateLimits: { minute: budget }, windows: { minuteMs: windowMs } });
+  const governance = await startGovernanceEmulator({
+    latency: { fixedMs: options.latencyMs },
+    rateLimits: { minute: budget },
+    windows: { minuteMs: windowMs },
+  });
   const gateways: Child[] = [];
   const clients: GraphQLClient[] = [];
   try {
@@ -62,7 +71,13 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
         operations++;
         if (r.status !== 200 || r.errors.length > 0) {
           errors++;
-          if (errorSample.length < 3) errorSample.push(r.errors.map((e) => `${e.extensions?.code ?? ''} ${e.message}`).join(' | ').slice(0, 200));
+          if (errorSample.length < 3)
+            errorSample.push(
+              r.errors
+                .map((e) => `${e.extensions?.code ?? ''} ${e.message}`)
+                .join(' | ')
+                .slice(0, 200),
+            );
         }
       }
     };
@@ -85,7 +100,10 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
       perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
     }
     const maxInWindow = Math.max(0, ...perWindow.values());
-    const maxInSlidingWindow = slidingMax(seen.map((r) => r.receivedAt), windowMs);
+    const maxInSlidingWindow = slidingMax(
+      seen.map((r) => r.receivedAt),
+      windowMs,
+    );
     return {
       id,
       name,
@@ -105,7 +123,10 @@ export async function replicas(up: Upstreams, options: BenchOptions, log: (line:
       maxInSlidingWindow,
       emulatorRejected429: seen.filter((r) => r.status === 429).length,
       emulatorLoopDelayMs: { p99: round(loop.percentile(99) / 1e6, 1), max: round(loop.max / 1e6, 1) },
-      gateways: after.map((a, i) => ({ cpuMs: round(a.cpuMs - before[i]!.cpuMs, 1), peakRssMb: a.peakRssKb === null ? null : round(a.peakRssKb / 1024, 1) })),
+      gateways: after.map((a, i) => ({
+        cpuMs: round(a.cpuMs - before[i]!.cpuMs, 1),
+        peakRssMb: a.peakRssKb === null ? null : round(a.peakRssKb / 1024, 1),
+      })),
       ratio: round(maxInSlidingWindow / budget, 2),
       ratioToGatewayAllowance: round(maxInSlidingWindow / Math.floor(budget * 0.9), 2),
     };

@@ -13,7 +13,11 @@ import { benchRedis } from './redis.js';
 import type { Upstreams } from './upstreams.js';
 import type { BenchOptions, WorkloadRecord } from './workloads.js';
 
-export async function sharedCache(up: Upstreams, options: BenchOptions, log: (line: string) => void): Promise<WorkloadRecord> {
+export async function sharedCache(
+  up: Upstreams,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<WorkloadRecord> {
   const name = `three replicas sharing Redis, the same cold EntityGraph(first: ${options.systems}) through each in turn`;
   const redis = await benchRedis();
   if (typeof redis === 'string') return { id: '8', name, skipped: redis };
@@ -37,7 +41,11 @@ export async function sharedCache(up: Upstreams, options: BenchOptions, log: (li
       const after = up.counts();
       if (r.status !== 200 || r.errors.length > 0) errors++;
       answers.push(JSON.stringify(r.data));
-      perReplica.push({ governance: after.governance - before.governance, calendar: after.calendar - before.calendar, ms: round(r.ms, 1) });
+      perReplica.push({
+        governance: after.governance - before.governance,
+        calendar: after.calendar - before.calendar,
+        ms: round(r.ms, 1),
+      });
     }
     const total = perReplica.reduce((a, p) => a + p.governance + p.calendar, 0);
     const boundTotal = bound.requests.governance + bound.requests.calendar;
@@ -49,7 +57,11 @@ export async function sharedCache(up: Upstreams, options: BenchOptions, log: (li
       errors,
       perReplica,
       sameAnswers: answers.every((a) => a === answers[0]),
-      upstreamRequests: { governance: perReplica.reduce((a, p) => a + p.governance, 0), calendar: perReplica.reduce((a, p) => a + p.calendar, 0), total },
+      upstreamRequests: {
+        governance: perReplica.reduce((a, p) => a + p.governance, 0),
+        calendar: perReplica.reduce((a, p) => a + p.calendar, 0),
+        total,
+      },
       lowerBound: { ...bound.requests, total: boundTotal, note: 'one cold EntityGraph' },
       ratio: round(total / boundTotal, 2),
     };

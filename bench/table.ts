@@ -1,12 +1,15 @@
 /** The short human-readable summary printed on stderr next to the JSON document. */
 import type { BenchDocument } from './bench.js';
 
-type Any = Record<string, any>;  
+type Any = Record<string, any>;
 
-const cell = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const cell = (v: unknown) =>
+  v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 export function table(doc: BenchDocument): string {
-  const rows: string[][] = [['wl', 'requests (g/c)', 'lower bound', 'ratio', 'p50 ms', 'p95 ms', 'p50÷path', 'cpu ms/run', 'peak RSS MB']];
+  const rows: string[][] = [
+    ['wl', 'requests (g/c)', 'lower bound', 'ratio', 'p50 ms', 'p95 ms', 'p50÷path', 'cpu ms/run', 'peak RSS MB'],
+  ];
   for (const w of doc.workloads as Any[]) {
     if (w.skipped || w.failed) {
       rows.push([w.id, `${w.skipped ? 'skipped' : 'FAILED'}: ${w.skipped ?? w.failed}`]);
@@ -21,7 +24,10 @@ export function table(doc: BenchDocument): string {
       continue;
     }
     if (w.id === '8') {
-      rows.push([w.id, `three replicas in turn: ${w.upstreamRequests.governance}/${w.upstreamRequests.calendar} requests ÷ one cold EntityGraph's bound ${w.lowerBound.total} = ${w.ratio}`]);
+      rows.push([
+        w.id,
+        `three replicas in turn: ${w.upstreamRequests.governance}/${w.upstreamRequests.calendar} requests ÷ one cold EntityGraph's bound ${w.lowerBound.total} = ${w.ratio}`,
+      ]);
       continue;
     }
     const u = w.upstreamRequests ?? {};
@@ -39,7 +45,12 @@ export function table(doc: BenchDocument): string {
     ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.filter((r) => r.length > 1).map((r) => (r[i] ?? '').length)));
-  const lines = rows.map((r) => (r.length === 2 ? `${r[0]!.padEnd(widths[0]!)}  ${r[1]}` : r.map((c, i) => c.padEnd(widths[i]!)).join('  ')));
-  const targets = doc.targets.map((t) => `${t.status.toUpperCase().padEnd(7)} wl ${t.workload}: ${t.target} = ${cell(t.value)} (target ${t.limit})${t.note ? ` – ${t.note}` : ''}`);
+  const lines = rows.map((r) =>
+    r.length === 2 ? `${r[0]!.padEnd(widths[0]!)}  ${r[1]}` : r.map((c, i) => c.padEnd(widths[i]!)).join('  '),
+  );
+  const targets = doc.targets.map(
+    (t) =>
+      `${t.status.toUpperCase().padEnd(7)} wl ${t.workload}: ${t.target} = ${cell(t.value)} (target ${t.limit})${t.note ? ` – ${t.note}` : ''}`,
+  );
   return [...lines, '', ...targets, '', `bench ${doc.passed ? 'passed' : 'FAILED'} in ${doc.durationS} s`].join('\n');
 }

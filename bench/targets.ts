@@ -10,12 +10,18 @@ export interface TargetResult {
   note?: string;
 }
 
-type Rec = WorkloadRecord & Record<string, any>;  
+type Rec = WorkloadRecord & Record<string, any>;
 
 export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   const byId = new Map(records.map((r) => [r.id, r as Rec]));
   const out: TargetResult[] = [];
-  const check = (workload: string, target: string, limit: string, value: (r: Rec) => number | string | null, ok: (v: number | string | null, r: Rec) => boolean) => {
+  const check = (
+    workload: string,
+    target: string,
+    limit: string,
+    value: (r: Rec) => number | string | null,
+    ok: (v: number | string | null, r: Rec) => boolean,
+  ) => {
     const r = byId.get(workload);
     if (!r) return;
     if (r.skipped) {
@@ -27,20 +33,97 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   };
   const num = (v: number | string | null) => (typeof v === 'number' ? v : NaN);
 
-  for (const id of ['1', '2', '3a', '3b', '4', '5']) check(id, 'errors returned', '= 0', (r) => r.errors as number, (v) => v === 0);
-  for (const id of ['1', '2', '3a', '3b']) check(id, 'upstream requests ÷ lower bound', '= 1.00', (r) => r.ratio as number, (v) => num(v) === 1);
+  for (const id of ['1', '2', '3a', '3b', '4', '5'])
+    check(
+      id,
+      'errors returned',
+      '= 0',
+      (r) => r.errors as number,
+      (v) => v === 0,
+    );
+  for (const id of ['1', '2', '3a', '3b'])
+    check(
+      id,
+      'upstream requests ÷ lower bound',
+      '= 1.00',
+      (r) => r.ratio as number,
+      (v) => num(v) === 1,
+    );
   // A time measured on runs that failed says nothing: those targets need error-free runs too.
-  for (const id of ['1', '2']) check(id, 'p50 ÷ (critical-path depth × latency)', '≤ 1.25', (r) => r.criticalPath?.p50Ratio ?? null, (v, r) => r.errors === 0 && num(v) <= 1.25);
-  check('3a', 'p50 ms (all pages concurrently)', '≤ 2 × latency + gateway CPU ms per run', (r) => r.wallMs.p50, (_v, r) => r.errors === 0 && r.pageBudget.p50WithinLimit === true);
-  check('4', 'upstream requests (warm)', '= 0', (r) => r.upstreamRequests.total, (v, r) => r.errors === 0 && v === 0);
-  check('5', 'upstream requests ÷ storm-free requests', '≤ 1.30', (r) => r.ratioToStormFree, (v) => num(v) <= 1.3);
-  const upstreamDuring = (r: Rec) => (r.upstreamRequestsDuringGatewayRun?.governance ?? 0) + (r.upstreamRequestsDuringGatewayRun?.calendar ?? 0);
-  check('6', 'gateway req/s ÷ bare Yoga req/s (recorded)', 'recorded; no errors, all warm', (r) => r.ratio, (_v, r) => r.errors === 0 && upstreamDuring(r) === 0);
-  const refusedCheaply = (r: Rec) => Object.keys(r.refusals?.statuses ?? {}).every((s) => s === '413') && (r.refusals?.count ?? 0) > 0;
-  check('9', '{ __typename } p50 during 5 MB refusals ÷ alone (recorded)', 'recorded; every 5 MB body refused, no errors', (r) => r.p50Ratio, (_v, r) => r.errors === 0 && refusedCheaply(r));
-  check('7a', 'one gateway: most requests in any sliding span ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
-  check('7', 'two gateways: most requests in any sliding span ÷ budget', '≤ 1.00', (r) => r.ratio, (v, r) => r.upstreamRequests > 0 && num(v) <= 1);
-  check('8', 'upstream requests of three replicas ÷ lower bound of one', '≤ 1.20', (r) => r.ratio, (v, r) => r.errors === 0 && r.sameAnswers === true && num(v) <= 1.2);
-  check('10', 'timeout spread: p95 of (fired − 300 ms), ms', '≤ 50', (r) => r.lateMs.p95, (v) => num(v) <= 50);
+  for (const id of ['1', '2'])
+    check(
+      id,
+      'p50 ÷ (critical-path depth × latency)',
+      '≤ 1.25',
+      (r) => r.criticalPath?.p50Ratio ?? null,
+      (v, r) => r.errors === 0 && num(v) <= 1.25,
+    );
+  check(
+    '3a',
+    'p50 ms (all pages concurrently)',
+    '≤ 2 × latency + gateway CPU ms per run',
+    (r) => r.wallMs.p50,
+    (_v, r) => r.errors === 0 && r.pageBudget.p50WithinLimit === true,
+  );
+  check(
+    '4',
+    'upstream requests (warm)',
+    '= 0',
+    (r) => r.upstreamRequests.total,
+    (v, r) => r.errors === 0 && v === 0,
+  );
+  check(
+    '5',
+    'upstream requests ÷ storm-free requests',
+    '≤ 1.30',
+    (r) => r.ratioToStormFree,
+    (v) => num(v) <= 1.3,
+  );
+  const upstreamDuring = (r: Rec) =>
+    (r.upstreamRequestsDuringGatewayRun?.governance ?? 0) + (r.upstreamRequestsDuringGatewayRun?.calendar ?? 0);
+  check(
+    '6',
+    'gateway req/s ÷ bare Yoga req/s (recorded)',
+    'recorded; no errors, all warm',
+    (r) => r.ratio,
+    (_v, r) => r.errors === 0 && upstreamDuring(r) === 0,
+  );
+  const refusedCheaply = (r: Rec) =>
+    Object.keys(r.refusals?.statuses ?? {}).every((s) => s === '413') && (r.refusals?.count ?? 0) > 0;
+  check(
+    '9',
+    '{ __typename } p50 during 5 MB refusals ÷ alone (recorded)',
+    'recorded; every 5 MB body refused, no errors',
+    (r) => r.p50Ratio,
+    (_v, r) => r.errors === 0 && refusedCheaply(r),
+  );
+  check(
+    '7a',
+    'one gateway: most requests in any sliding span ÷ budget',
+    '≤ 1.00',
+    (r) => r.ratio,
+    (v, r) => r.upstreamRequests > 0 && num(v) <= 1,
+  );
+  check(
+    '7',
+    'two gateways: most requests in any sliding span ÷ budget',
+    '≤ 1.00',
+    (r) => r.ratio,
+    (v, r) => r.upstreamRequests > 0 && num(v) <= 1,
+  );
+  check(
+    '8',
+    'upstream requests of three replicas ÷ lower bound of one',
+    '≤ 1.20',
+    (r) => r.ratio,
+    (v, r) => r.errors === 0 && r.sameAnswers === true && num(v) <= 1.2,
+  );
+  check(
+    '10',
+    'timeout spread: p95 of (fired − 300 ms), ms',
+    '≤ 50',
+    (r) => r.lateMs.p95,
+    (v) => num(v) <= 50,
+  );
   return out;
 }

@@ -8,12 +8,26 @@ import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, TYPENAME } from './queries.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
-async function measured(child: Child, client: GraphQLClient, query: string, variables: Record<string, unknown>, ctx: Ctx) {
+async function measured(
+  child: Child,
+  client: GraphQLClient,
+  query: string,
+  variables: Record<string, unknown>,
+  ctx: Ctx,
+) {
   const { concurrency, throughputSeconds } = ctx.options;
-  await throughput(client, query, variables, { concurrency, seconds: Math.min(1, throughputSeconds / 4), maxRequests: 10_000 }); // warm-up
+  await throughput(client, query, variables, {
+    concurrency,
+    seconds: Math.min(1, throughputSeconds / 4),
+    maxRequests: 10_000,
+  }); // warm-up
   await child.request('reset-peak');
   const before = await child.stats();
-  const t = await throughput(client, query, variables, { concurrency, seconds: throughputSeconds, maxRequests: 1_000_000 });
+  const t = await throughput(client, query, variables, {
+    concurrency,
+    seconds: throughputSeconds,
+    maxRequests: 1_000_000,
+  });
   const after = await child.stats();
   const cpuMs = after.cpuMs - before.cpuMs;
   return {

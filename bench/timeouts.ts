@@ -14,13 +14,19 @@ const TIMEOUT_MS = 300;
 
 export async function timeoutSpread(_up: Upstreams, options: BenchOptions): Promise<WorkloadRecord> {
   const emulator = await startGovernanceEmulator({ faults: [{ kind: 'stall', delayMs: 5_000 }] });
-  const transport = new HttpTransport({ upstream: 'governance', timeouts: { connectMs: 1_000, headersMs: TIMEOUT_MS, bodyMs: 1_000 }, maxBodyBytes: 1_000_000 });
+  const transport = new HttpTransport({
+    upstream: 'governance',
+    timeouts: { connectMs: 1_000, headersMs: TIMEOUT_MS, bodyMs: 1_000 },
+    maxBodyBytes: 1_000_000,
+  });
   const runs = options.quick ? 3 : 20;
   const late: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
-      await transport.send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) }).catch(() => undefined);
+      await transport
+        .send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) })
+        .catch(() => undefined);
       late.push(performance.now() - start - TIMEOUT_MS);
     }
   } finally {
@@ -32,6 +38,11 @@ export async function timeoutSpread(_up: Upstreams, options: BenchOptions): Prom
     name: `timeout spread: a ${TIMEOUT_MS} ms header timeout against a stalled upstream, ${runs} runs`,
     timeoutMs: TIMEOUT_MS,
     runs,
-    lateMs: { p50: round(percentile(late, 50), 1), p95: round(percentile(late, 95), 1), max: round(Math.max(...late), 1), min: round(Math.min(...late), 1) },
+    lateMs: {
+      p50: round(percentile(late, 50), 1),
+      p95: round(percentile(late, 95), 1),
+      max: round(Math.max(...late), 1),
+      min: round(Math.min(...late), 1),
+    },
   };
 }

@@ -28,11 +28,24 @@ export async function topUpEntities(up: Upstreams, atLeast: number): Promise<num
   form.set('client_secret', up.access.clientSecret);
   const token = (await (await fetch(up.access.tokenUrl, { method: 'POST', body: form })).json()) as TokenResponse;
   const headers = { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' };
-  const page = (await (await fetch(`${up.access.apiRoot}/entities/search?size=1`, { method: 'POST', headers, body: '{}' })).json()) as SpringPage<unknown>;
+  const page = (await (
+    await fetch(`${up.access.apiRoot}/entities/search?size=1`, { method: 'POST', headers, body: '{}' })
+  ).json()) as SpringPage<unknown>;
   const missing = Math.max(0, atLeast - page.totalElements);
   await inBatches(missing, async (i) => {
-    const body = { name: `Bench dataset ${String(i + 1).padStart(4, '0')}`, organization: { id: token.orgGroupGuid }, attributes: {} };
-    await ok(await fetch(`${up.access.apiRoot}/entities?entityTypeName=datasets`, { method: 'POST', headers, body: JSON.stringify(body) }), 'POST /entities');
+    const body = {
+      name: `Bench dataset ${String(i + 1).padStart(4, '0')}`,
+      organization: { id: token.orgGroupGuid },
+      attributes: {},
+    };
+    await ok(
+      await fetch(`${up.access.apiRoot}/entities?entityTypeName=datasets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      }),
+      'POST /entities',
+    );
   });
   return page.totalElements + missing;
 }
@@ -46,8 +59,20 @@ export async function topUpEvents(up: Upstreams, atLeast: number): Promise<numbe
   // 13 to 23 months ahead: after the seeded events, inside the default listing window (24 months).
   const day = (i: number) => new Date(Date.now() + (395 + (i % 300)) * 86_400_000).toISOString().slice(0, 10);
   await inBatches(missing, async (i) => {
-    const body = { title: `Bench event ${i + 1}`, start_date: `${day(i)} 18:00:00`, end_date: `${day(i)} 20:00:00`, status: 'publish' };
-    await ok(await fetch(`${root}/events`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }), 'POST /events');
+    const body = {
+      title: `Bench event ${i + 1}`,
+      start_date: `${day(i)} 18:00:00`,
+      end_date: `${day(i)} 20:00:00`,
+      status: 'publish',
+    };
+    await ok(
+      await fetch(`${root}/events`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      'POST /events',
+    );
   });
   return page.total + missing;
 }

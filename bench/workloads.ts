@@ -55,7 +55,13 @@ function record(id: string, name: string, ctx: Ctx, s: Series, bound: LowerBound
     wallMs: times,
     criticalPath:
       bound && criticalMs
-        ? { depth: bound.depth, latencyMs: ctx.options.latencyMs, ms: criticalMs, p50Ratio: round(times.p50 / criticalMs, 2), withConcurrencyCaps: capped(bound, ctx) }
+        ? {
+            depth: bound.depth,
+            latencyMs: ctx.options.latencyMs,
+            ms: criticalMs,
+            p50Ratio: round(times.p50 / criticalMs, 2),
+            withConcurrencyCaps: capped(bound, ctx),
+          }
         : null,
     gateway: { cpuMs: round(s.cpuMs, 1), cpuMsPerRun: round(s.cpuMs / Math.max(1, s.runs), 1), peakRssMb: s.peakRssMb },
     upstreamTimeline: s.firstTimeline,
@@ -72,7 +78,9 @@ function capped(bound: LowerBound, ctx: Ctx) {
   const depth = Math.max(bound.levels.governance.length, bound.levels.calendar.length);
   let waves = 0;
   for (let level = 0; level < depth; level++) {
-    const perUpstream = (['governance', 'calendar'] as const).map((u) => Math.ceil((bound.levels[u][level] ?? 0) / ctx.caps[u]));
+    const perUpstream = (['governance', 'calendar'] as const).map((u) =>
+      Math.ceil((bound.levels[u][level] ?? 0) / ctx.caps[u]),
+    );
     waves += Math.max(...perUpstream);
   }
   return { caps: ctx.caps, latencies: waves, ms: waves * ctx.options.latencyMs };
@@ -85,7 +93,14 @@ export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;
   const bound = await up.withoutLatency(() => entityGraphBound(up.access, options.systems, 10));
   up.clearLogs();
-  const s = await series(up, ctx.gateway, ctx.client, ENTITY_GRAPH, { first: options.systems }, { cold: true, runs: options.runs, maxMs: options.maxSeriesMs });
+  const s = await series(
+    up,
+    ctx.gateway,
+    ctx.client,
+    ENTITY_GRAPH,
+    { first: options.systems },
+    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
+  );
   return record('1', `EntityGraph(first: ${options.systems}), cold`, ctx, s, bound);
 }
 
@@ -94,34 +109,69 @@ export async function eventGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;
   const bound = await up.withoutLatency(() => eventGraphBound(up.calendar.apiRoot, options.events, 3));
   up.clearLogs();
-  const s = await series(up, ctx.gateway, ctx.client, EVENT_GRAPH, { first: options.events }, { cold: true, runs: options.runs, maxMs: options.maxSeriesMs });
+  const s = await series(
+    up,
+    ctx.gateway,
+    ctx.client,
+    EVENT_GRAPH,
+    { first: options.events },
+    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
+  );
   return record('2', `EventGraph(first: ${options.events}), cold`, ctx, s, bound);
 }
 
 /** Workload 3: one large list each, cold; pages do not depend on one another. */
 export async function fanOut(ctx: Ctx): Promise<WorkloadRecord[]> {
   const { up, options } = ctx;
-  const bound = await up.withoutLatency(() => fanOutBound(up.access, up.calendar.apiRoot, options.fanOutEntities, options.fanOutEvents));
+  const bound = await up.withoutLatency(() =>
+    fanOutBound(up.access, up.calendar.apiRoot, options.fanOutEntities, options.fanOutEvents),
+  );
   up.clearLogs();
   const out: WorkloadRecord[] = [];
   const parts = [
-    { id: '3a', field: 'entities', query: FAN_OUT_ENTITIES, first: options.fanOutEntities, upstream: 'governance' as const },
+    {
+      id: '3a',
+      field: 'entities',
+      query: FAN_OUT_ENTITIES,
+      first: options.fanOutEntities,
+      upstream: 'governance' as const,
+    },
     { id: '3b', field: 'events', query: FAN_OUT_EVENTS, first: options.fanOutEvents, upstream: 'calendar' as const },
   ];
   for (const part of parts) {
-    const s = await series(up, ctx.gateway, ctx.client, part.query, { first: part.first }, { cold: true, runs: options.runs, maxMs: options.maxSeriesMs });
+    const s = await series(
+      up,
+      ctx.gateway,
+      ctx.client,
+      part.query,
+      { first: part.first },
+      { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
+    );
     const only: LowerBound = {
-      requests: { governance: part.upstream === 'governance' ? bound.requests.governance : 0, calendar: part.upstream === 'calendar' ? bound.requests.calendar : 0 },
+      requests: {
+        governance: part.upstream === 'governance' ? bound.requests.governance : 0,
+        calendar: part.upstream === 'calendar' ? bound.requests.calendar : 0,
+      },
       depth: 1,
-      levels: { governance: part.upstream === 'governance' ? bound.levels.governance : [], calendar: part.upstream === 'calendar' ? bound.levels.calendar : [] },
-      resources: { governance: part.upstream === 'governance' ? bound.resources.governance : [], calendar: part.upstream === 'calendar' ? bound.resources.calendar : [] },
+      levels: {
+        governance: part.upstream === 'governance' ? bound.levels.governance : [],
+        calendar: part.upstream === 'calendar' ? bound.levels.calendar : [],
+      },
+      resources: {
+        governance: part.upstream === 'governance' ? bound.resources.governance : [],
+        calendar: part.upstream === 'calendar' ? bound.resources.calendar : [],
+      },
       topIds: [],
     };
     const r = record(part.id, `${part.field}(first: ${part.first}), cold, pages concurrently`, ctx, s, only);
     const items = (s.firstData as Record<string, { nodes?: unknown[] }> | null)?.[part.field]?.nodes?.length ?? 0;
     // Target: all pages in at most two upstream latencies plus the gateway's own (CPU) time.
     const limitMs = round(2 * options.latencyMs + r.gateway.cpuMsPerRun, 1);
-    out.push({ ...r, items, pageBudget: { limitMs, formula: '2 × latency + gateway CPU ms per run', p50WithinLimit: r.wallMs.p50 <= limitMs } });
+    out.push({
+      ...r,
+      items,
+      pageBudget: { limitMs, formula: '2 × latency + gateway CPU ms per run', p50WithinLimit: r.wallMs.p50 <= limitMs },
+    });
   }
   return out;
 }
@@ -131,7 +181,14 @@ export async function warm(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;
   // Start empty, so the warm-up run writes every entry now and none expires during the series.
   await ctx.gateway.request('clear-cache');
-  const s = await series(up, ctx.gateway, ctx.client, ENTITY_GRAPH, { first: options.systems }, { cold: false, runs: options.runs, maxMs: options.maxSeriesMs, warmup: 1 });
+  const s = await series(
+    up,
+    ctx.gateway,
+    ctx.client,
+    ENTITY_GRAPH,
+    { first: options.systems },
+    { cold: false, runs: options.runs, maxMs: options.maxSeriesMs, warmup: 1 },
+  );
   const r = record('4', `EntityGraph(first: ${options.systems}), warm (within cache TTL)`, ctx, s, null);
   return { ...r, lowerBound: { governance: 0, calendar: 0, total: 0 } };
 }
@@ -142,8 +199,21 @@ export async function storm(ctx: Ctx, stormFree: number): Promise<WorkloadRecord
   up.governance.control.setFaults([{ kind: 'rate-limit', every: 5, retryAfter: 1 }]);
   try {
     // Each storm run waits out at least one Retry-After; a few runs suffice.
-    const s = await series(up, ctx.gateway, ctx.client, ENTITY_GRAPH, { first: options.systems }, { cold: true, runs: options.stormRuns, maxMs: options.maxSeriesMs * 2, warmup: 0 });
-    const r = record('5', `EntityGraph(first: ${options.systems}), cold, every 5th governance request answered 429 (Retry-After: 1)`, ctx, s, null);
+    const s = await series(
+      up,
+      ctx.gateway,
+      ctx.client,
+      ENTITY_GRAPH,
+      { first: options.systems },
+      { cold: true, runs: options.stormRuns, maxMs: options.maxSeriesMs * 2, warmup: 0 },
+    );
+    const r = record(
+      '5',
+      `EntityGraph(first: ${options.systems}), cold, every 5th governance request answered 429 (Retry-After: 1)`,
+      ctx,
+      s,
+      null,
+    );
     return { ...r, stormFreeRequests: stormFree, ratioToStormFree: round(r.upstreamRequests.total / stormFree, 2) };
   } finally {
     up.governance.control.clearFaults();

@@ -16,7 +16,10 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 
 mkdirSync(new URL('generated/', dist), { recursive: true });
-copyFileSync(new URL('src/generated/persisted-documents.json', root), new URL('generated/persisted-documents.json', dist));
+copyFileSync(
+  new URL('src/generated/persisted-documents.json', root),
+  new URL('generated/persisted-documents.json', dist),
+);
 
 const graphiqlDir = new URL('http/graphiql/', dist);
 mkdirSync(graphiqlDir, { recursive: true });
@@ -25,5 +28,7 @@ writeFileSync(new URL(GRAPHIQL_FILES.identity, graphiqlDir), page.identity);
 writeFileSync(new URL(GRAPHIQL_FILES.br, graphiqlDir), page.br);
 writeFileSync(new URL(GRAPHIQL_FILES.gzip, graphiqlDir), page.gzip);
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
-console.log(`GraphiQL page: ${mb(page.identity.length)} raw, ${mb(page.br.length)} brotli, ${mb(page.gzip.length)} gzip`);
+console.log(
+  `GraphiQL page: ${mb(page.identity.length)} raw, ${mb(page.br.length)} brotli, ${mb(page.gzip.length)} gzip`,
+);
 console.log('built dist/ (start with: npm run start:prod)');

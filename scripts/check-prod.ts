@@ -45,7 +45,9 @@ function instructions(): { op: string; args: string }[] {
 const work = mkdtempSync(join(tmpdir(), 'gateway-prod-'));
 const clean = join(work, 'clone');
 // A clean copy: what git tracks (plus uncommitted edits of tracked and new files), nothing else.
-const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: repo, encoding: 'utf8' }).split('\n').filter(Boolean);
+const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: repo, encoding: 'utf8' })
+  .split('\n')
+  .filter(Boolean);
 for (const f of files) {
   if (!existsSync(join(repo, f))) continue;
   mkdirSync(dirname(join(clean, f)), { recursive: true });
@@ -80,7 +82,10 @@ for (const { op, args } of instructions()) {
       const dest = parts.pop()!;
       for (const src of parts) {
         const source = from ? join(from.dir, src.replace(/^\/app\/?/, '')) : join(clean, src);
-        const target = dest.endsWith('/') || dest === '.' || dest === './' ? join(stage!.dir, dest, src.split('/').pop()!) : join(stage!.dir, dest);
+        const target =
+          dest.endsWith('/') || dest === '.' || dest === './'
+            ? join(stage!.dir, dest, src.split('/').pop()!)
+            : join(stage!.dir, dest);
         cpSync(source, target, { recursive: true });
       }
       break;
@@ -103,9 +108,11 @@ for (const { op, args } of instructions()) {
 const runtime = stage!;
 if (!runtime.cmd) fail('the last stage has no CMD');
 if (runtime.env.NODE_ENV !== 'production') fail('the runtime stage does not set NODE_ENV=production');
-for (const dev of ['tsx', 'typescript', 'vitest']) if (existsSync(join(runtime.dir, 'node_modules', dev))) fail(`dev dependency ${dev} is in the runtime stage`);
+for (const dev of ['tsx', 'typescript', 'vitest'])
+  if (existsSync(join(runtime.dir, 'node_modules', dev))) fail(`dev dependency ${dev} is in the runtime stage`);
 const pkg = JSON.parse(readFileSync(join(runtime.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-if (pkg.scripts['start:prod'] !== runtime.cmd!.join(' ')) fail(`CMD (${runtime.cmd!.join(' ')}) is not npm run start:prod (${pkg.scripts['start:prod']})`);
+if (pkg.scripts['start:prod'] !== runtime.cmd!.join(' '))
+  fail(`CMD (${runtime.cmd!.join(' ')}) is not npm run start:prod (${pkg.scripts['start:prod']})`);
 console.log(`install + build: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 // Start the image's CMD, production profile, against emulators in this process.
@@ -113,7 +120,15 @@ const [governance, calendar] = await Promise.all([startGovernanceEmulator(), sta
 const [command, ...args] = runtime.cmd!;
 const child = spawn(command === 'node' ? process.execPath : command!, args, {
   cwd: runtime.dir,
-  env: { PATH: process.env.PATH, ...runtime.env, ...emulatorEnv(governance, calendar), PORT: '0', HOST: '127.0.0.1', GRAPHIQL: 'true', LOG_LEVEL: 'warn' },
+  env: {
+    PATH: process.env.PATH,
+    ...runtime.env,
+    ...emulatorEnv(governance, calendar),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GRAPHIQL: 'true',
+    LOG_LEVEL: 'warn',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let out = '';
@@ -136,14 +151,20 @@ try {
     headers: { 'content-type': 'application/json', 'x-graphql-csrf': '1' },
     body: JSON.stringify({ query: '{ entityTypes(first: 1) { totalCount } events(first: 1) { totalCount } }' }),
   });
-  const body = (await res.json()) as { data?: { entityTypes?: { totalCount: number }; events?: { totalCount: number } }; errors?: unknown };
-  if (!(body.data?.entityTypes?.totalCount && body.data.events?.totalCount)) fail(`query through both upstreams failed: ${JSON.stringify(body)}`);
+  const body = (await res.json()) as {
+    data?: { entityTypes?: { totalCount: number }; events?: { totalCount: number } };
+    errors?: unknown;
+  };
+  if (!(body.data?.entityTypes?.totalCount && body.data.events?.totalCount))
+    fail(`query through both upstreams failed: ${JSON.stringify(body)}`);
   // Undici's fetch decodes; read the wire size from a raw request.
   const { request } = await import('undici');
   const page = await request(`${base}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' } });
   const wire = Buffer.from(await page.body.arrayBuffer()).length;
   const encoding = page.headers['content-encoding'];
-  console.log(`GraphiQL page on the wire: ${(wire / 1024 / 1024).toFixed(2)} MB (${String(encoding)}), cache-control: ${String(page.headers['cache-control'])}`);
+  console.log(
+    `GraphiQL page on the wire: ${(wire / 1024 / 1024).toFixed(2)} MB (${String(encoding)}), cache-control: ${String(page.headers['cache-control'])}`,
+  );
   if (encoding !== 'br' || wire > 2 * 1024 * 1024) fail('the GraphiQL page is not served brotli-compressed under 2 MB');
   console.log(`served: entityTypes ${body.data!.entityTypes!.totalCount}, events ${body.data!.events!.totalCount}`);
 } finally {
@@ -154,4 +175,6 @@ const code = await exited;
 await Promise.all([governance.close(), calendar.close()]);
 if (code !== 0) fail(`exit code after SIGTERM was ${code}`);
 rmSync(work, { recursive: true, force: true });
-console.log(`check:prod ok in ${((Date.now() - started) / 1000).toFixed(0)} s: clean copy, npm ci --omit=dev, ${runtime.cmd!.join(' ')}, queries served, SIGTERM → exit 0`);
+console.log(
+  `check:prod ok in ${((Date.now() - started) / 1000).toFixed(0)} s: clean copy, npm ci --omit=dev, ${runtime.cmd!.join(' ')}, queries served, SIGTERM → exit 0`,
+);

@@ -29,7 +29,10 @@ try {
 }
 
 if (check) {
-  const stale = [...(current !== wantEnv ? ['.env.example'] : []), ...(readme !== wantReadme ? ['README.md settings table'] : [])];
+  const stale = [
+    ...(current !== wantEnv ? ['.env.example'] : []),
+    ...(readme !== wantReadme ? ['README.md settings table'] : []),
+  ];
   if (stale.length > 0) {
     console.error(`${stale.join(' and ')} out of date: run npm run env:example`);
     process.exit(1);

@@ -34,7 +34,10 @@ const seconds = Number(values.seconds);
 const cacheBytes = Number(values['cache-bytes']);
 const latency = { fixedMs: Number(values['latency-ms']), jitterMs: Number(values['latency-ms']) };
 
-const [governance, calendar] = await Promise.all([startGovernanceEmulator({ latency }), startCalendarEmulator({ latency })]);
+const [governance, calendar] = await Promise.all([
+  startGovernanceEmulator({ latency }),
+  startCalendarEmulator({ latency }),
+]);
 const config = loadConfig({
   NODE_ENV: 'production',
   LOG_LEVEL: 'silent',
@@ -47,7 +50,9 @@ const server = createServer(gateway.yoga);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 
-console.error(`load: ${seconds} s, ${values.concurrency} clients, cache cap ${cacheBytes} B, upstream latency ${latency.fixedMs}+${latency.jitterMs} ms`);
+console.error(
+  `load: ${seconds} s, ${values.concurrency} clients, cache cap ${cacheBytes} B, upstream latency ${latency.fixedMs}+${latency.jitterMs} ms`,
+);
 const operations = await buildWorkload(url, randomUUID().slice(0, 8));
 governance.control.clearRequests();
 calendar.control.clearRequests();
@@ -64,20 +69,40 @@ const report = await runLoad({
 });
 const audit = await auditWrites({ governance, calendar }, report.acks);
 clearInterval(sampler);
-const cache = { bytes: gateway.upstreams.cache.bytes, peakBytes: Math.max(peakCacheBytes, gateway.upstreams.cache.bytes), maxBytes: cacheBytes };
+const cache = {
+  bytes: gateway.upstreams.cache.bytes,
+  peakBytes: Math.max(peakCacheBytes, gateway.upstreams.cache.bytes),
+  maxBytes: cacheBytes,
+};
 
 const problems: string[] = [...report.unexpected.slice(0, 20)];
 if (audit.missing.length) problems.push(`${audit.missing.length} acknowledged writes missing at the emulator`);
 if (audit.wrongName.length) problems.push(`${audit.wrongName.length} writes with the wrong name`);
 if (audit.duplicateIds.length) problems.push(`${audit.duplicateIds.length} ids acknowledged twice`);
-if (JSON.stringify(audit.applied) !== JSON.stringify(audit.acknowledged)) problems.push(`applied ${JSON.stringify(audit.applied)} != acknowledged ${JSON.stringify(audit.acknowledged)}`);
+if (JSON.stringify(audit.applied) !== JSON.stringify(audit.acknowledged))
+  problems.push(`applied ${JSON.stringify(audit.applied)} != acknowledged ${JSON.stringify(audit.acknowledged)}`);
 if (cache.peakBytes > cacheBytes) problems.push(`cache held ${cache.peakBytes} B, over its cap`);
 const growth = report.rss.endMb - report.rss.afterWarmupMb;
 if (growth > Number(values['rss-margin-mb'])) problems.push(`RSS grew ${growth.toFixed(1)} MB after warm-up`);
 const heapGrowth = report.heapUsedMb.end - report.heapUsedMb.afterWarmup;
-if (heapGrowth > Number(values['heap-margin-mb'])) problems.push(`live heap grew ${heapGrowth.toFixed(1)} MB after warm-up`);
+if (heapGrowth > Number(values['heap-margin-mb']))
+  problems.push(`live heap grew ${heapGrowth.toFixed(1)} MB after warm-up`);
 
-console.log(JSON.stringify({ seconds, ...report, acks: report.acks.length, rps: Math.round(report.requests / seconds), cache, audit: { ...audit, missing: audit.missing.length }, problems }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      seconds,
+      ...report,
+      acks: report.acks.length,
+      rps: Math.round(report.requests / seconds),
+      cache,
+      audit: { ...audit, missing: audit.missing.length },
+      problems,
+    },
+    null,
+    2,
+  ),
+);
 
 server.closeAllConnections();
 server.close();

@@ -18,12 +18,18 @@ const governance = await startGovernanceEmulator({ port: port('GOVERNANCE_EMULAT
 const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT'), host, controlRoutes: true });
 
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
-console.log(`  client credentials: ${governance.clients.full.clientId} / ${governance.clients.full.clientSecret} (AI_GOVERNANCE)`);
+console.log(
+  `  client credentials: ${governance.clients.full.clientId} / ${governance.clients.full.clientSecret} (AI_GOVERNANCE)`,
+);
 console.log(`calendar emulator:   ${calendar.apiRoot}`);
 console.log(`  application password: ${calendar.users.editor.username} / ${calendar.users.editor.appPassword}`);
 console.log('To use them from a gateway:');
-console.log(`  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${governance.clients.full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`);
-console.log(`  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${calendar.users.editor.username} CALENDAR_APP_PASSWORD=… npm start`);
+console.log(
+  `  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${governance.clients.full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`,
+);
+console.log(
+  `  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${calendar.users.editor.username} CALENDAR_APP_PASSWORD=… npm start`,
+);
 
 const stop = async () => {
   await Promise.all([governance.close(), calendar.close()]);

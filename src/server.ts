@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   if (config.embeddedEmulators) {
     embedded = await startEmbeddedUpstreams(config, { controlRoutes: config.emulatorFaultRoutes });
     config = embedded.config;
-    console.log(`embedded governance emulator: ${embedded.governanceOrigin}${config.emulatorFaultRoutes ? ' (fault routes on)' : ''}`);
+    console.log(
+      `embedded governance emulator: ${embedded.governanceOrigin}${config.emulatorFaultRoutes ? ' (fault routes on)' : ''}`,
+    );
     console.log(`embedded calendar emulator:   ${embedded.calendarApiRoot}`);
   }
 

@@ -19,7 +19,7 @@ describe('bench harness (tiny mode)', () => {
 
     expect(doc.machine).toMatchObject({ cpus: expect.any(Number), node: process.version });
     expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6']);
-    const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>]));  
+    const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>]));
 
     for (const id of ['1', '2', '3a', '3b']) {
       const w = byId[id]!;
@@ -40,7 +40,11 @@ describe('bench harness (tiny mode)', () => {
       expect(w.wallMs.p50).toBeGreaterThan(0);
       expect(w.gateway.cpuMs).toBeGreaterThan(0);
       expect(w.gateway.peakRssMb).toBeGreaterThan(10);
-      expect(w.resourcesVsWalk).toMatchObject({ same: expect.any(Boolean), extra: expect.any(Array), missing: expect.any(Array) });
+      expect(w.resourcesVsWalk).toMatchObject({
+        same: expect.any(Boolean),
+        extra: expect.any(Array),
+        missing: expect.any(Array),
+      });
     }
     // Workload 1 has three levels (search, link pages, counterparts); workload 2 two (list, per-venue/organizer lists).
     expect(byId['1']!.criticalPath.depth).toBe(3);
@@ -62,36 +66,44 @@ describe('bench harness (tiny mode)', () => {
     for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
   });
 
-  it.skipIf(!redis)('measures workload 7: two gateway processes against the workload\'s own emulator and budget', { timeout: 150_000 }, async () => {
-    process.env.REDIS_URL ??= REDIS_URL;
-    const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
-    const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>;  
-    expect(w.skipped).toBeUndefined();
-    expect(w.sharedBudgetReady).toEqual([true, true]);
-    expect(w.errors).toBe(0);
-    // The burst reached this workload's emulator, and no span (sliding, not per clock window) saw more than the budget.
-    expect(w.upstreamRequests).toBeGreaterThan(0);
-    expect(w.maxInSlidingWindow).toBeGreaterThan(0);
-    expect(w.ratio).toBeLessThanOrEqual(1);
-    expect(w.emulatorRejected429).toBe(0);
-    // The same with one gateway alone.
-    const one = doc.workloads.find((x) => x.id === '7a') as Record<string, any>;  
-    expect(one.errors).toBe(0);
-    expect(one.ratio).toBeLessThanOrEqual(1);
-  });
+  it.skipIf(!redis)(
+    "measures workload 7: two gateway processes against the workload's own emulator and budget",
+    { timeout: 150_000 },
+    async () => {
+      process.env.REDIS_URL ??= REDIS_URL;
+      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
+      const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>;
+      expect(w.skipped).toBeUndefined();
+      expect(w.sharedBudgetReady).toEqual([true, true]);
+      expect(w.errors).toBe(0);
+      // The burst reached this workload's emulator, and no span (sliding, not per clock window) saw more than the budget.
+      expect(w.upstreamRequests).toBeGreaterThan(0);
+      expect(w.maxInSlidingWindow).toBeGreaterThan(0);
+      expect(w.ratio).toBeLessThanOrEqual(1);
+      expect(w.emulatorRejected429).toBe(0);
+      // The same with one gateway alone.
+      const one = doc.workloads.find((x) => x.id === '7a') as Record<string, any>;
+      expect(one.errors).toBe(0);
+      expect(one.ratio).toBeLessThanOrEqual(1);
+    },
+  );
 
-  it.skipIf(!redis)('measures workload 8: three gateway processes sharing the cache tier, each sent the same cold EntityGraph', { timeout: 150_000 }, async () => {
-    process.env.REDIS_URL ??= REDIS_URL;
-    const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['8']));
-    const w = doc.workloads.find((x) => x.id === '8') as Record<string, any>;  
-    expect(w.skipped).toBeUndefined();
-    expect(w.sharedTierReady).toEqual([true, true, true]);
-    expect(w.errors).toBe(0);
-    expect(w.sameAnswers).toBe(true);
-    expect(w.perReplica[0].governance).toBeGreaterThan(0);
-    expect(w.ratio).toBeLessThanOrEqual(1.2);
-    expect(doc.targets.find((t) => t.workload === '8')?.status).toBe('pass');
-  });
+  it.skipIf(!redis)(
+    'measures workload 8: three gateway processes sharing the cache tier, each sent the same cold EntityGraph',
+    { timeout: 150_000 },
+    async () => {
+      process.env.REDIS_URL ??= REDIS_URL;
+      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['8']));
+      const w = doc.workloads.find((x) => x.id === '8') as Record<string, any>;
+      expect(w.skipped).toBeUndefined();
+      expect(w.sharedTierReady).toEqual([true, true, true]);
+      expect(w.errors).toBe(0);
+      expect(w.sameAnswers).toBe(true);
+      expect(w.perReplica[0].governance).toBeGreaterThan(0);
+      expect(w.ratio).toBeLessThanOrEqual(1.2);
+      expect(doc.targets.find((t) => t.workload === '8')?.status).toBe('pass');
+    },
+  );
 
   it('fails a target that is missed and skips one that could not run', () => {
     const targets = evaluateTargets([

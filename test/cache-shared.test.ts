@@ -26,21 +26,53 @@ const ENTITY_GRAPH = /* GraphQL */ `
   query EntityGraph($first: Int!) {
     entities(kind: AI_SYSTEM, first: $first) {
       nodes {
-        id name
-        type { name }
+        id
+        name
+        type {
+          name
+        }
         links(first: 10) {
           totalCount
           nodes {
-            id label
-            relationshipType { id name }
-            source { id name }
-            target { id name }
-            counterpart { id name typeName kind deleted entity { id number name kind type { name } workflowStage { name } } }
+            id
+            label
+            relationshipType {
+              id
+              name
+            }
+            source {
+              id
+              name
+            }
+            target {
+              id
+              name
+            }
+            counterpart {
+              id
+              name
+              typeName
+              kind
+              deleted
+              entity {
+                id
+                number
+                name
+                kind
+                type {
+                  name
+                }
+                workflowStage {
+                  name
+                }
+              }
+            }
           }
         }
       }
     }
-  }`;
+  }
+`;
 
 /**
  * Where a test counts what is shared, a busy machine must not pass for a slow Redis (which the
@@ -48,10 +80,16 @@ const ENTITY_GRAPH = /* GraphQL */ `
  */
 const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '10000', CACHE_SHARED_WAIT_MS: '10000' };
 
-type Emulators = { governance: Awaited<ReturnType<typeof startGovernanceEmulator>>; calendar: Awaited<ReturnType<typeof startCalendarEmulator>> };
+type Emulators = {
+  governance: Awaited<ReturnType<typeof startGovernanceEmulator>>;
+  calendar: Awaited<ReturnType<typeof startCalendarEmulator>>;
+};
 interface Replica {
   gateway: Gateway;
-  query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  query<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
 }
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -73,13 +111,21 @@ function newPrefix(): string {
 }
 
 async function startEmulators(governanceLatencyMs = 0): Promise<Emulators> {
-  const [governance, calendar] = await Promise.all([startGovernanceEmulator({ latency: { fixedMs: governanceLatencyMs } }), startCalendarEmulator()]);
+  const [governance, calendar] = await Promise.all([
+    startGovernanceEmulator({ latency: { fixedMs: governanceLatencyMs } }),
+    startCalendarEmulator(),
+  ]);
   closers.push(() => Promise.all([governance.close(), calendar.close()]));
   return { governance, calendar };
 }
 
 async function startReplica(emulators: Emulators, env: Record<string, string>): Promise<Replica> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...emulatorEnv(emulators.governance, emulators.calendar), ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...emulatorEnv(emulators.governance, emulators.calendar),
+    ...env,
+  });
   const gateway = createGateway({ config });
   closers.push(() => gateway.close());
   await waitFor(() => gateway.upstreams.sharedCache?.ready === true);
@@ -114,7 +160,11 @@ describe.skipIf(!run)('the shared cache tier', () => {
   it('three replicas sent the same cold EntityGraph in turn make the upstream calls of one', async () => {
     const emulators = await startEmulators();
     const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
-    const replicas = await Promise.all([startReplica(emulators, env), startReplica(emulators, env), startReplica(emulators, env)]);
+    const replicas = await Promise.all([
+      startReplica(emulators, env),
+      startReplica(emulators, env),
+      startReplica(emulators, env),
+    ]);
     emulators.governance.control.clearRequests();
     emulators.calendar.control.clearRequests();
     const answers = [];
@@ -141,8 +191,18 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const read = (replica: Replica) => {
       const usage = new UsageTracker();
-      const call = { method: 'GET', path: '/events', query: { per_page: 2 }, idempotent: true, priority: 'list', operation: 'events.list', cache: { ttlMs: 60_000, tags: ['calendar:events', 'calendar:venues'] } } as const;
-      return replica.gateway.upstreams.calendar.call(call, { identity: 'anonymous', usage }).then((res) => ({ res, usage }));
+      const call = {
+        method: 'GET',
+        path: '/events',
+        query: { per_page: 2 },
+        idempotent: true,
+        priority: 'list',
+        operation: 'events.list',
+        cache: { ttlMs: 60_000, tags: ['calendar:events', 'calendar:venues'] },
+      } as const;
+      return replica.gateway.upstreams.calendar
+        .call(call, { identity: 'anonymous', usage })
+        .then((res) => ({ res, usage }));
     };
     const wire = await read(a);
     const local = await read(a);
@@ -157,7 +217,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(shared.res.body).toEqual(wire.res.body);
   });
 
-  it('REDIS_CACHE_URL: the cache tier on a Redis of its own, shared while the budget\'s Redis is down', async () => {
+  it("REDIS_CACHE_URL: the cache tier on a Redis of its own, shared while the budget's Redis is down", async () => {
     const emulators = await startEmulators();
     const budgetRedis = new RedisProxy();
     const budgetUrl = await budgetRedis.start();
@@ -187,7 +247,9 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const id = ids.data!.entities.nodes[0]!.id;
     const both = await Promise.all([a.query(query, { id }), b.query(query, { id })]);
     expect(both.map((r) => r.errors)).toEqual([undefined, undefined]);
-    expect(emulators.governance.control.requests().requests.filter((r) => r.route === 'GET /entities/:entityId')).toHaveLength(1);
+    expect(
+      emulators.governance.control.requests().requests.filter((r) => r.route === 'GET /entities/:entityId'),
+    ).toHaveLength(1);
   });
 
   it('a write through one replica is seen by reads through the others, cached or not', async () => {
@@ -206,7 +268,10 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(reads(emulators)).toBe(before);
 
     for (const name of ['Renamed once', 'Renamed twice']) {
-      const write = await a.query('mutation ($id: ID!, $name: String!) { updateEntity(id: $id, input: { name: $name }) { id name } }', { id, name });
+      const write = await a.query(
+        'mutation ($id: ID!, $name: String!) { updateEntity(id: $id, input: { name: $name }) { id name } }',
+        { id, name },
+      );
       expect(write.errors).toBeUndefined();
       // Right after the write's answer: the other replica's local copy is gone, and Redis's is stale.
       expect((await b.query<{ entity: { name: string } }>(read, { id })).data?.entity.name).toBe(name);
@@ -218,7 +283,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     }
   });
 
-  it('a read that raced another replica\'s write stores nothing, in Redis or locally', async () => {
+  it("a read that raced another replica's write stores nothing, in Redis or locally", async () => {
     const prefix = newPrefix();
     const link = () => {
       const l = new RedisLink({ url: REDIS_URL, prefix, commandTimeoutMs: 10_000 });
@@ -227,7 +292,16 @@ describe.skipIf(!run)('the shared cache tier', () => {
     };
     const make = () => {
       const cache = new ResponseCache({ maxBytes: 1_000_000, maxStaleMs: 0 });
-      return { cache, tier: new SharedCacheTier(cache, { redis: link(), entries: true, waitMs: 0, ackTimeoutMs: 10_000, maxEntryBytes: 1_000_000 }) };
+      return {
+        cache,
+        tier: new SharedCacheTier(cache, {
+          redis: link(),
+          entries: true,
+          waitMs: 0,
+          ackTimeoutMs: 10_000,
+          maxEntryBytes: 1_000_000,
+        }),
+      };
     };
     const a = make();
     const b = make();
@@ -278,7 +352,11 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
     // Cut Redis while both replicas are in the middle of cold graphs.
     emulators.governance.control.clearRequests();
-    const running = Promise.all([a.query(ENTITY_GRAPH, { first: 12 }), b.query(ENTITY_GRAPH, { first: 12 }), b.query(ENTITY_GRAPH, { first: 3 })]);
+    const running = Promise.all([
+      a.query(ENTITY_GRAPH, { first: 12 }),
+      b.query(ENTITY_GRAPH, { first: 12 }),
+      b.query(ENTITY_GRAPH, { first: 3 }),
+    ]);
     await waitFor(() => emulators.governance.control.requests().requests.length >= 3);
     proxy.cut();
     const during = await running;
@@ -293,7 +371,10 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(local.data).toEqual(during[0].data);
     // A write meanwhile is kept and applied to Redis when it is back.
     const id = (during[0].data as { entities: { nodes: { id: string }[] } }).entities.nodes[0]!.id;
-    const write = await a.query('mutation ($id: ID!, $name: String!) { updateEntity(id: $id, input: { name: $name }) { id name } }', { id, name: 'Renamed during the outage' });
+    const write = await a.query(
+      'mutation ($id: ID!, $name: String!) { updateEntity(id: $id, input: { name: $name }) { id name } }',
+      { id, name: 'Renamed during the outage' },
+    );
     expect(write.errors).toBeUndefined();
 
     proxy.restore();
@@ -317,7 +398,11 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const proxy = new RedisProxy();
     const url = await proxy.start();
     closers.push(() => proxy.close());
-    const replica = await startReplica(emulators, { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix(), REDIS_COMMAND_TIMEOUT_MS: '300' });
+    const replica = await startReplica(emulators, {
+      REDIS_URL: url,
+      REDIS_KEY_PREFIX: newPrefix(),
+      REDIS_COMMAND_TIMEOUT_MS: '300',
+    });
     await replica.query('{ __typename }');
     proxy.stall();
     const first = await replica.query(ENTITY_GRAPH, { first: 10 });

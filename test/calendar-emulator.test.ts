@@ -3,7 +3,11 @@
  * the control surface. A shared read-only emulator for reads; fresh ones where state changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCalendarEmulator, type CalendarEmulator, type CalendarEmulatorOptions } from '../src/calendar/emulator/index.js';
+import {
+  startCalendarEmulator,
+  type CalendarEmulator,
+  type CalendarEmulatorOptions,
+} from '../src/calendar/emulator/index.js';
 import type { WireError, WireEvent, WireEventsPage, WireTerm, WireVenue } from '../src/calendar/wire.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -20,19 +24,63 @@ afterAll(async () => {
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 const editor = (em: CalendarEmulator) => basic(em.users.editor.username, em.users.editor.appPassword);
 
-async function call<T = any>(em: CalendarEmulator, path: string, init: { method?: string; body?: unknown; auth?: string } = {}) {
+async function call<T = any>(
+  em: CalendarEmulator,
+  path: string,
+  init: { method?: string; body?: unknown; auth?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.auth) headers.authorization = init.auth;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(em.apiRoot + path, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(em.apiRoot + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as T };
 }
 
 const EVENT_KEYS = [
-  'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url', 'title',
-  'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details', 'utc_start_date',
-  'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map',
-  'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields',
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'rest_url',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'all_day',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone',
+  'timezone_abbr',
+  'cost',
+  'cost_details',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
 ];
 
 async function allEvents(em: CalendarEmulator, query = '', auth?: string): Promise<WireEvent[]> {
@@ -86,7 +134,12 @@ describe('calendar emulator: reads', () => {
     expect(listed.some((x) => x.title.includes('&#8211;'))).toBe(true);
     expect(listed.find((x) => x.description !== '')!.description).toMatch(/^<p>.*<\/p>$/s);
     expect(listed.map((x) => x.cost)).toEqual(expect.arrayContaining(['Free', '$10', '€5 – €20', '']));
-    expect(listed.find((x) => x.cost === '€5 – €20')!.cost_details).toEqual({ currency_symbol: '€', currency_code: 'EUR', currency_position: 'prefix', values: ['5', '20'] });
+    expect(listed.find((x) => x.cost === '€5 – €20')!.cost_details).toEqual({
+      currency_symbol: '€',
+      currency_code: 'EUR',
+      currency_position: 'prefix',
+      values: ['5', '20'],
+    });
     expect(listed.some((x) => x.website === x.url)).toBe(true);
     expect(listed.some((x) => Array.isArray(x.custom_fields))).toBe(true);
     expect(listed.some((x) => !Array.isArray(x.custom_fields) && x.custom_fields._ecp_custom_2)).toBe(true);
@@ -107,7 +160,19 @@ describe('calendar emulator: reads', () => {
     expect(listed.every((x) => Array.isArray(x.organizer))).toBe(true);
     expect(listed.some((x) => x.organizer.length === 2)).toBe(true);
     const term = listed.flatMap((x) => x.categories).find((t) => t.parent !== 0)!;
-    expect(Object.keys(term)).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
+    expect(Object.keys(term)).toEqual([
+      'name',
+      'slug',
+      'term_group',
+      'term_taxonomy_id',
+      'taxonomy',
+      'description',
+      'parent',
+      'count',
+      'filter',
+      'id',
+      'urls',
+    ]);
     expect(term.urls.up).toBe(`${em.apiRoot}/categories/${term.parent}`);
   });
 
@@ -129,7 +194,16 @@ describe('calendar emulator: reads', () => {
   });
 
   it('rejects invalid params with rest_invalid_param', async () => {
-    for (const q of ['page=0', 'per_page=0', 'start_date=not-a-date', 'categories=no-such-category', 'search=', 'status=draft', 'ticketed=true', 'geoloc=true']) {
+    for (const q of [
+      'page=0',
+      'per_page=0',
+      'start_date=not-a-date',
+      'categories=no-such-category',
+      'search=',
+      'status=draft',
+      'ticketed=true',
+      'geoloc=true',
+    ]) {
       const r = await call<WireError>(em, `/events?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.code).toBe('rest_invalid_param');
@@ -166,7 +240,9 @@ describe('calendar emulator: reads', () => {
     expect(bySlug.every((x) => x.categories.some((t) => t.id === cat.id))).toBe(true);
     const tag = listed.flatMap((x) => x.tags)[0]!;
     const both = await allEvents(em, `&categories=${cat.id}&tags=${tag.slug}`);
-    expect(both.every((x) => x.categories.some((t) => t.id === cat.id) && x.tags.some((t) => t.id === tag.id))).toBe(true);
+    expect(both.every((x) => x.categories.some((t) => t.id === cat.id) && x.tags.some((t) => t.id === tag.id))).toBe(
+      true,
+    );
     const venue = listed.find((x) => !Array.isArray(x.venue))!.venue as WireVenue;
     const atVenue = await allEvents(em, `&venue=${venue.id}`);
     expect(atVenue.length).toBeGreaterThan(1);
@@ -188,7 +264,11 @@ describe('calendar emulator: reads', () => {
     expect(one.body.json_ld?.['@type']).toBe('Event');
     expect((await call<WireEvent>(em, `/events/by-slug/${e.slug}`)).body.id).toBe(e.id);
     const missing = await call<WireError>(em, '/events/999999');
-    expect([missing.status, missing.body.code, missing.body.message]).toEqual([404, 'rest-event-not-found', 'Event with ID 999999 does not exist.']);
+    expect([missing.status, missing.body.code, missing.body.message]).toEqual([
+      404,
+      'rest-event-not-found',
+      'Event with ID 999999 does not exist.',
+    ]);
     expect((await call<WireError>(em, '/events/abc')).body.code).toBe('rest_no_route');
     const slug = await call<WireError>(em, '/events/by-slug/nope');
     expect([slug.status, slug.body.code]).toEqual([400, 'rest_invalid_param']);
@@ -211,7 +291,18 @@ describe('calendar emulator: reads', () => {
     const r = await call<{ categories: WireTerm[]; total: number; rest_url: string }>(em, '/categories');
     expect(Object.keys(r.body).slice(0, 4)).toEqual(['rest_url', 'total', 'total_pages', 'categories']);
     expect(r.body.rest_url).toBe(`${em.apiRoot}/categories/`);
-    expect(Object.keys(r.body.categories[0]!)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']);
+    expect(Object.keys(r.body.categories[0]!)).toEqual([
+      'id',
+      'count',
+      'description',
+      'name',
+      'slug',
+      'taxonomy',
+      'parent',
+      'meta',
+      'url',
+      'urls',
+    ]);
     expect(r.body.categories.every((t) => t.count > 0)).toBe(true);
     const all = await call<{ categories: WireTerm[] }>(em, '/categories?hide_empty=false&per_page=50');
     expect(all.body.categories.length).toBe(11);
@@ -237,7 +328,9 @@ describe('calendar emulator: reads', () => {
   it('serves the namespace index and the OpenAPI document', async () => {
     const idx = await call(em, '/');
     expect(idx.body.namespace).toBe('calendar/events/v1');
-    expect(idx.body.routes['/calendar/events/v1/events/(?P<id>\\d+)'].methods).toEqual(expect.arrayContaining(['GET', 'DELETE', 'PATCH']));
+    expect(idx.body.routes['/calendar/events/v1/events/(?P<id>\\d+)'].methods).toEqual(
+      expect.arrayContaining(['GET', 'DELETE', 'PATCH']),
+    );
     expect(idx.body.routes['/calendar/events/v1/events']._links.self[0].href).toBe(`${em.apiRoot}/events`);
     const doc = await call(em, '/doc');
     expect(doc.body.openapi).toBe('3.0.0');
@@ -262,21 +355,42 @@ describe('calendar emulator: plugin version and namespace switches', () => {
 });
 
 describe('calendar emulator: auth and writes', () => {
-  const body = { title: 'Rooftop Jazz & Friends', start_date: '2026-06-01 19:00:00', end_date: '2026-06-01 22:00:00', timezone: 'America/New_York', featured: true, cost: '$15', categories: ['Jazz', 'Brand New Category'], venue: { venue: 'Sky Terrace', city: 'New York' } };
+  const body = {
+    title: 'Rooftop Jazz & Friends',
+    start_date: '2026-06-01 19:00:00',
+    end_date: '2026-06-01 22:00:00',
+    timezone: 'America/New_York',
+    featured: true,
+    cost: '$15',
+    categories: ['Jazz', 'Brand New Category'],
+    venue: { venue: 'Sky Terrace', city: 'New York' },
+  };
 
   it('validates before checking permission, then 401 anonymous, 403 subscriber, 401 bad password', async () => {
     const em = await start();
     const missing = await call<WireError>(em, '/events', { method: 'POST', body: {} });
-    expect([missing.status, missing.body.code, missing.body.data.params]).toEqual([400, 'rest_missing_callback_param', ['title', 'start_date', 'end_date']]);
+    expect([missing.status, missing.body.code, missing.body.data.params]).toEqual([
+      400,
+      'rest_missing_callback_param',
+      ['title', 'start_date', 'end_date'],
+    ]);
     const anon = await call<WireError>(em, '/events', { method: 'POST', body });
     expect([anon.status, anon.body.code]).toEqual([401, 'rest_forbidden']);
-    const sub = await call<WireError>(em, '/events', { method: 'POST', body, auth: basic(em.users.subscriber.username, em.users.subscriber.appPassword) });
+    const sub = await call<WireError>(em, '/events', {
+      method: 'POST',
+      body,
+      auth: basic(em.users.subscriber.username, em.users.subscriber.appPassword),
+    });
     expect([sub.status, sub.body.code]).toEqual([403, 'rest_forbidden']);
     const bad = await call<WireError>(em, '/events', { auth: basic('admin', 'wrong') });
     expect([bad.status, bad.body.code]).toEqual([401, 'incorrect_password']);
     expect((await call<WireError>(em, '/events', { auth: basic('nobody', 'x') })).body.code).toBe('invalid_username');
     // Spaces in application passwords are optional.
-    const squashed = await call(em, '/events', { method: 'POST', body, auth: basic('admin', em.users.editor.appPassword.replace(/ /g, '')) });
+    const squashed = await call(em, '/events', {
+      method: 'POST',
+      body,
+      auth: basic('admin', em.users.editor.appPassword.replace(/ /g, '')),
+    });
     expect(squashed.status).toBe(201);
   });
 
@@ -287,15 +401,28 @@ describe('calendar emulator: auth and writes', () => {
     expect(created.status).toBe(201);
     const e = created.body;
     expect(e.title).toBe('Rooftop Jazz &amp; Friends');
-    expect([e.utc_start_date, e.timezone_abbr, e.cost, e.featured]).toEqual(['2026-06-01 23:00:00', 'EDT', '$15', true]);
+    expect([e.utc_start_date, e.timezone_abbr, e.cost, e.featured]).toEqual([
+      '2026-06-01 23:00:00',
+      'EDT',
+      '$15',
+      true,
+    ]);
     expect(e.categories.map((t) => t.name).sort()).toEqual(['Brand New Category', 'Jazz']);
     expect((e.venue as WireVenue).venue).toBe('Sky Terrace');
     // Partial update: omitted booleans become false, omitted venue unlinks.
     const patched = await call<WireEvent>(em, `/events/${e.id}`, { method: 'PATCH', body: { title: 'Renamed' }, auth });
-    expect([patched.status, patched.body.title, patched.body.featured, patched.body.venue, patched.body.start_date]).toEqual([200, 'Renamed', false, [], '2026-06-01 19:00:00']);
+    expect([
+      patched.status,
+      patched.body.title,
+      patched.body.featured,
+      patched.body.venue,
+      patched.body.start_date,
+    ]).toEqual([200, 'Renamed', false, [], '2026-06-01 19:00:00']);
     const draft = await call<WireEvent>(em, `/events/${e.id}`, { method: 'PUT', body: { status: 'draft' }, auth });
     expect(draft.body.status).toBe('draft');
-    expect((await call<WireEvent>(em, `/events/by-slug/${e.slug}`, { method: 'POST', body: {}, auth })).body.status).toBe('publish');
+    expect(
+      (await call<WireEvent>(em, `/events/by-slug/${e.slug}`, { method: 'POST', body: {}, auth })).body.status,
+    ).toBe('publish');
     const trashed = await call<WireEvent>(em, `/events/${e.id}`, { method: 'DELETE', auth });
     expect([trashed.status, trashed.body.status]).toEqual([200, 'trash']);
     const again = await call<WireError>(em, `/events/${e.id}`, { method: 'DELETE', auth });
@@ -307,7 +434,12 @@ describe('calendar emulator: auth and writes', () => {
 
   it('rejects bad write params with rest_invalid_param', async () => {
     const em = await start();
-    for (const bad of [{ timezone: 'Mars/Olympus' }, { start_date: 'soon' }, { venue: 999999 }, { website: 'not a url' }]) {
+    for (const bad of [
+      { timezone: 'Mars/Olympus' },
+      { start_date: 'soon' },
+      { venue: 999999 },
+      { website: 'not a url' },
+    ]) {
       const r = await call<WireError>(em, '/events', { method: 'POST', body: { ...body, ...bad }, auth: editor(em) });
       expect([r.status, r.body.code], JSON.stringify(bad)).toEqual([400, 'rest_invalid_param']);
     }
@@ -316,13 +448,23 @@ describe('calendar emulator: auth and writes', () => {
   it('creates, updates and trashes venues and organizers', async () => {
     const em = await start();
     const auth = editor(em);
-    const v = await call<WireVenue>(em, '/venues', { method: 'POST', body: { venue: 'New Hall', city: 'Porto' }, auth });
+    const v = await call<WireVenue>(em, '/venues', {
+      method: 'POST',
+      body: { venue: 'New Hall', city: 'Porto' },
+      auth,
+    });
     expect([v.status, v.body.venue, v.body.city, v.body.address]).toEqual([201, 'New Hall', 'Porto', undefined]);
     const u = await call<WireVenue>(em, `/venues/${v.body.id}`, { method: 'PATCH', body: { zip: '4000-001' }, auth });
     expect([u.status, u.body.zip, u.body.city]).toEqual([200, '4000-001', 'Porto']);
     expect((await call<WireVenue>(em, `/venues/${v.body.id}`, { method: 'DELETE', auth })).body.status).toBe('trash');
-    expect((await call<WireError>(em, `/venues/${v.body.id}`, { method: 'DELETE', auth })).body.code).toBe('venue-is-in-trash');
-    const o = await call(em, '/organizers', { method: 'POST', body: { organizer: 'Ana', email: 'ana@example.org' }, auth });
+    expect((await call<WireError>(em, `/venues/${v.body.id}`, { method: 'DELETE', auth })).body.code).toBe(
+      'venue-is-in-trash',
+    );
+    const o = await call(em, '/organizers', {
+      method: 'POST',
+      body: { organizer: 'Ana', email: 'ana@example.org' },
+      auth,
+    });
     expect(o.status).toBe(201);
     await call(em, `/organizers/${o.body.id}`, { method: 'DELETE', auth });
     const again = await call<WireError>(em, `/organizers/${o.body.id}`, { method: 'DELETE', auth });
@@ -332,10 +474,17 @@ describe('calendar emulator: auth and writes', () => {
   it('creates, updates and deletes terms', async () => {
     const em = await start();
     const auth = editor(em);
-    const c = await call<WireTerm>(em, '/categories', { method: 'POST', body: { name: 'Film Nights', parent: 2 }, auth });
+    const c = await call<WireTerm>(em, '/categories', {
+      method: 'POST',
+      body: { name: 'Film Nights', parent: 2 },
+      auth,
+    });
     expect([c.status, c.body.slug, c.body.parent, c.body.count]).toEqual([201, 'film-nights', 2, 0]);
-    expect((await call<WireError>(em, '/categories', { method: 'POST', body: { name: 'Film Nights', parent: 2 }, auth })).body.code).toBe('term_exists');
-    const t = await call<WireTerm>(em, '/tags', { method: 'POST', body: { name: 'outdoor' , slug: 'outdoor' }, auth });
+    expect(
+      (await call<WireError>(em, '/categories', { method: 'POST', body: { name: 'Film Nights', parent: 2 }, auth }))
+        .body.code,
+    ).toBe('term_exists');
+    const t = await call<WireTerm>(em, '/tags', { method: 'POST', body: { name: 'outdoor', slug: 'outdoor' }, auth });
     expect(t.status).toBe(400);
     const t2 = await call<WireTerm>(em, '/tags', { method: 'POST', body: { name: 'Night Owls' }, auth });
     const u = await call<WireTerm>(em, `/tags/${t2.body.id}`, { method: 'PUT', body: { description: 'Late' }, auth });
@@ -359,7 +508,11 @@ describe('calendar emulator: control surface', () => {
     const fault = await call<WireError>(em, '/events');
     expect([fault.status, fault.body.data.status]).toEqual([503, 503]);
     expect((await call(em, '/events')).status).toBe(200);
-    await call(em, '/events', { method: 'POST', auth: editor(em), body: { title: 'Extra', start_date: '2026-04-01 10:00', end_date: '2026-04-01 11:00' } });
+    await call(em, '/events', {
+      method: 'POST',
+      auth: editor(em),
+      body: { title: 'Extra', start_date: '2026-04-01 10:00', end_date: '2026-04-01 11:00' },
+    });
     expect((await call<WireEventsPage>(em, '/events')).body.total).toBe(before + 1);
     em.control.reset();
     expect(em.control.requests().total).toBe(0);
@@ -368,7 +521,12 @@ describe('calendar emulator: control surface', () => {
 
   it('is deterministic for a seed', async () => {
     const [a, b] = await Promise.all([start({ seed: 5 }), start({ seed: 5 })]);
-    const [x, y] = await Promise.all([call<WireEventsPage>(a, '/events?per_page=50'), call<WireEventsPage>(b, '/events?per_page=50')]);
-    expect(x.body.events.map((e) => [e.id, e.start_date, e.title])).toEqual(y.body.events.map((e) => [e.id, e.start_date, e.title]));
+    const [x, y] = await Promise.all([
+      call<WireEventsPage>(a, '/events?per_page=50'),
+      call<WireEventsPage>(b, '/events?per_page=50'),
+    ]);
+    expect(x.body.events.map((e) => [e.id, e.start_date, e.title])).toEqual(
+      y.body.events.map((e) => [e.id, e.start_date, e.title]),
+    );
   });
 });

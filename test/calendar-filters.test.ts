@@ -36,10 +36,24 @@ describe('event filters', () => {
       categories: ["3", "music"], tags: ["outdoor", "41"], venues: ["10", "11"], organizers: ["25"], featured: false,
       statuses: [PUBLISH], include: ["60", "61"], postParent: "60" }) { totalCount } }`);
     expect(sent(all)).toEqual({
-      start_date: '2027-01-01 00:00:00', end_date: '2027-12-31 23:00:00', starts_before: '2027-06-01T10:00:00+02:00',
-      starts_after: '2027-01-02T00:00:00+00:00', ends_before: '2028-01-01 00:00:00', ends_after: '2027-01-01 12:30:00',
-      strict_dates: 'true', search: 'Jazz', categories: '3,music', tags: 'outdoor,41', venue: '10,11', organizer: '25',
-      featured: 'false', status: 'publish', include: '60,61', post_parent: '60', page: '1', per_page: '2',
+      start_date: '2027-01-01 00:00:00',
+      end_date: '2027-12-31 23:00:00',
+      starts_before: '2027-06-01T10:00:00+02:00',
+      starts_after: '2027-01-02T00:00:00+00:00',
+      ends_before: '2028-01-01 00:00:00',
+      ends_after: '2027-01-01 12:30:00',
+      strict_dates: 'true',
+      search: 'Jazz',
+      categories: '3,music',
+      tags: 'outdoor,41',
+      venue: '10,11',
+      organizer: '25',
+      featured: 'false',
+      status: 'publish',
+      include: '60,61',
+      post_parent: '60',
+      page: '1',
+      per_page: '2',
     });
 
     // Geolocation and tickets need add-ons the emulated site lacks: the parameters still go out, and
@@ -54,11 +68,18 @@ describe('event filters', () => {
   });
 
   it('strictDates decides whether whole days count', async () => {
-    const all = await q(`{ events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 500) { nodes { startDate } } }`);
-    const late = all.data!.events.nodes.map((e: Json) => e.startDate as string).find((d: string) => !d.includes('T00:00:00'))!;
+    const all = await q(
+      `{ events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 500) { nodes { startDate } } }`,
+    );
+    const late = all
+      .data!.events.nodes.map((e: Json) => e.startDate as string)
+      .find((d: string) => !d.includes('T00:00:00'))!;
     const day = late.slice(0, 10);
-    const res = await q(`query($d: DateTime!) { loose: events(filter: { startDate: $d }, first: 500) { nodes { startDate } }
-      strict: events(filter: { startDate: $d, strictDates: true }, first: 500) { nodes { startDate } } }`, { d: `${day} 23:59:00` });
+    const res = await q(
+      `query($d: DateTime!) { loose: events(filter: { startDate: $d }, first: 500) { nodes { startDate } }
+      strict: events(filter: { startDate: $d, strictDates: true }, first: 500) { nodes { startDate } } }`,
+      { d: `${day} 23:59:00` },
+    );
     expect(res.errors).toBeUndefined();
     // Loose: the whole day of the given date counts, so the event of that day is listed; strict: it starts too early.
     expect(res.data!.loose.nodes.map((e: Json) => e.startDate)).toContain(late);
@@ -66,7 +87,9 @@ describe('event filters', () => {
   });
 
   it('passes every filter to the upstream and returns what it selects', async () => {
-    const all = await q(`{ events(first: 50) { nodes { id featured venues { id } organizers { id } categories { id slug } tags { id slug } } } }`);
+    const all = await q(
+      `{ events(first: 50) { nodes { id featured venues { id } organizers { id } categories { id slug } tags { id slug } } } }`,
+    );
     const nodes: Json[] = all.data!.events.nodes;
     const venueId = nodes.find((e) => e.venues.length)!.venues[0].id;
     const organizerId = nodes.find((e) => e.organizers.length)!.organizers[0].id;
@@ -100,7 +123,12 @@ describe('event filters', () => {
     expect(d.tagged.nodes.every((e: Json) => e.tags.some((x: Json) => x.id === tag.id))).toBe(true);
     expect(d.search.nodes.length).toBeGreaterThan(0);
     expect(d.search.nodes.every((e: Json) => /jazz/i.test(e.title + e.description))).toBe(true);
-    expect(d.included.nodes.map((e: Json) => e.id).sort()).toEqual(nodes.slice(0, 3).map((e) => e.id).sort());
+    expect(d.included.nodes.map((e: Json) => e.id).sort()).toEqual(
+      nodes
+        .slice(0, 3)
+        .map((e) => e.id)
+        .sort(),
+    );
     expect(d.window.totalCount).toBeGreaterThan(d.published.totalCount); // past events too
     expect(d.ongoing.totalCount).toBeGreaterThan(0);
     const q1 = calls(s, /^GET \/events/).length;
@@ -108,7 +136,9 @@ describe('event filters', () => {
   });
 
   it('turns upstream validation errors into BAD_USER_INPUT naming the parameters', async () => {
-    const res = await q(`{ a: events(filter: { ticketed: true }) { totalCount } b: events(filter: { categories: ["no-such-category"] }) { totalCount } c: events(filter: { status: ["draft"] }) { totalCount } }`);
+    const res = await q(
+      `{ a: events(filter: { ticketed: true }) { totalCount } b: events(filter: { categories: ["no-such-category"] }) { totalCount } c: events(filter: { status: ["draft"] }) { totalCount } }`,
+    );
     expect(res.data).toEqual({ a: null, b: null, c: null });
     const byPath = Object.fromEntries(res.errors!.map((e) => [e.path?.[0], e.extensions]));
     expect(byPath.a).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['ticketed'], upstreamStatus: 400 });
@@ -117,7 +147,9 @@ describe('event filters', () => {
     expect(byPath.c).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['status'] });
 
     // Unknown ids are refused upstream; the error names the graph's arguments, not the wire's.
-    const ids = await q(`{ a: events(filter: { venues: ["987654"], organizers: ["987655"] }) { totalCount } b: venues(eventId: "987654") { totalCount } }`);
+    const ids = await q(
+      `{ a: events(filter: { venues: ["987654"], organizers: ["987655"] }) { totalCount } b: venues(eventId: "987654") { totalCount } }`,
+    );
     const named = Object.fromEntries(ids.errors!.map((e) => [e.path?.[0], e.extensions!.arguments]));
     expect(named).toEqual({ a: ['venues', 'organizers'], b: ['eventId'] });
   });
@@ -126,9 +158,14 @@ describe('event filters', () => {
 describe('venue, organizer and term filters', () => {
   it('sends the venue, organizer and term filters under their wire names, and they select', async () => {
     const queries = (path: string) =>
-      s.calendar.control.requests().requests.filter((r) => r.path === path).map((r) => Object.fromEntries(new URLSearchParams(r.query)));
+      s.calendar.control
+        .requests()
+        .requests.filter((r) => r.path === path)
+        .map((r) => Object.fromEntries(new URLSearchParams(r.query)));
     const ev = (await q(`{ events(first: 1) { nodes { id } } }`)).data!.events.nodes[0];
-    const cats: string[] = (await q(`{ categories(hideEmpty: false, first: 3) { nodes { id } } }`)).data!.categories.nodes.map((c: Json) => c.id);
+    const cats: string[] = (
+      await q(`{ categories(hideEmpty: false, first: 3) { nodes { id } } }`)
+    ).data!.categories.nodes.map((c: Json) => c.id);
     s.clearRequests();
     const res = await q(
       `query($e: ID!, $in: [ID!], $out: [ID!]) { venues(search: "a", eventId: $e, hasEvents: true, onlyWithUpcoming: true, status: "publish", first: 5) { totalCount }
@@ -138,23 +175,48 @@ describe('venue, organizer and term filters', () => {
       { e: ev.id, in: cats.slice(0, 2), out: cats.slice(2) },
     );
     expect(res.errors).toBeUndefined();
-    const post = (has: string, upcoming: string) => ({ search: 'a', event: ev.id, has_events: has, only_with_upcoming: upcoming, status: 'publish', page: '1', per_page: '5' });
+    const post = (has: string, upcoming: string) => ({
+      search: 'a',
+      event: ev.id,
+      has_events: has,
+      only_with_upcoming: upcoming,
+      status: 'publish',
+      page: '1',
+      per_page: '5',
+    });
     expect(queries('/venues')).toEqual([post('true', 'true')]);
     expect(queries('/organizers')).toEqual([post('false', 'false')]);
     expect(queries('/categories')).toEqual([
-      { hide_empty: 'false', search: 'a', include: cats.slice(0, 2).join(','), exclude: cats[2], order: 'desc', orderby: 'slug', event: ev.id, slug: 'music', parent: '0', page: '1', per_page: '5' },
+      {
+        hide_empty: 'false',
+        search: 'a',
+        include: cats.slice(0, 2).join(','),
+        exclude: cats[2],
+        order: 'desc',
+        orderby: 'slug',
+        event: ev.id,
+        slug: 'music',
+        parent: '0',
+        page: '1',
+        per_page: '5',
+      },
     ]);
     // hide_empty goes out even when not asked: it is the upstream's default too, made explicit.
-    expect(queries('/tags')).toEqual([{ hide_empty: 'true', search: 'o', order: 'asc', orderby: 'count', slug: 'outdoor', page: '1', per_page: '5' }]);
+    expect(queries('/tags')).toEqual([
+      { hide_empty: 'true', search: 'o', order: 'asc', orderby: 'count', slug: 'outdoor', page: '1', per_page: '5' },
+    ]);
 
     const picked = await q(`{ all: categories(hideEmpty: false, first: 50) { nodes { id } }
       desc: categories(hideEmpty: false, order: DESC, orderBy: ID, first: 50) { nodes { id } } }`);
     const ids: string[] = picked.data!.all.nodes.map((c: Json) => c.id);
     expect(picked.data!.desc.nodes.map((c: Json) => c.id)).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
-    const some = await q(`query($in: [ID!], $out: [ID!]) { categories(hideEmpty: false, include: $in, exclude: $out, first: 50) { nodes { id } } }`, {
-      in: ids.slice(0, 3),
-      out: ids.slice(0, 1),
-    });
+    const some = await q(
+      `query($in: [ID!], $out: [ID!]) { categories(hideEmpty: false, include: $in, exclude: $out, first: 50) { nodes { id } } }`,
+      {
+        in: ids.slice(0, 3),
+        out: ids.slice(0, 1),
+      },
+    );
     expect(some.data!.categories.nodes.map((c: Json) => c.id).sort()).toEqual(ids.slice(1, 3).sort());
   });
 });

@@ -43,9 +43,12 @@ describe('events', () => {
     expect(calls(s, /^GET \/events$/)).toHaveLength(2);
     expect(res.extensions?.cost?.calendar?.requests).toBe(2);
 
-    const next = await q(`query($after: String) { events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 10, after: $after) { nodes { id } } }`, {
-      after: c.pageInfo.endCursor,
-    });
+    const next = await q(
+      `query($after: String) { events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 10, after: $after) { nodes { id } } }`,
+      {
+        after: c.pageInfo.endCursor,
+      },
+    );
     const ids = new Set(c.nodes.map((e: Json) => e.id));
     expect(next.data!.events.nodes.length).toBeGreaterThan(0);
     expect(next.data!.events.nodes.every((e: Json) => !ids.has(e.id))).toBe(true);
@@ -54,7 +57,9 @@ describe('events', () => {
   it('fetches the upstream pages of a first beyond 50 together, after the first one', async () => {
     s.calendar.control.setLatency({ fixedMs: 400 });
     try {
-      const res = await q(`{ events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 120) { totalCount nodes { id } } }`);
+      const res = await q(
+        `{ events(filter: { startsAfter: "2020-01-01 00:00:00" }, first: 120) { totalCount nodes { id } } }`,
+      );
       expect(res.errors).toBeUndefined();
       expect(res.data!.events.totalCount).toBeGreaterThan(80);
       expect(res.data!.events.nodes).toHaveLength(Math.min(120, res.data!.events.totalCount));
@@ -75,16 +80,20 @@ describe('events', () => {
     const all = await q(`{ events(first: 500) { totalCount pageInfo { endCursor } } }`);
     const total = all.data!.events.totalCount;
     s.clearRequests();
-    const past = await q(`query($a: String) { events(first: 10, after: $a) { totalCount nodes { id } pageInfo { hasNextPage } } }`, {
-      a: all.data!.events.pageInfo.endCursor,
-    });
+    const past = await q(
+      `query($a: String) { events(first: 10, after: $a) { totalCount nodes { id } pageInfo { hasNextPage } } }`,
+      {
+        a: all.data!.events.pageInfo.endCursor,
+      },
+    );
     expect(past.errors).toBeUndefined();
     expect(past.data!.events).toMatchObject({ totalCount: total, nodes: [], pageInfo: { hasNextPage: false } });
     expect(calls(s).length).toBeGreaterThan(0); // it did ask, and the 404 page became an empty one
   });
 
   it('normalises an event: decoded title, ISO dates with offset, ids, cost, venue, organizers, terms', async () => {
-    const res = await q(`{ events(first: 20) { nodes { id title startDate endDate timezone allDay cost costDetails { currencySymbol currencyCode values }
+    const res =
+      await q(`{ events(first: 20) { nodes { id title startDate endDate timezone allDay cost costDetails { currencySymbol currencyCode values }
       image { url sizes { name url } } authorId description venue { id name } venues { id } organizers { id name } categories { id name parent { id name } } tags { id name } customFields { key label value } } } }`);
     expect(res.errors).toBeUndefined();
     const nodes: Json[] = res.data!.events.nodes;
@@ -125,7 +134,10 @@ describe('events', () => {
       const all = await q(`{ ${field}(first: 200) { totalCount pageInfo { endCursor } } }`);
       const { totalCount, pageInfo } = all.data![field];
       expect(totalCount, field).toBeGreaterThan(0);
-      const past = await q(`query($a: String) { ${field}(first: 5, after: $a) { totalCount nodes { id } pageInfo { hasNextPage } } }`, { a: pageInfo.endCursor });
+      const past = await q(
+        `query($a: String) { ${field}(first: 5, after: $a) { totalCount nodes { id } pageInfo { hasNextPage } } }`,
+        { a: pageInfo.endCursor },
+      );
       expect(past.errors, field).toBeUndefined();
       expect(past.data![field], field).toEqual({ totalCount, nodes: [], pageInfo: { hasNextPage: false } });
     }
@@ -134,13 +146,18 @@ describe('events', () => {
   it('reads one event by id and by slug; unknown ones are null; the upstream 400 variant too', async () => {
     const list = await q(`{ events(first: 1) { nodes { id slug title } } }`);
     const ev = list.data!.events.nodes[0];
-    const byId = await q(`query($id: ID!) { event(id: $id) { id title slug description excerpt url status website showMap sticky hideFromListings } }`, { id: ev.id });
+    const byId = await q(
+      `query($id: ID!) { event(id: $id) { id title slug description excerpt url status website showMap sticky hideFromListings } }`,
+      { id: ev.id },
+    );
     expect(byId.data!.event).toMatchObject({ id: ev.id, title: ev.title, slug: ev.slug, status: 'publish' });
     const bySlug = await q(`query($slug: String!) { event(slug: $slug) { id } }`, { slug: ev.slug });
     expect(bySlug.data!.event.id).toBe(ev.id);
     s.clearRequests();
     // Venue 10 is a post of another type: the upstream answers 400 rest-invalid-event-id.
-    const missing = await q(`{ a: event(id: "987654321") { id } b: event(slug: "no-such-event") { id } c: event(id: "10") { id } }`);
+    const missing = await q(
+      `{ a: event(id: "987654321") { id } b: event(slug: "no-such-event") { id } c: event(id: "10") { id } }`,
+    );
     expect(missing.errors).toBeUndefined();
     expect(missing.data).toEqual({ a: null, b: null, c: null });
     expect(calls(s).sort()).toEqual(['GET /events/10', 'GET /events/987654321', 'GET /events/by-slug/no-such-event']);
@@ -161,7 +178,10 @@ describe('events', () => {
       ['{ venue { id } }', 'id'],
       ['{ organizer(id: "12", slug: "x") { id } }', 'slug'],
       ['{ category(id: "-3") { id } }', 'id'],
-      ['{ events(filter: { startDay: "2027-01-02", startDate: "2027-01-02 00:00:00" }) { totalCount } }', 'filter.startDay'],
+      [
+        '{ events(filter: { startDay: "2027-01-02", startDate: "2027-01-02 00:00:00" }) { totalCount } }',
+        'filter.startDay',
+      ],
       ['{ events(filter: { venues: ["x"] }) { totalCount } }', 'filter.venues'],
       ['{ events(filter: { geolocLat: 1.5 }) { totalCount } }', 'filter.geolocLng'],
       ['{ events(first: 501) { totalCount } }', 'first'],
@@ -176,7 +196,10 @@ describe('events', () => {
     }
     expect(calls(s)).toEqual([]);
     // Dates are DateTime scalars: a literal that is no date fails validation, naming the value.
-    for (const doc of ['{ events(filter: { startsAfter: "next tuesday" }) { totalCount } }', '{ events(filter: { endDate: "2027-02-30 10:00:00" }) { totalCount } }']) {
+    for (const doc of [
+      '{ events(filter: { startsAfter: "next tuesday" }) { totalCount } }',
+      '{ events(filter: { endDate: "2027-02-30 10:00:00" }) { totalCount } }',
+    ]) {
       const res = await q(doc);
       expect(res.errors?.[0]?.extensions?.code, doc).toBe('GRAPHQL_VALIDATION_FAILED');
       expect(res.errors?.[0]?.message).toContain('DateTime');
@@ -188,25 +211,36 @@ describe('events', () => {
     expect(nested.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'filter.venues' });
     expect(calls(s)).toEqual(['GET /venues/10']);
   });
-
 });
 
 describe('venues, organizers, categories, tags', () => {
   it('lists and finds venues, with their events', async () => {
-    const res = await q(`{ venues(search: "a", first: 5) { totalCount nodes { id name slug city country address events(first: 2) { totalCount nodes { id venues { id } } } } } }`);
+    const res = await q(
+      `{ venues(search: "a", first: 5) { totalCount nodes { id name slug city country address events(first: 2) { totalCount nodes { id venues { id } } } } } }`,
+    );
     expect(res.errors).toBeUndefined();
     const v = res.data!.venues.nodes[0];
     expect(v.name).toMatch(/a/i);
     for (const node of res.data!.venues.nodes) {
       expect(node.events.nodes.every((e: Json) => e.venues.some((x: Json) => x.id === node.id))).toBe(true);
     }
-    const found = await q(`query($slug: String!, $id: ID!) { bySlug: venue(slug: $slug) { id name } byId: venue(id: $id) { id slug } none: venue(id: "987654") { id } noSlug: venue(slug: "nowhere") { id } }`, {
-      slug: v.slug,
-      id: v.id,
-    });
+    const found = await q(
+      `query($slug: String!, $id: ID!) { bySlug: venue(slug: $slug) { id name } byId: venue(id: $id) { id slug } none: venue(id: "987654") { id } noSlug: venue(slug: "nowhere") { id } }`,
+      {
+        slug: v.slug,
+        id: v.id,
+      },
+    );
     expect(found.errors).toBeUndefined();
-    expect(found.data).toEqual({ bySlug: { id: v.id, name: v.name }, byId: { id: v.id, slug: v.slug }, none: null, noSlug: null });
-    const filtered = await q(`{ withEvents: venues(hasEvents: true, first: 50) { totalCount } all: venues(first: 50) { totalCount } }`);
+    expect(found.data).toEqual({
+      bySlug: { id: v.id, name: v.name },
+      byId: { id: v.id, slug: v.slug },
+      none: null,
+      noSlug: null,
+    });
+    const filtered = await q(
+      `{ withEvents: venues(hasEvents: true, first: 50) { totalCount } all: venues(first: 50) { totalCount } }`,
+    );
     expect(filtered.data!.all.totalCount).toBeGreaterThanOrEqual(filtered.data!.withEvents.totalCount);
   });
 
@@ -214,18 +248,26 @@ describe('venues, organizers, categories, tags', () => {
     const res = await q(`{ organizers(first: 5) { totalCount nodes { id name email website phone } } }`);
     expect(res.errors).toBeUndefined();
     const o = res.data!.organizers.nodes[0];
-    const one = await q(`query($id: ID!) { organizer(id: $id) { id name events(first: 5) { totalCount nodes { id organizers { id } } } } none: organizer(id: "987654") { id } }`, { id: o.id });
+    const one = await q(
+      `query($id: ID!) { organizer(id: $id) { id name events(first: 5) { totalCount nodes { id organizers { id } } } } none: organizer(id: "987654") { id } }`,
+      { id: o.id },
+    );
     expect(one.data!.organizer.name).toBe(o.name);
     expect(one.data!.none).toBeNull();
-    expect(one.data!.organizer.events.nodes.every((e: Json) => e.organizers.some((x: Json) => x.id === o.id))).toBe(true);
+    expect(one.data!.organizer.events.nodes.every((e: Json) => e.organizers.some((x: Json) => x.id === o.id))).toBe(
+      true,
+    );
     const ofEvent = await q(`{ events(first: 1) { nodes { id organizers { id } } } }`);
     const ev = ofEvent.data!.events.nodes[0];
     const related = await q(`query($id: ID!) { organizers(eventId: $id, first: 10) { nodes { id } } }`, { id: ev.id });
-    expect(related.data!.organizers.nodes.map((x: Json) => x.id).sort()).toEqual(ev.organizers.map((x: Json) => x.id).sort());
+    expect(related.data!.organizers.nodes.map((x: Json) => x.id).sort()).toEqual(
+      ev.organizers.map((x: Json) => x.id).sort(),
+    );
   });
 
   it('lists categories with parents and children, hideEmpty, and category events', async () => {
-    const res = await q(`{ all: categories(first: 20, hideEmpty: false) { totalCount nodes { id name slug count parent { id name } children(first: 10) { nodes { id } } events(first: 2) { nodes { id categories { id } } } } }
+    const res =
+      await q(`{ all: categories(first: 20, hideEmpty: false) { totalCount nodes { id name slug count parent { id name } children(first: 10) { nodes { id } } events(first: 2) { nodes { id categories { id } } } } }
       used: categories(first: 20) { totalCount } }`);
     expect(res.errors).toBeUndefined();
     const nodes: Json[] = res.data!.all.nodes;
@@ -235,12 +277,16 @@ describe('venues, organizers, categories, tags', () => {
     expect(parent.children.nodes.map((c: Json) => c.id)).toContain(child.id);
     const top = await q(`{ categories(parentId: "0", hideEmpty: false, first: 20) { nodes { parent { id } } } }`);
     expect(top.data!.categories.nodes.every((c: Json) => c.parent === null)).toBe(true);
-    const one = await q(`query($id: ID!) { category(id: $id) { id name } none: category(id: "99999") { id } }`, { id: child.id });
+    const one = await q(`query($id: ID!) { category(id: $id) { id name } none: category(id: "99999") { id } }`, {
+      id: child.id,
+    });
     expect(one.data).toEqual({ category: { id: child.id, name: child.name }, none: null });
   });
 
   it('lists tags and tag events; finds a tag by id', async () => {
-    const res = await q(`{ tags(first: 20, hideEmpty: false) { totalCount nodes { id name slug count events(first: 2) { nodes { tags { id } } } } } }`);
+    const res = await q(
+      `{ tags(first: 20, hideEmpty: false) { totalCount nodes { id name slug count events(first: 2) { nodes { tags { id } } } } } }`,
+    );
     expect(res.errors).toBeUndefined();
     const used = res.data!.tags.nodes.find((t: Json) => t.count > 0);
     expect(used.events.nodes.every((e: Json) => e.tags.some((x: Json) => x.id === used.id))).toBe(true);
@@ -253,9 +299,12 @@ describe('venues, organizers, categories, tags', () => {
 describe('fewest upstream calls', () => {
   it('EventGraph(first: 20) costs one events page plus one per distinct venue and organizer', async () => {
     const fresh = await startStack({ env: { CACHE_TTL_MS: '0' } });
-    const res = await fresh.query<Json>(`query EventGraph($first: Int!) { events(first: $first) { nodes { id title startDate
+    const res = await fresh.query<Json>(
+      `query EventGraph($first: Int!) { events(first: $first) { nodes { id title startDate
       venue { id name city country events(first: 3) { nodes { id title } } }
-      organizers { id name email events(first: 3) { nodes { id title venue { id name } } } } } } }`, { first: 20 });
+      organizers { id name email events(first: 3) { nodes { id title venue { id name } } } } } } }`,
+      { first: 20 },
+    );
     expect(res.errors).toBeUndefined();
     const nodes: Json[] = res.data!.events.nodes;
     const venues = new Set(nodes.filter((e) => e.venue).map((e) => e.venue.id));
@@ -267,7 +316,9 @@ describe('fewest upstream calls', () => {
     expect(seen).toHaveLength(expected);
     expect(seen.every((c) => c === 'GET /events')).toBe(true);
     expect(res.extensions?.cost?.calendar?.requests).toBe(expected);
-    console.info(`EventGraph(first: 20): ${venues.size} venues, ${organizers.size} organizers, ${seen.length} upstream calls (expected ${expected})`);
+    console.info(
+      `EventGraph(first: 20): ${venues.size} venues, ${organizers.size} organizers, ${seen.length} upstream calls (expected ${expected})`,
+    );
     await fresh.close();
   });
 
@@ -291,7 +342,10 @@ describe('upstream failures', () => {
       const res = await q(`{ events(first: 2) { nodes { id } } venues(first: 2) { nodes { id } } }`);
       expect(res.data!.events.nodes).toHaveLength(2);
       expect(res.errors).toHaveLength(1);
-      expect(res.errors![0]).toMatchObject({ path: ['venues'], extensions: { code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' } });
+      expect(res.errors![0]).toMatchObject({
+        path: ['venues'],
+        extensions: { code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' },
+      });
       const text = JSON.stringify(res.errors);
       expect(text).not.toContain(s.calendar.origin);
       expect(text).not.toMatch(/127\.0\.0\.1|wp-json|Basic /);
@@ -312,16 +366,23 @@ describe('upstream failures', () => {
     // An unknown id among known ones is still answered id by id: the known one found, the other null.
     const known = (await q(`{ categories(hideEmpty: false, first: 1) { nodes { id } } }`)).data!.categories.nodes[0].id;
     s.clearRequests();
-    const mixed = await q(`query($id: ID!) { a: category(id: $id) { id } b: category(id: "987654") { id } }`, { id: known });
+    const mixed = await q(`query($id: ID!) { a: category(id: $id) { id } b: category(id: "987654") { id } }`, {
+      id: known,
+    });
     expect(mixed.errors).toBeUndefined();
     expect(mixed.data).toEqual({ a: { id: known }, b: null });
   });
 
   it('a password-protected event needs its password', async () => {
     const locked = await q(`{ event(slug: "members-preview-evening") { id } }`);
-    expect(locked.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 'event-password-protected' });
+    expect(locked.errors?.[0]?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstreamCode: 'event-password-protected',
+    });
     const open = await q(`{ event(slug: "members-preview-evening", password: "letmein") { title } }`);
-    expect(open.data!.event.title).toBe('Members’ Preview Evening'.replace('’', open.data!.event.title.includes('’') ? '’' : "'"));
+    expect(open.data!.event.title).toBe(
+      'Members’ Preview Evening'.replace('’', open.data!.event.title.includes('’') ? '’' : "'"),
+    );
   });
 
   it('venues and organizers answer the fields they share through the LinkedPost interface', async () => {
@@ -330,8 +391,18 @@ describe('upstream failures', () => {
     expect(res.errors).toBeUndefined();
     const venue = res.data!.venues.nodes[0];
     const organizer = res.data!.organizers.nodes[0];
-    expect(venue).toMatchObject({ __typename: 'Venue', id: expect.any(String), name: expect.any(String), globalId: expect.any(String) });
-    expect(organizer).toMatchObject({ __typename: 'Organizer', id: expect.any(String), name: expect.any(String), globalId: expect.any(String) });
+    expect(venue).toMatchObject({
+      __typename: 'Venue',
+      id: expect.any(String),
+      name: expect.any(String),
+      globalId: expect.any(String),
+    });
+    expect(organizer).toMatchObject({
+      __typename: 'Organizer',
+      id: expect.any(String),
+      name: expect.any(String),
+      globalId: expect.any(String),
+    });
     expect(calls(s).sort()).toEqual(['GET /organizers', 'GET /venues']);
   });
 

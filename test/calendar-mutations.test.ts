@@ -12,7 +12,8 @@ let s: Stack;
 const stamp = Date.now().toString(36);
 
 const calls = (stack: Stack) => stack.calendar.control.requests().requests.map((r) => `${r.method} ${r.path}`);
-const q = (query: string, variables?: Record<string, unknown>, stack = s): Promise<GraphQLResponse<Json>> => stack.query<Json>(query, variables);
+const q = (query: string, variables?: Record<string, unknown>, stack = s): Promise<GraphQLResponse<Json>> =>
+  stack.query<Json>(query, variables);
 
 const EVENT_FIELDS = `id title slug status startDate endDate timezone allDay featured sticky showMap showMapLink hideFromListings cost
   venue { id name city } organizers { id name email } categories { id name } tags { id name }`;
@@ -27,9 +28,15 @@ describe('events', () => {
     // Warm the cache with a list, so the read after the write proves the invalidation.
     const before = await q(`{ events(filter: { search: "Launch${stamp}" }, first: 5) { totalCount } }`);
     expect(before.data!.events.totalCount).toBe(0);
-    const v = await q(`mutation($n: String!) { createVenue(input: { name: $n, city: "Lisbon", country: "Portugal" }) { id name city country } }`, { n: `Hall ${stamp}` });
+    const v = await q(
+      `mutation($n: String!) { createVenue(input: { name: $n, city: "Lisbon", country: "Portugal" }) { id name city country } }`,
+      { n: `Hall ${stamp}` },
+    );
     expect(v.data!.createVenue).toMatchObject({ name: `Hall ${stamp}`, city: 'Lisbon', country: 'Portugal' });
-    const o = await q(`mutation($n: String!) { createOrganizer(input: { name: $n, email: "hello@example.org" }) { id name email } }`, { n: `Org ${stamp}` });
+    const o = await q(
+      `mutation($n: String!) { createOrganizer(input: { name: $n, email: "hello@example.org" }) { id name email } }`,
+      { n: `Org ${stamp}` },
+    );
     expect(o.data!.createOrganizer.email).toBe('hello@example.org');
     const res = await q(
       `mutation($v: ID!, $o: ID!, $t: String!) { createEvent(input: { title: $t, startDate: "2027-03-01 18:00:00", endDate: "2027-03-01 21:00:00",
@@ -58,7 +65,8 @@ describe('events', () => {
   });
 
   it('creates the venue and organizers inline, and takes ISO 8601 dates with an offset', async () => {
-    const res = await q(`mutation { createEvent(input: { title: "Inline ${stamp}", startDate: "2027-06-01T16:00:00Z", endDate: "2027-06-01T18:30:00+00:00",
+    const res =
+      await q(`mutation { createEvent(input: { title: "Inline ${stamp}", startDate: "2027-06-01T16:00:00Z", endDate: "2027-06-01T18:30:00+00:00",
       timezone: "America/New_York", venue: { name: "Pop-up ${stamp}", city: "Brooklyn" },
       organizers: [{ name: "Crew ${stamp}", email: "crew@example.org" }] }) { ${EVENT_FIELDS} } }`);
     expect(res.errors).toBeUndefined();
@@ -73,22 +81,40 @@ describe('events', () => {
   });
 
   it('updates only the fields given: the rest survives although the plugin resets what a write leaves out', async () => {
-    const created = await q(`mutation { createEvent(input: { title: "Partial ${stamp}", startDate: "2027-04-01 10:00:00", endDate: "2027-04-01 12:00:00",
+    const created =
+      await q(`mutation { createEvent(input: { title: "Partial ${stamp}", startDate: "2027-04-01 10:00:00", endDate: "2027-04-01 12:00:00",
       timezone: "Europe/Lisbon", allDay: true, featured: true, sticky: true, showMap: true, showMapLink: true, hideFromListings: true, status: "draft",
       venueId: "10", organizerIds: ["25", "26"], categories: ["jazz"], tags: ["Kept ${stamp}"], cost: "$12" }) { ${EVENT_FIELDS} } }`);
     expect(created.errors).toBeUndefined();
     const ev = created.data!.createEvent;
-    expect(ev).toMatchObject({ allDay: true, featured: true, sticky: true, showMap: true, showMapLink: true, hideFromListings: true, status: 'draft' });
+    expect(ev).toMatchObject({
+      allDay: true,
+      featured: true,
+      sticky: true,
+      showMap: true,
+      showMapLink: true,
+      hideFromListings: true,
+      status: 'draft',
+    });
     expect(ev.tags).toHaveLength(1);
 
-    const res = await q(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "Partial ${stamp} (moved)" }) { ${EVENT_FIELDS} } }`, { id: ev.id });
+    const res = await q(
+      `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Partial ${stamp} (moved)" }) { ${EVENT_FIELDS} } }`,
+      { id: ev.id },
+    );
     expect(res.errors).toBeUndefined();
-    expect(res.data!.updateEvent).toEqual({ ...ev, title: `Partial ${stamp} (moved)`, slug: res.data!.updateEvent.slug });
+    expect(res.data!.updateEvent).toEqual({
+      ...ev,
+      title: `Partial ${stamp} (moved)`,
+      slug: res.data!.updateEvent.slug,
+    });
     // Read the current event, then send the whole record.
     expect(calls(s).slice(-2)).toEqual([`GET /events/${ev.id}`, `POST /events/${ev.id}`]);
 
     // The quirk the read-modify-write works around: a bare partial write resets the flags.
-    const basic = Buffer.from(`${s.calendar.users.editor.username}:${s.calendar.users.editor.appPassword}`).toString('base64');
+    const basic = Buffer.from(`${s.calendar.users.editor.username}:${s.calendar.users.editor.appPassword}`).toString(
+      'base64',
+    );
     const raw = await fetch(`${s.calendar.apiRoot}/events/${ev.id}`, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json' },
@@ -101,62 +127,118 @@ describe('events', () => {
 
   it('updates and deletes a password-protected event with its password; without it the read before the write is FORBIDDEN', async () => {
     const slug = 'members-preview-evening';
-    const locked = await q(`mutation($slug: String!) { updateEvent(slug: $slug, input: { cost: "$5" }) { id } }`, { slug });
-    expect(locked.errors![0]!.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 'event-password-protected' });
+    const locked = await q(`mutation($slug: String!) { updateEvent(slug: $slug, input: { cost: "$5" }) { id } }`, {
+      slug,
+    });
+    expect(locked.errors![0]!.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstreamCode: 'event-password-protected',
+    });
     expect(calls(s)).toEqual([`GET /events/by-slug/${slug}`]);
     s.clearRequests();
 
-    const before = (await q(`query($slug: String!) { event(slug: $slug, password: "letmein") { ${EVENT_FIELDS} } }`, { slug })).data!.event;
-    const res = await q(`mutation($slug: String!) { updateEvent(slug: $slug, password: "letmein", input: { cost: "$5" }) { ${EVENT_FIELDS} } }`, { slug });
+    const before = (
+      await q(`query($slug: String!) { event(slug: $slug, password: "letmein") { ${EVENT_FIELDS} } }`, { slug })
+    ).data!.event;
+    const res = await q(
+      `mutation($slug: String!) { updateEvent(slug: $slug, password: "letmein", input: { cost: "$5" }) { ${EVENT_FIELDS} } }`,
+      { slug },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.updateEvent).toEqual({ ...before, cost: '$5' });
-    const sent = s.calendar.control.requests().requests.filter((r) => r.method === 'GET' && r.path === `/events/by-slug/${slug}`);
+    const sent = s.calendar.control
+      .requests()
+      .requests.filter((r) => r.method === 'GET' && r.path === `/events/by-slug/${slug}`);
     expect(sent.map((r) => new URLSearchParams(r.query).get('password'))).toEqual(['letmein', 'letmein']);
 
     s.clearRequests();
-    const del = await q(`mutation($id: ID!) { deleteEvent(id: $id, password: "letmein") { id status } }`, { id: before.id });
+    const del = await q(`mutation($id: ID!) { deleteEvent(id: $id, password: "letmein") { id status } }`, {
+      id: before.id,
+    });
     expect(del.data!.deleteEvent).toEqual({ id: before.id, status: 'trash' });
     const [deleted] = s.calendar.control.requests().requests;
-    expect([deleted!.method, deleted!.path, new URLSearchParams(deleted!.query).get('password')]).toEqual(['DELETE', `/events/${before.id}`, 'letmein']);
+    expect([deleted!.method, deleted!.path, new URLSearchParams(deleted!.query).get('password')]).toEqual([
+      'DELETE',
+      `/events/${before.id}`,
+      'letmein',
+    ]);
   });
 
   it('updates by slug, moves dates with an offset into the event time zone, and unlinks the venue with null', async () => {
-    const created = await q(`mutation { createEvent(input: { title: "Slugged ${stamp}", startDate: "2027-05-01 10:00:00", endDate: "2027-05-01 12:00:00",
+    const created =
+      await q(`mutation { createEvent(input: { title: "Slugged ${stamp}", startDate: "2027-05-01 10:00:00", endDate: "2027-05-01 12:00:00",
       timezone: "Europe/Berlin", venueId: "10" }) { id slug } }`);
     const { id, slug } = created.data!.createEvent;
-    const res = await q(`mutation($slug: String!) { updateEvent(slug: $slug, input: { startDate: "2027-05-01T07:00:00Z", endDate: "2027-05-01T09:00:00Z", venueId: null }) { id startDate endDate venue { id } } }`, { slug });
+    const res = await q(
+      `mutation($slug: String!) { updateEvent(slug: $slug, input: { startDate: "2027-05-01T07:00:00Z", endDate: "2027-05-01T09:00:00Z", venueId: null }) { id startDate endDate venue { id } } }`,
+      { slug },
+    );
     expect(res.errors).toBeUndefined();
-    expect(res.data!.updateEvent).toEqual({ id, startDate: '2027-05-01T09:00:00+02:00', endDate: '2027-05-01T11:00:00+02:00', venue: null });
+    expect(res.data!.updateEvent).toEqual({
+      id,
+      startDate: '2027-05-01T09:00:00+02:00',
+      endDate: '2027-05-01T11:00:00+02:00',
+      venue: null,
+    });
   });
 
   it('on update, new organizers join the current ones unless organizerIds is given, and a null venueId gives way to a new venue', async () => {
-    const created = await q(`mutation { createEvent(input: { title: "Joined ${stamp}", startDate: "2027-08-01 10:00:00", endDate: "2027-08-01 12:00:00",
+    const created =
+      await q(`mutation { createEvent(input: { title: "Joined ${stamp}", startDate: "2027-08-01 10:00:00", endDate: "2027-08-01 12:00:00",
       venueId: "10", organizerIds: ["25"] }) { id } }`);
     const id = created.data!.createEvent.id;
-    const added = await q(`mutation($id: ID!) { updateEvent(id: $id, input: { organizers: [{ name: "Guest ${stamp}" }], venueId: null, venue: { name: "Tent ${stamp}" } }) {
-      venue { name } organizers { id name } } }`, { id });
+    const added = await q(
+      `mutation($id: ID!) { updateEvent(id: $id, input: { organizers: [{ name: "Guest ${stamp}" }], venueId: null, venue: { name: "Tent ${stamp}" } }) {
+      venue { name } organizers { id name } } }`,
+      { id },
+    );
     expect(added.errors).toBeUndefined();
     expect(added.data!.updateEvent.venue).toEqual({ name: `Tent ${stamp}` });
-    expect(added.data!.updateEvent.organizers.map((o: Json) => o.id === '25' || o.name)).toEqual([true, `Guest ${stamp}`]);
-    const replaced = await q(`mutation($id: ID!) { updateEvent(id: $id, input: { organizerIds: [], organizers: [{ name: "Solo ${stamp}" }] }) { organizers { name } } }`, { id });
+    expect(added.data!.updateEvent.organizers.map((o: Json) => o.id === '25' || o.name)).toEqual([
+      true,
+      `Guest ${stamp}`,
+    ]);
+    const replaced = await q(
+      `mutation($id: ID!) { updateEvent(id: $id, input: { organizerIds: [], organizers: [{ name: "Solo ${stamp}" }] }) { organizers { name } } }`,
+      { id },
+    );
     expect(replaced.data!.updateEvent.organizers).toEqual([{ name: `Solo ${stamp}` }]);
   });
 
   it('reads dates with different offsets and no time zone in the zone of the first', async () => {
-    const res = await q(`mutation { createEvent(input: { title: "Offsets ${stamp}", startDate: "2027-09-01T10:00:00+01:00", endDate: "2027-09-01T12:00:00+02:00" }) {
+    const res =
+      await q(`mutation { createEvent(input: { title: "Offsets ${stamp}", startDate: "2027-09-01T10:00:00+01:00", endDate: "2027-09-01T12:00:00+02:00" }) {
       timezone startDate endDate } }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data!.createEvent).toEqual({ timezone: 'UTC+1', startDate: '2027-09-01T10:00:00+01:00', endDate: '2027-09-01T11:00:00+01:00' });
+    expect(res.data!.createEvent).toEqual({
+      timezone: 'UTC+1',
+      startDate: '2027-09-01T10:00:00+01:00',
+      endDate: '2027-09-01T11:00:00+01:00',
+    });
   });
 
   it('deletes into the trash, then GONE; missing events are NOT_FOUND', async () => {
-    const created = await q(`mutation { createEvent(input: { title: "Doomed ${stamp}", startDate: "2027-07-01 10:00:00", endDate: "2027-07-01 11:00:00" }) { id } }`);
+    const created = await q(
+      `mutation { createEvent(input: { title: "Doomed ${stamp}", startDate: "2027-07-01 10:00:00", endDate: "2027-07-01 11:00:00" }) { id } }`,
+    );
     const id = created.data!.createEvent.id;
-    const del = await q(`mutation($id: ID!) { deleteEvent(id: $id) { deletedId node { title postStatus } id status } }`, { id });
-    expect(del.data!.deleteEvent).toEqual({ deletedId: id, node: { title: `Doomed ${stamp}`, postStatus: 'TRASH' }, id, status: 'trash' });
+    const del = await q(
+      `mutation($id: ID!) { deleteEvent(id: $id) { deletedId node { title postStatus } id status } }`,
+      { id },
+    );
+    expect(del.data!.deleteEvent).toEqual({
+      deletedId: id,
+      node: { title: `Doomed ${stamp}`, postStatus: 'TRASH' },
+      id,
+      status: 'trash',
+    });
     const again = await q(`mutation($id: ID!) { deleteEvent(id: $id) { id } }`, { id });
     expect(again.data!.deleteEvent).toBeNull();
-    expect(again.errors![0]!.extensions).toMatchObject({ code: 'GONE', upstreamStatus: 410, upstreamCode: 'event-is-in-trash' });
+    expect(again.errors![0]!.extensions).toMatchObject({
+      code: 'GONE',
+      upstreamStatus: 410,
+      upstreamCode: 'event-is-in-trash',
+    });
     // A lookup finds nothing in the trash: null, no error (mutations say GONE).
     const read = await q(`query($id: ID!) { event(id: $id) { id } }`, { id });
     expect(read).toMatchObject({ data: { event: null } });
@@ -175,7 +257,8 @@ describe('events', () => {
   });
 
   it('refuses bad input before any call, and maps upstream validation to BAD_USER_INPUT with parameter names', async () => {
-    const local = await q(`mutation { a: createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", startDay: "2027-01-01", endDate: "2027-01-01 10:00:00" }) { id }
+    const local =
+      await q(`mutation { a: createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", startDay: "2027-01-01", endDate: "2027-01-01 10:00:00" }) { id }
       b: updateEvent(input: { title: "x" }) { id } c: createEvent(input: { title: "x", startDay: "2027-01-01", endDay: "2027-01-01", venueId: "ten" }) { id }
       d: createEvent(input: { title: "x", startDay: "2027-01-01", endDay: "2027-01-01", venueId: "10", venue: { name: "Also" } }) { id } }`);
     expect(local.data).toEqual({ a: null, b: null, c: null, d: null });
@@ -189,12 +272,18 @@ describe('events', () => {
     expect(calls(s)).toEqual([]);
 
     // Time zones and URLs are checked by the gateway now: refused before any call.
-    const zone = await q(`mutation { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", timezone: "Mars/Olympus" }) { id } }`);
+    const zone = await q(
+      `mutation { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", timezone: "Mars/Olympus" }) { id } }`,
+    );
     expect(zone.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'input.timezone' });
-    const site = await q(`mutation { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", website: "not a url" }) { id } }`);
+    const site = await q(
+      `mutation { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", website: "not a url" }) { id } }`,
+    );
     expect(site.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'input.website' });
     expect(calls(s)).toEqual([]);
-    const linked = await q(`mutation { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", venueId: "987654" }) { id } }`);
+    const linked = await q(
+      `mutation { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", venueId: "987654" }) { id } }`,
+    );
     expect(linked.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['venueId'] });
     const missing = await q(`mutation { createVenue(input: { name: "" }) { id } }`);
     expect(missing.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
@@ -203,11 +292,16 @@ describe('events', () => {
 
 describe('venues, organizers, categories and tags', () => {
   it('updates and deletes venues and organizers by id and slug; a second delete is GONE', async () => {
-    const v = await q(`mutation { createVenue(input: { name: "Shed ${stamp}", city: "Porto", showMap: true }) { id slug } }`);
+    const v = await q(
+      `mutation { createVenue(input: { name: "Shed ${stamp}", city: "Porto", showMap: true }) { id slug } }`,
+    );
     const { id, slug } = v.data!.createVenue;
     // Cached before the write; the write must drop it.
     expect((await q(`query($id: ID!) { venue(id: $id) { city } }`, { id })).data!.venue.city).toBe('Porto');
-    const upd = await q(`mutation($slug: String!) { updateVenue(slug: $slug, input: { city: "Braga", zip: "4700" }) { id name city zip } }`, { slug });
+    const upd = await q(
+      `mutation($slug: String!) { updateVenue(slug: $slug, input: { city: "Braga", zip: "4700" }) { id name city zip } }`,
+      { slug },
+    );
     expect(upd.data!.updateVenue).toEqual({ id, name: `Shed ${stamp}`, city: 'Braga', zip: '4700' });
     const read = await q(`query($id: ID!) { venue(id: $id) { city } }`, { id });
     expect(read.data!.venue.city).toBe('Braga');
@@ -220,8 +314,15 @@ describe('venues, organizers, categories and tags', () => {
 
     const o = await q(`mutation { createOrganizer(input: { name: "Team ${stamp}", phone: "+1 555" }) { id slug } }`);
     const org = o.data!.createOrganizer;
-    const updO = await q(`mutation($id: ID!) { updateOrganizer(id: $id, input: { website: "https://team.example.org" }) { name phone website } }`, { id: org.id });
-    expect(updO.data!.updateOrganizer).toEqual({ name: `Team ${stamp}`, phone: '+1 555', website: 'https://team.example.org' });
+    const updO = await q(
+      `mutation($id: ID!) { updateOrganizer(id: $id, input: { website: "https://team.example.org" }) { name phone website } }`,
+      { id: org.id },
+    );
+    expect(updO.data!.updateOrganizer).toEqual({
+      name: `Team ${stamp}`,
+      phone: '+1 555',
+      website: 'https://team.example.org',
+    });
     const delO = await q(`mutation($slug: String!) { deleteOrganizer(slug: $slug) { id status } }`, { slug: org.slug });
     expect(delO.data!.deleteOrganizer).toEqual({ id: org.id, status: 'trash' });
     const againO = await q(`mutation($id: ID!) { deleteOrganizer(id: $id) { id } }`, { id: org.id });
@@ -230,14 +331,29 @@ describe('venues, organizers, categories and tags', () => {
 
   it('creates, updates and deletes categories (with a parent) and tags; lists show the changes', async () => {
     const parent = await q(`mutation { createCategory(input: { name: "Parent ${stamp}" }) { id slug } }`);
-    const child = await q(`mutation($p: ID!) { createCategory(input: { name: "Child ${stamp}", description: "Small", parentId: $p }) { id name slug description parent { id } } }`, {
-      p: parent.data!.createCategory.id,
+    const child = await q(
+      `mutation($p: ID!) { createCategory(input: { name: "Child ${stamp}", description: "Small", parentId: $p }) { id name slug description parent { id } } }`,
+      {
+        p: parent.data!.createCategory.id,
+      },
+    );
+    expect(child.data!.createCategory).toMatchObject({
+      name: `Child ${stamp}`,
+      description: 'Small',
+      parent: { id: parent.data!.createCategory.id },
     });
-    expect(child.data!.createCategory).toMatchObject({ name: `Child ${stamp}`, description: 'Small', parent: { id: parent.data!.createCategory.id } });
     const id = child.data!.createCategory.id;
-    const upd = await q(`mutation($id: ID!) { updateCategory(id: $id, input: { name: "Renamed ${stamp}" }) { name parent { id } } }`, { id });
-    expect(upd.data!.updateCategory).toEqual({ name: `Renamed ${stamp}`, parent: { id: parent.data!.createCategory.id } });
-    const kids = await q(`query($id: ID!) { category(id: $id) { children(first: 5) { nodes { name } } } }`, { id: parent.data!.createCategory.id });
+    const upd = await q(
+      `mutation($id: ID!) { updateCategory(id: $id, input: { name: "Renamed ${stamp}" }) { name parent { id } } }`,
+      { id },
+    );
+    expect(upd.data!.updateCategory).toEqual({
+      name: `Renamed ${stamp}`,
+      parent: { id: parent.data!.createCategory.id },
+    });
+    const kids = await q(`query($id: ID!) { category(id: $id) { children(first: 5) { nodes { name } } } }`, {
+      id: parent.data!.createCategory.id,
+    });
     expect(kids.data!.category.children.nodes).toEqual([{ name: `Renamed ${stamp}` }]);
     const del = await q(`mutation($id: ID!) { deleteCategory(id: $id) { deletedId node { id name } } }`, { id });
     expect(del.data!.deleteCategory).toEqual({ deletedId: id, node: { id, name: `Renamed ${stamp}` } });
@@ -251,7 +367,9 @@ describe('venues, organizers, categories and tags', () => {
     const tagId = tag.data!.createTag.id;
     const listed = await q(`{ tags(first: 50, hideEmpty: false, search: "Tag ${stamp}") { nodes { id } } }`);
     expect(listed.data!.tags.nodes).toEqual([{ id: tagId }]);
-    const updT = await q(`mutation($id: ID!) { updateTag(id: $id, input: { slug: "t-${stamp}" }) { slug } }`, { id: tagId });
+    const updT = await q(`mutation($id: ID!) { updateTag(id: $id, input: { slug: "t-${stamp}" }) { slug } }`, {
+      id: tagId,
+    });
     expect(updT.data!.updateTag.slug).toBe(`t-${stamp}`);
     const delT = await q(`mutation($id: ID!) { deleteTag(id: $id) { id } }`, { id: tagId });
     expect(delT.data!.deleteTag.id).toBe(tagId);
@@ -265,12 +383,17 @@ describe('upstream failures', () => {
     const retrying = await startStack({ env: { UPSTREAM_RETRIES: '2' } });
     retrying.calendar.control.setFaults([{ kind: 'status', status: 503, method: 'POST', pathPrefix: '/tags' }]);
     const res = await retrying.query<Json>(`mutation { createTag(input: { name: "Flaky ${stamp}" }) { id } }`);
-    expect(res.errors![0]).toMatchObject({ path: ['createTag'], extensions: { code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' } });
+    expect(res.errors![0]).toMatchObject({
+      path: ['createTag'],
+      extensions: { code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' },
+    });
     expect(calls(retrying)).toEqual(['POST /tags']);
     expect(JSON.stringify(res)).not.toMatch(/127\.0\.0\.1|wp-json|Basic /);
     // The same stack does retry a read.
     retrying.calendar.control.clearRequests();
-    retrying.calendar.control.setFaults([{ kind: 'status', status: 503, method: 'GET', pathPrefix: '/tags', times: 1 }]);
+    retrying.calendar.control.setFaults([
+      { kind: 'status', status: 503, method: 'GET', pathPrefix: '/tags', times: 1 },
+    ]);
     const read = await retrying.query<Json>(`{ tags(first: 1) { totalCount } }`);
     expect(read.errors).toBeUndefined();
     expect(calls(retrying)).toEqual(['GET /tags', 'GET /tags']);
@@ -294,24 +417,38 @@ describe('credentials', () => {
   });
 
   it('without configured credentials writes are UNAUTHENTICATED', async () => {
-    const anon = await startStack({ configure: (c) => ({ ...c, calendar: { ...c.calendar, user: undefined, appPassword: undefined } }) });
+    const anon = await startStack({
+      configure: (c) => ({ ...c, calendar: { ...c.calendar, user: undefined, appPassword: undefined } }),
+    });
     const res = await anon.query<Json>(write);
     expect(res.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstreamStatus: 401 });
-    expect(anon.calendar.control.requests().requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /tags 401']);
+    expect(anon.calendar.control.requests().requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'POST /tags 401',
+    ]);
   });
 
   it('in forward mode the caller’s own Authorization is used, for reads too', async () => {
     const fwd = await startStack({ env: { CALENDAR_AUTH_MODE: 'forward' } });
     const { username, appPassword } = fwd.calendar.users.editor;
     const editor = { authorization: `Basic ${Buffer.from(`${username}:${appPassword}`).toString('base64')}` };
-    const ok = await fwd.query<Json>(`mutation { createTag(input: { name: "Fwd ${stamp}" }) { name } }`, undefined, editor);
+    const ok = await fwd.query<Json>(
+      `mutation { createTag(input: { name: "Fwd ${stamp}" }) { name } }`,
+      undefined,
+      editor,
+    );
     expect(ok.data!.createTag.name).toBe(`Fwd ${stamp}`);
     const none = await fwd.query<Json>(write);
     expect(none.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
     // An editor's read sees drafts, which anonymous reads may not ask for.
-    const drafts = await fwd.query<Json>(`{ events(filter: { status: ["draft"] }, first: 5) { totalCount } }`, undefined, editor);
+    const drafts = await fwd.query<Json>(
+      `{ events(filter: { status: ["draft"] }, first: 5) { totalCount } }`,
+      undefined,
+      editor,
+    );
     expect(drafts.data!.events.totalCount).toBeGreaterThan(0);
-    const bad = await fwd.query<Json>(`{ events(first: 1) { totalCount } }`, undefined, { authorization: 'Basic bm9ib2R5Ondyb25n' });
+    const bad = await fwd.query<Json>(`{ events(first: 1) { totalCount } }`, undefined, {
+      authorization: 'Basic bm9ib2R5Ondyb25n',
+    });
     expect(bad.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 });

@@ -55,8 +55,12 @@ describe('configuration', () => {
     expect(problemsOf({ GOVERNANCE_URL: real.GOVERNANCE_URL, CALENDAR_URL: real.CALENDAR_URL })).toEqual([
       expect.stringContaining('GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required'),
     ]);
-    expect(problemsOf({ CALENDAR_URL: real.CALENDAR_URL })).toEqual([expect.stringContaining('Set both GOVERNANCE_URL and CALENDAR_URL')]);
-    expect(problemsOf({ ...real, GOVERNANCE_CLIENT_ID: '', GOVERNANCE_CLIENT_SECRET: '', GOVERNANCE_AUTH_MODE: 'forward' })).toEqual([]);
+    expect(problemsOf({ CALENDAR_URL: real.CALENDAR_URL })).toEqual([
+      expect.stringContaining('Set both GOVERNANCE_URL and CALENDAR_URL'),
+    ]);
+    expect(
+      problemsOf({ ...real, GOVERNANCE_CLIENT_ID: '', GOVERNANCE_CLIENT_SECRET: '', GOVERNANCE_AUTH_MODE: 'forward' }),
+    ).toEqual([]);
   });
 
   it('never echoes credentials embedded in a URL', () => {

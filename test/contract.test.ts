@@ -39,7 +39,10 @@ describe('governance', () => {
     const types = (await send('EntityTypes')).entityTypes.nodes as Json[];
     expect(types.map((t) => t.name)).toEqual(expect.arrayContaining(['models', 'datasets', 'aisystems', 'aiagents']));
     const first = types[0]!;
-    expect((await send('EntityTypeById', { id: first.id })).entityType).toMatchObject({ id: first.id, name: first.name });
+    expect((await send('EntityTypeById', { id: first.id })).entityType).toMatchObject({
+      id: first.id,
+      name: first.name,
+    });
   });
 
   it('EntitiesOfKind: 60 models over two upstream pages, Z to A, each a MODEL', async () => {
@@ -91,7 +94,11 @@ describe('governance', () => {
         else expect(link.counterpart.entity).toBeNull();
         seen.link ??= { id: link.id, linkTypeId: link.relationshipType.id };
         if (!seen.modelLink && link.counterpart.kind === 'MODEL') {
-          seen.modelLink = { system: system.id, systemIsSource: link.source.id === system.id, linkTypeId: link.relationshipType.id };
+          seen.modelLink = {
+            system: system.id,
+            systemIsSource: link.source.id === system.id,
+            linkTypeId: link.relationshipType.id,
+          };
           seen.linked = new Set((system.links.nodes as Json[]).map((l) => l.counterpart.id));
         }
       }
@@ -116,7 +123,8 @@ describe('governance', () => {
   });
 
   it('CreateDataset, RenameEntity and DeleteEntity: each later read sees the write', async () => {
-    const created = (await send('CreateDataset', { organizationId: seen.organizationId, name: `Contract ${stamp}` })).createEntity;
+    const created = (await send('CreateDataset', { organizationId: seen.organizationId, name: `Contract ${stamp}` }))
+      .createEntity;
     expect(created.kind).toBe('DATASET');
     expect(created.attributes.map((a: Json) => a.name)).toContain('description');
     const renamed = (await send('RenameEntity', { id: created.id, name: `Renamed ${stamp}` })).updateEntity;
@@ -127,7 +135,9 @@ describe('governance', () => {
   });
 
   it('MoveToStage moves a model, and the model shows its new stage', async () => {
-    expect((await send('MoveToStage', { entityId: seen.model.id, stage: 'Development' })).moveEntityToStage.name).toBe('Development');
+    expect((await send('MoveToStage', { entityId: seen.model.id, stage: 'Development' })).moveEntityToStage.name).toBe(
+      'Development',
+    );
     expect((await send('EntityById', { id: seen.model.id })).entity.workflowStage?.name).toBe('Development');
   });
 
@@ -140,14 +150,17 @@ describe('governance', () => {
     const [from, to] = m.systemIsSource ? [m.system, model!.id] : [model!.id, m.system];
     const link = (await send('LinkEntities', { linkTypeId: m.linkTypeId, from, to })).createLink;
     expect(link).toMatchObject({ entity1: { id: from }, entity2: { id: to } });
-    expect((await send('UnlinkEntities', { id: link.id, linkTypeId: m.linkTypeId })).deleteLink.deletedId).toBe(link.id);
+    expect((await send('UnlinkEntities', { id: link.id, linkTypeId: m.linkTypeId })).deleteLink.deletedId).toBe(
+      link.id,
+    );
   });
 
   it('AddSchemaAttribute and AddAttributeOptions: the options add up', async () => {
     const attribute = (await send('AddSchemaAttribute', { name: `Residency ${stamp}` })).addSchemaAttribute;
     expect(attribute.responseType).toBe('SINGLE_SELECT');
     expect(attribute.options).toHaveLength(2);
-    const options = (await send('AddAttributeOptions', { attributeId: attribute.id })).addAttributeOptions.options as Json[];
+    const options = (await send('AddAttributeOptions', { attributeId: attribute.id })).addAttributeOptions
+      .options as Json[];
     expect(options.map((o) => o.option)).toEqual(expect.arrayContaining(['EU', 'US', 'Synthetic']));
   });
 });

@@ -81,14 +81,30 @@ async function expectHealthyAndRecovered(s: Stack = stack): Promise<void> {
 }
 
 const cases: { name: string; rule: FaultRule; code: string }[] = [
-  { name: 'a burst of 503s longer than the retries', rule: { kind: 'status', status: 503 }, code: 'UPSTREAM_UNAVAILABLE' },
+  {
+    name: 'a burst of 503s longer than the retries',
+    rule: { kind: 'status', status: 503 },
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
   { name: 'a burst of 500s', rule: { kind: 'status', status: 500 }, code: 'UPSTREAM_UNAVAILABLE' },
-  { name: 'a stalled response (headers timeout)', rule: { kind: 'stall', delayMs: 6000 }, code: 'UPSTREAM_UNAVAILABLE' },
-  { name: 'a body that stops half way (body timeout)', rule: { kind: 'slow-body', delayMs: 6000 }, code: 'UPSTREAM_UNAVAILABLE' },
+  {
+    name: 'a stalled response (headers timeout)',
+    rule: { kind: 'stall', delayMs: 6000 },
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
+  {
+    name: 'a body that stops half way (body timeout)',
+    rule: { kind: 'slow-body', delayMs: 6000 },
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
   { name: 'a connection reset', rule: { kind: 'reset' }, code: 'UPSTREAM_UNAVAILABLE' },
   { name: 'a reset in the middle of the body', rule: { kind: 'reset-mid-body' }, code: 'UPSTREAM_UNAVAILABLE' },
   { name: 'malformed JSON', rule: { kind: 'malformed-json' }, code: 'UPSTREAM_UNAVAILABLE' },
-  { name: 'a wrong content type (an HTML error page)', rule: { kind: 'wrong-content-type' }, code: 'UPSTREAM_UNAVAILABLE' },
+  {
+    name: 'a wrong content type (an HTML error page)',
+    rule: { kind: 'wrong-content-type' },
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
   { name: 'an oversized body', rule: { kind: 'oversized', bytes: 1024 * 1024 }, code: 'UPSTREAM_UNAVAILABLE' },
   { name: 'a 429 from the upstream', rule: { kind: 'rate-limit', retryAfter: 1 }, code: 'RATE_LIMITED' },
 ];
@@ -100,7 +116,9 @@ describe.each([
   it.each(cases)('$name', async ({ rule, code }) => {
     const emulator = stack[side];
     // Only data routes: the governance token endpoint keeps working here (it has its own case).
-    emulator.control.setFaults([{ ...rule, ...(side === 'governance' ? { pathPrefix: '/entities' } : { pathPrefix: '/events' }) }]);
+    emulator.control.setFaults([
+      { ...rule, ...(side === 'governance' ? { pathPrefix: '/entities' } : { pathPrefix: '/events' }) },
+    ]);
     const res = await stack.query(BOTH);
     // The code itself shows a stall ended by the configured timeout (an upstream's answer after its 6 s
     // stall would be data, not UPSTREAM_TIMEOUT), so no clock is needed.
@@ -125,7 +143,9 @@ describe('retries', () => {
 describe('token endpoint down', () => {
   it('fails only the governance fields, leaks nothing, and recovers', async () => {
     // A fresh gateway holds no token yet, so its first governance call needs the token endpoint.
-    const fresh = await startStack({ env: { NODE_ENV: 'production', CACHE_TTL_MS: '0', UPSTREAM_RETRY_BASE_MS: '10', UPSTREAM_RETRY_MAX_MS: '50' } });
+    const fresh = await startStack({
+      env: { NODE_ENV: 'production', CACHE_TTL_MS: '0', UPSTREAM_RETRY_BASE_MS: '10', UPSTREAM_RETRY_MAX_MS: '50' },
+    });
     fresh.governance.control.setFaults([{ kind: 'status', status: 503, pathPrefix: '/api/access' }]);
     const res = await fresh.query(BOTH);
     expectPartial(res, 'entities', fresh);
@@ -147,7 +167,9 @@ describe('Redis down', () => {
 
     // Commands would wait a minute before giving up, so a gateway that waited on Redis would run past
     // the test's own timeout instead of answering.
-    const noRedis = await startStack({ env: { NODE_ENV: 'production', REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '60000' } });
+    const noRedis = await startStack({
+      env: { NODE_ENV: 'production', REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '60000' },
+    });
     for (let i = 0; i < 3; i++) {
       const res = await noRedis.query(BOTH);
       expect(res.errors).toBeUndefined();
@@ -161,19 +183,30 @@ describe('Redis down', () => {
 describe('shutdown', () => {
   it('answers the requests still waiting on or running against an upstream with a typed error', async () => {
     // The stalled read times out soon after the test, so closing the stack does not wait long on it.
-    const closing = await startStack({ env: { GOVERNANCE_MAX_CONCURRENT: '1', UPSTREAM_RETRIES: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '1500' } });
-    const ids = (await closing.query<{ entitySummaries: { nodes: { id: string }[] } }>('{ entitySummaries(first: 3) { nodes { id } } }')).data!.entitySummaries.nodes.map((n) => n.id);
+    const closing = await startStack({
+      env: { GOVERNANCE_MAX_CONCURRENT: '1', UPSTREAM_RETRIES: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '1500' },
+    });
+    const ids = (
+      await closing.query<{ entitySummaries: { nodes: { id: string }[] } }>(
+        '{ entitySummaries(first: 3) { nodes { id } } }',
+      )
+    ).data!.entitySummaries.nodes.map((n) => n.id);
     closing.governance.control.setFaults([{ kind: 'stall', delayMs: 3_000, method: 'GET', pathPrefix: '/entities/' }]);
     const query = `{ ${ids.map((id, i) => `e${i}: entity(id: "${id}") { id }`).join(' ')} events(first: 1) { totalCount } }`;
     const pending = closing.query(query);
     // One read is stalled on the wire and two wait behind the cap of one.
     const limiter = closing.gateway.upstreams.governance.limiter;
     const until = Date.now() + 5_000;
-    while ((limiter.load.running < 1 || limiter.load.waiting < 2) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    while ((limiter.load.running < 1 || limiter.load.waiting < 2) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 10));
     expect(limiter.load).toEqual({ running: 1, waiting: 2 });
     await limiter.stop();
     const res = await pending;
-    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+    expect(res.errors?.map((e) => e.extensions?.code)).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
     expect(res.errors?.every((e) => e.message.includes('shutting down'))).toBe(true);
     // The calendar is not shut down and its data is kept.
     expect(res.data?.events).toMatchObject({ totalCount: expect.any(Number) });

@@ -60,11 +60,15 @@ describe('_entities', () => {
     expect(entityIds.length).toBe(5);
     expect(eventIds.length).toBe(5);
     const representations = Array.from({ length: 100 }, (_, i) =>
-      i % 2 === 0 ? { __typename: 'Entity', id: entityIds[(i / 2) % 5] } : { __typename: 'Event', id: eventIds[((i - 1) / 2) % 5] },
+      i % 2 === 0
+        ? { __typename: 'Entity', id: entityIds[(i / 2) % 5] }
+        : { __typename: 'Event', id: eventIds[((i - 1) / 2) % 5] },
     );
     stack.clearRequests();
     // Aliased ids: Entity.id and Event.id differ in nullability, so they cannot share a response key.
-    const res = await stack.query<{ _entities: ({ __typename: string; entityId?: string; eventId?: string; name?: string; title?: string } | null)[] }>(
+    const res = await stack.query<{
+      _entities: ({ __typename: string; entityId?: string; eventId?: string; name?: string; title?: string } | null)[];
+    }>(
       `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Entity { entityId: id name } ... on Event { eventId: id title } } }`,
       { r: representations },
     );
@@ -82,14 +86,21 @@ describe('_entities', () => {
   });
 
   it('resolves an unknown id to null and other types through their own loaders', async () => {
-    const types = await stack.query<{ entityTypes: { nodes: { id: string; name: string }[] }; venues: { nodes: { id: string; name: string }[] } }>(
-      '{ entityTypes(first: 1) { nodes { id name } } venues(first: 1) { nodes { id name } } }',
-    );
+    const types = await stack.query<{
+      entityTypes: { nodes: { id: string; name: string }[] };
+      venues: { nodes: { id: string; name: string }[] };
+    }>('{ entityTypes(first: 1) { nodes { id name } } venues(first: 1) { nodes { id name } } }');
     const type = types.data!.entityTypes.nodes[0]!;
     const venue = types.data!.venues.nodes[0]!;
     const res = await stack.query<{ _entities: ({ typeName?: string; venueName?: string } | null)[] }>(
       `query ($r: [_Any!]!) { _entities(representations: $r) { ... on EntityType { typeName: name } ... on Venue { venueName: name } ... on Event { title } } }`,
-      { r: [{ __typename: 'EntityType', id: type.id }, { __typename: 'Venue', id: String(venue.id) }, { __typename: 'Event', id: 'not-a-number' }] },
+      {
+        r: [
+          { __typename: 'EntityType', id: type.id },
+          { __typename: 'Venue', id: String(venue.id) },
+          { __typename: 'Event', id: 'not-a-number' },
+        ],
+      },
     );
     expect(res.errors).toBeUndefined();
     expect(res.data!._entities).toEqual([{ typeName: type.name }, { venueName: venue.name }, null]);
@@ -119,7 +130,10 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
       entity: { id: string; name: string; riskScore: number };
       event: { id: string; title: string; attendance: number };
       riskiest: { id: string; name: string; kind: string };
-      reviewers: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: { id: string; name: string }[] };
+      reviewers: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: { id: string; name: string }[];
+      };
       entities: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: { id: string }[] };
     }>(
       `query Cross($id: ID!, $eventId: ID!) {
@@ -132,14 +146,27 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
       { id: first, eventId: eventIds[0] },
     );
     expect(res.errors).toBeUndefined();
-    const direct = await stack.query<{ entity: { name: string }; event: { title: string }; second: { name: string; kind: string } }>(
+    const direct = await stack.query<{
+      entity: { name: string };
+      event: { title: string };
+      second: { name: string; kind: string };
+    }>(
       'query ($a: ID!, $b: ID!, $e: ID!) { entity(id: $a) { name } event(id: $e) { title } second: entity(id: $b) { name kind } }',
       { a: first, b: second, e: eventIds[0] },
     );
     expect(res.data!.entity).toEqual({ id: first, name: direct.data!.entity.name, riskScore: riskScore(first) });
-    expect(res.data!.event).toEqual({ id: eventIds[0], title: direct.data!.event.title, attendance: riskScore(eventIds[0]!) * 10 });
+    expect(res.data!.event).toEqual({
+      id: eventIds[0],
+      title: direct.data!.event.title,
+      attendance: riskScore(eventIds[0]!) * 10,
+    });
     // The risk subgraph only knows an id; the router fetches the rest from this gateway.
-    expect(res.data!.riskiest).toEqual({ id: second, name: direct.data!.second.name, kind: direct.data!.second.kind, riskScore: riskScore(second) });
+    expect(res.data!.riskiest).toEqual({
+      id: second,
+      name: direct.data!.second.name,
+      kind: direct.data!.second.kind,
+      riskScore: riskScore(second),
+    });
     // Each subgraph's PageInfo (shareable) and the other's own User answer side by side.
     expect(res.data!.reviewers).toEqual({ pageInfo: { hasNextPage: false, endCursor: 'r2' }, nodes: REVIEWERS });
     expect(res.data!.entities.nodes.map((n) => n.id)).toEqual(entityIds.slice(0, 2));
@@ -153,7 +180,10 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
       resolvers: {
         Query: {
           riskiest: () => ({ id: entityIds[1], riskScore: riskScore(entityIds[1]!) }),
-          reviewers: () => ({ pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: 'r1', endCursor: 'r2' }, nodes: REVIEWERS }),
+          reviewers: () => ({
+            pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: 'r1', endCursor: 'r2' },
+            nodes: REVIEWERS,
+          }),
         },
         Entity: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, riskScore: riskScore(ref.id) }) },
         Event: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, attendance: riskScore(ref.id) * 10 }) },
@@ -231,14 +261,22 @@ describe('in production', () => {
       expect(sdl.data?._service).toBeUndefined();
       expect(sdl.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(JSON.stringify(sdl)).not.toContain('@key');
-      const entities = await prod.query('query ($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r: [{ __typename: 'Entity', id: entityIds[0] }] }, headers(extra));
+      const entities = await prod.query(
+        'query ($r: [_Any!]!) { _entities(representations: $r) { __typename } }',
+        { r: [{ __typename: 'Entity', id: entityIds[0] }] },
+        headers(extra),
+      );
       expect(entities.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(entities.data?._entities).toBeUndefined();
     }
   });
 
   it('answers the router, which sends the secret', async () => {
-    const res = await prod.query<{ _service: { sdl: string } }>('{ _service { sdl } }', undefined, headers({ 'x-federation-secret': SECRET }));
+    const res = await prod.query<{ _service: { sdl: string } }>(
+      '{ _service { sdl } }',
+      undefined,
+      headers({ 'x-federation-secret': SECRET }),
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!._service.sdl).toContain('@key(fields: "id")');
     const entities = await prod.query<{ _entities: { id: string }[] }>(
@@ -251,7 +289,9 @@ describe('in production', () => {
   });
 
   it('answers anyone when introspection is enabled (the SDL is public then)', async () => {
-    const open = await startStack({ env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', LOG_LEVEL: 'silent' } });
+    const open = await startStack({
+      env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', LOG_LEVEL: 'silent' },
+    });
     const res = await open.query<{ _service: { sdl: string } }>('{ _service { sdl } }', undefined, headers());
     expect(res.errors).toBeUndefined();
     expect(res.data!._service.sdl).toContain('type Entity');

@@ -29,11 +29,33 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 
 type Gen = fc.GeneratorValue;
 
-const hostileStrings = ['', ' ', '../../etc/passwd', '%00', "' OR 1=1 --", '<script>x</script>', '\u0000', '😀'.repeat(50), 'x'.repeat(5000), '9'.repeat(40), '-1', '1e309', 'null'];
+const hostileStrings = [
+  '',
+  ' ',
+  '../../etc/passwd',
+  '%00',
+  "' OR 1=1 --",
+  '<script>x</script>',
+  '\u0000',
+  '😀'.repeat(50),
+  'x'.repeat(5000),
+  '9'.repeat(40),
+  '-1',
+  '1e309',
+  'null',
+];
 const idLike = ['1', '37', '0', '-5', '2147483648', '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f', 'not-an-id', 'Zm9v'];
 
 /** Any JSON value: for "wrong type" arguments. */
-const anyJson = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }));
+const anyJson = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string(),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
 
 /** A value for an input type: usually well-typed, sometimes deliberately not. */
 function inputValue(g: Gen, type: GraphQLInputType, depth = 0): unknown {
@@ -67,7 +89,13 @@ function inputValue(g: Gen, type: GraphQLInputType, depth = 0): unknown {
     case 'UUID':
       return g(() => fc.oneof(fc.constantFrom(...idLike), fc.uuid(), fc.string({ maxLength: 20 })));
     default:
-      return g(() => fc.oneof(fc.constantFrom(...hostileStrings), fc.string({ maxLength: 40 }), fc.constantFrom('2027-03-01 18:00:00', '2026-01-05T09:30:00Z')));
+      return g(() =>
+        fc.oneof(
+          fc.constantFrom(...hostileStrings),
+          fc.string({ maxLength: 40 }),
+          fc.constantFrom('2027-03-01 18:00:00', '2026-01-05T09:30:00Z'),
+        ),
+      );
   }
 }
 
@@ -80,7 +108,9 @@ function selection(g: Gen, type: GraphQLObjectType, depth: number): string {
   const parts = picked.map((f) => {
     const named = getNamedType(f.type);
     const args = f.args.filter((a) => isNonNullType(a.type) || g(fc.integer, { min: 0, max: 3 }) === 0);
-    const literal = args.length ? `(${args.map((a) => `${a.name}: ${literalOf(inputValue(g, a.type))}`).join(', ')})` : '';
+    const literal = args.length
+      ? `(${args.map((a) => `${a.name}: ${literalOf(inputValue(g, a.type))}`).join(', ')})`
+      : '';
     if (isLeafType(named)) return `${f.name}${literal}`;
     if (!isObjectType(named) || depth >= 3) return `__typename`;
     return `${f.name}${literal} { ${selection(g, named, depth + 1)} }`;
@@ -91,7 +121,11 @@ function selection(g: Gen, type: GraphQLObjectType, depth: number): string {
 /** GraphQL literal syntax for a JSON-ish value (enum-looking strings stay strings: wrong on purpose sometimes). */
 function literalOf(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(literalOf).join(', ')}]`;
-  if (value && typeof value === 'object') return `{ ${Object.entries(value).filter(([k]) => /^[_A-Za-z]\w*$/.test(k)).map(([k, v]) => `${k}: ${literalOf(v)}`).join(', ')} }`;
+  if (value && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .filter(([k]) => /^[_A-Za-z]\w*$/.test(k))
+      .map(([k, v]) => `${k}: ${literalOf(v)}`)
+      .join(', ')} }`;
   if (typeof value === 'string' && /^[A-Z][A-Z_]+$/.test(value)) return value;
   if (typeof value === 'number' && !Number.isFinite(value)) return '0';
   return JSON.stringify(value) ?? 'null';
@@ -148,7 +182,9 @@ it(`answers ${RUNS} generated operations without a 5xx, a masked crash or an unh
       const body = JSON.parse(text) as { errors?: { message: string; extensions?: { code?: string } }[] };
       for (const error of body.errors ?? []) {
         expect(error.extensions?.code, `uncoded error for ${query}: ${error.message}`).toEqual(expect.any(String));
-        expect(error.extensions?.code, `crash for ${query} ${JSON.stringify(variables)}`).not.toBe('INTERNAL_SERVER_ERROR');
+        expect(error.extensions?.code, `crash for ${query} ${JSON.stringify(variables)}`).not.toBe(
+          'INTERNAL_SERVER_ERROR',
+        );
       }
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },

@@ -10,7 +10,6 @@ import { operation as op } from './support/operations.js';
 import { DEFAULT_CLIENTS } from '../src/governance/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
 
- 
 type Any = any;
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -26,8 +25,16 @@ function expectClean(stack: Stack, res: unknown): void {
 
 /** A stack whose gateway uses another of the emulator's clients, or a wrong secret. */
 function withClient(which: 'read' | 'write' | 'bad'): Promise<Stack> {
-  const client = which === 'bad' ? { clientId: DEFAULT_CLIENTS.full.clientId, clientSecret: 'not-the-secret' } : DEFAULT_CLIENTS[which];
-  return startStack({ configure: (c) => ({ ...c, governance: { ...c.governance, clientId: client.clientId, clientSecret: client.clientSecret } }) });
+  const client =
+    which === 'bad'
+      ? { clientId: DEFAULT_CLIENTS.full.clientId, clientSecret: 'not-the-secret' }
+      : DEFAULT_CLIENTS[which];
+  return startStack({
+    configure: (c) => ({
+      ...c,
+      governance: { ...c.governance, clientId: client.clientId, clientSecret: client.clientSecret },
+    }),
+  });
 }
 
 async function fetchToken(stack: Stack): Promise<string> {
@@ -46,14 +53,20 @@ describe('client credentials', () => {
     expect(first.errors).toBeUndefined();
     // The token request is one of the operation's upstream requests.
     expect(first.extensions?.cost?.governance?.requests).toBe(2);
-    await Promise.all([stack.query(op('EntitySearch'), { text: 'a' }), stack.query(op('EntitySummaries'), { text: 'b' }), stack.query(op('EntitiesOfKind'), { first: 3 })]);
+    await Promise.all([
+      stack.query(op('EntitySearch'), { text: 'a' }),
+      stack.query(op('EntitySummaries'), { text: 'b' }),
+      stack.query(op('EntitiesOfKind'), { first: 3 }),
+    ]);
     expect(tokenCalls(stack)).toHaveLength(1);
     expect(tokenCalls(stack)[0]).toMatchObject({ method: 'POST', status: 200 });
   });
 
   it('concurrent first operations share one token request', async () => {
     const stack = await startStack();
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => stack.query<Any>(op('EntitySearch'), { text: String.fromCharCode(97 + i) })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => stack.query<Any>(op('EntitySearch'), { text: String.fromCharCode(97 + i) })),
+    );
     for (const r of results) expect(r.errors).toBeUndefined();
     expect(tokenCalls(stack)).toHaveLength(1);
   });
@@ -116,15 +129,30 @@ describe('scopes', () => {
     const stack = await withClient('read');
     const graph = await stack.query<Any>(op('EntityGraph'), { first: 2 });
     expect(graph.errors).toBeUndefined();
-    const org = (await stack.query<Any>('{ entities(first: 1) { nodes { organizationId } } }')).data.entities.nodes[0].organizationId;
+    const org = (await stack.query<Any>('{ entities(first: 1) { nodes { organizationId } } }')).data.entities.nodes[0]
+      .organizationId;
     const res = await stack.query<Any>(op('CreateDataset'), { organizationId: org, name: 'Not allowed' });
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', missingScope: 'AI_GOVERNANCE_WRITE', upstreamStatus: 403 });
+    expect(res.errors?.[0]?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      missingScope: 'AI_GOVERNANCE_WRITE',
+      upstreamStatus: 403,
+    });
     expect(res.errors?.[0]?.message).toContain('AI_GOVERNANCE_WRITE');
     expectClean(stack, res);
-    const [a, b] = (await stack.query<Any>('{ entities(kind: AI_SYSTEM, first: 2) { nodes { id } } }')).data.entities.nodes.map((n: Any) => n.id);
-    for (const [name, vars] of [['MoveToStage', { entityId: a, stage: 'Testing' }], ['AddSchemaAttribute', { name: 'Not allowed' }], ['AddAttributeOptions', { attributeId: UNKNOWN }], ['LinkEntities', { linkTypeId: UNKNOWN, from: a, to: b }]] as const) {
+    const [a, b] = (
+      await stack.query<Any>('{ entities(kind: AI_SYSTEM, first: 2) { nodes { id } } }')
+    ).data.entities.nodes.map((n: Any) => n.id);
+    for (const [name, vars] of [
+      ['MoveToStage', { entityId: a, stage: 'Testing' }],
+      ['AddSchemaAttribute', { name: 'Not allowed' }],
+      ['AddAttributeOptions', { attributeId: UNKNOWN }],
+      ['LinkEntities', { linkTypeId: UNKNOWN, from: a, to: b }],
+    ] as const) {
       const write = await stack.query<Any>(op(name), vars);
-      expect(write.errors?.[0]?.extensions, name).toMatchObject({ code: 'FORBIDDEN', missingScope: 'AI_GOVERNANCE_WRITE' });
+      expect(write.errors?.[0]?.extensions, name).toMatchObject({
+        code: 'FORBIDDEN',
+        missingScope: 'AI_GOVERNANCE_WRITE',
+      });
     }
   });
 
@@ -151,9 +179,10 @@ describe('scopes', () => {
 });
 
 describe('forwarded bearer tokens', () => {
-  const forward = () => startStack({ configure: (c) => ({ ...c, governance: { ...c.governance, authMode: 'forward' } }) });
+  const forward = () =>
+    startStack({ configure: (c) => ({ ...c, governance: { ...c.governance, authMode: 'forward' } }) });
 
-  it('passes the caller\'s token through and never requests one itself', async () => {
+  it("passes the caller's token through and never requests one itself", async () => {
     const stack = await forward();
     const token = await fetchToken(stack);
     stack.clearRequests();
@@ -194,13 +223,18 @@ describe('upstream failures', () => {
     const res = await stack.query<Any>(op('EntityGraph'), { first: 3 });
     expect(res.data.entities.nodes).toHaveLength(3);
     expect(res.data.entities.nodes.every((n: Any) => n.name && n.links === null)).toBe(true);
-    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+    expect(res.errors?.map((e) => e.extensions?.code)).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
     expectClean(stack, res);
   });
 
   it('a 503 on a write is UPSTREAM_UNAVAILABLE after one attempt: a create is never sent twice', async () => {
     const stack = await startStack();
-    const org = (await stack.query<Any>('{ entities(first: 1) { nodes { organizationId } } }')).data.entities.nodes[0].organizationId;
+    const org = (await stack.query<Any>('{ entities(first: 1) { nodes { organizationId } } }')).data.entities.nodes[0]
+      .organizationId;
     stack.clearRequests();
     stack.governance.control.setFaults([{ kind: 'status', status: 503, pathPrefix: '/entities' }]);
     const res = await stack.query<Any>(op('CreateDataset'), { organizationId: org, name: 'Sent once' });
@@ -214,7 +248,9 @@ describe('upstream failures', () => {
     const stack = await startStack();
     await stack.query(op('EntityTypes'));
     stack.clearRequests();
-    stack.governance.control.setFaults([{ kind: 'rate-limit', retryAfter: 0, times: 1, pathPrefix: '/entities/search' }]);
+    stack.governance.control.setFaults([
+      { kind: 'rate-limit', retryAfter: 0, times: 1, pathPrefix: '/entities/search' },
+    ]);
     const res = await stack.query<Any>(op('EntitySearch'), { text: 'Fraud' });
     expect(res.errors).toBeUndefined();
     expect(apiCalls(stack).map((r) => r.status)).toEqual([429, 200]);

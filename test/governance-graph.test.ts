@@ -11,7 +11,6 @@ import { operation as op, operationNames } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
 import { buildSeed } from '../src/governance/emulator/seed.js';
 
- 
 type Any = any;
 
 let stack: Stack;
@@ -38,7 +37,8 @@ describe('reads', () => {
   it('EntityTypes lists the four AI kinds with their settings, and EntityTypeById reads one', async () => {
     const d = await data(op('EntityTypes'));
     const byName = new Map<string, Any>(d.entityTypes.nodes.map((t: Any) => [t.name, t]));
-    for (const n of ['models', 'datasets', 'aisystems', 'aiagents']) expect(byName.get(n)?.moduleScopes).toContain('AIG');
+    for (const n of ['models', 'datasets', 'aisystems', 'aiagents'])
+      expect(byName.get(n)?.moduleScopes).toContain('AIG');
     expect(byName.get('datasets').settings.enableWorkflow).toBe(false);
     expect(byName.get('datasets').workflowType).toBeNull();
     expect(byName.get('models').workflowType).toBe(byName.get('models').id);
@@ -68,14 +68,20 @@ describe('reads', () => {
   });
 
   it('entities carry their three groups of attributes, organization, schema and both users', async () => {
-    const d = await data('{ entities(kind: MODEL, first: 60) { nodes { number organizationId schemaId attributes { name group values { id value valueKey disabled } } createdBy { id name email initials } lastModifiedBy { id } } } }');
+    const d = await data(
+      '{ entities(kind: MODEL, first: 60) { nodes { number organizationId schemaId attributes { name group values { id value valueKey disabled } } createdBy { id name email initials } lastModifiedBy { id } } } }',
+    );
     const nodes: Any[] = d.entities.nodes;
     const attrs = nodes.flatMap((n) => n.attributes);
     const groups = new Set(attrs.map((a: Any) => a.group));
     expect(groups).toEqual(new Set(['BASE', 'EXTENDED_BASE', 'CUSTOM']));
     // Option attributes (seeded or custom) hold option uuids and keys; text ones hold neither.
-    for (const a of attrs.filter((x: Any) => x.group !== 'BASE')) for (const v of a.values) expect(v).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), valueKey: expect.any(String) });
-    expect(attrs.filter((x: Any) => x.group === 'CUSTOM').every((a: Any) => /^attribute\w+Value\./.test(a.name))).toBe(true);
+    for (const a of attrs.filter((x: Any) => x.group !== 'BASE'))
+      for (const v of a.values)
+        expect(v).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), valueKey: expect.any(String) });
+    expect(attrs.filter((x: Any) => x.group === 'CUSTOM').every((a: Any) => /^attribute\w+Value\./.test(a.name))).toBe(
+      true,
+    );
     for (const n of nodes) {
       expect(n.number).toEqual(expect.any(Number));
       expect(n.organizationId).toMatch(/^[0-9a-f-]{36}$/);
@@ -86,10 +92,17 @@ describe('reads', () => {
   });
 
   it('an entity type carries every field and setting', async () => {
-    const d = await data('{ entityTypes(first: 50) { nodes { id name nameKey description descriptionKey seeded enabled moduleName moduleScopes schemaName workflowType createdAt updatedAt settings { enableWorkflow enableWorkflowStageTracking enableAudit assessable enableTask enableRisk enableDocument enableControl enableWebForm enableComment } } } }');
+    const d = await data(
+      '{ entityTypes(first: 50) { nodes { id name nameKey description descriptionKey seeded enabled moduleName moduleScopes schemaName workflowType createdAt updatedAt settings { enableWorkflow enableWorkflowStageTracking enableAudit assessable enableTask enableRisk enableDocument enableControl enableWebForm enableComment } } } }',
+    );
     const models = d.entityTypes.nodes.find((t: Any) => t.name === 'models');
-    for (const key of ['nameKey', 'description', 'descriptionKey', 'moduleName', 'schemaName']) expect(models[key], key).toEqual(expect.any(String));
-    expect(models).toMatchObject({ seeded: true, enabled: true, workflowType: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    for (const key of ['nameKey', 'description', 'descriptionKey', 'moduleName', 'schemaName'])
+      expect(models[key], key).toEqual(expect.any(String));
+    expect(models).toMatchObject({
+      seeded: true,
+      enabled: true,
+      workflowType: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(Date.parse(models.createdAt)).toBeLessThanOrEqual(Date.parse(models.updatedAt));
     for (const [key, value] of Object.entries(models.settings)) expect(typeof value, key).toBe('boolean');
     expect(models.settings.enableWorkflow).toBe(true);
@@ -97,7 +110,9 @@ describe('reads', () => {
 
   it('answers `type { name }` from the embedded reference without a call', async () => {
     stack.clearRequests();
-    const d = await data('{ entities(kind: DATASET, first: 5) { nodes { type { id name seeded moduleName schemaName kind } } } }');
+    const d = await data(
+      '{ entities(kind: DATASET, first: 5) { nodes { type { id name seeded moduleName schemaName kind } } } }',
+    );
     expect(d.entities.nodes[0].type).toMatchObject({ name: 'datasets', kind: 'DATASET', seeded: true });
     expect(apiCalls(stack).map((r) => r.route)).toEqual(['POST /entities/search']);
   });
@@ -141,20 +156,47 @@ describe('reads', () => {
   });
 
   it('LinkById reads a link with both labels and both ends', async () => {
-    const g = await data('{ entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 1) { nodes { id relationshipType { id name nameKey description descriptionKey seeded moduleName schemaName forwardLabel forwardLabelKey reverseLabel reverseLabelKey enableAudit allowNewCustomLinkAssociation createdAt updatedAt } } } } } }');
+    const g = await data(
+      '{ entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 1) { nodes { id relationshipType { id name nameKey description descriptionKey seeded moduleName schemaName forwardLabel forwardLabelKey reverseLabel reverseLabelKey enableAudit allowNewCustomLinkAssociation createdAt updatedAt } } } } } }',
+    );
     const l = g.entities.nodes[0].links.nodes[0];
     const r = l.relationshipType;
-    for (const key of ['name', 'nameKey', 'description', 'descriptionKey', 'moduleName', 'schemaName', 'forwardLabel', 'forwardLabelKey', 'reverseLabel', 'reverseLabelKey']) expect(r[key]).toEqual(expect.any(String));
+    for (const key of [
+      'name',
+      'nameKey',
+      'description',
+      'descriptionKey',
+      'moduleName',
+      'schemaName',
+      'forwardLabel',
+      'forwardLabelKey',
+      'reverseLabel',
+      'reverseLabelKey',
+    ])
+      expect(r[key]).toEqual(expect.any(String));
     expect(Date.parse(r.createdAt)).toBeLessThanOrEqual(Date.parse(r.updatedAt));
     const d = await data(op('LinkById'), { id: l.id, linkTypeId: l.relationshipType.id });
-    expect(d.link).toMatchObject({ id: l.id, linkType: { id: l.relationshipType.id }, forwardLabel: expect.any(String), reverseLabel: expect.any(String) });
-    const keys = await data('query($id: ID!, $t: ID!) { link(id: $id, linkTypeId: $t) { forwardLabel forwardLabelKey reverseLabelKey } }', { id: l.id, t: r.id });
-    expect(keys.link).toEqual({ forwardLabel: r.forwardLabel, forwardLabelKey: r.forwardLabelKey, reverseLabelKey: r.reverseLabelKey });
+    expect(d.link).toMatchObject({
+      id: l.id,
+      linkType: { id: l.relationshipType.id },
+      forwardLabel: expect.any(String),
+      reverseLabel: expect.any(String),
+    });
+    const keys = await data(
+      'query($id: ID!, $t: ID!) { link(id: $id, linkTypeId: $t) { forwardLabel forwardLabelKey reverseLabelKey } }',
+      { id: l.id, t: r.id },
+    );
+    expect(keys.link).toEqual({
+      forwardLabel: r.forwardLabel,
+      forwardLabelKey: r.forwardLabelKey,
+      reverseLabelKey: r.reverseLabelKey,
+    });
     expect(d.link.entity1.entity?.id ?? null).toBe(d.link.entity1.kind ? d.link.entity1.id : null);
   });
 
   it('Entity.links: both orders reach the upstream, and link ends carry number, label and option keys', async () => {
-    const q = 'query($o: EntityLinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { id valueKey } } } } } } } }';
+    const q =
+      'query($o: EntityLinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { id valueKey } } } } } } } }';
     stack.gateway.upstreams.cache.clear();
     stack.clearRequests();
     const newest = (await data(q, { o: 'ID_DESC' })).entities.nodes[0].links;
@@ -162,25 +204,37 @@ describe('reads', () => {
     expect(newest.totalCount).toBeGreaterThan(1);
     expect(newest.nodes).toHaveLength(newest.totalCount);
     expect(oldest.nodes.map((n: Any) => n.id)).toEqual([...newest.nodes.map((n: Any) => n.id)].reverse());
-    const sorts = apiCalls(stack).filter((r) => r.route.endsWith('/links/pages')).map((r) => new URLSearchParams(r.query).get('sort'));
+    const sorts = apiCalls(stack)
+      .filter((r) => r.route.endsWith('/links/pages'))
+      .map((r) => new URLSearchParams(r.query).get('sort'));
     expect(sorts).toEqual(['id,desc', 'id,asc']);
     for (const { counterpart: c } of newest.nodes.filter((n: Any) => n.counterpart.kind)) {
       expect(c.number).toEqual(expect.any(Number));
       expect(c.displayLabel).toEqual(expect.any(String));
-      for (const o of c.options) for (const v of o.values) expect(v).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), valueKey: expect.stringMatching(/^CE\./) });
+      for (const o of c.options)
+        for (const v of o.values)
+          expect(v).toMatchObject({
+            id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+            valueKey: expect.stringMatching(/^CE\./),
+          });
     }
     expect(newest.nodes.some((n: Any) => n.counterpart.options.length > 0)).toBe(true);
   });
 
   it('filters reach the upstream: option filters on entities, module, seeded and enabled on entity types', async () => {
-    const all = await data('{ entities(kind: DATASET, first: 100) { totalCount nodes { source: attribute(name: "source") { values { id } } } } }');
+    const all = await data(
+      '{ entities(kind: DATASET, first: 100) { totalCount nodes { source: attribute(name: "source") { values { id } } } } }',
+    );
     const optionId: string = all.entities.nodes.find((n: Any) => n.source?.values[0])?.source.values[0].id;
-    const q = 'query($v: [String!]!) { entities(kind: DATASET, first: 100, filters: [{ field: "source", values: $v }]) { totalCount nodes { source: attribute(name: "source") { values { id } } } } }';
+    const q =
+      'query($v: [String!]!) { entities(kind: DATASET, first: 100, filters: [{ field: "source", values: $v }]) { totalCount nodes { source: attribute(name: "source") { values { id } } } } }';
     const filtered = await data(q, { v: [optionId] });
     expect(filtered.entities.totalCount).toBeGreaterThan(0);
     expect(filtered.entities.totalCount).toBeLessThan(all.entities.totalCount);
     for (const n of filtered.entities.nodes) expect(n.source.values.map((v: Any) => v.id)).toContain(optionId);
-    const types = await data('{ dm: entityTypes(moduleScope: "DM", first: 50) { nodes { moduleScopes } } custom: entityTypes(seeded: false, first: 50) { nodes { seeded } } off: entityTypes(enabled: false, first: 50) { nodes { enabled } } }');
+    const types = await data(
+      '{ dm: entityTypes(moduleScope: "DM", first: 50) { nodes { moduleScopes } } custom: entityTypes(seeded: false, first: 50) { nodes { seeded } } off: entityTypes(enabled: false, first: 50) { nodes { enabled } } }',
+    );
     expect(types.dm.nodes.length).toBeGreaterThan(0);
     for (const t of types.dm.nodes) expect(t.moduleScopes).toContain('DM');
     expect(types.custom.nodes.length).toBeGreaterThan(0);
@@ -189,7 +243,9 @@ describe('reads', () => {
   });
 
   it('unknown ids are null, not errors', async () => {
-    const res = await stack.query<Any>(`{ entity(id: "${UNKNOWN}") { id } entityType(id: "${UNKNOWN}") { id } link(id: "${UNKNOWN}", linkTypeId: "${UNKNOWN}") { id } }`);
+    const res = await stack.query<Any>(
+      `{ entity(id: "${UNKNOWN}") { id } entityType(id: "${UNKNOWN}") { id } link(id: "${UNKNOWN}", linkTypeId: "${UNKNOWN}") { id } }`,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data).toEqual({ entity: null, entityType: null, link: null });
   });
@@ -229,13 +285,24 @@ describe('paging', () => {
   it('first above the maximum, a negative first and a tampered cursor are BAD_USER_INPUT with no upstream call', async () => {
     const ok = await data(op('EntitiesOfKind'), { first: 2 });
     const cursor: string = ok.entities.pageInfo.endCursor;
-    const tampered = Buffer.from(Buffer.from(cursor, 'base64url').toString().replace(/^v1:\d+/, 'v1:7')).toString('base64url');
+    const tampered = Buffer.from(
+      Buffer.from(cursor, 'base64url')
+        .toString()
+        .replace(/^v1:\d+/, 'v1:7'),
+    ).toString('base64url');
     stack.clearRequests();
-    for (const vars of [{ first: 501 }, { first: -1 }, { first: 5, after: tampered }, { first: 5, after: 'not-a-cursor' }]) {
+    for (const vars of [
+      { first: 501 },
+      { first: -1 },
+      { first: 5, after: tampered },
+      { first: 5, after: 'not-a-cursor' },
+    ]) {
       const res = await stack.query<Any>(op('EntitiesOfKind'), vars);
       expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
-    const links = await stack.query<Any>(`{ entitySummaries(first: 1000) { totalCount } entityTypes(first: 501) { totalCount } }`);
+    const links = await stack.query<Any>(
+      `{ entitySummaries(first: 1000) { totalCount } entityTypes(first: 501) { totalCount } }`,
+    );
     expect(links.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
     expect(governanceCalls(stack)).toEqual([]);
   });
@@ -249,12 +316,32 @@ describe('argument checks before any upstream call', () => {
     ['search too long', `{ entities(search: "${'x'.repeat(501)}", first: 1) { totalCount } }`, 'search'],
     ['deleteEntity', 'mutation { deleteEntity(id: "1") { deletedId } }', 'id'],
     ['updateEntity', `mutation { updateEntity(id: "${UNKNOWN}", input: { name: "  " }) { id } }`, 'input.name'],
-    ['createEntity', 'mutation { createEntity(input: { kind: DATASET, name: "x", organizationId: "root" }) { id } }', 'input.organizationId'],
-    ['moveEntityToStage', `mutation { moveEntityToStage(input: { entityId: "${UNKNOWN}", nextStageName: " " }) { id } }`, 'input.nextStageName'],
-    ['createLink', `mutation { createLink(input: { linkTypeId: "${UNKNOWN}", entity1: { id: "a" }, entity2: { id: "${UNKNOWN}" } }) { id } }`, 'input.entity1.id'],
+    [
+      'createEntity',
+      'mutation { createEntity(input: { kind: DATASET, name: "x", organizationId: "root" }) { id } }',
+      'input.organizationId',
+    ],
+    [
+      'moveEntityToStage',
+      `mutation { moveEntityToStage(input: { entityId: "${UNKNOWN}", nextStageName: " " }) { id } }`,
+      'input.nextStageName',
+    ],
+    [
+      'createLink',
+      `mutation { createLink(input: { linkTypeId: "${UNKNOWN}", entity1: { id: "a" }, entity2: { id: "${UNKNOWN}" } }) { id } }`,
+      'input.entity1.id',
+    ],
     ['deleteLink', `mutation { deleteLink(id: "${UNKNOWN}", linkTypeId: "nope") { deletedId } }`, 'linkTypeId'],
-    ['addSchemaAttribute', 'mutation { addSchemaAttribute(schemaName: "", input: { name: "x", responseType: TEXT }) { id } }', 'schemaName'],
-    ['addAttributeOptions', 'mutation { addAttributeOptions(attributeId: "x", options: [{ option: "a" }]) { id } }', 'attributeId'],
+    [
+      'addSchemaAttribute',
+      'mutation { addSchemaAttribute(schemaName: "", input: { name: "x", responseType: TEXT }) { id } }',
+      'schemaName',
+    ],
+    [
+      'addAttributeOptions',
+      'mutation { addAttributeOptions(attributeId: "x", options: [{ option: "a" }]) { id } }',
+      'attributeId',
+    ],
   ])('%s', async (_name, query, argument) => {
     stack.clearRequests();
     const res = await stack.query<Any>(query);
@@ -292,7 +379,9 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
       }
     }
     const distinct = new Set(wanted);
-    const aiEnds = systems.flatMap((s) => s.links.nodes).filter((l: Any) => l.counterpart.kind && !l.counterpart.deleted).length;
+    const aiEnds = systems
+      .flatMap((s) => s.links.nodes)
+      .filter((l: Any) => l.counterpart.kind && !l.counterpart.deleted).length;
     // The seed links several systems to the same records: without the loader's de-duplication this
     // would cost one GET per AI end (priming from the search is proven by the last test below).
     expect(distinct.size).toBeLessThan(aiEnds);
@@ -301,14 +390,18 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     const calls = apiCalls(stack);
     const byRoute = (route: string) => calls.filter((r) => r.route === route);
     expect(byRoute('POST /entities/search')).toHaveLength(1);
-    expect(byRoute('POST /linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages')).toHaveLength(10);
+    expect(
+      byRoute('POST /linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages'),
+    ).toHaveLength(10);
     const gets = byRoute('GET /entities/:entityId').map((r) => r.path.split('/').pop());
     expect(new Set(gets)).toEqual(distinct);
     expect(gets).toHaveLength(distinct.size);
     expect(calls).toHaveLength(1 + 10 + distinct.size);
     expect(tokenCalls(stack)).toHaveLength(0);
     expect(res.extensions?.cost?.governance).toMatchObject({ requests: calls.length, cacheHits: 0 });
-    console.log(`EntityGraph(first: 10): 1 search + 10 links pages + ${distinct.size} entity GETs = ${calls.length} upstream requests (${aiEnds} AI ends, ${wanted.length} outside the page, ${vendors} vendor ends)`);
+    console.log(
+      `EntityGraph(first: 10): 1 search + 10 links pages + ${distinct.size} entity GETs = ${calls.length} upstream requests (${aiEnds} AI ends, ${wanted.length} outside the page, ${vendors} vendor ends)`,
+    );
   });
 
   it('a second run within the cache TTL is answered from the shared cache', async () => {
@@ -327,14 +420,21 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     // come from the search payloads, only the other kinds' ends are read one by one.
     const { totalCount } = (await data('{ entities(kind: AI_SYSTEM, first: 1) { totalCount } }')).entities;
     stack.clearRequests();
-    const d = await data('query($n: Int!) { entities(kind: AI_SYSTEM, first: $n) { totalCount nodes { id links(first: 10) { nodes { counterpart { id kind deleted entity { id name } } } } } } }', { n: totalCount });
+    const d = await data(
+      'query($n: Int!) { entities(kind: AI_SYSTEM, first: $n) { totalCount nodes { id links(first: 10) { nodes { counterpart { id kind deleted entity { id name } } } } } } }',
+      { n: totalCount },
+    );
     const systems: Any[] = d.entities.nodes;
     expect(systems).toHaveLength(d.entities.totalCount);
-    const ends: Any[] = systems.flatMap((s) => s.links.nodes.map((l: Any) => l.counterpart)).filter((c: Any) => c.kind && !c.deleted);
+    const ends: Any[] = systems
+      .flatMap((s) => s.links.nodes.map((l: Any) => l.counterpart))
+      .filter((c: Any) => c.kind && !c.deleted);
     const systemEnds = ends.filter((c) => c.kind === 'AI_SYSTEM');
     expect(systemEnds.length).toBeGreaterThan(0);
     for (const c of ends) expect(c.entity).toMatchObject({ id: c.id });
-    const gets = apiCalls(stack).filter((r) => r.route === 'GET /entities/:entityId').map((r) => r.path.split('/').pop());
+    const gets = apiCalls(stack)
+      .filter((r) => r.route === 'GET /entities/:entityId')
+      .map((r) => r.path.split('/').pop());
     expect(new Set(gets)).toEqual(new Set(ends.filter((c) => c.kind !== 'AI_SYSTEM').map((c) => c.id)));
     expect(gets.filter((id) => systemEnds.some((c) => c.id === id))).toEqual([]);
   });

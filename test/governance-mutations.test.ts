@@ -8,7 +8,6 @@ import { apiCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
 
- 
 type Any = any;
 
 let stack: Stack;
@@ -37,10 +36,15 @@ describe('entities', () => {
     expect((await data(op('EntitySearch'), { text: name })).entities.totalCount).toBe(0);
     const created = (await data(op('CreateDataset'), { organizationId, name })).createEntity;
     expect(created).toMatchObject({ name, kind: 'DATASET' });
-    expect(created.attributes).toContainEqual({ name: 'description', values: [{ value: "written by the gateway's tests" }] });
+    expect(created.attributes).toContainEqual({
+      name: 'description',
+      values: [{ value: "written by the gateway's tests" }],
+    });
     const found = await data(op('EntitySearch'), { text: name });
     expect(found.entities.nodes.map((n: Any) => n.id)).toEqual([created.id]);
-    const read = await data('query($id: ID!) { entity(id: $id) { id workflowStage { name } type { name } } }', { id: created.id });
+    const read = await data('query($id: ID!) { entity(id: $id) { id workflowStage { name } type { name } } }', {
+      id: created.id,
+    });
     expect(read.entity).toEqual({ id: created.id, workflowStage: null, type: { name: 'datasets' } });
   });
 
@@ -51,7 +55,10 @@ describe('entities', () => {
     expect(renamed).toMatchObject({ id, name: 'After rename' });
     expect((await data(op('EntityById'), { id })).entity.name).toBe('After rename');
     // The write and a read of it in one operation: the loader holds the written record.
-    const both = await data('mutation($id: ID!) { updateEntity(id: $id, input: { attributes: [{ name: "datasetVersion", values: [{ value: "9.9" }] }] }) { attribute(name: "datasetVersion") { values { value } } } }', { id });
+    const both = await data(
+      'mutation($id: ID!) { updateEntity(id: $id, input: { attributes: [{ name: "datasetVersion", values: [{ value: "9.9" }] }] }) { attribute(name: "datasetVersion") { values { value } } } }',
+      { id },
+    );
     expect(both.updateEntity.attribute.values).toEqual([{ value: '9.9' }]);
     const unknown = await stack.query<Any>(op('RenameEntity'), { id: UNKNOWN, name: 'x' });
     expect(unknown.data?.updateEntity).toBeNull();
@@ -70,7 +77,11 @@ describe('entities', () => {
 
   it('an upstream refusal is BAD_USER_INPUT with its detail, free of URLs', async () => {
     const res = await stack.query<Any>(op('CreateDataset'), { organizationId: UNKNOWN, name: 'Nowhere' });
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: 'governance', upstreamStatus: 400 });
+    expect(res.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: 'governance',
+      upstreamStatus: 400,
+    });
     expect(res.errors?.[0]?.message).toMatch(/^The governance service rejected the request: ./);
     expect(JSON.stringify(res.errors)).not.toMatch(/http:|127\.0\.0\.1|Bearer/);
   });
@@ -83,8 +94,15 @@ describe('workflow', () => {
     const moved = (await data(op('MoveToStage'), { entityId: system.id, stage: 'Testing' })).moveEntityToStage;
     const moveCalls = apiCalls(stack);
     expect(moved).toMatchObject({ name: 'Testing', sequence: 3, id: expect.any(String) });
-    const type = await data('query($id: ID!) { entity(id: $id) { type { id workflowType } workflowStage { id name workflowType } } }', { id: system.id });
-    expect(type.entity.workflowStage).toMatchObject({ id: moved.id, name: 'Testing', workflowType: type.entity.type.workflowType });
+    const type = await data(
+      'query($id: ID!) { entity(id: $id) { type { id workflowType } workflowStage { id name workflowType } } }',
+      { id: system.id },
+    );
+    expect(type.entity.workflowStage).toMatchObject({
+      id: moved.id,
+      name: 'Testing',
+      workflowType: type.entity.type.workflowType,
+    });
     // The uuid is read from the record's entity type, not from the label-like `workflowAndStage.type`.
     expect(moveCalls.map((r) => r.path)).toEqual([
       `/entities/${system.id}`,
@@ -95,15 +113,25 @@ describe('workflow', () => {
 
   it('the record an update returns is primed: a move in the same operation reads no record', async () => {
     stack.clearRequests();
-    const d = await data('mutation($id: ID!) { updateEntity(id: $id, input: { name: "Primed system" }) { id } moveEntityToStage(input: { entityId: $id, nextStageName: "Development" }) { name } }', { id: system.id });
+    const d = await data(
+      'mutation($id: ID!) { updateEntity(id: $id, input: { name: "Primed system" }) { id } moveEntityToStage(input: { entityId: $id, nextStageName: "Development" }) { name } }',
+      { id: system.id },
+    );
     expect(d.moveEntityToStage).toEqual({ name: 'Development' });
     // No GET /entities/:entityId; the workflow type comes from the entity type (its own read).
-    expect(apiCalls(stack).map((r) => r.route).filter((r) => r !== 'GET /entity-types/:entityTypeId')).toEqual(['PATCH /entities/:entityId', 'POST /assignments/entities/:entityId/types/:type/stage']);
+    expect(
+      apiCalls(stack)
+        .map((r) => r.route)
+        .filter((r) => r !== 'GET /entity-types/:entityTypeId'),
+    ).toEqual(['PATCH /entities/:entityId', 'POST /assignments/entities/:entityId/types/:type/stage']);
   });
 
   it('an explicit workflow type is used as given', async () => {
     const t = await data('query($id: ID!) { entity(id: $id) { type { workflowType } } }', { id: system.id });
-    const d = await data('mutation($id: ID!, $wt: ID!) { moveEntityToStage(input: { entityId: $id, nextStageName: "Approved", workflowType: $wt }) { name sequence } }', { id: system.id, wt: t.entity.type.workflowType });
+    const d = await data(
+      'mutation($id: ID!, $wt: ID!) { moveEntityToStage(input: { entityId: $id, nextStageName: "Approved", workflowType: $wt }) { name sequence } }',
+      { id: system.id, wt: t.entity.type.workflowType },
+    );
     expect(d.moveEntityToStage).toEqual({ name: 'Approved', sequence: 4 });
   });
 
@@ -124,22 +152,43 @@ describe('links', () => {
   it('LinkEntities links two records, the links list shows it at once, UnlinkEntities removes it', async () => {
     const linksOf = `query($id: ID!) { entity(id: $id) { links(first: 50) { totalCount nodes { id label direction counterpart { id kind } } } } }`;
     const before = (await data(linksOf, { id: system.id })).entity.links;
-    const g = await data('{ entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 1) { nodes { relationshipType { id name } } } } } }');
+    const g = await data(
+      '{ entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 1) { nodes { relationshipType { id name } } } } } }',
+    );
     const linkTypeId = g.entities.nodes[0].links.nodes[0].relationshipType.id;
-    const { id: datasetId } = (await data(op('CreateDataset'), { organizationId, name: 'Linked dataset' })).createEntity;
+    const { id: datasetId } = (await data(op('CreateDataset'), { organizationId, name: 'Linked dataset' }))
+      .createEntity;
 
     const created = (await data(op('LinkEntities'), { linkTypeId, from: system.id, to: datasetId })).createLink;
-    expect(created).toMatchObject({ linkType: { id: linkTypeId }, entity1: { id: system.id }, entity2: { id: datasetId, name: 'Linked dataset' } });
+    expect(created).toMatchObject({
+      linkType: { id: linkTypeId },
+      entity1: { id: system.id },
+      entity2: { id: datasetId, name: 'Linked dataset' },
+    });
 
     const after = (await data(linksOf, { id: system.id })).entity.links;
     expect(after.totalCount).toBe(before.totalCount + 1);
-    expect(after.nodes).toContainEqual({ id: created.id, label: 'is composed of', direction: 'OUTGOING', counterpart: { id: datasetId, kind: 'DATASET' } });
+    expect(after.nodes).toContainEqual({
+      id: created.id,
+      label: 'is composed of',
+      direction: 'OUTGOING',
+      counterpart: { id: datasetId, kind: 'DATASET' },
+    });
     const fromDataset = (await data(linksOf, { id: datasetId })).entity.links.nodes;
-    expect(fromDataset).toEqual([{ id: created.id, label: 'is a component of', direction: 'INCOMING', counterpart: { id: system.id, kind: 'AI_SYSTEM' } }]);
+    expect(fromDataset).toEqual([
+      {
+        id: created.id,
+        label: 'is a component of',
+        direction: 'INCOMING',
+        counterpart: { id: system.id, kind: 'AI_SYSTEM' },
+      },
+    ]);
 
     const link = await data(op('LinkById'), { id: created.id, linkTypeId });
     expect(link.link).toMatchObject({ forwardLabel: 'is composed of', reverseLabel: 'is a component of' });
-    expect((await data(op('UnlinkEntities'), { id: created.id, linkTypeId })).deleteLink).toEqual({ deletedId: created.id });
+    expect((await data(op('UnlinkEntities'), { id: created.id, linkTypeId })).deleteLink).toEqual({
+      deletedId: created.id,
+    });
     expect((await data(op('LinkById'), { id: created.id, linkTypeId })).link).toBeNull();
     expect((await data(linksOf, { id: system.id })).entity.links.totalCount).toBe(before.totalCount);
     const again = await stack.query<Any>(op('UnlinkEntities'), { id: created.id, linkTypeId });
@@ -147,7 +196,9 @@ describe('links', () => {
   });
 
   it('a vendor end has no kind and no entity, and links to unknown records are refused', async () => {
-    const d = await data('{ entities(kind: AI_SYSTEM, first: 10) { nodes { links(first: 10) { nodes { counterpart { typeName kind entity { id } } } } } } }');
+    const d = await data(
+      '{ entities(kind: AI_SYSTEM, first: 10) { nodes { links(first: 10) { nodes { counterpart { typeName kind entity { id } } } } } } }',
+    );
     const ends = d.entities.nodes.flatMap((n: Any) => n.links.nodes.map((l: Any) => l.counterpart));
     const vendor = ends.find((c: Any) => c.typeName === 'vendors');
     expect(vendor).toEqual({ typeName: 'vendors', kind: null, entity: null });
@@ -158,16 +209,24 @@ describe('links', () => {
 
 describe('links to records of other kinds', () => {
   it('links a model to a vendor given by type name, reading no record when both ends say what they are', async () => {
-    const d = await data('{ entities(kind: MODEL, first: 30) { nodes { id links(first: 5) { nodes { relationshipType { id } counterpart { id typeName } } } } } }');
+    const d = await data(
+      '{ entities(kind: MODEL, first: 30) { nodes { id links(first: 5) { nodes { relationshipType { id } counterpart { id typeName } } } } } }',
+    );
     const models: Any[] = d.entities.nodes;
     const sourced = models.flatMap((m) => m.links.nodes).find((l: Any) => l.counterpart.typeName === 'vendors');
     expect(sourced).toBeDefined();
     const model = models.find((m) => !m.links.nodes.some((l: Any) => l.counterpart.id === sourced.counterpart.id))!;
     stack.clearRequests();
-    const created = await data('mutation($t: ID!, $m: ID!, $v: ID!) { createLink(input: { linkTypeId: $t, entity1: { id: $m, kind: MODEL }, entity2: { id: $v, typeName: "vendors" } }) { id entity2 { typeName kind entity { id } } } }', { t: sourced.relationshipType.id, m: model.id, v: sourced.counterpart.id });
+    const created = await data(
+      'mutation($t: ID!, $m: ID!, $v: ID!) { createLink(input: { linkTypeId: $t, entity1: { id: $m, kind: MODEL }, entity2: { id: $v, typeName: "vendors" } }) { id entity2 { typeName kind entity { id } } } }',
+      { t: sourced.relationshipType.id, m: model.id, v: sourced.counterpart.id },
+    );
     expect(created.createLink.entity2).toEqual({ typeName: 'vendors', kind: null, entity: null });
     expect(apiCalls(stack).map((r) => r.route)).toEqual(['POST /links']);
-    expect((await data(op('UnlinkEntities'), { id: created.createLink.id, linkTypeId: sourced.relationshipType.id })).deleteLink).toEqual({ deletedId: created.createLink.id });
+    expect(
+      (await data(op('UnlinkEntities'), { id: created.createLink.id, linkTypeId: sourced.relationshipType.id }))
+        .deleteLink,
+    ).toEqual({ deletedId: created.createLink.id });
   });
 });
 
@@ -184,31 +243,60 @@ describe('attributes', () => {
     expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', argument: 'attributeId' });
   });
 
-  it('the upstream\'s refusals of attribute writes are BAD_USER_INPUT with its detail', async () => {
+  it("the upstream's refusals of attribute writes are BAD_USER_INPUT with its detail", async () => {
     const name = `Tier ${Date.now()}`;
     const attr = (await data(op('AddSchemaAttribute'), { name })).addSchemaAttribute;
     const refusals = [
       // The same name twice in one schema.
       [op('AddSchemaAttribute'), { name }, /already exists/],
       // An option the attribute already has (EU is one of AddSchemaAttribute's options).
-      ['mutation($id: ID!) { addAttributeOptions(attributeId: $id, options: [{ option: "EU" }]) { id } }', { id: attr.id }, /already exists/],
+      [
+        'mutation($id: ID!) { addAttributeOptions(attributeId: $id, options: [{ option: "EU" }]) { id } }',
+        { id: attr.id },
+        /already exists/,
+      ],
       // A schema that is not one of the four AI kinds.
-      ['mutation { addSchemaAttribute(schemaName: "vendors", input: { name: "x", responseType: TEXT }) { id } }', {}, /./],
+      [
+        'mutation { addSchemaAttribute(schemaName: "vendors", input: { name: "x", responseType: TEXT }) { id } }',
+        {},
+        /./,
+      ],
     ] as const;
     for (const [query, variables, detail] of refusals) {
       const res = await stack.query<Any>(query, variables);
-      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: 'governance', upstreamStatus: 400 });
+      expect(res.errors?.[0]?.extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        upstream: 'governance',
+        upstreamStatus: 400,
+      });
       expect(res.errors?.[0]?.message).toMatch(/^The governance service rejected the request: /);
       expect(res.errors?.[0]?.message).toMatch(detail);
     }
-    const unchanged = (await data('mutation($id: ID!) { addAttributeOptions(attributeId: $id, options: [{ option: "APAC" }]) { options { option } } }', { id: attr.id })).addAttributeOptions;
+    const unchanged = (
+      await data(
+        'mutation($id: ID!) { addAttributeOptions(attributeId: $id, options: [{ option: "APAC" }]) { options { option } } }',
+        { id: attr.id },
+      )
+    ).addAttributeOptions;
     expect(unchanged.options.map((o: Any) => o.option).sort()).toEqual(['APAC', 'EU', 'US']);
   });
 
   it('a text attribute has no options and a generated field name', async () => {
-    const d = await data('mutation { addSchemaAttribute(schemaName: "models", input: { name: "Model card URL", responseType: TEXT, description: "Where the card lives." }) { name responseType fieldName mappedFieldName options { option } schemaName descriptionKey readOnly baseAttribute hidden optionType responseMaxLength referenceCategoryIds createdBy createdAt updatedAt } }');
+    const d = await data(
+      'mutation { addSchemaAttribute(schemaName: "models", input: { name: "Model card URL", responseType: TEXT, description: "Where the card lives." }) { name responseType fieldName mappedFieldName options { option } schemaName descriptionKey readOnly baseAttribute hidden optionType responseMaxLength referenceCategoryIds createdBy createdAt updatedAt } }',
+    );
     const a = d.addSchemaAttribute;
-    expect(a).toMatchObject({ name: 'Model card URL', responseType: 'TEXT', options: [], schemaName: 'models', readOnly: false, baseAttribute: false, hidden: false, responseMaxLength: 1000, referenceCategoryIds: [] });
+    expect(a).toMatchObject({
+      name: 'Model card URL',
+      responseType: 'TEXT',
+      options: [],
+      schemaName: 'models',
+      readOnly: false,
+      baseAttribute: false,
+      hidden: false,
+      responseMaxLength: 1000,
+      referenceCategoryIds: [],
+    });
     expect(a.fieldName).toMatch(/^attribute\w+Value\./);
     expect(a.fieldName.startsWith(a.mappedFieldName)).toBe(true);
     expect(a.optionType.toLowerCase()).toBe('none');

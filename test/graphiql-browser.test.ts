@@ -28,13 +28,24 @@ describe('GraphiQL in Chromium', () => {
     const stack = await startStack();
     const url = await stack.listen();
     const origin = new URL(url).origin;
-    const expected = await stack.query<{ entities: { nodes: { name: string }[] } }>('{ entities(kind: AI_SYSTEM, first: 5) { nodes { name } } }');
+    const expected = await stack.query<{ entities: { nodes: { name: string }[] } }>(
+      '{ entities(kind: AI_SYSTEM, first: 5) { nodes { name } } }',
+    );
     expect(expected.errors).toBeUndefined();
     const firstName = expected.data!.entities.nodes[0]!.name;
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const page = await browser.newPage();
     const requested: string[] = [];
@@ -68,7 +79,9 @@ describe('GraphiQL in Chromium', () => {
     expect(shown).not.toContain('"errors"');
     await page.screenshot({ path: SCREENSHOT });
 
-    const offHost = requested.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+    const offHost = requested.filter(
+      (u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'),
+    );
     expect(offHost).toEqual([]);
     expect(requested.some((u) => u.startsWith(`${origin}/graphql`))).toBe(true);
     expect(consoleErrors).toEqual([]);

@@ -49,12 +49,15 @@ describe('HTTP caching of GET queries', () => {
     expect(other.headers.get('etag')).toBe(etag);
   });
 
-  it('the ETag differs per credential, so a tag never validates another caller\'s copy', async () => {
+  it("the ETag differs per credential, so a tag never validates another caller's copy", async () => {
     const query = '{ venues(first: 1) { nodes { id } } }';
     const a = await get(query);
     const b = await get(query, { authorization: 'Basic c29tZW9uZTplbHNl' });
     expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
-    const cross = await get(query, { authorization: 'Basic c29tZW9uZTplbHNl', 'if-none-match': a.headers.get('etag')! });
+    const cross = await get(query, {
+      authorization: 'Basic c29tZW9uZTplbHNl',
+      'if-none-match': a.headers.get('etag')!,
+    });
     expect(cross.status).toBe(200);
   });
 
@@ -75,7 +78,11 @@ describe('HTTP caching of GET queries', () => {
     expect(mutation.headers.get('cache-control')).toBeNull();
     expect(mutation.headers.get('etag')).toBeNull();
 
-    const post = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ venues(first: 1) { nodes { id } } }' }) });
+    const post = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ venues(first: 1) { nodes { id } } }' }),
+    });
     expect(post.status).toBe(200);
     expect(post.headers.get('etag')).toBeNull();
     expect(post.headers.get('cache-control')).toBeNull();

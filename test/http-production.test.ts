@@ -59,7 +59,8 @@ describe('compression', () => {
 describe('GraphiQL page', () => {
   it('goes over the wire precompressed under 2 MB, with an ETag, cache headers and 304', async () => {
     const stack = await startStack();
-    const get = (headers: Record<string, string>) => stack.gateway.yoga.fetch('http://gw/graphql', { headers: { accept: 'text/html', ...headers } });
+    const get = (headers: Record<string, string>) =>
+      stack.gateway.yoga.fetch('http://gw/graphql', { headers: { accept: 'text/html', ...headers } });
     const br = await get({ 'accept-encoding': 'br' });
     expect(br.status).toBe(200);
     expect(br.headers.get('content-encoding')).toBe('br');
@@ -76,13 +77,17 @@ describe('GraphiQL page', () => {
 describe('CORS and request ids', () => {
   it('is closed in production unless CORS_ORIGINS lists the origin', async () => {
     const closed = await startStack({ env: { NODE_ENV: 'production' } });
-    const pre = (s: typeof closed) => s.gateway.yoga.fetch('http://gw/graphql', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const pre = (s: typeof closed) =>
+      s.gateway.yoga.fetch('http://gw/graphql', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
     expect((await pre(closed)).headers.get('access-control-allow-origin')).toBeNull();
     const open = await startStack({ env: { NODE_ENV: 'production', CORS_ORIGINS: 'https://app.example' } });
     expect((await pre(open)).headers.get('access-control-allow-origin')).toBe('https://app.example');
   });
 
-  it('answers with its own request id, not the caller\'s', async () => {
+  it("answers with its own request id, not the caller's", async () => {
     const stack = await startStack();
     const res = await stack.query('{ __typename }', {}, { 'x-request-id': 'client-chosen' });
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -10,7 +10,6 @@ import { calls } from './support/calendar.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 
- 
 type Any = any;
 
 interface Part {
@@ -48,7 +47,8 @@ async function multipart(query: string): Promise<{ contentType: string; parts: P
   const contentType = res.headers.get('content-type') ?? '';
   const parts: Part[] = [];
   const stream = await meros<Part>(res);
-  if (!(Symbol.asyncIterator in (stream as object))) return { contentType, parts: [(await (stream as Response).json()) as Part] };
+  if (!(Symbol.asyncIterator in (stream as object)))
+    return { contentType, parts: [(await (stream as Response).json()) as Part] };
   for await (const part of stream as AsyncIterable<{ json: boolean; body: Part }>) parts.push(part.body);
   return { contentType, parts };
 }
@@ -83,13 +83,22 @@ function checkDeferred(parts: Part[]): void {
 }
 
 describe('@defer', () => {
-  it('multipart/mixed: the list first, each entity\'s links after, at one search plus one links page per entity', async () => {
+  it("multipart/mixed: the list first, each entity's links after, at one search plus one links page per entity", async () => {
     stack.clearRequests();
     const { contentType, parts } = await multipart(DEFERRED);
     expect(contentType).toContain('multipart/mixed');
     checkDeferred(parts);
     // The lower bound: links are read per entity (the upstream has no batch read for them).
-    expect(apiCalls(stack).map((r) => r.route).sort()).toEqual(['POST /entities/search', ...Array(3).fill('POST /linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages')].sort());
+    expect(
+      apiCalls(stack)
+        .map((r) => r.route)
+        .sort(),
+    ).toEqual(
+      [
+        'POST /entities/search',
+        ...Array(3).fill('POST /linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages'),
+      ].sort(),
+    );
   });
 
   it('text/event-stream: the same parts in the same order, read by graphql-sse', async () => {
@@ -99,16 +108,24 @@ describe('@defer', () => {
     expect(apiCalls(stack)).toHaveLength(4);
   });
 
-  it('deferred fields count in the operation\'s upstream estimate: over the budget, nothing is called', async () => {
+  it("deferred fields count in the operation's upstream estimate: over the budget, nothing is called", async () => {
     const tight = await startStack({ env: { GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: '3' } });
     try {
       const tightUrl = await tight.listen();
-      const res = await fetch(tightUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'multipart/mixed' }, body: JSON.stringify({ query: DEFERRED }) });
+      const res = await fetch(tightUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+        body: JSON.stringify({ query: DEFERRED }),
+      });
       const stream = await meros<Part>(res);
       const parts: Part[] = [];
-      if (Symbol.asyncIterator in (stream as object)) for await (const p of stream as AsyncIterable<{ body: Part }>) parts.push(p.body);
+      if (Symbol.asyncIterator in (stream as object))
+        for await (const p of stream as AsyncIterable<{ body: Part }>) parts.push(p.body);
       else parts.push((await (stream as Response).json()) as Part);
-      expect(parts[0]!.errors?.[0]?.extensions).toMatchObject({ code: 'REQUEST_BUDGET_EXCEEDED', estimatedCalls: { governance: 4 } });
+      expect(parts[0]!.errors?.[0]?.extensions).toMatchObject({
+        code: 'REQUEST_BUDGET_EXCEEDED',
+        estimatedCalls: { governance: 4 },
+      });
       expect(apiCalls(tight)).toEqual([]);
     } finally {
       await tight.close();

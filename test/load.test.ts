@@ -27,14 +27,38 @@ interface Report {
   rss: { afterWarmupMb: number; endMb: number };
   heapUsedMb: { afterWarmup: number; end: number };
   cache: { bytes: number; peakBytes: number; maxBytes: number };
-  audit: { acknowledged: Record<string, number>; applied: Record<string, number>; missing: number; wrongName: string[]; duplicateIds: string[] };
+  audit: {
+    acknowledged: Record<string, number>;
+    applied: Record<string, number>;
+    missing: number;
+    wrongName: string[];
+    duplicateIds: string[];
+  };
   problems: string[];
 }
 
 it(`serves ${SECONDS} s of mixed reads and writes without losing or repeating a write`, async () => {
   const script = fileURLToPath(new URL('../scripts/load.ts', import.meta.url));
-  const args = ['--expose-gc', '--import', 'tsx', script, '--seconds', String(SECONDS), '--concurrency', '16', '--latency-ms', '5'];
-  args.push('--cache-bytes', String(CACHE_MAX_BYTES), '--rss-margin-mb', String(RSS_MARGIN_MB), '--heap-margin-mb', String(HEAP_MARGIN_MB));
+  const args = [
+    '--expose-gc',
+    '--import',
+    'tsx',
+    script,
+    '--seconds',
+    String(SECONDS),
+    '--concurrency',
+    '16',
+    '--latency-ms',
+    '5',
+  ];
+  args.push(
+    '--cache-bytes',
+    String(CACHE_MAX_BYTES),
+    '--rss-margin-mb',
+    String(RSS_MARGIN_MB),
+    '--heap-margin-mb',
+    String(HEAP_MARGIN_MB),
+  );
   // The script exits 1 when it finds a problem; the report on stdout says which, so read it either way.
   const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: (SECONDS + 40) * 1000 }).catch(
     (e: { stdout?: string; stderr?: string }) => {
@@ -46,7 +70,10 @@ it(`serves ${SECONDS} s of mixed reads and writes without losing or repeating a 
   const context = JSON.stringify({ ...report, byOperation: undefined });
 
   expect(report.unexpected, context).toEqual([]);
-  expect(Object.keys(report.errorCodes).filter((c) => c !== 'RATE_LIMITED' && c !== 'REQUEST_BUDGET_EXCEEDED'), context).toEqual([]);
+  expect(
+    Object.keys(report.errorCodes).filter((c) => c !== 'RATE_LIMITED' && c !== 'REQUEST_BUDGET_EXCEEDED'),
+    context,
+  ).toEqual([]);
   expect(report.requests, context).toBeGreaterThan(100);
   for (const [name, count] of Object.entries(report.byOperation)) expect(count, name).toBeGreaterThan(0);
   expect(Object.keys(report.byOperation)).toHaveLength(6);

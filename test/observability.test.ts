@@ -31,7 +31,11 @@ describe('/health and /ready', () => {
     expect((await stack.gateway.yoga.fetch('http://gateway.test/health')).status).toBe(200);
     const ready = await stack.gateway.yoga.fetch('http://gateway.test/ready');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ ready: true, checks: { governance: 'ok', calendar: 'ok' }, upstreams: { governance: { state: 'up' }, calendar: { state: 'up' } } });
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      checks: { governance: 'ok', calendar: 'ok' },
+      upstreams: { governance: { state: 'up' }, calendar: { state: 'up' } },
+    });
   });
 
   it('is not ready while the configured Redis cannot be reached; reports an unreachable upstream; names only the check', async () => {
@@ -42,7 +46,11 @@ describe('/health and /ready', () => {
     const ready = await stack.gateway.yoga.fetch('http://gateway.test/ready');
     expect(ready.status).toBe(503);
     const text = await ready.text();
-    expect(JSON.parse(text)).toMatchObject({ ready: false, checks: { governance: 'ok', calendar: 'failed', redis: 'failed' }, upstreams: { governance: { state: 'up' }, calendar: { state: 'down' } } });
+    expect(JSON.parse(text)).toMatchObject({
+      ready: false,
+      checks: { governance: 'ok', calendar: 'failed', redis: 'failed' },
+      upstreams: { governance: { state: 'up' }, calendar: { state: 'down' } },
+    });
     expect(text).not.toContain('127.0.0.1');
   });
 });
@@ -51,7 +59,9 @@ describe('/metrics', () => {
   let stack: Stack;
   beforeAll(async () => {
     // No retry delay, a short 429 pause and one request at a time (so requests queue).
-    stack = await startStack({ env: { UPSTREAM_RETRY_BASE_MS: '0', UPSTREAM_DEFAULT_RETRY_AFTER_MS: '50', CALENDAR_MAX_CONCURRENT: '1' } });
+    stack = await startStack({
+      env: { UPSTREAM_RETRY_BASE_MS: '0', UPSTREAM_DEFAULT_RETRY_AFTER_MS: '50', CALENDAR_MAX_CONCURRENT: '1' },
+    });
   });
   const metrics = async () => {
     const res = await stack.gateway.yoga.fetch('http://gateway.test/metrics');
@@ -64,25 +74,35 @@ describe('/metrics', () => {
     const res = await gql(stack.gateway, PROBE);
     expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
     const m = await metrics();
-    for (const [name, emulator] of [['governance', stack.governance], ['calendar', stack.calendar]] as const) {
+    for (const [name, emulator] of [
+      ['governance', stack.governance],
+      ['calendar', stack.calendar],
+    ] as const) {
       const seen = seenBy(emulator);
       expect(seen.length).toBeGreaterThan(0);
       expect(sum(m, 'gateway_upstream_requests_total', { upstream: name })).toBe(seen.length);
-      expect(sum(m, 'gateway_upstream_requests_total', { upstream: name, status: '200' })).toBe(seen.filter((r) => r.status === 200).length);
+      expect(sum(m, 'gateway_upstream_requests_total', { upstream: name, status: '200' })).toBe(
+        seen.filter((r) => r.status === 200).length,
+      );
       expect(sum(m, 'gateway_upstream_request_duration_seconds_count', { upstream: name })).toBe(seen.length);
       expect(sum(m, 'gateway_upstream_queue_wait_seconds_count', { upstream: name })).toBe(seen.length);
       expect(sum(m, 'gateway_upstream_queue_depth', { upstream: name })).toBe(0);
     }
-    expect(sum(m, 'gateway_graphql_operations_total', { operation: 'MetricsProbe', type: 'query', outcome: 'ok' })).toBe(1);
+    expect(
+      sum(m, 'gateway_graphql_operations_total', { operation: 'MetricsProbe', type: 'query', outcome: 'ok' }),
+    ).toBe(1);
     expect(sum(m, 'gateway_graphql_operation_duration_seconds_count', { operation: 'MetricsProbe' })).toBe(1);
   });
 
   it('counts cache hits as the response extension reports them', async () => {
     const before = await metrics();
-    const body = (await (await gql(stack.gateway, PROBE)).json()) as { extensions: { cost: Record<string, { cacheHits: number }> } };
+    const body = (await (await gql(stack.gateway, PROBE)).json()) as {
+      extensions: { cost: Record<string, { cacheHits: number }> };
+    };
     const after = await metrics();
     for (const name of ['governance', 'calendar']) {
-      const hits = (m: typeof after) => sum(m, 'gateway_upstream_cache_total', { upstream: name, result: /^(hit|shared|stale)$/ });
+      const hits = (m: typeof after) =>
+        sum(m, 'gateway_upstream_cache_total', { upstream: name, result: /^(hit|shared|stale)$/ });
       expect(hits(after) - hits(before)).toBe(body.extensions.cost[name]?.cacheHits ?? 0);
     }
     expect(sum(after, 'gateway_upstream_cache_total', { result: /^(hit|shared|stale)$/ })).toBeGreaterThan(0);
@@ -92,7 +112,10 @@ describe('/metrics', () => {
     stack.gateway.upstreams.cache.clear?.();
     stack.calendar.control.setFaults([{ kind: 'status', status: 503, times: 1 }]);
     stack.governance.control.setFaults([{ kind: 'rate-limit', retryAfter: null, times: 1 }]);
-    const res = await gql(stack.gateway, 'query Faulty { entityTypes(first: 3) { totalCount } events(first: 3) { nodes { id } } }');
+    const res = await gql(
+      stack.gateway,
+      'query Faulty { entityTypes(first: 3) { totalCount } events(first: 3) { nodes { id } } }',
+    );
     expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
     stack.calendar.control.clearFaults();
     stack.governance.control.clearFaults();
@@ -126,7 +149,10 @@ describe('request log', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(capture);
     // Vitest routes console.* itself, so Yoga's own logger is captured at the console.
     for (const level of ['debug', 'info', 'log', 'warn', 'error'] as const) {
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void output.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 8 }))).join(' ')));
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) =>
+          void output.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 8 }))).join(' ')),
+      );
     }
     const lines: string[] = [];
     const sink = (line: string) => {
@@ -134,12 +160,19 @@ describe('request log', () => {
       output.push(line);
     };
     const configured = createGateway({ config: { ...stack.config, logLevel: 'debug' }, logSink: sink });
-    const forward = createGateway({ config: { ...stack.config, logLevel: 'debug', governance: { ...stack.config.governance, authMode: 'forward' } }, logSink: sink });
+    const forward = createGateway({
+      config: { ...stack.config, logLevel: 'debug', governance: { ...stack.config.governance, authMode: 'forward' } },
+      logSink: sink,
+    });
 
     const tokenRes = await fetch(stack.governance.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: stack.governance.clients.full.clientId, client_secret: stack.governance.clients.full.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: stack.governance.clients.full.clientId,
+        client_secret: stack.governance.clients.full.clientSecret,
+      }),
     });
     const token = ((await tokenRes.json()) as { access_token: string }).access_token;
 
@@ -147,9 +180,15 @@ describe('request log', () => {
       const read = await gql(configured, PROBE, { headers: { 'x-request-id': 'probe-1' } });
       // The gateway's own id answers; the caller's is logged beside it.
       expect(read.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-      await gql(configured, 'mutation LogTag($name: String!) { createTag(input: { name: $name }) { id } }', { variables: { name: 'log-test' } });
-      await gql(forward, 'query Forwarded { entityTypes(first: 1) { totalCount } }', { headers: { authorization: `Bearer ${token}` } });
-      await gql(forward, 'query BadToken { entityTypes(first: 1) { totalCount } }', { headers: { authorization: `Bearer ${token}x` } });
+      await gql(configured, 'mutation LogTag($name: String!) { createTag(input: { name: $name }) { id } }', {
+        variables: { name: 'log-test' },
+      });
+      await gql(forward, 'query Forwarded { entityTypes(first: 1) { totalCount } }', {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await gql(forward, 'query BadToken { entityTypes(first: 1) { totalCount } }', {
+        headers: { authorization: `Bearer ${token}x` },
+      });
       await gql(configured, 'query Broken { noSuchField }');
     } finally {
       await Promise.all([configured.close(), forward.close()]);
@@ -158,8 +197,22 @@ describe('request log', () => {
 
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => e.operationName)).toEqual(['MetricsProbe', 'LogTag', 'Forwarded', 'BadToken', 'Broken']);
-    const [probe, tag, forwarded, badToken, broken] = entries as [Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>];
-    expect(probe).toMatchObject({ msg: 'graphql request', level: 'info', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), clientRequestId: 'probe-1', operationType: 'query', status: 200, errors: [] });
+    const [probe, tag, forwarded, badToken, broken] = entries as [
+      Record<string, any>,
+      Record<string, any>,
+      Record<string, any>,
+      Record<string, any>,
+      Record<string, any>,
+    ];
+    expect(probe).toMatchObject({
+      msg: 'graphql request',
+      level: 'info',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      clientRequestId: 'probe-1',
+      operationType: 'query',
+      status: 200,
+      errors: [],
+    });
     expect(probe.durationMs).toBeGreaterThan(0);
     expect(probe.upstream.governance.requests + probe.upstream.governance.cacheHits).toBeGreaterThan(0);
     expect(probe.upstream.calendar.requests + probe.upstream.calendar.cacheHits).toBeGreaterThan(0);
@@ -196,19 +249,29 @@ describe('tracing', () => {
     });
     afterAll(() => receiver.close());
 
-    it('exports a span per operation, child of the caller\'s traceparent, with a span per upstream request beneath it', async () => {
-      const stack = await startStack({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'gateway-under-test' } });
+    it("exports a span per operation, child of the caller's traceparent, with a span per upstream request beneath it", async () => {
+      const stack = await startStack({
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'gateway-under-test' },
+      });
       stack.clearRequests();
       const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
       const parentId = '00f067aa0ba902b7';
-      await gql(stack.gateway, 'query Traced { entityTypes(first: 2) { totalCount } events(first: 2) { nodes { id } } }', {
-        headers: { traceparent: `00-${traceId}-${parentId}-01` },
-      });
+      await gql(
+        stack.gateway,
+        'query Traced { entityTypes(first: 2) { totalCount } events(first: 2) { nodes { id } } }',
+        {
+          headers: { traceparent: `00-${traceId}-${parentId}-01` },
+        },
+      );
       await stack.gateway.observability.tracing!.flush();
 
       const server = receiver.spans.filter((s) => s.name === 'query Traced');
       expect(server).toHaveLength(1);
-      expect(server[0]).toMatchObject({ traceId, parentSpanId: parentId, attributes: { 'graphql.operation.name': 'Traced', 'graphql.operation.type': 'query' } });
+      expect(server[0]).toMatchObject({
+        traceId,
+        parentSpanId: parentId,
+        attributes: { 'graphql.operation.name': 'Traced', 'graphql.operation.type': 'query' },
+      });
       const clients = receiver.spans.filter((s) => s.parentSpanId === server[0]!.spanId);
       const upstreamCalls = seenBy(stack.governance).length + seenBy(stack.calendar).length;
       expect(clients).toHaveLength(upstreamCalls);
@@ -217,7 +280,9 @@ describe('tracing', () => {
         expect(c.name).toMatch(/^(governance|calendar) \S+$/);
         expect(c.attributes['http.response.status_code']).toBe(200);
       }
-      expect(new Set(clients.map((c) => c.attributes['gateway.upstream']))).toEqual(new Set(['governance', 'calendar']));
+      expect(new Set(clients.map((c) => c.attributes['gateway.upstream']))).toEqual(
+        new Set(['governance', 'calendar']),
+      );
       // Each upstream request carried W3C traceparent naming its own client span.
       const sent = [...seenBy(stack.governance), ...seenBy(stack.calendar)].map((r) => r.traceparent);
       expect(sent.sort()).toEqual(clients.map((c) => `00-${traceId}-${c.spanId}-01`).sort());

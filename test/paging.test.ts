@@ -46,18 +46,26 @@ describe('cursors', () => {
       decodeCursor(tampered, key, 'after');
       expect.unreachable();
     } catch (e) {
-      expect((e as { extensions: Record<string, unknown> }).extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'after' });
+      expect((e as { extensions: Record<string, unknown> }).extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        argument: 'after',
+      });
     }
   });
 
   it('ignore paging arguments in the list key', () => {
-    expect(listKeyOf('events', { first: 5, after: 'x', filter: { b: 1, a: 2 } })).toBe(listKeyOf('events', { filter: { a: 2, b: 1 } }));
+    expect(listKeyOf('events', { first: 5, after: 'x', filter: { b: 1, a: 2 } })).toBe(
+      listKeyOf('events', { filter: { a: 2, b: 1 } }),
+    );
   });
 });
 
 describe('resolveOffsetConnection', () => {
   const rows = Array.from({ length: 123 }, (_, i) => i);
-  const fetchPage = async (page: number, size: number) => ({ items: rows.slice(page * size, page * size + size), total: rows.length });
+  const fetchPage = async (page: number, size: number) => ({
+    items: rows.slice(page * size, page * size + size),
+    total: rows.length,
+  });
 
   it('returns exactly the slice asked for across pages, with working cursors', async () => {
     const calls: [number, number][] = [];
@@ -103,7 +111,14 @@ describe('resolveOffsetConnection', () => {
   });
 
   it('supports last without before by learning the total first', async () => {
-    const c = await resolveOffsetConnection({ args: { last: 5 }, listKey: 'k', maxPageSize: 500, upstreamMaxSize: 50, firstPageIndex: 0, fetchPage });
+    const c = await resolveOffsetConnection({
+      args: { last: 5 },
+      listKey: 'k',
+      maxPageSize: 500,
+      upstreamMaxSize: 50,
+      firstPageIndex: 0,
+      fetchPage,
+    });
     expect(c.nodes).toEqual(rows.slice(118));
     expect(c.pageInfo.hasPreviousPage).toBe(true);
   });

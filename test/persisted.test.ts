@@ -8,7 +8,12 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse, validate, type OperationDefinitionNode } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CreateTagDocument, EntityDetailsDocument, EntityGraphDocument, EventGraphDocument } from '../src/generated/graphql.js';
+import {
+  CreateTagDocument,
+  EntityDetailsDocument,
+  EntityGraphDocument,
+  EventGraphDocument,
+} from '../src/generated/graphql.js';
 import { loadSafelist } from '../src/http/persisted.js';
 import { schema } from '../src/graph/schema.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
@@ -25,11 +30,16 @@ describe('the generated safelist', () => {
   const safelist = loadSafelist();
 
   it('holds every example operation, keyed by the sha256 of its text, valid against the schema', () => {
-    const names = [...safelist.values()].map((text) => (parse(text).definitions[0] as OperationDefinitionNode).name!.value).sort();
+    const names = [...safelist.values()]
+      .map((text) => (parse(text).definitions[0] as OperationDefinitionNode).name!.value)
+      .sort();
     expect(names, 'src/operations changed: run `npm run codegen`').toEqual(operationNames);
     for (const [hash, text] of safelist) {
       expect(createHash('sha256').update(text).digest('hex')).toBe(hash);
-      expect(validate(schema, parse(text)).map((e) => e.message), 'an example operation no longer fits the schema').toEqual([]);
+      expect(
+        validate(schema, parse(text)).map((e) => e.message),
+        'an example operation no longer fits the schema',
+      ).toEqual([]);
     }
   });
 });
@@ -62,7 +72,11 @@ describe('PERSISTED_OPERATIONS=only', () => {
   let stack: Stack;
   let url: string;
   const post = (body: unknown) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify(body) });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     stack = await startStack({ env: { PERSISTED_OPERATIONS: 'only' } });
@@ -77,20 +91,28 @@ describe('PERSISTED_OPERATIONS=only', () => {
     expect(res.data!.events!.nodes).toHaveLength(2);
 
     const hash = (EntityGraphDocument as { __meta__?: { hash: string } }).__meta__!.hash;
-    const get = await fetch(`${url}?documentId=${hash}&variables=${encodeURIComponent(JSON.stringify({ first: 1 }))}`, { headers: { accept: 'application/json' } });
+    const get = await fetch(`${url}?documentId=${hash}&variables=${encodeURIComponent(JSON.stringify({ first: 1 }))}`, {
+      headers: { accept: 'application/json' },
+    });
     const body = (await get.json()) as { data: { entities: { nodes: unknown[] } } };
     expect(get.status).toBe(200);
     expect(body.data.entities.nodes).toHaveLength(1);
     // A persisted query by GET is HTTP-cacheable: private, with an ETag that a repeat can revalidate.
     expect(get.headers.get('cache-control')).toMatch(/^private, (max-age=\d+|no-cache)$/);
     const etag = get.headers.get('etag')!;
-    const again = await fetch(`${url}?documentId=${hash}&variables=${encodeURIComponent(JSON.stringify({ first: 1 }))}`, { headers: { accept: 'application/json', 'if-none-match': etag } });
+    const again = await fetch(
+      `${url}?documentId=${hash}&variables=${encodeURIComponent(JSON.stringify({ first: 1 }))}`,
+      { headers: { accept: 'application/json', 'if-none-match': etag } },
+    );
     expect(again.status).toBe(304);
   });
 
-  it('runs a persisted mutation and accepts Apollo\'s persistedQuery extension', async () => {
+  it("runs a persisted mutation and accepts Apollo's persistedQuery extension", async () => {
     const hash = (CreateTagDocument as { __meta__?: { hash: string } }).__meta__!.hash;
-    const res = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } }, variables: { name: 'persisted-tag' } });
+    const res = await post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: hash } },
+      variables: { name: 'persisted-tag' },
+    });
     const body = (await res.json()) as { data: { createTag: { name: string } } };
     expect(body.data.createTag.name).toBe('persisted-tag');
   });
@@ -104,7 +126,10 @@ describe('PERSISTED_OPERATIONS=only', () => {
     ] as const;
     for (const [request, code, message] of cases) {
       const res = await post(request);
-      const body = (await res.json()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
+      const body = (await res.json()) as {
+        data?: unknown;
+        errors: { message: string; extensions: { code: string } }[];
+      };
       expect(res.status).toBe(400);
       expect(body.data).toBeUndefined();
       expect(body.errors[0]!.extensions.code).toBe(code);

@@ -14,7 +14,15 @@ afterAll(() => children.forEach((c) => c.kill('SIGTERM')));
 describe('quiet logs', () => {
   it('a run with expected errors prints no stack line, and one warn line per request with what went wrong', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', GOVERNANCE_RATE_LIMITS: 'minute:4', UPSTREAM_QUEUE_DEADLINE_MS: '10', UPSTREAM_RETRIES: '0' },
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'debug',
+        GOVERNANCE_RATE_LIMITS: 'minute:4',
+        UPSTREAM_QUEUE_DEADLINE_MS: '10',
+        UPSTREAM_RETRIES: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -31,15 +39,39 @@ describe('quiet logs', () => {
     });
     const calendarOrigin = /embedded calendar emulator: +(http:\/\/[\d.:]+)/.exec(out)![1]!;
     const gql = (query: string, id: string) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': id }, body: JSON.stringify({ query }) }).then((r) => r.text());
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': id },
+        body: JSON.stringify({ query }),
+      }).then((r) => r.text());
 
     await gql('query BadInput { event(slug: "..") { id } venue(id: "ten") { id } }', 'bad-input');
-    await gql('query Limited { a: entities(first: 5, search: "a") { totalCount } b: entities(first: 5, search: "b") { totalCount } c: entities(first: 5, search: "c") { totalCount } d: entities(first: 5, search: "d") { totalCount } e: entities(first: 5, search: "e") { totalCount } }', 'limited');
+    await gql(
+      'query Limited { a: entities(first: 5, search: "a") { totalCount } b: entities(first: 5, search: "b") { totalCount } c: entities(first: 5, search: "c") { totalCount } d: entities(first: 5, search: "d") { totalCount } e: entities(first: 5, search: "e") { totalCount } }',
+      'limited',
+    );
     await gql('mutation Missing { deleteEvent(id: "987654") { id } }', 'upstream-404');
-    await gql('mutation Refused { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", venueId: "987654" }) { id } }', 'upstream-400');
-    await gql(`query Directives { __typename ${Array.from({ length: 50 }, (_, i) => `@d${i}`).join(' ')} }`, 'directives');
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }', pad: 'x'.repeat(5_000_000) }) }).then((r) => r.text());
-    await fetch(`${calendarOrigin}/_emulator/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ kind: 'status', status: 503, method: 'GET', times: 1 }, { kind: 'apply-then-reset', method: 'POST', times: 1 }]) });
+    await gql(
+      'mutation Refused { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", venueId: "987654" }) { id } }',
+      'upstream-400',
+    );
+    await gql(
+      `query Directives { __typename ${Array.from({ length: 50 }, (_, i) => `@d${i}`).join(' ')} }`,
+      'directives',
+    );
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }', pad: 'x'.repeat(5_000_000) }),
+    }).then((r) => r.text());
+    await fetch(`${calendarOrigin}/_emulator/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { kind: 'status', status: 503, method: 'GET', times: 1 },
+        { kind: 'apply-then-reset', method: 'POST', times: 1 },
+      ]),
+    });
     await gql('query Down { event(id: "1") { id } }', 'upstream-503');
     await gql('mutation Lost { createTag(input: { name: "lost answer" }) { id } }', 'lost');
 
@@ -55,14 +87,31 @@ describe('quiet logs', () => {
       .map((l) => JSON.parse(l) as Record<string, any>)
       .filter((l) => l.msg === 'graphql request');
     const byId = Object.fromEntries(lines.map((l) => [l.requestId, l]));
-    expect(byId['bad-input']).toMatchObject({ level: 'warn', operationName: 'BadInput', errors: ['BAD_USER_INPUT', 'BAD_USER_INPUT'] });
+    expect(byId['bad-input']).toMatchObject({
+      level: 'warn',
+      operationName: 'BadInput',
+      errors: ['BAD_USER_INPUT', 'BAD_USER_INPUT'],
+    });
     expect(byId.limited).toMatchObject({ level: 'warn', operationName: 'Limited' });
     expect(byId.limited.errors).toContain('RATE_LIMITED');
-    expect(byId['upstream-404']).toMatchObject({ level: 'warn', errors: ['NOT_FOUND'], upstreamErrors: [{ code: 'NOT_FOUND', upstream: 'calendar', status: 404 }] });
-    expect(byId['upstream-400']).toMatchObject({ level: 'warn', upstreamErrors: [{ code: 'BAD_USER_INPUT', upstream: 'calendar', status: 400 }] });
+    expect(byId['upstream-404']).toMatchObject({
+      level: 'warn',
+      errors: ['NOT_FOUND'],
+      upstreamErrors: [{ code: 'NOT_FOUND', upstream: 'calendar', status: 404 }],
+    });
+    expect(byId['upstream-400']).toMatchObject({
+      level: 'warn',
+      upstreamErrors: [{ code: 'BAD_USER_INPUT', upstream: 'calendar', status: 400 }],
+    });
     expect(byId.directives).toMatchObject({ level: 'warn', errors: ['GRAPHQL_VALIDATION_FAILED'] });
-    expect(byId['upstream-503']).toMatchObject({ level: 'warn', upstreamErrors: [{ code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar', status: 503 }] });
-    expect(byId.lost).toMatchObject({ level: 'warn', upstreamErrors: [{ code: 'UPSTREAM_OUTCOME_UNKNOWN', upstream: 'calendar' }] });
+    expect(byId['upstream-503']).toMatchObject({
+      level: 'warn',
+      upstreamErrors: [{ code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar', status: 503 }],
+    });
+    expect(byId.lost).toMatchObject({
+      level: 'warn',
+      upstreamErrors: [{ code: 'UPSTREAM_OUTCOME_UNKNOWN', upstream: 'calendar' }],
+    });
   });
 
   it('an unexpected error keeps its stack, in one JSON line', () => {

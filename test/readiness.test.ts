@@ -9,7 +9,11 @@ import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
 
-type Report = { ready: boolean; checks: Record<string, string>; upstreams: Record<string, { state: string; status?: number }> };
+type Report = {
+  ready: boolean;
+  checks: Record<string, string>;
+  upstreams: Record<string, { state: string; status?: number }>;
+};
 
 async function ready(gateway: Gateway): Promise<{ status: number; body: Report }> {
   const res = await gateway.yoga.fetch('http://gateway.test/ready');
@@ -22,7 +26,9 @@ describe('/ready', () => {
   let restarted: { close(): Promise<void> } | undefined;
   beforeAll(async () => {
     s = await startStack({ env: { READY_PROBE_TTL_MS: '200', READY_TIMEOUT_MS: '1000' } });
-    strict = createGateway({ config: { ...s.config, observability: { ...s.config.observability, readyRequireUpstreams: true } } });
+    strict = createGateway({
+      config: { ...s.config, observability: { ...s.config.observability, readyRequireUpstreams: true } },
+    });
   });
   afterAll(async () => {
     await strict.close();
@@ -30,19 +36,42 @@ describe('/ready', () => {
   });
 
   it('shows a stopped upstream as down within seconds and as up when it returns; 503 only with the opt-in', async () => {
-    expect(await ready(s.gateway)).toMatchObject({ status: 200, body: { ready: true, upstreams: { governance: { state: 'up' }, calendar: { state: 'up' } } } });
+    expect(await ready(s.gateway)).toMatchObject({
+      status: 200,
+      body: { ready: true, upstreams: { governance: { state: 'up' }, calendar: { state: 'up' } } },
+    });
     expect((await ready(strict)).status).toBe(200);
 
     const port = Number(new URL(s.calendar.origin).port);
     await s.calendar.close();
-    await vi.waitFor(async () => expect((await ready(s.gateway)).body.upstreams.calendar!.state).toBe('down'), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(async () => expect((await ready(s.gateway)).body.upstreams.calendar!.state).toBe('down'), {
+      timeout: 5_000,
+      interval: 100,
+    });
     const down = await ready(s.gateway);
     // The other upstream's data keeps flowing, so by default this replica stays in rotation.
-    expect(down).toMatchObject({ status: 200, body: { ready: true, checks: { calendar: 'failed', governance: 'ok' }, upstreams: { governance: { state: 'up' } } } });
-    await vi.waitFor(async () => expect(await ready(strict)).toMatchObject({ status: 503, body: { ready: false, upstreams: { calendar: { state: 'down' } } } }), { timeout: 5_000, interval: 100 });
+    expect(down).toMatchObject({
+      status: 200,
+      body: {
+        ready: true,
+        checks: { calendar: 'failed', governance: 'ok' },
+        upstreams: { governance: { state: 'up' } },
+      },
+    });
+    await vi.waitFor(
+      async () =>
+        expect(await ready(strict)).toMatchObject({
+          status: 503,
+          body: { ready: false, upstreams: { calendar: { state: 'down' } } },
+        }),
+      { timeout: 5_000, interval: 100 },
+    );
 
     restarted = await startCalendarEmulator({ port });
-    await vi.waitFor(async () => expect((await ready(s.gateway)).body.upstreams.calendar!.state).toBe('up'), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(async () => expect((await ready(s.gateway)).body.upstreams.calendar!.state).toBe('up'), {
+      timeout: 5_000,
+      interval: 100,
+    });
     await vi.waitFor(async () => expect((await ready(strict)).status).toBe(200), { timeout: 5_000, interval: 100 });
   });
 
@@ -55,7 +84,10 @@ describe('/ready', () => {
 
     void s.gateway.upstreams.governance.traffic.pause.pause(3_000);
     s.governance.control.clearRequests();
-    await vi.waitFor(async () => expect((await ready(s.gateway)).body.upstreams.governance!.state).toBe('paused'), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(async () => expect((await ready(s.gateway)).body.upstreams.governance!.state).toBe('paused'), {
+      timeout: 5_000,
+      interval: 100,
+    });
     expect(s.governance.control.requests().total).toBe(0);
   });
 });

@@ -14,13 +14,21 @@ beforeAll(async () => {
 });
 
 const post = (body: string, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers }, body });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+    body,
+  });
 
 describe('request limits', () => {
   it('answers a 5 MB body 413 without parsing it, and a body under the limit normally', async () => {
-    const big = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
+    const big = await post(
+      JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(5 * 1024 * 1024) } }),
+    );
     expect(big.status).toBe(413);
-    expect(((await big.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('REQUEST_ENTITY_TOO_LARGE');
+    expect(((await big.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'REQUEST_ENTITY_TOO_LARGE',
+    );
     const small = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(900_000) } }));
     expect(small.status).toBe(200);
     expect(s.governance.control.requests().total + s.calendar.control.requests().total).toBe(0);

@@ -11,7 +11,10 @@ interface Answer {
   status: number;
   headers: Headers;
   text: string;
-  body?: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+  body?: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
 }
 
 const GQL_JSON = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
@@ -62,10 +65,16 @@ describe('production profile', () => {
   });
 
   it('refuses introspection with __schema and __type', async () => {
-    for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Query") { fields { name } } }', getIntrospectionQuery()]) {
+    for (const query of [
+      '{ __schema { types { name } } }',
+      '{ __type(name: "Query") { fields { name } } }',
+      getIntrospectionQuery(),
+    ]) {
       const a = await post(query);
       expectRefused(a);
-      expect(messages(a)).toMatch(/GraphQL introspection is disabled on this server, but the query asked for "__(schema|type)"/);
+      expect(messages(a)).toMatch(
+        /GraphQL introspection is disabled on this server, but the query asked for "__(schema|type)"/,
+      );
       expect(a.body?.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     }
   });
@@ -87,7 +96,9 @@ describe('production profile', () => {
     expectRefused(argument);
     const enumLiteral = await post('{ entities(kind: MODLE, first: 1) { totalCount } }');
     expectRefused(enumLiteral);
-    const enumVariable = await post('query ($k: EntityKind) { entities(kind: $k, first: 1) { totalCount } }', { k: 'MODLE' });
+    const enumVariable = await post('query ($k: EntityKind) { entities(kind: $k, first: 1) { totalCount } }', {
+      k: 'MODLE',
+    });
     expectRefused(enumVariable);
     for (const a of [field, argument, enumLiteral, enumVariable]) {
       expect(messages(a)).not.toMatch(/Did you mean/);
@@ -136,7 +147,9 @@ describe('production profile', () => {
     expect(t.body?.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
 
     // The cost check is the upstream-aware estimate (one cost model, see use-operation-budget.ts).
-    const costly = await post('{ entities(first: 500) { nodes { links(first: 10) { nodes { counterpart { entity { name } } } } } } }');
+    const costly = await post(
+      '{ entities(first: 500) { nodes { links(first: 10) { nodes { counterpart { entity { name } } } } } } }',
+    );
     expectRefused(costly);
     expect(messages(costly)).toMatch(/about 5,510 governance requests, more than the 1,000 allowed/);
     expect(costly.body?.errors?.[0]?.extensions?.code).toBe('REQUEST_BUDGET_EXCEEDED');
@@ -160,7 +173,11 @@ describe('production profile', () => {
       expectRefused(form, 403);
     }
     // The same GET from a client that sets the header (so a browser would preflight it) is served.
-    const ok = await send({ method: 'GET', search: `?query=${encodeURIComponent('{ __typename }')}`, headers: { 'x-graphql-yoga-csrf': '1' } });
+    const ok = await send({
+      method: 'GET',
+      search: `?query=${encodeURIComponent('{ __typename }')}`,
+      headers: { 'x-graphql-yoga-csrf': '1' },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -178,7 +195,12 @@ describe('production profile', () => {
   it('gives no debug or trace output', async () => {
     const probes = [
       await post('{ __typename(x: 1) }', undefined, '?debug=1&trace=1'),
-      await send({ method: 'POST', search: '?debug=true', headers: { ...GQL_JSON, 'x-debug': '1' }, body: '{"query": ' }),
+      await send({
+        method: 'POST',
+        search: '?debug=true',
+        headers: { ...GQL_JSON, 'x-debug': '1' },
+        body: '{"query": ',
+      }),
       await post('query ($n: Int!) { __typename }', { n: 'x' }, '?debug=1'),
     ];
     for (const a of probes) {

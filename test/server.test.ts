@@ -8,7 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill('SIGTERM')));
 
-function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<string> } {
+function startServer(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  ready: Promise<string>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +52,10 @@ describe('npm start', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ entityTypes(first: 1) { totalCount } events(first: 1) { totalCount } }' }),
     });
-    const body = (await res.json()) as { data: { entityTypes: { totalCount: number }; events: { totalCount: number } }; extensions: { cost: Record<string, { requests: number }> } };
+    const body = (await res.json()) as {
+      data: { entityTypes: { totalCount: number }; events: { totalCount: number } };
+      extensions: { cost: Record<string, { requests: number }> };
+    };
     expect(body.data.entityTypes.totalCount).toBeGreaterThanOrEqual(4);
     expect(body.data.events.totalCount).toBeGreaterThan(0);
     expect(body.extensions.cost.governance!.requests).toBeGreaterThan(0);
@@ -56,7 +63,11 @@ describe('npm start', () => {
   });
 
   it('refuses bad configuration with one line per problem and no stack trace', async () => {
-    const { child, output } = startServer({ PORT: 'eighty', GOVERNANCE_URL: 'ftp://tenant', GOVERNANCE_CLIENT_SECRET: 'do-not-print-me' });
+    const { child, output } = startServer({
+      PORT: 'eighty',
+      GOVERNANCE_URL: 'ftp://tenant',
+      GOVERNANCE_CLIENT_SECRET: 'do-not-print-me',
+    });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     const text = output();

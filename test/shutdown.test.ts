@@ -21,12 +21,18 @@ afterAll(async () => {
 
 async function emulators() {
   const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
-  closers.push(() => governance.close(), () => calendar.close());
+  closers.push(
+    () => governance.close(),
+    () => calendar.close(),
+  );
   return { governance, calendar, env: emulatorEnv(governance, calendar) };
 }
 
 function start(command: string, args: string[], env: Record<string, string>) {
-  const child = spawn(command, args, { env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -52,14 +58,20 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
-type Answer = { status: number; body: { data?: { createTag?: { id: string; name: string } } | null; errors?: { extensions?: { code?: string } }[] } };
+type Answer = {
+  status: number;
+  body: { data?: { createTag?: { id: string; name: string } } | null; errors?: { extensions?: { code?: string } }[] };
+};
 
 function createTags(base: string, n: number, prefix: string): Promise<Answer>[] {
   return Array.from({ length: n }, (_, i) =>
     fetch(`${base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation($name: String!) { createTag(input: { name: $name }) { id name } }', variables: { name: `${prefix} ${i}` } }),
+      body: JSON.stringify({
+        query: 'mutation($name: String!) { createTag(input: { name: $name }) { id name } }',
+        variables: { name: `${prefix} ${i}` },
+      }),
     }).then(async (res) => ({ status: res.status, body: (await res.json()) as Answer['body'] })),
   );
 }
@@ -67,18 +79,27 @@ function createTags(base: string, n: number, prefix: string): Promise<Answer>[] 
 describe('graceful shutdown', () => {
   it('SIGTERM during 20 slow writes: every client answered, applied writes reported, /ready 503, exit 0', async () => {
     const up = await emulators();
-    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], { ...up.env, CALENDAR_MAX_CONCURRENT: '64', LOG_LEVEL: 'warn' });
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...up.env,
+      CALENDAR_MAX_CONCURRENT: '64',
+      LOG_LEVEL: 'warn',
+    });
     const base = await gw.ready;
     up.calendar.control.clearRequests();
     up.calendar.control.setLatency({ fixedMs: 3_000 });
-    const posts = () => up.calendar.control.requests().requests.filter((r) => r.method === 'POST' && r.path === '/tags');
+    const posts = () =>
+      up.calendar.control.requests().requests.filter((r) => r.method === 'POST' && r.path === '/tags');
 
     const answers = createTags(base, 20, 'Drain');
     await until(() => posts().length === 20, 'all 20 writes to reach the upstream');
     gw.child.kill('SIGTERM');
 
     await until(async () => (await fetch(`${base}/ready`)).status === 503, '/ready to turn 503');
-    const late = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const late = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(late.status).toBe(503);
     expect(late.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(late.headers.get('connection')).toBe('close');
@@ -97,12 +118,20 @@ describe('graceful shutdown', () => {
 
   it('past the drain deadline, writes still running are answered OUTCOME_UNKNOWN, then exit 0', async () => {
     const up = await emulators();
-    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], { ...up.env, CALENDAR_MAX_CONCURRENT: '64', SHUTDOWN_DRAIN_MS: '200', LOG_LEVEL: 'warn' });
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...up.env,
+      CALENDAR_MAX_CONCURRENT: '64',
+      SHUTDOWN_DRAIN_MS: '200',
+      LOG_LEVEL: 'warn',
+    });
     const base = await gw.ready;
     up.calendar.control.clearRequests();
     up.calendar.control.setLatency({ fixedMs: 20_000 });
     const answers = createTags(base, 5, 'Cut');
-    await until(() => up.calendar.control.requests().requests.filter((r) => r.method === 'POST').length === 5, 'the writes to reach the upstream');
+    await until(
+      () => up.calendar.control.requests().requests.filter((r) => r.method === 'POST').length === 5,
+      'the writes to reach the upstream',
+    );
     gw.child.kill('SIGTERM');
     const settled = await Promise.all(answers);
     expect(await gw.exited).toBe(0);
@@ -119,7 +148,10 @@ describe('graceful shutdown', () => {
     const base = await gw.ready;
     up.calendar.control.setLatency({ fixedMs: 20_000 });
     const pending = createTags(base, 1, 'Twice')[0]!.catch(() => undefined);
-    await until(() => up.calendar.control.requests().requests.some((r) => r.method === 'POST'), 'the write to reach the upstream');
+    await until(
+      () => up.calendar.control.requests().requests.some((r) => r.method === 'POST'),
+      'the write to reach the upstream',
+    );
     gw.child.kill('SIGTERM');
     await until(() => gw.output().includes('draining'), 'the drain to start');
     gw.child.kill('SIGTERM');

@@ -11,7 +11,6 @@ import { calls } from './support/calendar.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 
- 
 type Any = any;
 
 const run = await requireRedis();
@@ -26,7 +25,10 @@ function subscribe(url: string, query: string, variables: Record<string, unknown
   clients.push(client);
   const received: Any[] = [];
   const errors: unknown[] = [];
-  const stop = client.subscribe({ query, variables }, { next: (r) => void received.push(r), error: (e) => void errors.push(e), complete: () => undefined });
+  const stop = client.subscribe(
+    { query, variables },
+    { next: (r) => void received.push(r), error: (e) => void errors.push(e), complete: () => undefined },
+  );
   return { received, errors, stop };
 }
 
@@ -42,7 +44,10 @@ async function changeUpstream(stack: Stack, id: string, title: string): Promise<
   const { url, user, appPassword } = stack.config.calendar;
   const res = await fetch(`${url}/events/${id}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${user}:${appPassword}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${user}:${appPassword}`).toString('base64')}`,
+    },
     body: JSON.stringify({ title }),
   });
   expect(res.status).toBe(200);
@@ -59,7 +64,13 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
 
   beforeAll(async () => {
     const prefix = uniquePrefix();
-    const live = { REDIS_URL, REDIS_KEY_PREFIX: prefix, LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100', CACHE_TTL_MS: '30000' };
+    const live = {
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      LIVE_POLL_MIN_INTERVAL_MS: '50',
+      LIVE_POLL_INTERVAL_MS: '100',
+      CACHE_TTL_MS: '30000',
+    };
     a = await startStack({ env: live });
     // Replica B talks to the same emulated upstreams as A.
     b = await startStack({ env: { ...live, ...emulatorEnv(a.governance, a.calendar) } });
@@ -73,9 +84,14 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
   it('a subscriber on one replica receives an update made through another, re-read with its own credential', async () => {
     const id = await firstEventId(a);
     const sub = subscribe(urlA, EVENT_CHANGED, { id });
-    await waitFor(() => expect(a.gateway.live.polling.stats().polls + a.gateway.live.polling.stats().leasedElsewhere).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(a.gateway.live.polling.stats().polls + a.gateway.live.polling.stats().leasedElsewhere).toBeGreaterThan(0),
+    );
     const title = `Through B ${Date.now()}`;
-    const res = await b.query<Any>('mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { id } }', { id, t: title });
+    const res = await b.query<Any>(
+      'mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { id } }',
+      { id, t: title },
+    );
     expect(res.errors).toBeUndefined();
     await waitFor(() => expect(sub.received.some((r) => r.data?.eventChanged?.event?.title === title)).toBe(true));
     const update = sub.received.find((r) => r.data?.eventChanged?.event?.title === title);
@@ -91,13 +107,16 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     const onB = subscribe(urlB, EVENT_CHANGED, { id });
     // Both replicas start a poller for (configured credential, event:id); the lease lets one poll.
     await waitFor(() => {
-      const polls = a.gateway.live.polling.stats().polls - before.a.polls + (b.gateway.live.polling.stats().polls - before.b.polls);
+      const polls =
+        a.gateway.live.polling.stats().polls - before.a.polls + (b.gateway.live.polling.stats().polls - before.b.polls);
       expect(polls).toBeGreaterThanOrEqual(2);
     });
     const pollsA = a.gateway.live.polling.stats().polls - before.a.polls;
     const pollsB = b.gateway.live.polling.stats().polls - before.b.polls;
     expect(Math.min(pollsA, pollsB), `polls on A ${pollsA}, on B ${pollsB}`).toBe(0);
-    expect(a.gateway.live.polling.stats().leasedElsewhere + b.gateway.live.polling.stats().leasedElsewhere).toBeGreaterThan(before.a.leasedElsewhere + before.b.leasedElsewhere);
+    expect(
+      a.gateway.live.polling.stats().leasedElsewhere + b.gateway.live.polling.stats().leasedElsewhere,
+    ).toBeGreaterThan(before.a.leasedElsewhere + before.b.leasedElsewhere);
 
     // Nothing changed yet: the polls so far found nothing to report.
     expect([...onA.received, ...onB.received]).toEqual([]);
@@ -105,7 +124,9 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     await changeUpstream(a, id, title);
     for (const sub of [onA, onB]) {
       await waitFor(() => expect(sub.received.some((r) => r.data?.eventChanged?.event?.title === title)).toBe(true));
-      expect(sub.received.find((r) => r.data?.eventChanged?.event?.title === title).data.eventChanged.origin).toBe('POLL');
+      expect(sub.received.find((r) => r.data?.eventChanged?.event?.title === title).data.eventChanged.origin).toBe(
+        'POLL',
+      );
     }
 
     // The last subscriber leaving stops the pollers on both replicas: no more reads of the event.
@@ -127,10 +148,20 @@ describe('subscriptions on one gateway', () => {
       const events = (await s.query<Any>('{ events(first: 2) { nodes { id } } }')).data.events.nodes;
       const sub = subscribe(url, 'subscription { eventsChanged { ids origin } }', {});
       await waitFor(() => expect(s.gateway.live.polling.stats().polls).toBeGreaterThan(0));
-      await s.query('mutation($id: ID!) { updateEvent(id: $id, input: { featured: true }) { id } }', { id: events[0].id });
-      await waitFor(() => expect(sub.received).toContainEqual({ data: { eventsChanged: { ids: [events[0].id], origin: 'GATEWAY' } } }));
+      await s.query('mutation($id: ID!) { updateEvent(id: $id, input: { featured: true }) { id } }', {
+        id: events[0].id,
+      });
+      await waitFor(() =>
+        expect(sub.received).toContainEqual({ data: { eventsChanged: { ids: [events[0].id], origin: 'GATEWAY' } } }),
+      );
       await changeUpstream(s, events[1].id, `Listed change ${Date.now()}`);
-      await waitFor(() => expect(sub.received.some((r) => r.data?.eventsChanged?.origin === 'POLL' && r.data.eventsChanged.ids.includes(events[1].id))).toBe(true));
+      await waitFor(() =>
+        expect(
+          sub.received.some(
+            (r) => r.data?.eventsChanged?.origin === 'POLL' && r.data.eventsChanged.ids.includes(events[1].id),
+          ),
+        ).toBe(true),
+      );
       sub.stop();
     } finally {
       await s.close();
@@ -139,7 +170,16 @@ describe('subscriptions on one gateway', () => {
 
   it('with a tiny budget, polling takes at most its share and ordinary queries keep theirs', async () => {
     // 30 requests a minute; polls may use 10% of it: 3 a minute, however short the interval.
-    const s = await startStack({ env: { CALENDAR_RATE_LIMITS: 'minute:30', CALENDAR_RATE_WINDOWS: 'minute:60000', LIVE_POLL_BUDGET_PERCENT: '10', LIVE_POLL_MIN_INTERVAL_MS: '20', LIVE_POLL_INTERVAL_MS: '20', CACHE_TTL_MS: '0' } });
+    const s = await startStack({
+      env: {
+        CALENDAR_RATE_LIMITS: 'minute:30',
+        CALENDAR_RATE_WINDOWS: 'minute:60000',
+        LIVE_POLL_BUDGET_PERCENT: '10',
+        LIVE_POLL_MIN_INTERVAL_MS: '20',
+        LIVE_POLL_INTERVAL_MS: '20',
+        CACHE_TTL_MS: '0',
+      },
+    });
     try {
       const url = await s.listen();
       const id = await firstEventId(s);
@@ -165,18 +205,44 @@ describe('subscriptions on one gateway', () => {
     const s = await startStack({ env: { LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100' } });
     try {
       const url = await s.listen();
-      const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: 'subscription { eventChanged(id: "x") { id } }' }) });
-      const body = (await bad.json());
+      const bad = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query: 'subscription { eventChanged(id: "x") { id } }' }),
+      });
+      const body = await bad.json();
       expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'id' });
 
-      const org = (await s.query<Any>('{ entities(kind: AI_SYSTEM, first: 1) { nodes { organizationId } } }')).data.entities.nodes[0].organizationId;
-      const created = (await s.query<Any>('mutation($o: ID!) { createEntity(input: { kind: DATASET, name: "Watched", organizationId: $o }) { id } }', { o: org })).data.createEntity.id;
-      const sub = subscribe(url, 'subscription($id: ID!) { entityChanged(id: $id) { id origin deleted entity { name } } }', { id: created });
+      const org = (await s.query<Any>('{ entities(kind: AI_SYSTEM, first: 1) { nodes { organizationId } } }')).data
+        .entities.nodes[0].organizationId;
+      const created = (
+        await s.query<Any>(
+          'mutation($o: ID!) { createEntity(input: { kind: DATASET, name: "Watched", organizationId: $o }) { id } }',
+          { o: org },
+        )
+      ).data.createEntity.id;
+      const sub = subscribe(
+        url,
+        'subscription($id: ID!) { entityChanged(id: $id) { id origin deleted entity { name } } }',
+        { id: created },
+      );
       await waitFor(() => expect(s.gateway.live.polling.stats().polls).toBeGreaterThan(0));
-      await s.query('mutation($id: ID!) { updateEntity(id: $id, input: { name: "Watched, renamed" }) { id } }', { id: created });
-      await waitFor(() => expect(sub.received).toContainEqual({ data: { entityChanged: { id: created, origin: 'GATEWAY', deleted: false, entity: { name: 'Watched, renamed' } } } }));
+      await s.query('mutation($id: ID!) { updateEntity(id: $id, input: { name: "Watched, renamed" }) { id } }', {
+        id: created,
+      });
+      await waitFor(() =>
+        expect(sub.received).toContainEqual({
+          data: {
+            entityChanged: { id: created, origin: 'GATEWAY', deleted: false, entity: { name: 'Watched, renamed' } },
+          },
+        }),
+      );
       await s.query('mutation($id: ID!) { deleteEntity(id: $id) { deletedId } }', { id: created });
-      await waitFor(() => expect(sub.received).toContainEqual({ data: { entityChanged: { id: created, origin: 'GATEWAY', deleted: true, entity: null } } }));
+      await waitFor(() =>
+        expect(sub.received).toContainEqual({
+          data: { entityChanged: { id: created, origin: 'GATEWAY', deleted: true, entity: null } },
+        }),
+      );
       sub.stop();
     } finally {
       await s.close();

@@ -13,8 +13,14 @@ const WINDOW = 1_000;
 describe('governance account budget', () => {
   it('a burst waits for budget: every request succeeds, no window holds more than the budget, the emulator never answers 429', async () => {
     // The platform allows 20 per window; the gateway allows itself 90% of it: 18.
-    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 1_000 }, windows: { minuteMs: WINDOW, hourMs: 60_000 } });
-    const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000', GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:60000` });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 20, hour: 1_000 },
+      windows: { minuteMs: WINDOW, hourMs: 60_000 },
+    });
+    const gate = await startGate(emulator, {
+      GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000',
+      GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:60000`,
+    });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     const started = Date.now();
@@ -33,7 +39,10 @@ describe('governance account budget', () => {
   });
 
   it('the hour rule holds too, and token requests count against it', async () => {
-    const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10 }, windows: { minuteMs: 500, hourMs: 60_000 } });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 1_000, hour: 10 },
+      windows: { minuteMs: 500, hourMs: 60_000 },
+    });
     const gate = await startGate(emulator, {
       GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10',
       GOVERNANCE_RATE_WINDOWS: 'minute:500,hour:60000',
@@ -60,7 +69,11 @@ describe('governance account budget', () => {
 
   it('waiting requests are served by priority: a single read queued behind bulk pages goes first', async () => {
     const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10_000 } });
-    const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:4,hour:1000', GOVERNANCE_RATE_WINDOWS: 'minute:700', GOVERNANCE_RATE_MARGIN: '1' });
+    const gate = await startGate(emulator, {
+      GOVERNANCE_RATE_LIMITS: 'minute:4,hour:1000',
+      GOVERNANCE_RATE_WINDOWS: 'minute:700',
+      GOVERNANCE_RATE_MARGIN: '1',
+    });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     // Let the window that the token and search used run out.
@@ -79,7 +92,12 @@ describe('governance account budget', () => {
 
   it('a request that cannot get budget before its deadline fails rate-limited with retryAfter, and is never sent', async () => {
     const emulator = await startEmulator();
-    const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000', GOVERNANCE_RATE_WINDOWS: 'minute:5000', GOVERNANCE_RATE_MARGIN: '1', UPSTREAM_QUEUE_DEADLINE_MS: '100' });
+    const gate = await startGate(emulator, {
+      GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
+      GOVERNANCE_RATE_WINDOWS: 'minute:5000',
+      GOVERNANCE_RATE_MARGIN: '1',
+      UPSTREAM_QUEUE_DEADLINE_MS: '100',
+    });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     const now = Date.now();
@@ -99,7 +117,10 @@ describe('governance account budget', () => {
   });
 
   it('the per-endpoint minute rule holds one endpoint back while others go on', async () => {
-    const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10_000, perEndpointMinute: 3 }, windows: { minuteMs: 800 } });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 1_000, hour: 10_000, perEndpointMinute: 3 },
+      windows: { minuteMs: 800 },
+    });
     const gate = await startGate(emulator, {
       GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000,endpoint-minute:3',
       GOVERNANCE_RATE_WINDOWS: 'minute:800',

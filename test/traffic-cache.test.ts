@@ -17,7 +17,7 @@ async function until(check: () => boolean): Promise<void> {
 const cached = (id: string) => ({ cache: { ttlMs: 60_000, tags: [`entity:${id}`] } });
 
 describe('response cache and in-flight reads', () => {
-  it('two credentials never see each other\'s cached data', async () => {
+  it("two credentials never see each other's cached data", async () => {
     const emulator = await startEmulator();
     const gate = await startGate(emulator);
     const full = await gate.caller('full');
@@ -45,7 +45,10 @@ describe('response cache and in-flight reads', () => {
     const { ids } = await seedIds(gate, full);
     emulator.control.clearRequests();
     const callers = Array.from({ length: 5 }, () => ({ ...full, usage: new UsageTracker() }));
-    const answers = await Promise.all([...callers.map((c) => getEntity(gate, c, ids[1]!)), getEntity(gate, read, ids[1]!)]);
+    const answers = await Promise.all([
+      ...callers.map((c) => getEntity(gate, c, ids[1]!)),
+      getEntity(gate, read, ids[1]!),
+    ]);
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     expect(emulator.control.requests().total).toBe(2);
     expect(callers.reduce((n, c) => n + c.usage.get('governance').requests, 0)).toBe(1);
@@ -135,7 +138,16 @@ describe('retries', () => {
     emulator.control.clearRequests();
     emulator.control.setFaults([{ kind: 'status', status: 503, method: 'POST', pathPrefix: '/entities' }]);
     const res = await gate.upstreams.governance.call(
-      { method: 'POST', path: '/entities', query: { entityTypeName: 'models' }, json: { name: 'never twice', organization: { id: orgId } }, headers: caller.headers, idempotent: false, priority: 'write', operation: 'entities.create' },
+      {
+        method: 'POST',
+        path: '/entities',
+        query: { entityTypeName: 'models' },
+        json: { name: 'never twice', organization: { id: orgId } },
+        headers: caller.headers,
+        idempotent: false,
+        priority: 'write',
+        operation: 'entities.create',
+      },
       caller,
     );
     expect(res.status).toBe(503);

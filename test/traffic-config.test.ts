@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config/config.js';
 import { problemsOf } from './support/config.js';
 
 describe('traffic configuration', () => {
-  it('takes the contract\'s production rules by default and the sandbox ones on request, at 90%', () => {
+  it("takes the contract's production rules by default and the sandbox ones on request, at 90%", () => {
     const production = loadConfig({}).traffic;
     expect(production.governance.rules).toEqual([
       { name: 'minute', limit: 20_000, windowMs: 60_000, perEndpoint: false },

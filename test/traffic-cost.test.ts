@@ -9,12 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { defaultGraphiQLQuery } from '../src/http/graphiql.js';
 import { startStack } from './support/stack.js';
 
- 
 type Any = any;
 
-const WITH_LITERALS = '{ entities(first: 10) { nodes { name links(first: 10) { nodes { label counterpart { name entity { name } } } } } } }';
-const WITH_VARIABLES = 'query($first: Int!, $links: Int!) { entities(first: $first) { nodes { name links(first: $links) { nodes { label counterpart { name entity { name } } } } } } }';
-const WITH_DEFAULTS = 'query($first: Int = 10, $links: Int = 10) { entities(first: $first) { nodes { name links(first: $links) { nodes { label counterpart { name entity { name } } } } } } }';
+const WITH_LITERALS =
+  '{ entities(first: 10) { nodes { name links(first: 10) { nodes { label counterpart { name entity { name } } } } } } }';
+const WITH_VARIABLES =
+  'query($first: Int!, $links: Int!) { entities(first: $first) { nodes { name links(first: $links) { nodes { label counterpart { name entity { name } } } } } } }';
+const WITH_DEFAULTS =
+  'query($first: Int = 10, $links: Int = 10) { entities(first: $first) { nodes { name links(first: $links) { nodes { label counterpart { name entity { name } } } } } } }';
 
 describe('one cost model', () => {
   it('gives the same cost to literals, variables and defaults', async () => {
@@ -40,7 +42,7 @@ describe('one cost model', () => {
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify({ query: defaultGraphiQLQuery, operationName }),
       });
-      const body = (await res.json());
+      const body = await res.json();
       expect(res.status).toBe(200);
       expect(body.errors).toBeUndefined();
     }
@@ -55,10 +57,16 @@ describe('one cost model', () => {
 
   it('refuses an operation over the per-operation budget with 400, the estimate, the limit and the heaviest field', async () => {
     const stack = await startStack();
-    const big = await stack.query<Any>('{ entities(first: 500) { nodes { links(first: 10) { nodes { label counterpart { entity { name } } } } } } }');
+    const big = await stack.query<Any>(
+      '{ entities(first: 500) { nodes { links(first: 10) { nodes { label counterpart { entity { name } } } } } } }',
+    );
     expect(big.status).toBe(400);
     expect(big.headers.get('content-type')).toContain('application/graphql-response+json');
-    expect(big.errors![0]!.extensions).toMatchObject({ code: 'REQUEST_BUDGET_EXCEEDED', budget: 1000, estimatedCalls: { governance: 5510 } });
+    expect(big.errors![0]!.extensions).toMatchObject({
+      code: 'REQUEST_BUDGET_EXCEEDED',
+      budget: 1000,
+      estimatedCalls: { governance: 5510 },
+    });
     expect(big.errors![0]!.message).toMatch(/about 5,510 governance requests/);
     expect(stack.governance.control.requests().total).toBe(0);
     expect(big.errors![0]!.message).toContain('`entities.nodes.links.nodes.counterpart.entity`');
@@ -76,11 +84,16 @@ describe('extensions.cost and Query.budget', () => {
     expect(cost.governance).toMatchObject({ estimated: 1, requests: 2, cacheHits: 0, staleHits: 0 });
     expect(cost.governance!.throttleStatus).toMatchObject({ shared: false, pausedForMs: 0, ramping: false });
     const rules = cost.governance!.throttleStatus.rules as Any[];
-    expect(rules.map((r) => [r.rule, r.allowed])).toEqual([['minute', 90], ['hour', 900]]);
+    expect(rules.map((r) => [r.rule, r.allowed])).toEqual([
+      ['minute', 90],
+      ['hour', 900],
+    ]);
     // The token and the read: two points gone from every rule.
     expect(rules[0].remaining).toBe(88);
 
-    const budget = await stack.query<Any>('{ budget { upstream estimatedCalls actualCalls cacheHits staleHits shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }');
+    const budget = await stack.query<Any>(
+      '{ budget { upstream estimatedCalls actualCalls cacheHits staleHits shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }',
+    );
     expect(budget.errors).toBeUndefined();
     const ext = budget.extensions!.cost!;
     for (const u of budget.data.budget as Any[]) {
@@ -101,7 +114,9 @@ describe('extensions.cost and Query.budget', () => {
   });
 
   it('a budget refusal before execution is 429 with Retry-After; nothing is sent', async () => {
-    const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:5,hour:1000', GATEWAY_OPERATION_DEADLINE_MS: '2000' } });
+    const stack = await startStack({
+      env: { GOVERNANCE_RATE_LIMITS: 'minute:5,hour:1000', GATEWAY_OPERATION_DEADLINE_MS: '2000' },
+    });
     // 4 points allowed per minute; this needs about 11 before its 2 s deadline.
     const res = await stack.query<Any>('{ entities(first: 10) { nodes { links(first: 1) { totalCount } } } }');
     expect(res.status).toBe(429);

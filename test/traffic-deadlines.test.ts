@@ -11,7 +11,6 @@ import { UpstreamError } from '../src/core/errors.js';
 import { startEmulator } from './support/traffic.js';
 import { startStack } from './support/stack.js';
 
- 
 type Any = any;
 
 /**
@@ -32,10 +31,22 @@ describe('deadlines', () => {
   it('a 300 ms header timeout fires within 350 ms', async () => {
     const emulator = await startEmulator();
     emulator.control.setFaults([{ kind: 'stall', delayMs: 3_000 }]);
-    const transport = new HttpTransport({ upstream: 'governance', timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 1_000 }, maxBodyBytes: 1_000_000 });
+    const transport = new HttpTransport({
+      upstream: 'governance',
+      timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 1_000 },
+      maxBodyBytes: 1_000_000,
+    });
     try {
       for (let i = 0; i < 3; i++) {
-        const { value: error, elapsed, lag } = await timed(() => transport.send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) }).catch((e: unknown) => e));
+        const {
+          value: error,
+          elapsed,
+          lag,
+        } = await timed(() =>
+          transport
+            .send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) })
+            .catch((e: unknown) => e),
+        );
         expect(error).toBeInstanceOf(UpstreamError);
         expect((error as UpstreamError).message).toMatch(/did not answer in time/);
         expect(elapsed).toBeGreaterThanOrEqual(299);
@@ -48,11 +59,20 @@ describe('deadlines', () => {
 
   it('a stalled upstream: the request gives up at its total deadline across retries, the operation answers with a typed error and its other data', async () => {
     const stack = await startStack({
-      env: { UPSTREAM_HEADERS_TIMEOUT_MS: '5000', UPSTREAM_RETRIES: '5', UPSTREAM_REQUEST_DEADLINE_MS: '800', GATEWAY_OPERATION_DEADLINE_MS: '3000' },
+      env: {
+        UPSTREAM_HEADERS_TIMEOUT_MS: '5000',
+        UPSTREAM_RETRIES: '5',
+        UPSTREAM_REQUEST_DEADLINE_MS: '800',
+        GATEWAY_OPERATION_DEADLINE_MS: '3000',
+      },
     });
     await stack.query('{ entityTypes(first: 1) { totalCount } }'); // the token, outside the stall
     stack.governance.control.setFaults([{ kind: 'stall', delayMs: 10_000, pathPrefix: '/entity-types' }]);
-    const { value: res, elapsed, lag } = await timed(() => stack.query<Any>('{ entityTypes(first: 2) { totalCount } events(first: 1) { totalCount } }'));
+    const {
+      value: res,
+      elapsed,
+      lag,
+    } = await timed(() => stack.query<Any>('{ entityTypes(first: 2) { totalCount } events(first: 1) { totalCount } }'));
     expect(res.status).toBe(200);
     expect(res.data.events.totalCount).toBeGreaterThan(0);
     expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
@@ -62,10 +82,20 @@ describe('deadlines', () => {
   });
 
   it('the operation deadline bounds an upstream request whose own deadline is longer', async () => {
-    const stack = await startStack({ env: { UPSTREAM_HEADERS_TIMEOUT_MS: '5000', UPSTREAM_REQUEST_DEADLINE_MS: '10000', GATEWAY_OPERATION_DEADLINE_MS: '600' } });
+    const stack = await startStack({
+      env: {
+        UPSTREAM_HEADERS_TIMEOUT_MS: '5000',
+        UPSTREAM_REQUEST_DEADLINE_MS: '10000',
+        GATEWAY_OPERATION_DEADLINE_MS: '600',
+      },
+    });
     await stack.query('{ entityTypes(first: 1) { totalCount } }');
     stack.governance.control.setFaults([{ kind: 'stall', delayMs: 10_000, pathPrefix: '/entity-types' }]);
-    const { value: res, elapsed, lag } = await timed(() => stack.query<Any>('{ entityTypes(first: 2) { totalCount } }'));
+    const {
+      value: res,
+      elapsed,
+      lag,
+    } = await timed(() => stack.query<Any>('{ entityTypes(first: 2) { totalCount } }'));
     expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(elapsed).toBeLessThan(600 + 300 + lag);
   });

@@ -13,20 +13,40 @@ import { countRequests, startStack } from './support/stack.js';
 const ENTITY_GRAPH = /* GraphQL */ `
   query EntityGraph($first: Int!) {
     entities(kind: AI_SYSTEM, first: $first) {
-      nodes { id name links(first: 10) { nodes { id counterpart { id entity { id name } } } } }
+      nodes {
+        id
+        name
+        links(first: 10) {
+          nodes {
+            id
+            counterpart {
+              id
+              entity {
+                id
+                name
+              }
+            }
+          }
+        }
+      }
     }
   }
 `;
 
 describe('per-operation upstream budget', () => {
   it('estimates follow the fan-out: pages of a connection, its items times what is below them', () => {
-    const cost = (doc: string, variables: Record<string, unknown> = {}) => estimateOperationCost(schema, parse(doc), undefined, variables);
+    const cost = (doc: string, variables: Record<string, unknown> = {}) =>
+      estimateOperationCost(schema, parse(doc), undefined, variables);
     expect(cost('{ entity(id: "00000000-0000-4000-8000-000000000000") { id name } }')).toEqual({ governance: 1 });
     expect(cost('{ entities(first: 120) { nodes { id } } }')).toEqual({ governance: 3 });
     // 1 page of 10 systems, 10 link pages, 10 × 10 counterpart records.
     expect(cost(ENTITY_GRAPH, { first: 10 })).toEqual({ governance: 111 });
     // Fragments and aliases count as what they select.
-    expect(cost('query { a: events(first: 5) { ...E } b: venue(id: "1") { id } } fragment E on EventConnection { nodes { venue { events(first: 3) { totalCount } } } }')).toEqual({ calendar: 7 });
+    expect(
+      cost(
+        'query { a: events(first: 5) { ...E } b: venue(id: "1") { id } } fragment E on EventConnection { nodes { venue { events(first: 3) { totalCount } } } }',
+      ),
+    ).toEqual({ calendar: 7 });
     expect(cost('{ __typename }')).toEqual({});
     // Arguments the resolver refuses before any call cost nothing (the client gets BAD_USER_INPUT, not a budget error).
     expect(cost('{ entities(first: 100000) { nodes { links(first: 50) { totalCount } } } }')).toEqual({});
@@ -37,7 +57,11 @@ describe('per-operation upstream budget', () => {
     const stack = await startStack({ env: { GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: '50' } });
     const res = await stack.query(ENTITY_GRAPH, { first: 10 });
     expect(res.data ?? null).toBeNull();
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'REQUEST_BUDGET_EXCEEDED', budget: 50, estimatedCalls: { governance: 111 } });
+    expect(res.errors?.[0]?.extensions).toMatchObject({
+      code: 'REQUEST_BUDGET_EXCEEDED',
+      budget: 50,
+      estimatedCalls: { governance: 111 },
+    });
     expect(countRequests(stack.governance)).toBe(0);
     expect(countRequests(stack.calendar)).toBe(0);
     // The same operation, smaller, runs.
@@ -48,7 +72,9 @@ describe('per-operation upstream budget', () => {
 
   it('during execution, calls beyond the budget fail their fields with REQUEST_BUDGET_EXCEEDED and the rest is kept', async () => {
     const stack = await startStack({ env: { GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: '3' } });
-    const ids = ((await stack.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 5) { nodes { id } } }')).data!.entities.nodes).map((n) => n.id);
+    const ids = (
+      await stack.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 5) { nodes { id } } }')
+    ).data!.entities.nodes.map((n) => n.id);
     stack.clearRequests();
     // Five reads by id: the estimate (5) is over the budget, so use aliases the estimate cannot see
     // through: three fields of one operation, each reading a different record, plus two more.
@@ -80,12 +106,21 @@ describe('account budget and 429 pause through GraphQL', () => {
     const left = 10_000 - (Date.now() % 10_000);
     if (left < 4_000) await new Promise((r) => setTimeout(r, left + 50));
     const stack = await startStack({
-      env: { GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000', GOVERNANCE_RATE_WINDOWS: 'minute:10000', GOVERNANCE_RATE_MARGIN: '1', UPSTREAM_QUEUE_DEADLINE_MS: '100' },
+      env: {
+        GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
+        GOVERNANCE_RATE_WINDOWS: 'minute:10000',
+        GOVERNANCE_RATE_MARGIN: '1',
+        UPSTREAM_QUEUE_DEADLINE_MS: '100',
+      },
     });
-    const res = await stack.query<Record<string, unknown>>('{ entities(first: 1) { nodes { id } } events(first: 1) { nodes { id } } }');
+    const res = await stack.query<Record<string, unknown>>(
+      '{ entities(first: 1) { nodes { id } } events(first: 1) { nodes { id } } }',
+    );
     // token + search fit; nothing else is needed here.
     expect(res.errors).toBeUndefined();
-    const ids = (await stack.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 3) { nodes { id } } }')).data?.entities.nodes ?? [];
+    const ids =
+      (await stack.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 3) { nodes { id } } }')).data
+        ?.entities.nodes ?? [];
     const doc = `{ ${['a', 'b', 'c'].map((k, i) => `${k}: entity(id: "${ids[i]?.id ?? '00000000-0000-4000-8000-000000000000'}") { id }`).join(' ')} events(first: 1) { nodes { id } } }`;
     const limited = await stack.query<Record<string, unknown>>(doc);
     const errors = limited.errors ?? [];
@@ -98,9 +133,12 @@ describe('account budget and 429 pause through GraphQL', () => {
 
   it('while paused by a 429, a cached read is answered stale and marked in extensions; everything completes after', async () => {
     const stack = await startStack({ env: { CACHE_TTL_MS: '30' } });
-    const list = await stack.query<{ entities: { nodes: { id: string; name: string }[] } }>('{ entities(first: 2) { nodes { id name } } }');
+    const list = await stack.query<{ entities: { nodes: { id: string; name: string }[] } }>(
+      '{ entities(first: 2) { nodes { id name } } }',
+    );
     const [first, second] = list.data!.entities.nodes;
-    const read = (id: string) => stack.query<{ entity: { id: string; name: string } }>(`{ entity(id: "${id}") { id name } }`);
+    const read = (id: string) =>
+      stack.query<{ entity: { id: string; name: string } }>(`{ entity(id: "${id}") { id name } }`);
     expect((await read(first!.id)).data?.entity.name).toBe(first!.name);
     await new Promise((r) => setTimeout(r, 60)); // expired, still within max-stale
     stack.clearRequests();
@@ -124,7 +162,9 @@ describe('account budget and 429 pause through GraphQL', () => {
 
   it('a read after a mutation shows the mutation, though the record was cached', async () => {
     const stack = await startStack();
-    const list = await stack.query<{ entities: { nodes: { id: string }[] } }>('{ entities(kind: MODEL, first: 1) { nodes { id } } }');
+    const list = await stack.query<{ entities: { nodes: { id: string }[] } }>(
+      '{ entities(kind: MODEL, first: 1) { nodes { id } } }',
+    );
     const id = list.data!.entities.nodes[0]!.id;
     const read = () => stack.query<{ entity: { name: string } }>(`{ entity(id: "${id}") { name } }`);
     await read();
@@ -146,7 +186,10 @@ describe('calendar concurrency cap', () => {
     const res = await stack.query(`{ ${ids.map((id, i) => `e${i}: event(id: "${id}") { id title }`).join(' ')} }`);
     // (A seeded event is password protected: its field is FORBIDDEN, which does not matter here.)
     expect(res.data).toBeTruthy();
-    const arrivals = stack.calendar.control.requests().requests.map((r) => r.at).sort((a, b) => a - b);
+    const arrivals = stack.calendar.control
+      .requests()
+      .requests.map((r) => r.at)
+      .sort((a, b) => a - b);
     expect(arrivals).toHaveLength(6);
     // With two slots and 80 ms per answer, the third request can only start once the first is done.
     for (let i = 2; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - 2]!).toBeGreaterThanOrEqual(75);

@@ -8,7 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/core/errors.js';
 import { parseRetryAfter, readRateLimitNotice } from '../src/core/retry-after.js';
-import { getEntity, seedIds, sentAfterFirst429, sleep, startEmulator, startGate, type GovernanceEmulator } from './support/traffic.js';
+import {
+  getEntity,
+  seedIds,
+  sentAfterFirst429,
+  sleep,
+  startEmulator,
+  startGate,
+  type GovernanceEmulator,
+} from './support/traffic.js';
 
 /** Milliseconds between the first 429 in the log and the next request the emulator saw. */
 function gapAfter429(emulator: GovernanceEmulator): { gap: number; after: number } {
@@ -54,7 +62,13 @@ describe('429 pause', () => {
 
     // The 429's platform headers were read (both prefixes) and logged without any credential.
     const event = gate.events.find((e) => e.msg.includes('429'));
-    expect(event).toMatchObject({ upstream: 'governance', retryAfter: '1', pauseMs: 1000, period: 'MINUTE', prefixes: ['svc', 'ot'] });
+    expect(event).toMatchObject({
+      upstream: 'governance',
+      retryAfter: '1',
+      pauseMs: 1000,
+      period: 'MINUTE',
+      prefixes: ['svc', 'ot'],
+    });
     expect(typeof event!.eventId).toBe('string');
     expect(JSON.stringify(gate.events)).not.toContain(caller.headers.authorization!.slice(7));
   });
@@ -65,10 +79,21 @@ describe('429 pause', () => {
     const caller = await gate.caller();
     const { orgId } = await seedIds(gate, caller);
     emulator.control.clearRequests();
-    emulator.control.setFaults([{ kind: 'rate-limit', method: 'POST', pathPrefix: '/entities', times: 1, retryAfter: 1 }]);
+    emulator.control.setFaults([
+      { kind: 'rate-limit', method: 'POST', pathPrefix: '/entities', times: 1, retryAfter: 1 },
+    ]);
     const name = `traffic-write-${Date.now()}`;
     const res = await gate.upstreams.governance.call(
-      { method: 'POST', path: '/entities', query: { entityTypeName: 'models' }, json: { name, organization: { id: orgId } }, headers: caller.headers, idempotent: false, priority: 'write', operation: 'entities.create' },
+      {
+        method: 'POST',
+        path: '/entities',
+        query: { entityTypeName: 'models' },
+        json: { name, organization: { id: orgId } },
+        headers: caller.headers,
+        idempotent: false,
+        priority: 'write',
+        operation: 'entities.create',
+      },
       caller,
     );
     expect(res.status).toBe(201);
@@ -76,7 +101,16 @@ describe('429 pause', () => {
     expect(creates.map((r) => r.status)).toEqual([429, 201]);
     expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(990);
     const found = await gate.upstreams.governance.call(
-      { method: 'POST', path: '/entity-basic-details/search', query: { size: 50 }, json: { criteria: { fullText: name } }, headers: caller.headers, idempotent: true, priority: 'list', operation: 'entities.basic' },
+      {
+        method: 'POST',
+        path: '/entity-basic-details/search',
+        query: { size: 50 },
+        json: { criteria: { fullText: name } },
+        headers: caller.headers,
+        idempotent: true,
+        priority: 'list',
+        operation: 'entities.basic',
+      },
       caller,
     );
     expect((found.body as { content: { name: string }[] }).content.filter((e) => e.name === name)).toHaveLength(1);
@@ -84,7 +118,11 @@ describe('429 pause', () => {
 
   it('rides out a real account block: Retry-After to the end of the window is honoured and every request completes', async () => {
     // The gateway's own budget is switched off, so the platform's limit is what stops it.
-    const emulator = await startEmulator({ rateLimits: { minute: 6, hour: 1_000 }, windows: { minuteMs: 1_000, hourMs: 60_000 }, headerPrefix: 'ot' });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 6, hour: 1_000 },
+      windows: { minuteMs: 1_000, hourMs: 60_000 },
+      headerPrefix: 'ot',
+    });
     const gate = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:0,hour:0' });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
@@ -97,7 +135,11 @@ describe('429 pause', () => {
     const first429 = log.findIndex((r) => r.status === 429);
     expect(first429).toBeGreaterThanOrEqual(0);
     const retryAfterS = Number(gate.events.find((e) => e.msg.includes('429'))!.retryAfter);
-    expect(gate.events.find((e) => e.msg.includes('429'))).toMatchObject({ prefixes: ['ot'], allowed: 6, period: 'MINUTE' });
+    expect(gate.events.find((e) => e.msg.includes('429'))).toMatchObject({
+      prefixes: ['ot'],
+      allowed: 6,
+      period: 'MINUTE',
+    });
     // Requests already in flight when the 429 came back may land just after it; once the gateway
     // has read the 429 it sends nothing until Retry-After has passed.
     const { readAt, pauseMs, sends } = sentAfterFirst429(gate);
@@ -158,7 +200,25 @@ describe('Retry-After and rate-limit headers', () => {
     expect(readRateLimitNotice({}, policy, now).pauseMs).toBe(1_000);
     expect(readRateLimitNotice({ 'retry-after': '2135' }, policy, now).pauseMs).toBe(60_000);
     expect(
-      readRateLimitNotice({ 'retry-after': '55', 'ot-requests-allowed': '20000', 'ot-period': 'MINUTE', 'ot-request-made': '20009', 'ot-ratelimit-event-id': 'e1' }, policy, now),
-    ).toEqual({ pauseMs: 55_000, retryAfter: '55', eventId: 'e1', allowed: 20_000, made: 20_009, period: 'MINUTE', prefixes: ['ot'] });
+      readRateLimitNotice(
+        {
+          'retry-after': '55',
+          'ot-requests-allowed': '20000',
+          'ot-period': 'MINUTE',
+          'ot-request-made': '20009',
+          'ot-ratelimit-event-id': 'e1',
+        },
+        policy,
+        now,
+      ),
+    ).toEqual({
+      pauseMs: 55_000,
+      retryAfter: '55',
+      eventId: 'e1',
+      allowed: 20_000,
+      made: 20_009,
+      period: 'MINUTE',
+      prefixes: ['ot'],
+    });
   });
 });

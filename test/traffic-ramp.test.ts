@@ -9,7 +9,11 @@ import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.
 import { maxInAnySpan, REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 
 const run = await requireRedis();
-const RAMP = { UPSTREAM_RAMP_STEP_MS: '400', GOVERNANCE_RATE_LIMITS: 'minute:20,hour:100000', GOVERNANCE_RATE_WINDOWS: 'minute:1000' };
+const RAMP = {
+  UPSTREAM_RAMP_STEP_MS: '400',
+  GOVERNANCE_RATE_LIMITS: 'minute:20,hour:100000',
+  GOVERNANCE_RATE_WINDOWS: 'minute:1000',
+};
 
 async function until(check: () => boolean, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
@@ -54,27 +58,41 @@ describe('ramp after a 429 pause', () => {
   it('the same queue without the ramp would have been blocked again: the burst rule is real', async () => {
     const emulator = await startEmulator();
     emulator.control.setFaults([{ kind: 'rate-limit', burst: { count: 5, withinMs: 200 }, retryAfter: 1 }]);
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => fetch(`${emulator.origin}/api/ai-governance/v1/entity-types?page=0&size=1`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${emulator.origin}/api/ai-governance/v1/entity-types?page=0&size=1`).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   });
 
-  it.skipIf(!run)('two replicas on Redis send one probe between them after a shared pause', async () => {
-    const emulator = await startEmulator({ latency: { fixedMs: 100 } });
-    const env = { ...RAMP, REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
-    const [a, b] = await Promise.all([startGate(emulator, env), startGate(emulator, env)]);
-    await until(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
-    const [callerA, callerB] = await Promise.all([a.caller(), b.caller()]);
-    const { ids } = await seedIds(a, callerA);
-    emulator.control.clearRequests();
-    emulator.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 1 }]);
-    const first = getEntity(a, callerA, ids[0]!);
-    await until(() => b.upstreams.governance.traffic.pause.remainingMs() > 0);
-    const queued = [...ids.slice(1, 8).map((id) => getEntity(a, callerA, id)), ...ids.slice(8, 15).map((id) => getEntity(b, callerB, id))];
-    const results = await Promise.all([first, ...queued]);
-    expect(results.every((r) => r.status === 200)).toBe(true);
-    const after = emulator.control.requests().requests.slice(1).map((r) => r.receivedAt);
-    expect(after).toHaveLength(15);
-    // Across both replicas, one request went first and alone until its answer came back.
-    expect(after[1]! - after[0]!).toBeGreaterThanOrEqual(100);
-  }, 20_000);
+  it.skipIf(!run)(
+    'two replicas on Redis send one probe between them after a shared pause',
+    async () => {
+      const emulator = await startEmulator({ latency: { fixedMs: 100 } });
+      const env = { ...RAMP, REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
+      const [a, b] = await Promise.all([startGate(emulator, env), startGate(emulator, env)]);
+      await until(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
+      const [callerA, callerB] = await Promise.all([a.caller(), b.caller()]);
+      const { ids } = await seedIds(a, callerA);
+      emulator.control.clearRequests();
+      emulator.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 1 }]);
+      const first = getEntity(a, callerA, ids[0]!);
+      await until(() => b.upstreams.governance.traffic.pause.remainingMs() > 0);
+      const queued = [
+        ...ids.slice(1, 8).map((id) => getEntity(a, callerA, id)),
+        ...ids.slice(8, 15).map((id) => getEntity(b, callerB, id)),
+      ];
+      const results = await Promise.all([first, ...queued]);
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      const after = emulator.control
+        .requests()
+        .requests.slice(1)
+        .map((r) => r.receivedAt);
+      expect(after).toHaveLength(15);
+      // Across both replicas, one request went first and alone until its answer came back.
+      expect(after[1]! - after[0]!).toBeGreaterThanOrEqual(100);
+    },
+    20_000,
+  );
 });

@@ -8,7 +8,17 @@
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gateEnv, getEntity, maxPerWindow, seedIds, sentAfterFirst429, sleep, startEmulator, startGate, type Gate } from './support/traffic.js';
+import {
+  gateEnv,
+  getEntity,
+  maxPerWindow,
+  seedIds,
+  sentAfterFirst429,
+  sleep,
+  startEmulator,
+  startGate,
+  type Gate,
+} from './support/traffic.js';
 import { REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
 
 const run = await requireRedis();
@@ -62,7 +72,10 @@ async function startPair(emulator: Parameters<typeof startGate>[0]) {
 
 describe.skipIf(!run)('replicas sharing Redis', () => {
   it('two gateways together never exceed the shared budget in any window', async () => {
-    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 20, hour: 10_000 },
+      windows: { minuteMs: WINDOW, hourMs: 600_000 },
+    });
     const { a, b, ids } = await startPair(emulator);
     const results = (await Promise.all([burst(a, ids, 30), burst(b, ids.slice(10), 30)])).flat();
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -90,7 +103,10 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
   });
 
   it('FLUSHDB in the middle of a burst: no failure, and the lost counters are rebuilt so the budget still holds', async () => {
-    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 20, hour: 10_000 },
+      windows: { minuteMs: WINDOW, hourMs: 600_000 },
+    });
     const { a, b, ids } = await startPair(emulator);
     const running = Promise.all([burst(a, ids, 25), burst(b, ids.slice(20), 25)]);
     // Flush as soon as the current window has taken some points.
@@ -104,11 +120,17 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
   });
 
   it('Redis outage: each gateway falls back to its local share, nothing fails, and the shared budget returns with Redis', async () => {
-    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 20, hour: 10_000 },
+      windows: { minuteMs: WINDOW, hourMs: 600_000 },
+    });
     const proxy = new RedisProxy();
     const url = await proxy.start();
     const prefix = uniquePrefix();
-    const [a, b] = await Promise.all([startGate(emulator, limits(prefix, url)), startGate(emulator, limits(prefix, url))]);
+    const [a, b] = await Promise.all([
+      startGate(emulator, limits(prefix, url)),
+      startGate(emulator, limits(prefix, url)),
+    ]);
     try {
       await waitFor(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
       const callerA = await a.caller();
@@ -119,7 +141,12 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
       await waitFor(() => !a.upstreams.redis!.ready && !b.upstreams.redis!.ready);
       const outageStart = a.sentAt.length;
       const outageStartB = b.sentAt.length;
-      const during = (await Promise.all([Promise.all(ids.slice(0, 20).map((id) => getEntity(a, callerA, id))), Promise.all(ids.slice(20, 40).map((id) => getEntity(b, callerB, id)))])).flat();
+      const during = (
+        await Promise.all([
+          Promise.all(ids.slice(0, 20).map((id) => getEntity(a, callerA, id))),
+          Promise.all(ids.slice(20, 40).map((id) => getEntity(b, callerB, id))),
+        ])
+      ).flat();
       expect(during.every((r) => r.status === 200)).toBe(true);
       const aDuring = a.sentAt.slice(outageStart);
       const bDuring = b.sentAt.slice(outageStartB);
@@ -150,7 +177,11 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     const emulator = await startEmulator();
     const proxy = new RedisProxy();
     const url = await proxy.start();
-    const gate = await startGate(emulator, { ...limits(uniquePrefix(), url), REDIS_COMMAND_TIMEOUT_MS: '200', GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000' });
+    const gate = await startGate(emulator, {
+      ...limits(uniquePrefix(), url),
+      REDIS_COMMAND_TIMEOUT_MS: '200',
+      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000',
+    });
     try {
       await waitFor(() => gate.upstreams.redis!.ready);
       const caller = await gate.caller();
@@ -187,7 +218,10 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
   });
 
   it('two gateway processes sharing Redis never exceed the shared budget together', async () => {
-    const emulator = await startEmulator({ rateLimits: { minute: 20, hour: 10_000 }, windows: { minuteMs: WINDOW, hourMs: 600_000 } });
+    const emulator = await startEmulator({
+      rateLimits: { minute: 20, hour: 10_000 },
+      windows: { minuteMs: WINDOW, hourMs: 600_000 },
+    });
     const seeder = await startGate(emulator);
     const { ids } = await seedIds(seeder, await seeder.caller());
     emulator.control.clearRequests();
@@ -211,7 +245,11 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
         let err = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
         child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`replica exited ${code}: ${err}`))));
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve(JSON.parse(out.trim().split('\n').at(-1)!))
+            : reject(new Error(`replica exited ${code}: ${err}`)),
+        );
       });
     const [one, two] = await Promise.all([replica(ids.slice(0, 25)), replica(ids.slice(25, 50))]);
     expect([...one.statuses, ...two.statuses].every((s) => s === 200)).toBe(true);

@@ -35,7 +35,14 @@ afterAll(() => {
 function replica(emulator: GovernanceEmulator, env: Record<string, string>, ids: string[], startAt: number) {
   return new Promise<{ sentAt: number[]; statuses: unknown[] }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica.ts'], {
-      env: { ...process.env, ...gateEnv(emulator), ...RULES, ...env, REPLICA_IDS: ids.join(','), REPLICA_START_AT: String(startAt) },
+      env: {
+        ...process.env,
+        ...gateEnv(emulator),
+        ...RULES,
+        ...env,
+        REPLICA_IDS: ids.join(','),
+        REPLICA_START_AT: String(startAt),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -43,7 +50,11 @@ function replica(emulator: GovernanceEmulator, env: Record<string, string>, ids:
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`replica exited ${code}: ${err.slice(-2000)}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').at(-1)!))
+        : reject(new Error(`replica exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 
@@ -73,49 +84,68 @@ describe('the budget holds in every sliding span', () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(rejected(emulator)).toEqual([]);
     const most = maxInAnySpan(arrivals(emulator), WINDOW);
-    if (most > ALLOWED) console.log(arrivals(emulator).map((t) => Math.round(t - arrivals(emulator)[0]!)).join(' '), gate.sentAt.map((t) => t - gate.sentAt[0]!).join(' '));
+    if (most > ALLOWED)
+      console.log(
+        arrivals(emulator)
+          .map((t) => Math.round(t - arrivals(emulator)[0]!))
+          .join(' '),
+        gate.sentAt.map((t) => t - gate.sentAt[0]!).join(' '),
+      );
     expect(most).toBeLessThanOrEqual(ALLOWED);
     // The budget is used, not merely undershot: the burst fills a span.
     expect(most).toBeGreaterThanOrEqual(ALLOWED / 2);
   }, 30_000);
 
-  it.skipIf(!run)('two processes sharing Redis stay within margin × limit together in every span', async () => {
-    const emulator = await startEmulator(emulatorOptions);
-    const ids = await seeded(emulator);
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
-    const startAt = Date.now() + 4_000;
-    const [one, two] = await Promise.all([replica(emulator, env, ids.slice(0, 25), startAt), replica(emulator, env, ids.slice(25, 50), startAt)]);
-    expect([...one.statuses, ...two.statuses].every((s) => s === 200)).toBe(true);
-    expect(emulator.control.requests().total).toBe(52);
-    expect(rejected(emulator)).toEqual([]);
-    const most = maxInAnySpan(arrivals(emulator), WINDOW);
-    expect(most).toBeLessThanOrEqual(ALLOWED);
-    expect(most).toBeGreaterThanOrEqual(ALLOWED / 2);
-  }, 40_000);
-
-  it.skipIf(!run)('three processes whose Redis is killed and restarted empty mid-burst stay within margin × limit in every span', async () => {
-    const emulator = await startEmulator(emulatorOptions);
-    const ids = await seeded(emulator);
-    const redis = new OwnRedis();
-    await redis.start();
-    try {
-      const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix(), REDIS_COMMAND_TIMEOUT_MS: '200' };
+  it.skipIf(!run)(
+    'two processes sharing Redis stay within margin × limit together in every span',
+    async () => {
+      const emulator = await startEmulator(emulatorOptions);
+      const ids = await seeded(emulator);
+      const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
       const startAt = Date.now() + 4_000;
-      const running = Promise.all([0, 1, 2].map((i) => replica(emulator, env, ids.slice(i * 16, i * 16 + 16), startAt)));
-      // Three tokens, then kill Redis once the burst has filled most of a span.
-      await until(() => emulator.control.requests().total >= 3 + 14, 20_000);
-      await redis.stop();
-      const atOutage = emulator.control.requests().total;
-      // Every replica spends only its share of what the last seen counts left while Redis is away…
-      await until(() => emulator.control.requests().total >= atOutage + 8, 20_000);
-      await redis.start();
-      const results = await running;
-      expect(results.flatMap((r) => r.statuses).every((s) => s === 200)).toBe(true);
-      expect(emulator.control.requests().total).toBe(3 + 48);
+      const [one, two] = await Promise.all([
+        replica(emulator, env, ids.slice(0, 25), startAt),
+        replica(emulator, env, ids.slice(25, 50), startAt),
+      ]);
+      expect([...one.statuses, ...two.statuses].every((s) => s === 200)).toBe(true);
+      expect(emulator.control.requests().total).toBe(52);
       expect(rejected(emulator)).toEqual([]);
-      expect(maxInAnySpan(arrivals(emulator), WINDOW)).toBeLessThanOrEqual(ALLOWED);
-    } finally {
-      await redis.stop();
-    }
-  }, 60_000);
+      const most = maxInAnySpan(arrivals(emulator), WINDOW);
+      expect(most).toBeLessThanOrEqual(ALLOWED);
+      expect(most).toBeGreaterThanOrEqual(ALLOWED / 2);
+    },
+    40_000,
+  );
+
+  it.skipIf(!run)(
+    'three processes whose Redis is killed and restarted empty mid-burst stay within margin × limit in every span',
+    async () => {
+      const emulator = await startEmulator(emulatorOptions);
+      const ids = await seeded(emulator);
+      const redis = new OwnRedis();
+      await redis.start();
+      try {
+        const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix(), REDIS_COMMAND_TIMEOUT_MS: '200' };
+        const startAt = Date.now() + 4_000;
+        const running = Promise.all(
+          [0, 1, 2].map((i) => replica(emulator, env, ids.slice(i * 16, i * 16 + 16), startAt)),
+        );
+        // Three tokens, then kill Redis once the burst has filled most of a span.
+        await until(() => emulator.control.requests().total >= 3 + 14, 20_000);
+        await redis.stop();
+        const atOutage = emulator.control.requests().total;
+        // Every replica spends only its share of what the last seen counts left while Redis is away…
+        await until(() => emulator.control.requests().total >= atOutage + 8, 20_000);
+        await redis.start();
+        const results = await running;
+        expect(results.flatMap((r) => r.statuses).every((s) => s === 200)).toBe(true);
+        expect(emulator.control.requests().total).toBe(3 + 48);
+        expect(rejected(emulator)).toEqual([]);
+        expect(maxInAnySpan(arrivals(emulator), WINDOW)).toBeLessThanOrEqual(ALLOWED);
+      } finally {
+        await redis.stop();
+      }
+    },
+    60_000,
+  );
 });

@@ -16,8 +16,17 @@ import { startStack, type Stack } from './support/stack.js';
 type Json = Record<string, any>;
 const LATENCY = { fixedMs: 3, jitterMs: 25 };
 
-async function post(url: string, query: string, variables?: Json, headers?: Record<string, string>): Promise<{ status: number; data?: Json; errors?: Json[] }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+async function post(
+  url: string,
+  query: string,
+  variables?: Json,
+  headers?: Record<string, string>,
+): Promise<{ status: number; data?: Json; errors?: Json[] }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, ...((await res.json()) as Json) };
 }
 
@@ -25,7 +34,11 @@ const UPDATE = `mutation($id: ID!, $input: UpdateEventInput!, $v: String) { upda
 const READ = `query($id: ID!) { event(id: $id) { id title cost featured sticky hideFromListings version venue { id } } }`;
 
 async function createEvent(url: string, title: string): Promise<string> {
-  const res = await post(url, `mutation($t: String!) { createEvent(input: { title: $t, startDate: "2027-06-01 10:00:00", endDate: "2027-06-01 12:00:00", timezone: "Europe/Lisbon", venueId: "10", hideFromListings: true }) { id } }`, { t: title });
+  const res = await post(
+    url,
+    `mutation($t: String!) { createEvent(input: { title: $t, startDate: "2027-06-01 10:00:00", endDate: "2027-06-01 12:00:00", timezone: "Europe/Lisbon", venueId: "10", hideFromListings: true }) { id } }`,
+    { t: title },
+  );
   expect(res.errors).toBeUndefined();
   return res.data!.createEvent.id as string;
 }
@@ -34,14 +47,27 @@ async function createEvent(url: string, title: string): Promise<string> {
  * 20 pairs: in each, one update sets the title and the other the cost (or `featured` and `sticky`),
  * at the same time; afterwards the event must show both. Returns how many pairs lost a change.
  */
-async function lostUpdates(urls: [string, string], id: string, fields: 'title+cost' | 'featured+sticky'): Promise<number> {
+async function lostUpdates(
+  urls: [string, string],
+  id: string,
+  fields: 'title+cost' | 'featured+sticky',
+): Promise<number> {
   let lost = 0;
   for (let i = 0; i < 20; i++) {
-    const [a, b] = fields === 'title+cost' ? [{ title: `Title ${i}` }, { cost: `$${i + 1}` }] : [{ featured: i % 2 === 0 }, { sticky: i % 2 === 0 }];
-    const results = await Promise.all([post(urls[0], UPDATE, { id, input: a }), post(urls[1], UPDATE, { id, input: b })]);
+    const [a, b] =
+      fields === 'title+cost'
+        ? [{ title: `Title ${i}` }, { cost: `$${i + 1}` }]
+        : [{ featured: i % 2 === 0 }, { sticky: i % 2 === 0 }];
+    const results = await Promise.all([
+      post(urls[0], UPDATE, { id, input: a }),
+      post(urls[1], UPDATE, { id, input: b }),
+    ]);
     for (const r of results) expect(r.errors).toBeUndefined();
     const now = (await post(urls[0], READ, { id })).data!.event;
-    const ok = fields === 'title+cost' ? now.title === `Title ${i}` && now.cost === `$${i + 1}` : now.featured === (i % 2 === 0) && now.sticky === (i % 2 === 0);
+    const ok =
+      fields === 'title+cost'
+        ? now.title === `Title ${i}` && now.cost === `$${i + 1}`
+        : now.featured === (i % 2 === 0) && now.sticky === (i % 2 === 0);
     // The fields the plugin resets on a write that leaves them out must survive too.
     if (!ok || now.hideFromListings !== true || now.venue?.id !== '10') lost++;
   }
@@ -50,7 +76,11 @@ async function lostUpdates(urls: [string, string], id: string, fields: 'title+co
 
 function serve(gateway: Gateway): Promise<{ url: string; server: Server }> {
   const server = createServer(gateway.yoga);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, server })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, server }),
+    ),
+  );
 }
 
 describe('concurrent updates of one event through one gateway', () => {
@@ -82,7 +112,8 @@ describe('concurrent updates through two gateways sharing Redis', () => {
     const [one, two] = await Promise.all([serve(s.gateway), serve(second)]);
     servers = [one.server, two.server];
     urls = [one.url, two.url];
-    for (let i = 0; i < 100 && !(s.gateway.upstreams.redis?.ready && second.upstreams.redis?.ready); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !(s.gateway.upstreams.redis?.ready && second.upstreams.redis?.ready); i++)
+      await new Promise((r) => setTimeout(r, 20));
   });
   afterAll(async () => {
     for (const server of servers) {
@@ -103,7 +134,8 @@ describe('concurrent updates through two gateways sharing Redis', () => {
 describe('preconditions, idempotency keys and lost answers', () => {
   let s: Stack;
   let url: string;
-  const posts = (path: RegExp) => s.calendar.control.requests().requests.filter((r) => r.method === 'POST' && path.test(r.path)).length;
+  const posts = (path: RegExp) =>
+    s.calendar.control.requests().requests.filter((r) => r.method === 'POST' && path.test(r.path)).length;
   beforeAll(async () => {
     s = await startStack({ calendar: { latency: LATENCY }, env: { UPSTREAM_HEADERS_TIMEOUT_MS: '1500' } });
     url = await s.listen();
@@ -130,12 +162,25 @@ describe('preconditions, idempotency keys and lost answers', () => {
 
     // Venues, organizers, terms and governance records take the same precondition.
     const venue = (await post(url, `{ venue(id: "10") { version } }`)).data!.venue.version as string;
-    const v = await post(url, `mutation($v: String) { updateVenue(id: "10", input: { city: "Faro" }, expectedVersion: $v) { city } }`, { v: `${venue}x` });
+    const v = await post(
+      url,
+      `mutation($v: String) { updateVenue(id: "10", input: { city: "Faro" }, expectedVersion: $v) { city } }`,
+      { v: `${venue}x` },
+    );
     expect(v.errors![0]!.extensions).toMatchObject({ code: 'CONFLICT', currentVersion: venue });
-    const entity = (await post(url, `{ entities(kind: MODEL, first: 1) { nodes { id version } } }`)).data!.entities.nodes[0];
-    const e = await post(url, `mutation($id: ID!) { updateEntity(id: $id, input: { name: "Stale" }, expectedVersion: "nope") { id } }`, { id: entity.id });
+    const entity = (await post(url, `{ entities(kind: MODEL, first: 1) { nodes { id version } } }`)).data!.entities
+      .nodes[0];
+    const e = await post(
+      url,
+      `mutation($id: ID!) { updateEntity(id: $id, input: { name: "Stale" }, expectedVersion: "nope") { id } }`,
+      { id: entity.id },
+    );
     expect(e.errors![0]!.extensions).toMatchObject({ code: 'CONFLICT', currentVersion: entity.version });
-    const ok = await post(url, `mutation($id: ID!, $v: String) { updateEntity(id: $id, input: { name: "Current" }, expectedVersion: $v) { name version } }`, { id: entity.id, v: entity.version });
+    const ok = await post(
+      url,
+      `mutation($id: ID!, $v: String) { updateEntity(id: $id, input: { name: "Current" }, expectedVersion: $v) { name version } }`,
+      { id: entity.id, v: entity.version },
+    );
     expect(ok.data!.updateEntity.name).toBe('Current');
   });
 
@@ -159,19 +204,28 @@ describe('preconditions, idempotency keys and lost answers', () => {
     const together = await Promise.all([1, 2, 3, 4].map(() => post(url, venue, { c: cmid })));
     const ids = new Set(together.filter((r) => !r.errors).map((r) => r.data!.createVenue.id));
     expect(ids.size).toBe(1);
-    for (const r of together.filter((x) => x.errors)) expect(r.errors![0]!.extensions).toMatchObject({ code: 'CONFLICT', reason: 'IDEMPOTENCY_KEY_IN_USE' });
+    for (const r of together.filter((x) => x.errors))
+      expect(r.errors![0]!.extensions).toMatchObject({ code: 'CONFLICT', reason: 'IDEMPOTENCY_KEY_IN_USE' });
     expect(posts(/^\/venues$/)).toBe(1);
   });
 
   it('a write applied but answered by a reset is UPSTREAM_OUTCOME_UNKNOWN, sent once, and the re-read sees it', async () => {
     const id = await createEvent(url, 'Lost answer');
     await post(url, READ, { id }); // cached
-    for (const [kind, applied] of [['apply-then-reset', 'unknown'], ['apply-then-stall', 'unknown'], ['apply-then-cut-body', true]] as const) {
+    for (const [kind, applied] of [
+      ['apply-then-reset', 'unknown'],
+      ['apply-then-stall', 'unknown'],
+      ['apply-then-cut-body', true],
+    ] as const) {
       s.calendar.control.setFaults([{ kind, method: 'POST', pathPrefix: '/events/', times: 1, delayMs: 3_000 }]);
       s.clearRequests();
       const res = await post(url, UPDATE, { id, input: { title: `After ${kind}` } });
       expect(res.data!.updateEvent, kind).toBeNull();
-      expect(res.errors![0]!.extensions, kind).toMatchObject({ code: 'UPSTREAM_OUTCOME_UNKNOWN', upstream: 'calendar', applied });
+      expect(res.errors![0]!.extensions, kind).toMatchObject({
+        code: 'UPSTREAM_OUTCOME_UNKNOWN',
+        upstream: 'calendar',
+        applied,
+      });
       expect(posts(/^\/events\//), kind).toBe(1);
       // The write was applied; the cache was dropped, so the advised re-read shows it.
       expect((await post(url, READ, { id })).data!.event.title, kind).toBe(`After ${kind}`);
@@ -194,8 +248,20 @@ describe('preconditions, idempotency keys and lost answers', () => {
   it('a write cut off by the process stopping (its request aborted after it was sent) is outcome-unknown; one never sent stays unavailable', async () => {
     const { calendar } = s.gateway.upstreams;
     const write = (signal: AbortSignal, path = '/tags') =>
-      calendar.call({ method: 'POST', path, json: { name: 'stopping' }, idempotent: false, priority: 'write', operation: 'tags.create' }, { identity: 'test', usage: new UsageTracker(), signal });
-    s.calendar.control.setFaults([{ kind: 'apply-then-stall', method: 'POST', pathPrefix: '/tags', times: 1, delayMs: 2_000 }]);
+      calendar.call(
+        {
+          method: 'POST',
+          path,
+          json: { name: 'stopping' },
+          idempotent: false,
+          priority: 'write',
+          operation: 'tags.create',
+        },
+        { identity: 'test', usage: new UsageTracker(), signal },
+      );
+    s.calendar.control.setFaults([
+      { kind: 'apply-then-stall', method: 'POST', pathPrefix: '/tags', times: 1, delayMs: 2_000 },
+    ]);
     s.clearRequests();
     const stop = new AbortController();
     const pending = write(stop.signal).catch((e: unknown) => e);
@@ -207,20 +273,44 @@ describe('preconditions, idempotency keys and lost answers', () => {
 
     // The gateway shutting down while a write is on the wire: outcome unknown, not unavailable.
     const stopping = createGateway({ config: s.config });
-    s.calendar.control.setFaults([{ kind: 'apply-then-stall', method: 'POST', pathPrefix: '/tags', times: 1, delayMs: 2_000 }]);
+    s.calendar.control.setFaults([
+      { kind: 'apply-then-stall', method: 'POST', pathPrefix: '/tags', times: 1, delayMs: 2_000 },
+    ]);
     s.clearRequests();
     const inFlight = stopping.upstreams.calendar
-      .call({ method: 'POST', path: '/tags', json: { name: 'shutdown' }, idempotent: false, priority: 'write', operation: 'tags.create' }, { identity: 'test', usage: new UsageTracker() })
+      .call(
+        {
+          method: 'POST',
+          path: '/tags',
+          json: { name: 'shutdown' },
+          idempotent: false,
+          priority: 'write',
+          operation: 'tags.create',
+        },
+        { identity: 'test', usage: new UsageTracker() },
+      )
       .catch((e: unknown) => e);
     await vi.waitFor(() => expect(posts(/^\/tags$/)).toBe(1));
     await stopping.close();
     expect(((await inFlight) as UpstreamError).kind).toBe('outcome-unknown');
     s.calendar.control.clearFaults();
 
-    const refused = createGateway({ config: { ...s.config, calendar: { ...s.config.calendar, url: 'http://127.0.0.1:1/wp-json/calendar/events/v1' } } });
+    const refused = createGateway({
+      config: { ...s.config, calendar: { ...s.config.calendar, url: 'http://127.0.0.1:1/wp-json/calendar/events/v1' } },
+    });
     try {
       const e = (await refused.upstreams.calendar
-        .call({ method: 'POST', path: '/tags', json: { name: 'never sent' }, idempotent: false, priority: 'write', operation: 'tags.create' }, { identity: 'test', usage: new UsageTracker() })
+        .call(
+          {
+            method: 'POST',
+            path: '/tags',
+            json: { name: 'never sent' },
+            idempotent: false,
+            priority: 'write',
+            operation: 'tags.create',
+          },
+          { identity: 'test', usage: new UsageTracker() },
+        )
         .catch((x: unknown) => x)) as UpstreamError;
       expect([e.kind, e.sent]).toEqual(['unavailable', false]);
     } finally {

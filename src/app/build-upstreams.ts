@@ -41,27 +41,67 @@ export interface UpstreamsOptions {
   log?: TrafficLogger;
 }
 
-export function createUpstreams(config: Config, dispatcher?: Dispatcher, observer?: UpstreamObserver, options: UpstreamsOptions = {}): Upstreams {
+export function createUpstreams(
+  config: Config,
+  dispatcher?: Dispatcher,
+  observer?: UpstreamObserver,
+  options: UpstreamsOptions = {},
+): Upstreams {
   if (!config.governance.url || !config.calendar.url) {
     throw new Error('createUpstreams needs both upstream URLs (server.ts fills them in from the embedded emulators).');
   }
   const t = config.traffic;
   const log = options.log ?? consoleTrafficLogger(config.logLevel);
-  const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log }) : undefined;
+  const redis = config.redisUrl
+    ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log })
+    : undefined;
   const cache = new ResponseCache({ maxBytes: config.cache.maxBytes, maxStaleMs: config.cache.maxStaleMs });
   const shared = config.cache.shared;
   // The cache's own Redis logs through the tier (the budget's messages would mislead).
-  const cacheRedis = config.redisCacheUrl ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs }) : redis;
+  const cacheRedis = config.redisCacheUrl
+    ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs })
+    : redis;
   // With CACHE_SHARED off, Redis still carries invalidations to the replicas' local caches.
-  const sharedCache = cacheRedis && new SharedCacheTier(cache, { redis: cacheRedis, entries: shared.enabled, waitMs: shared.waitMs, ackTimeoutMs: t.redisCommandTimeoutMs, maxEntryBytes: shared.maxEntryBytes, log });
+  const sharedCache =
+    cacheRedis &&
+    new SharedCacheTier(cache, {
+      redis: cacheRedis,
+      entries: shared.enabled,
+      waitMs: shared.waitMs,
+      ackTimeoutMs: t.redisCommandTimeoutMs,
+      maxEntryBytes: shared.maxEntryBytes,
+      log,
+    });
 
   const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
-    const transport = new HttpTransport({ upstream: name, timeouts: config.timeouts, maxBodyBytes: config.maxUpstreamBodyBytes, dispatcher, connections: maxConcurrent });
+    const transport = new HttpTransport({
+      upstream: name,
+      timeouts: config.timeouts,
+      maxBodyBytes: config.maxUpstreamBodyBytes,
+      dispatcher,
+      connections: maxConcurrent,
+    });
     const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
-    const budget = new AccountBudget({ upstream: name, rules: t[name].rules, margin: t[name].margin, guardMs: t[name].guardMs, localShare: t.localShare, redis, log });
+    const budget = new AccountBudget({
+      upstream: name,
+      rules: t[name].rules,
+      margin: t[name].margin,
+      guardMs: t[name].guardMs,
+      localShare: t.localShare,
+      redis,
+      log,
+    });
     const pause = new PauseGate({ upstream: name, redis, log });
     const shortest = budget.rules.filter((r) => !r.perEndpoint).reduce((min, r) => Math.min(min, r.spanMs), Infinity);
-    const ramp = new Ramp({ upstream: name, pause, redis, stepMs: t.rampStepMs, paceMs: budget.paceMs, spanMs: Number.isFinite(shortest) ? shortest : 0, leaseMs: t.requestDeadlineMs });
+    const ramp = new Ramp({
+      upstream: name,
+      pause,
+      redis,
+      stepMs: t.rampStepMs,
+      paceMs: budget.paceMs,
+      spanMs: Number.isFinite(shortest) ? shortest : 0,
+      leaseMs: t.requestDeadlineMs,
+    });
     const traffic = new TrafficControl({ upstream: name, budget, pause, ramp, deadlineMs: t.queueDeadlineMs });
     const upstream = new Upstream({
       name,
@@ -80,7 +120,11 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
     });
     return { upstream, transport, limiter, traffic };
   };
-  const governance = make('governance', `${config.governance.url}/api/ai-governance/v1`, config.maxConcurrent.governance);
+  const governance = make(
+    'governance',
+    `${config.governance.url}/api/ai-governance/v1`,
+    config.maxConcurrent.governance,
+  );
   const calendar = make('calendar', config.calendar.url, config.maxConcurrent.calendar);
   const w = config.writes;
   const locks = new RecordLocks({ redis, leaseMs: w.lockLeaseMs, waitMs: w.lockWaitMs, log });
@@ -94,7 +138,12 @@ export function createUpstreams(config: Config, dispatcher?: Dispatcher, observe
     idempotency,
     sharedCache,
     async close() {
-      await Promise.all([governance.limiter.stop(), calendar.limiter.stop(), governance.traffic.stop(), calendar.traffic.stop()]);
+      await Promise.all([
+        governance.limiter.stop(),
+        calendar.limiter.stop(),
+        governance.traffic.stop(),
+        calendar.traffic.stop(),
+      ]);
       await redis?.close();
       if (cacheRedis !== redis) await cacheRedis?.close();
       // An injected dispatcher belongs to the caller.

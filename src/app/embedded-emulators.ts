@@ -37,7 +37,10 @@ export interface EmbeddedUpstreams {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedUpstreams(config: Config, options: { controlRoutes?: boolean } = {}): Promise<EmbeddedUpstreams> {
+export async function startEmbeddedUpstreams(
+  config: Config,
+  options: { controlRoutes?: boolean } = {},
+): Promise<EmbeddedUpstreams> {
   const [governance, calendar] = await Promise.all([
     startGovernanceEmulator({ rateProfile: config.governance.rateProfile, controlRoutes: options.controlRoutes }),
     startCalendarEmulator({ controlRoutes: options.controlRoutes }),

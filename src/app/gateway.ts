@@ -69,17 +69,27 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   });
   // The credential a caller reads with: the gateway's own unless it forwards the caller's.
   const identityOf = (headers: Headers, mode: 'configured' | 'forward') =>
-    mode === 'forward' ? createHash('sha256').update(headers.get('authorization') ?? '').digest('base64url').slice(0, 22) : 'configured';
+    mode === 'forward'
+      ? createHash('sha256')
+          .update(headers.get('authorization') ?? '')
+          .digest('base64url')
+          .slice(0, 22)
+      : 'configured';
 
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
-  const persisted = config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
+  const persisted =
+    config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     // CORS_ORIGINS: `*` any origin, a list, or nothing (closed; the production default).
-    cors: config.http.corsOrigins.includes('*') ? { origin: '*' } : config.http.corsOrigins.length > 0 ? { origin: config.http.corsOrigins, credentials: true } : false,
+    cors: config.http.corsOrigins.includes('*')
+      ? { origin: '*' }
+      : config.http.corsOrigins.length > 0
+        ? { origin: config.http.corsOrigins, credentials: true }
+        : false,
     // Served precompressed by useGraphiQLPage (inlined, works offline) instead of Yoga's CDN page.
     graphiql: false,
     maskedErrors: { maskError, isDev: config.env === 'development' },
@@ -92,7 +102,22 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [useDeferStream(), ...(extraPlugins as Plugin<Context>[]), ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []), ...observability.plugins, ...persisted, ...securityPlugins(config.security), ...(config.traffic.costExtension ? [useCostExtension()] : []), useOperationBudget({ maxCallsPerOperation: config.traffic.maxCallsPerOperation, maxPageSize: config.maxPageSize }), useCacheSettle(upstreams.cache), useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }), ...(config.http.compression ? [useCompression() as Plugin<Context>] : [])],
+    plugins: [
+      useDeferStream(),
+      ...(extraPlugins as Plugin<Context>[]),
+      ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []),
+      ...observability.plugins,
+      ...persisted,
+      ...securityPlugins(config.security),
+      ...(config.traffic.costExtension ? [useCostExtension()] : []),
+      useOperationBudget({
+        maxCallsPerOperation: config.traffic.maxCallsPerOperation,
+        maxPageSize: config.maxPageSize,
+      }),
+      useCacheSettle(upstreams.cache),
+      useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }),
+      ...(config.http.compression ? [useCompression() as Plugin<Context>] : []),
+    ],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({
@@ -108,14 +133,32 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
         bus,
         polling,
         defaultIntervalMs: config.live.pollIntervalMs,
-        identity: { governance: identityOf(request.headers, config.governance.authMode), calendar: identityOf(request.headers, config.calendar.authMode) },
+        identity: {
+          governance: identityOf(request.headers, config.governance.authMode),
+          calendar: identityOf(request.headers, config.calendar.authMode),
+        },
         fresh: (detached = false) => {
-          const each = { ...info, signal: detached ? undefined : info.signal, usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }) };
+          const each = {
+            ...info,
+            signal: detached ? undefined : info.signal,
+            usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }),
+          };
           return { governance: governance.forRequest(each), calendar: calendar.forRequest(each) };
         },
       };
-      const idempotency = { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined };
-      return { requestId, usage, governance: governance.forRequest(info), calendar: calendar.forRequest(info), idempotency, inputLimits: config.inputLimits, live };
+      const idempotency = {
+        store: upstreams.idempotency,
+        headerKey: request.headers.get('idempotency-key') ?? undefined,
+      };
+      return {
+        requestId,
+        usage,
+        governance: governance.forRequest(info),
+        calendar: calendar.forRequest(info),
+        idempotency,
+        inputLimits: config.inputLimits,
+        live,
+      };
     },
   });
 

@@ -37,7 +37,10 @@ export function calendarAuth(config: CalendarConfig, incoming: Headers): Calenda
   }
   if (config.user && config.appPassword) {
     const basic = Buffer.from(`${config.user}:${config.appPassword}`).toString('base64');
-    return { read: ANONYMOUS, write: { headers: { authorization: `Basic ${basic}` }, identity: `user:${config.user}` } };
+    return {
+      read: ANONYMOUS,
+      write: { headers: { authorization: `Basic ${basic}` }, identity: `user:${config.user}` },
+    };
   }
   // No credentials configured: writes go out anonymously and the upstream answers 401.
   return { read: ANONYMOUS, write: ANONYMOUS };

@@ -8,7 +8,7 @@ import type { HttpResponse } from '../core/http.js';
 import type { WireError } from './wire.js';
 
 function wireError(res: HttpResponse): Partial<WireError> {
-  return res.body && typeof res.body === 'object' ? (res.body) : {};
+  return res.body && typeof res.body === 'object' ? res.body : {};
 }
 
 /** `rest_invalid_param` lists params as an object, `rest_missing_callback_param` as an array. */
@@ -32,7 +32,10 @@ export function isEndOfList(res: HttpResponse): boolean {
   return (res.status === 404 && /archive-page-not-found$/.test(code)) || code === 'rest_term_invalid_page_number';
 }
 
-export function toUpstreamError(res: HttpResponse, context: { single?: boolean; names?: ArgumentNames } = {}): UpstreamError {
+export function toUpstreamError(
+  res: HttpResponse,
+  context: { single?: boolean; names?: ArgumentNames } = {},
+): UpstreamError {
   const body = wireError(res);
   const code = typeof body.code === 'string' ? body.code : undefined;
   const params = paramNames(body);
@@ -43,16 +46,23 @@ export function toUpstreamError(res: HttpResponse, context: { single?: boolean; 
 
   if (status >= 500) return make('unavailable', 'The calendar service failed to answer; try again later.');
   if (status === 410) return make('gone', 'The record is already in the trash.');
-  if (status === 401) return make('unauthenticated', 'The calendar service needs valid credentials for this operation.');
+  if (status === 401)
+    return make('unauthenticated', 'The calendar service needs valid credentials for this operation.');
   if (code === 'event-no-longer-available') return make('gone', 'The event is in the trash and no longer available.');
   if (status === 403) {
-    if (code === 'event-password-protected') return make('forbidden', 'The event is password protected: give its password.');
-    if (code === 'could-not-update-event') return make('unavailable', 'The calendar service could not update the event.');
+    if (code === 'event-password-protected')
+      return make('forbidden', 'The event is password protected: give its password.');
+    if (code === 'could-not-update-event')
+      return make('unavailable', 'The calendar service could not update the event.');
     return make('forbidden', 'The calendar credentials are not allowed to do this.');
   }
   // A single record addressed by a missing id or slug: core answers 400 on the path parameter.
   const onRecordKey = params.length > 0 && params.every((p) => p === 'id' || p === 'slug');
-  if (status === 404 || code === 'rest-invalid-event-id' || (context.single && code === 'rest_invalid_param' && onRecordKey)) {
+  if (
+    status === 404 ||
+    code === 'rest-invalid-event-id' ||
+    (context.single && code === 'rest_invalid_param' && onRecordKey)
+  ) {
     return make('not-found', 'The calendar record does not exist.');
   }
   if (code === 'rest_missing_callback_param') {

@@ -86,7 +86,17 @@ export class CalendarClient {
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
   listEvents(query: WireQuery, page: number, perPage: number, poll?: FreshRead): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>('events.list', '/events', query, page, perPage, EVENT_TAGS, (b) => b.events, poll, archivePageShape('events', eventShape));
+    return this.list<WireEventsPage, WireEvent>(
+      'events.list',
+      '/events',
+      query,
+      page,
+      perPage,
+      EVENT_TAGS,
+      (b) => b.events,
+      poll,
+      archivePageShape('events', eventShape),
+    );
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
@@ -96,7 +106,15 @@ export class CalendarClient {
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
   getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.getBySlug', urlPath`/events/by-slug/${slug}`, { password }, EVENT_TAGS, as, undefined, eventShape);
+    return this.single<WireEvent>(
+      'events.getBySlug',
+      urlPath`/events/by-slug/${slug}`,
+      { password },
+      EVENT_TAGS,
+      as,
+      undefined,
+      eventShape,
+    );
   }
 
   /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
@@ -116,10 +134,28 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ venues and organizers
   listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
-    return this.list<WireVenuesPage, WireVenue>('venues.list', '/venues', query, page, perPage, VENUE_TAGS, (b) => b.venues, undefined, archivePageShape('venues', linkedPostShape));
+    return this.list<WireVenuesPage, WireVenue>(
+      'venues.list',
+      '/venues',
+      query,
+      page,
+      perPage,
+      VENUE_TAGS,
+      (b) => b.venues,
+      undefined,
+      archivePageShape('venues', linkedPostShape),
+    );
   }
   getVenue(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireVenue | null> {
-    return this.single<WireVenue>('venues.get', this.path('venues', ref), {}, VENUE_TAGS, as, undefined, linkedPostShape);
+    return this.single<WireVenue>(
+      'venues.get',
+      this.path('venues', ref),
+      {},
+      VENUE_TAGS,
+      as,
+      undefined,
+      linkedPostShape,
+    );
   }
   createVenue(body: WireVenueWrite): Promise<WireVenue> {
     return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
@@ -132,10 +168,28 @@ export class CalendarClient {
   }
 
   listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
-    return this.list<WireOrganizersPage, WireOrganizer>('organizers.list', '/organizers', query, page, perPage, ORGANIZER_TAGS, (b) => b.organizers, undefined, archivePageShape('organizers', linkedPostShape));
+    return this.list<WireOrganizersPage, WireOrganizer>(
+      'organizers.list',
+      '/organizers',
+      query,
+      page,
+      perPage,
+      ORGANIZER_TAGS,
+      (b) => b.organizers,
+      undefined,
+      archivePageShape('organizers', linkedPostShape),
+    );
   }
   getOrganizer(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireOrganizer | null> {
-    return this.single<WireOrganizer>('organizers.get', this.path('organizers', ref), {}, ORGANIZER_TAGS, as, undefined, linkedPostShape);
+    return this.single<WireOrganizer>(
+      'organizers.get',
+      this.path('organizers', ref),
+      {},
+      ORGANIZER_TAGS,
+      as,
+      undefined,
+      linkedPostShape,
+    );
   }
   createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
     return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
@@ -144,12 +198,24 @@ export class CalendarClient {
     return this.write('organizers.update', 'POST', this.path('organizers', ref), body, undefined, [TAG.organizers]);
   }
   deleteOrganizer(ref: RecordRef): Promise<WireOrganizer> {
-    return this.write('organizers.delete', 'DELETE', this.path('organizers', ref), undefined, undefined, [TAG.organizers]);
+    return this.write('organizers.delete', 'DELETE', this.path('organizers', ref), undefined, undefined, [
+      TAG.organizers,
+    ]);
   }
 
   // ------------------------------------------------------------------ categories and tags
   listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireCategoriesPage, WireTerm>('categories.list', '/categories', query, page, perPage, TERM_TAGS, (b) => b.categories, undefined, archivePageShape('categories', termShape));
+    return this.list<WireCategoriesPage, WireTerm>(
+      'categories.list',
+      '/categories',
+      query,
+      page,
+      perPage,
+      TERM_TAGS,
+      (b) => b.categories,
+      undefined,
+      archivePageShape('categories', termShape),
+    );
   }
   getCategory(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
     return this.single<WireTerm>('categories.get', urlPath`/categories/${id}`, {}, TERM_TAGS, as, undefined, termShape);
@@ -165,7 +231,17 @@ export class CalendarClient {
   }
 
   listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireTagsPage, WireTerm>('tags.list', '/tags', query, page, perPage, TERM_TAGS, (b) => b.tags, undefined, archivePageShape('tags', termShape));
+    return this.list<WireTagsPage, WireTerm>(
+      'tags.list',
+      '/tags',
+      query,
+      page,
+      perPage,
+      TERM_TAGS,
+      (b) => b.tags,
+      undefined,
+      archivePageShape('tags', termShape),
+    );
   }
   getTag(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
     return this.single<WireTerm>('tags.get', urlPath`/tags/${id}`, {}, TERM_TAGS, as, undefined, termShape);
@@ -221,7 +297,15 @@ export class CalendarClient {
     return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(operation: string, path: string, query: WireQuery, tags: readonly string[], as: 'read' | 'write' = 'read', poll?: FreshRead, shape?: z.ZodType): Promise<T | null> {
+  private async single<T>(
+    operation: string,
+    path: string,
+    query: WireQuery,
+    tags: readonly string[],
+    as: 'read' | 'write' = 'read',
+    poll?: FreshRead,
+    shape?: z.ZodType,
+  ): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
       path,

@@ -17,7 +17,8 @@ const FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)
 
 export function parseCalendarDate(value: string, argument: string): CalendarDateInput {
   const m = FORM.exec(value.trim());
-  const bad = () => badInput(`"${argument}" must be a date-time as "YYYY-MM-DD HH:MM:SS" or ISO 8601 (got "${value}").`, argument);
+  const bad = () =>
+    badInput(`"${argument}" must be a date-time as "YYYY-MM-DD HH:MM:SS" or ISO 8601 (got "${value}").`, argument);
   if (!m) throw bad();
   const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = m;
   const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
@@ -51,13 +52,20 @@ export function filterDate(value: string, argument: string): string {
  * the string, so an instant with an offset is turned into that zone's wall clock here. Without a
  * known zone, the offset itself becomes the zone (`UTC+1`, a WordPress manual offset).
  */
-export function writeDate(value: string, argument: string, timezone: string | undefined): { wall: string; timezone?: string } {
+export function writeDate(
+  value: string,
+  argument: string,
+  timezone: string | undefined,
+): { wall: string; timezone?: string } {
   const parsed = parseCalendarDate(value, argument);
   if (parsed.offsetMinutes === null) return { wall: parsed.wall };
   const instant = wallMs(parsed.wall)! - parsed.offsetMinutes * 60_000;
   const zoneOffset = timezone ? zoneOffsetMinutes(timezone, instant) : null;
   if (zoneOffset !== null) return { wall: wallOf(instant + zoneOffset * 60_000) };
   const o = parsed.offsetMinutes;
-  const zone = o === 0 ? 'UTC' : `UTC${o < 0 ? '-' : '+'}${Math.floor(Math.abs(o) / 60)}${Math.abs(o) % 60 ? `:${pad(Math.abs(o) % 60)}` : ''}`;
+  const zone =
+    o === 0
+      ? 'UTC'
+      : `UTC${o < 0 ? '-' : '+'}${Math.floor(Math.abs(o) / 60)}${Math.abs(o) % 60 ? `:${pad(Math.abs(o) % 60)}` : ''}`;
   return { wall: parsed.wall, timezone: zone };
 }

@@ -10,11 +10,13 @@ import { filterDate } from './dates.js';
 export function recordId(value: string | number, argument: string): number {
   const text = String(value).trim();
   // Beyond 2^53 a JavaScript number would round to a neighbouring id.
-  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < 1) throw badInput(`"${argument}" must be a calendar record id (a positive whole number), got "${value}".`, argument);
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < 1)
+    throw badInput(`"${argument}" must be a calendar record id (a positive whole number), got "${value}".`, argument);
   return Number(text);
 }
 
-export const recordIds = (values: readonly (string | number)[], argument: string): number[] => values.map((v) => recordId(v, argument));
+export const recordIds = (values: readonly (string | number)[], argument: string): number[] =>
+  values.map((v) => recordId(v, argument));
 
 /** WordPress slugs: what `sanitize_title` leaves (lower-case ASCII, digits, `-`, `_`, `%xx` for non-ASCII bytes). */
 const SLUG = /^(?:[a-z0-9_-]|%[89a-f][0-9a-f])+$/;
@@ -28,7 +30,10 @@ export const MAX_SLUG_LENGTH = 200;
 export function slugArg(value: string, argument: string): string {
   const encoded = value.replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s).toLowerCase());
   if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded)) {
-    throw badInput(`"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`, argument);
+    throw badInput(
+      `"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`,
+      argument,
+    );
   }
   return encoded;
 }
@@ -51,7 +56,10 @@ export function timezoneArg(value: string, argument: string): string {
       // fall through
     }
   }
-  throw badInput(`"${argument}" must be a time zone such as "Europe/Berlin", "UTC" or "UTC+2" (got "${printable(value)}").`, argument);
+  throw badInput(
+    `"${argument}" must be a time zone such as "Europe/Berlin", "UTC" or "UTC+2" (got "${printable(value)}").`,
+    argument,
+  );
 }
 
 /** Post statuses a write may set (WordPress's registered ones a client can choose). */
@@ -60,7 +68,8 @@ const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 const FILTER_STATUSES = [...WRITE_STATUSES, 'trash'];
 
 export function statusArg(value: string, argument: string, allowed: readonly string[] = WRITE_STATUSES): string {
-  if (!allowed.includes(value)) throw badInput(`"${argument}" must be one of ${allowed.join(', ')} (got "${printable(value)}").`, argument);
+  if (!allowed.includes(value))
+    throw badInput(`"${argument}" must be one of ${allowed.join(', ')} (got "${printable(value)}").`, argument);
   return value;
 }
 
@@ -80,7 +89,8 @@ export function urlArg(value: string, argument: string): string {
 export function recordRef(args: { id?: string | number | null; slug?: string | null }, what = 'record'): RecordRef {
   const hasId = args.id !== undefined && args.id !== null;
   const hasSlug = args.slug !== undefined && args.slug !== null;
-  if (hasId === hasSlug) throw badInput(`Give exactly one of "id" or "slug" to find the ${what}.`, hasId ? 'slug' : 'id');
+  if (hasId === hasSlug)
+    throw badInput(`Give exactly one of "id" or "slug" to find the ${what}.`, hasId ? 'slug' : 'id');
   if (hasId) return { id: recordId(args.id!, 'id') };
   return { slug: slugArg(args.slug!, 'slug') };
 }
@@ -151,10 +161,14 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
     if (v !== undefined && v !== null) q[wire] = filterDate(v, `${argument}.${name}`);
   }
   // Whole days: from the first second of the start day to the last second of the end day.
-  for (const [day, full, wire, time] of [['startDay', 'startDate', 'start_date', '00:00:00'], ['endDay', 'endDate', 'end_date', '23:59:59']] as const) {
+  for (const [day, full, wire, time] of [
+    ['startDay', 'startDate', 'start_date', '00:00:00'],
+    ['endDay', 'endDate', 'end_date', '23:59:59'],
+  ] as const) {
     const v = f[day];
     if (v == null) continue;
-    if (f[full] != null) throw badInput(`Give "${argument}.${full}" or "${argument}.${day}", not both.`, `${argument}.${day}`);
+    if (f[full] != null)
+      throw badInput(`Give "${argument}.${full}" or "${argument}.${day}", not both.`, `${argument}.${day}`);
     q[wire] = filterDate(`${v} ${time}`, `${argument}.${day}`);
   }
   if (f.strictDates != null) q.strict_dates = f.strictDates;
@@ -164,16 +178,27 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   if (f.venues?.length) q.venue = recordIds(f.venues, `${argument}.venues`);
   if (f.organizers?.length) q.organizer = recordIds(f.organizers, `${argument}.organizers`);
   if (f.featured != null) q.featured = f.featured;
-  if (f.statuses?.length && f.status?.length) throw badInput(`Give "${argument}.statuses" or the deprecated "${argument}.status", not both.`, `${argument}.statuses`);
-  if (f.statuses?.some((s) => s === 'other')) throw badInput(`"${argument}.statuses" cannot hold OTHER: give statuses the site knows.`, `${argument}.statuses`);
+  if (f.statuses?.length && f.status?.length)
+    throw badInput(
+      `Give "${argument}.statuses" or the deprecated "${argument}.status", not both.`,
+      `${argument}.statuses`,
+    );
+  if (f.statuses?.some((s) => s === 'other'))
+    throw badInput(`"${argument}.statuses" cannot hold OTHER: give statuses the site knows.`, `${argument}.statuses`);
   const statuses = f.statuses?.length ? f.statuses : f.status;
-  if (statuses?.length) q.status = statuses.map((v, i) => statusArg(v, `${argument}.${f.statuses?.length ? 'statuses' : 'status'}[${i}]`, FILTER_STATUSES));
+  if (statuses?.length)
+    q.status = statuses.map((v, i) =>
+      statusArg(v, `${argument}.${f.statuses?.length ? 'statuses' : 'status'}[${i}]`, FILTER_STATUSES),
+    );
   if (f.include?.length) q.include = recordIds(f.include, `${argument}.include`);
   if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`);
   if (f.ticketed != null) q.ticketed = f.ticketed;
   if (f.geoloc != null) q.geoloc = f.geoloc;
   if ((f.geolocLat == null) !== (f.geolocLng == null)) {
-    throw badInput(`"${argument}.geolocLat" and "${argument}.geolocLng" go together.`, `${argument}.${f.geolocLat == null ? 'geolocLat' : 'geolocLng'}`);
+    throw badInput(
+      `"${argument}.geolocLat" and "${argument}.geolocLng" go together.`,
+      `${argument}.${f.geolocLat == null ? 'geolocLat' : 'geolocLng'}`,
+    );
   }
   if (f.geolocLat != null) {
     q.geoloc_lat = f.geolocLat;

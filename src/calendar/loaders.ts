@@ -23,11 +23,21 @@ export type Page<T> = WirePage<T> | null;
 /** The upstream's page size cap (larger `per_page` values are clamped). */
 export const UPSTREAM_MAX_PAGE = 50;
 
-const pageKey = (k: PageKey) => JSON.stringify([Object.entries(k.query).filter(([, v]) => v !== undefined && v !== null).sort(), k.page, k.size]);
+const pageKey = (k: PageKey) =>
+  JSON.stringify([
+    Object.entries(k.query)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(),
+    k.page,
+    k.size,
+  ]);
 
 function pages<T>(fetch: (k: PageKey) => Promise<Page<T>>): DataLoader<PageKey, Page<T>, string> {
   // No batching across keys: each key is one upstream page; the loader's job is de-duplication.
-  return new DataLoader<PageKey, Page<T>, string>((keys) => Promise.all(keys.map(fetch)), { cacheKeyFn: pageKey, batch: false });
+  return new DataLoader<PageKey, Page<T>, string>((keys) => Promise.all(keys.map(fetch)), {
+    cacheKeyFn: pageKey,
+    batch: false,
+  });
 }
 
 async function settle<K, V>(keys: readonly K[], load: (k: K) => Promise<V>): Promise<(V | Error)[]> {
@@ -74,8 +84,14 @@ export function createCalendarLoaders(client: CalendarClient) {
       },
       { maxBatchSize: UPSTREAM_MAX_PAGE },
     );
-  const category = terms((q, page, perPage) => client.listCategories(q, page, perPage), (id) => client.getCategory(id));
-  const tag = terms((q, page, perPage) => client.listTags(q, page, perPage), (id) => client.getTag(id));
+  const category = terms(
+    (q, page, perPage) => client.listCategories(q, page, perPage),
+    (id) => client.getCategory(id),
+  );
+  const tag = terms(
+    (q, page, perPage) => client.listTags(q, page, perPage),
+    (id) => client.getTag(id),
+  );
 
   const primeEvent = (e: CalendarEvent) => {
     for (const v of e.venues) venue.prime(v.id, v);
@@ -102,7 +118,11 @@ export function createCalendarLoaders(client: CalendarClient) {
       return n;
     }),
   );
-  const bySlug = <W extends { id: number }, T>(get: (slug: string) => Promise<W | null>, map: (w: W) => T, byId: DataLoader<number, T | null>) =>
+  const bySlug = <W extends { id: number }, T>(
+    get: (slug: string) => Promise<W | null>,
+    map: (w: W) => T,
+    byId: DataLoader<number, T | null>,
+  ) =>
     new DataLoader<string, T | null>((slugs) =>
       settle(slugs, async (slug) => {
         const w = await get(slug);
@@ -114,7 +134,11 @@ export function createCalendarLoaders(client: CalendarClient) {
     );
 
   /** A list page loader whose records also prime their by-id loader. */
-  const primedPages = <W, T extends { id: number }>(list: (q: WireQuery, page: number, size: number) => Promise<WirePage<W> | null>, map: (w: W) => T, byId: DataLoader<number, T | null>) =>
+  const primedPages = <W, T extends { id: number }>(
+    list: (q: WireQuery, page: number, size: number) => Promise<WirePage<W> | null>,
+    map: (w: W) => T,
+    byId: DataLoader<number, T | null>,
+  ) =>
     pages(async (k) =>
       mapPage(await list(k.query, k.page, k.size), (w) => {
         const n = map(w);
@@ -134,7 +158,9 @@ export function createCalendarLoaders(client: CalendarClient) {
     tag,
     /** Primes the loaders with what an event read outside them (a write, a password read) embeds. */
     primeEvent,
-    events: pages(async (k) => mapPage(await client.listEvents(k.query, k.page, k.size), (w) => primeEvent(normalizeEvent(w)))),
+    events: pages(async (k) =>
+      mapPage(await client.listEvents(k.query, k.page, k.size), (w) => primeEvent(normalizeEvent(w))),
+    ),
     venues: primedPages((q, p, n) => client.listVenues(q, p, n), normalizeVenue, venue),
     organizers: primedPages((q, p, n) => client.listOrganizers(q, p, n), normalizeOrganizer, organizer),
     categories: primedPages((q, p, n) => client.listCategories(q, p, n), normalizeTerm, category),

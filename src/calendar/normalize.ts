@@ -5,8 +5,24 @@
  * the display string plus numbers.
  */
 import { decodeHTML } from 'entities';
-import type { CalendarEvent, CalendarImage, CalendarLinkedPost, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails } from './model.js';
-import type { WireCostDetails, WireEmbeddedTerm, WireEvent, WireImage, WireOrganizer, WireTerm, WireVenue } from './wire.js';
+import type {
+  CalendarEvent,
+  CalendarImage,
+  CalendarLinkedPost,
+  CalendarOrganizer,
+  CalendarTerm,
+  CalendarVenue,
+  CostDetails,
+} from './model.js';
+import type {
+  WireCostDetails,
+  WireEmbeddedTerm,
+  WireEvent,
+  WireImage,
+  WireOrganizer,
+  WireTerm,
+  WireVenue,
+} from './wire.js';
 import { formatOffset, wallMs, zoneOffsetMinutes } from './zones.js';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -116,7 +132,8 @@ export function normalizeOrganizer(o: WireOrganizer): CalendarOrganizer {
 /** `venue` is one object, `[]` for none, or a list. */
 export function venueList(venue: WireEvent['venue'] | undefined): WireVenue[] {
   if (!venue) return [];
-  if (Array.isArray(venue)) return venue.filter((v): v is WireVenue => Boolean(v && typeof v === 'object' && 'id' in v));
+  if (Array.isArray(venue))
+    return venue.filter((v): v is WireVenue => Boolean(v && typeof v === 'object' && 'id' in v));
   return typeof venue === 'object' && 'id' in venue ? [venue] : [];
 }
 

@@ -36,7 +36,13 @@ export class CalendarService {
       cacheTtlMs: this.config.cache.ttlMs,
     });
     const loaders = createCalendarLoaders(client);
-    return { requestId: info.requestId, client, loaders, writes: new CalendarWrites(client, loaders, this.locks, info.signal), maxPageSize: this.config.maxPageSize };
+    return {
+      requestId: info.requestId,
+      client,
+      loaders,
+      writes: new CalendarWrites(client, loaders, this.locks, info.signal),
+      maxPageSize: this.config.maxPageSize,
+    };
   }
 
   async close(): Promise<void> {}

@@ -98,35 +98,76 @@ function pick<W>(input: object, names: Record<string, string>): W {
 }
 
 const VENUE_FIELDS = {
-  name: 'venue', address: 'address', city: 'city', country: 'country', province: 'province', state: 'state',
-  stateProvince: 'stateprovince', zip: 'zip', phone: 'phone', website: 'website', description: 'description',
-  status: 'status', image: 'image', showMap: 'show_map', showMapLink: 'show_map_link',
+  name: 'venue',
+  address: 'address',
+  city: 'city',
+  country: 'country',
+  province: 'province',
+  state: 'state',
+  stateProvince: 'stateprovince',
+  zip: 'zip',
+  phone: 'phone',
+  website: 'website',
+  description: 'description',
+  status: 'status',
+  image: 'image',
+  showMap: 'show_map',
+  showMapLink: 'show_map_link',
 };
-const ORGANIZER_FIELDS = { name: 'organizer', email: 'email', phone: 'phone', website: 'website', description: 'description', status: 'status', image: 'image' };
+const ORGANIZER_FIELDS = {
+  name: 'organizer',
+  email: 'email',
+  phone: 'phone',
+  website: 'website',
+  description: 'description',
+  status: 'status',
+  image: 'image',
+};
 const EVENT_FIELDS = {
-  title: 'title', description: 'description', excerpt: 'excerpt', slug: 'slug', status: 'status', allDay: 'all_day',
-  image: 'image', cost: 'cost', website: 'website', showMap: 'show_map', showMapLink: 'show_map_link',
-  hideFromListings: 'hide_from_listings', sticky: 'sticky', featured: 'featured', timezone: 'timezone',
+  title: 'title',
+  description: 'description',
+  excerpt: 'excerpt',
+  slug: 'slug',
+  status: 'status',
+  allDay: 'all_day',
+  image: 'image',
+  cost: 'cost',
+  website: 'website',
+  showMap: 'show_map',
+  showMapLink: 'show_map_link',
+  hideFromListings: 'hide_from_listings',
+  sticky: 'sticky',
+  featured: 'featured',
+  timezone: 'timezone',
 };
 
 /** The enum status (or the deprecated string) as the upstream's; OTHER is not a status to write. */
 function withStatus<T extends { status?: Maybe<string>; postStatus?: Maybe<string> }>(input: T, argument: string): T {
-  if (input.postStatus === 'other') throw badInput(`"${argument}.postStatus" cannot be OTHER: give a status the site knows.`, `${argument}.postStatus`);
-  if (input.postStatus != null && input.status != null) throw badInput(`Give "${argument}.postStatus" or the deprecated "${argument}.status", not both.`, `${argument}.postStatus`);
+  if (input.postStatus === 'other')
+    throw badInput(`"${argument}.postStatus" cannot be OTHER: give a status the site knows.`, `${argument}.postStatus`);
+  if (input.postStatus != null && input.status != null)
+    throw badInput(
+      `Give "${argument}.postStatus" or the deprecated "${argument}.status", not both.`,
+      `${argument}.postStatus`,
+    );
   return input.postStatus != null ? { ...input, status: input.postStatus } : input;
 }
 
-export const venueBody = (input: VenueInput, argument = 'input'): WireVenueWrite => pick(withStatus(input, argument), VENUE_FIELDS);
-export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOrganizerWrite => pick(withStatus(input, argument), ORGANIZER_FIELDS);
+export const venueBody = (input: VenueInput, argument = 'input'): WireVenueWrite =>
+  pick(withStatus(input, argument), VENUE_FIELDS);
+export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOrganizerWrite =>
+  pick(withStatus(input, argument), ORGANIZER_FIELDS);
 
 /** Checks the free-text and URL-bound fields a venue or organizer write carries. */
 function checkLinked(input: VenueInput | OrganizerInput, argument: string): void {
-  if (input.name != null && !input.name.trim()) throw badInput(`"${argument}.name" must not be empty.`, `${argument}.name`);
+  if (input.name != null && !input.name.trim())
+    throw badInput(`"${argument}.name" must not be empty.`, `${argument}.name`);
   if (input.website != null) urlArg(input.website, `${argument}.website`);
   if (input.status != null) statusArg(input.status, `${argument}.status`);
   if (input.image != null && !/^\d+$/.test(input.image)) urlArg(input.image, `${argument}.image`);
   const email = (input as OrganizerInput).email;
-  if (email != null && email !== '' && !/^[^\s@]+@[^\s@]+$/.test(email)) throw badInput(`"${argument}.email" must be an email address (got "${printable(email)}").`, `${argument}.email`);
+  if (email != null && email !== '' && !/^[^\s@]+@[^\s@]+$/.test(email))
+    throw badInput(`"${argument}.email" must be an email address (got "${printable(email)}").`, `${argument}.email`);
 }
 
 /** The changes the input asks for; `zone` is the time zone its dates are read in. */
@@ -138,7 +179,10 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   if (input.image != null && !/^\d+$/.test(input.image)) urlArg(input.image, 'input.image');
   const body: WireEventWrite = pick(input, EVENT_FIELDS);
   if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
-  for (const [name, wire] of [['startDate', 'start_date'], ['endDate', 'end_date']] as const) {
+  for (const [name, wire] of [
+    ['startDate', 'start_date'],
+    ['endDate', 'end_date'],
+  ] as const) {
     const v = input[name];
     if (v == null) continue;
     // Without a zone, the first offset becomes the event's zone and the second date is read in it.
@@ -148,7 +192,8 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   }
   if (input.categories) body.categories = termRefs(input.categories, 'input.categories', true);
   if (input.tags) body.tags = termRefs(input.tags, 'input.tags', true);
-  if (input.venueId != null && input.venue != null) throw badInput('Give either "venueId" or "venue", not both.', 'input.venue');
+  if (input.venueId != null && input.venue != null)
+    throw badInput('Give either "venueId" or "venue", not both.', 'input.venue');
   if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId');
   if (input.venue != null) {
     checkLinked(input.venue, 'input.venue');
@@ -156,7 +201,10 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   }
   input.organizers?.forEach((o, i) => checkLinked(o, `input.organizers[${i}]`));
   if (input.organizerIds != null || input.organizers != null) {
-    body.organizer = [...recordIds(input.organizerIds ?? [], 'input.organizerIds'), ...(input.organizers ?? []).map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
+    body.organizer = [
+      ...recordIds(input.organizerIds ?? [], 'input.organizerIds'),
+      ...(input.organizers ?? []).map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
+    ];
   }
   return body;
 }
@@ -165,10 +213,19 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
  * End not before start. All-day events keep whole days (the plugin stretches them to 00:00:00 →
  * 23:59:59), so for them only the days are compared. Wall clocks of one event share its zone.
  */
-function checkDates(start: string | undefined, end: string | undefined, allDay: boolean, changed: 'startDate' | 'endDate'): void {
+function checkDates(
+  start: string | undefined,
+  end: string | undefined,
+  allDay: boolean,
+  changed: 'startDate' | 'endDate',
+): void {
   if (!start || !end) return;
   const [s, e] = allDay ? [start.slice(0, 10), end.slice(0, 10)] : [start, end];
-  if (e < s) throw badInput(`"input.${changed}" would put the end (${end}) before the start (${start})${allDay ? ' of an all-day event' : ''}.`, `input.${changed}`);
+  if (e < s)
+    throw badInput(
+      `"input.${changed}" would put the end (${end}) before the start (${start})${allDay ? ' of an all-day event' : ''}.`,
+      `input.${changed}`,
+    );
 }
 
 /**
@@ -207,7 +264,14 @@ export class CalendarWrites {
   async createEvent(input: EventInput): Promise<CalendarEvent> {
     const body = eventChanges(input, undefined);
     checkDates(body.start_date, body.end_date, body.all_day === true, 'endDate');
-    return this.event(await this.client.createEvent({ ...body, title: body.title ?? '', start_date: body.start_date ?? '', end_date: body.end_date ?? '' }));
+    return this.event(
+      await this.client.createEvent({
+        ...body,
+        title: body.title ?? '',
+        start_date: body.start_date ?? '',
+        end_date: body.end_date ?? '',
+      }),
+    );
   }
 
   async updateEvent(ref: Ref, input: EventInput, password?: string, expectedVersion?: string): Promise<CalendarEvent> {
@@ -215,38 +279,58 @@ export class CalendarWrites {
     eventChanges(input, input.timezone ?? 'UTC');
     const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
     if (id === undefined) throw notFound('event');
-    return this.locks.run('calendar', lockKey('event', id), async (lock) => {
-      const current = await this.client.getEvent(id, password, 'write');
-      if (!current) throw notFound('event');
-      if (expectedVersion != null) {
-        const version = eventVersion(normalizeEvent(current));
-        if (version !== expectedVersion) throw conflict(version);
-      }
-      const zone = input.timezone ?? (current.timezone || undefined);
-      const changes = eventChanges(input, zone);
-      const allDay = changes.all_day ?? current.all_day ?? false;
-      checkDates(changes.start_date ?? current.start_date, changes.end_date ?? current.end_date, allDay, input.endDate != null ? 'endDate' : 'startDate');
-      const body: WireEventWrite = { ...resetProne(current), ...changes };
-      // Dates are read in the zone sent with them, or the site's: send the event's own along.
-      if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone) body.timezone = current.timezone;
-      if (input.venueId === null && !input.venue) body.venue = [];
-      if (input.organizerIds === null && !input.organizers) body.organizer = [];
-      // New organizers join the current ones unless `organizerIds` says which to keep.
-      if (input.organizerIds === undefined && input.organizers) body.organizer = [...current.organizer.map((o) => o.id), ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`))];
-      if (password) body.password = password;
-      lock.check();
-      // Address the record by id: a changed slug must not break the write.
-      return this.event(await this.client.updateEvent({ id }, body));
-    }, this.signal);
+    return this.locks.run(
+      'calendar',
+      lockKey('event', id),
+      async (lock) => {
+        const current = await this.client.getEvent(id, password, 'write');
+        if (!current) throw notFound('event');
+        if (expectedVersion != null) {
+          const version = eventVersion(normalizeEvent(current));
+          if (version !== expectedVersion) throw conflict(version);
+        }
+        const zone = input.timezone ?? (current.timezone || undefined);
+        const changes = eventChanges(input, zone);
+        const allDay = changes.all_day ?? current.all_day ?? false;
+        checkDates(
+          changes.start_date ?? current.start_date,
+          changes.end_date ?? current.end_date,
+          allDay,
+          input.endDate != null ? 'endDate' : 'startDate',
+        );
+        const body: WireEventWrite = { ...resetProne(current), ...changes };
+        // Dates are read in the zone sent with them, or the site's: send the event's own along.
+        if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone)
+          body.timezone = current.timezone;
+        if (input.venueId === null && !input.venue) body.venue = [];
+        if (input.organizerIds === null && !input.organizers) body.organizer = [];
+        // New organizers join the current ones unless `organizerIds` says which to keep.
+        if (input.organizerIds === undefined && input.organizers)
+          body.organizer = [
+            ...current.organizer.map((o) => o.id),
+            ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
+          ];
+        if (password) body.password = password;
+        lock.check();
+        // Address the record by id: a changed slug must not break the write.
+        return this.event(await this.client.updateEvent({ id }, body));
+      },
+      this.signal,
+    );
   }
 
   async deleteEvent(ref: Ref, password?: string): Promise<CalendarEvent> {
     const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
     if (id === undefined) throw notFound('event');
-    return this.locks.run('calendar', lockKey('event', id), async (lock) => {
-      lock.check();
-      return this.event(await this.client.deleteEvent({ id }, password));
-    }, this.signal);
+    return this.locks.run(
+      'calendar',
+      lockKey('event', id),
+      async (lock) => {
+        lock.check();
+        return this.event(await this.client.deleteEvent({ id }, password));
+      },
+      this.signal,
+    );
   }
 
   async createVenue(input: VenueInput) {
@@ -256,11 +340,29 @@ export class CalendarWrites {
   async updateVenue(ref: Ref, input: VenueInput, expectedVersion?: string) {
     checkLinked(input, 'input');
     const read = (r: Ref) => this.client.getVenue(r, 'write');
-    return normalizeVenue(await this.linkedWrite('venue', ref, read, expectedVersion, (w) => venueVersion(normalizeVenue(w)), (id) => this.client.updateVenue({ id }, venueBody(input))));
+    return normalizeVenue(
+      await this.linkedWrite(
+        'venue',
+        ref,
+        read,
+        expectedVersion,
+        (w) => venueVersion(normalizeVenue(w)),
+        (id) => this.client.updateVenue({ id }, venueBody(input)),
+      ),
+    );
   }
   async deleteVenue(ref: Ref) {
     const read = (r: Ref) => this.client.getVenue(r, 'write');
-    return normalizeVenue(await this.linkedWrite('venue', ref, read, undefined, () => '', (id) => this.client.deleteVenue({ id })));
+    return normalizeVenue(
+      await this.linkedWrite(
+        'venue',
+        ref,
+        read,
+        undefined,
+        () => '',
+        (id) => this.client.deleteVenue({ id }),
+      ),
+    );
   }
 
   async createOrganizer(input: OrganizerInput) {
@@ -270,16 +372,37 @@ export class CalendarWrites {
   async updateOrganizer(ref: Ref, input: OrganizerInput, expectedVersion?: string) {
     checkLinked(input, 'input');
     const read = (r: Ref) => this.client.getOrganizer(r, 'write');
-    return normalizeOrganizer(await this.linkedWrite('organizer', ref, read, expectedVersion, (w) => organizerVersion(normalizeOrganizer(w)), (id) => this.client.updateOrganizer({ id }, organizerBody(input))));
+    return normalizeOrganizer(
+      await this.linkedWrite(
+        'organizer',
+        ref,
+        read,
+        expectedVersion,
+        (w) => organizerVersion(normalizeOrganizer(w)),
+        (id) => this.client.updateOrganizer({ id }, organizerBody(input)),
+      ),
+    );
   }
   async deleteOrganizer(ref: Ref) {
     const read = (r: Ref) => this.client.getOrganizer(r, 'write');
-    return normalizeOrganizer(await this.linkedWrite('organizer', ref, read, undefined, () => '', (id) => this.client.deleteOrganizer({ id })));
+    return normalizeOrganizer(
+      await this.linkedWrite(
+        'organizer',
+        ref,
+        read,
+        undefined,
+        () => '',
+        (id) => this.client.deleteOrganizer({ id }),
+      ),
+    );
   }
 
   private termBody(input: TermInput) {
     if (input.name != null && !input.name.trim()) throw badInput('"input.name" must not be empty.', 'input.name');
-    const body = pick<{ name?: string; description?: string; slug?: string; parent?: number }>(input, { name: 'name', description: 'description' });
+    const body = pick<{ name?: string; description?: string; slug?: string; parent?: number }>(input, {
+      name: 'name',
+      description: 'description',
+    });
     if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
     if (input.parentId != null) body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId');
     return body;
@@ -289,7 +412,9 @@ export class CalendarWrites {
   }
   async updateCategory(id: number, input: TermInput, expectedVersion?: string) {
     const body = this.termBody(input);
-    return normalizeTerm(await this.termWrite('category', id, expectedVersion, () => this.client.updateCategory(id, body)));
+    return normalizeTerm(
+      await this.termWrite('category', id, expectedVersion, () => this.client.updateCategory(id, body)),
+    );
   }
   async deleteCategory(id: number) {
     return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.deleteCategory(id)));
@@ -320,29 +445,45 @@ export class CalendarWrites {
   ): Promise<R> {
     const id = 'id' in ref ? ref.id : (await read(ref))?.id;
     if (id === undefined) throw notFound(kind);
-    return this.locks.run('calendar', lockKey(kind, id), async (lock) => {
-      if (expectedVersion != null) {
-        const current = await read({ id });
-        if (!current) throw notFound(kind);
-        const now = version(current);
-        if (now !== expectedVersion) throw conflict(now);
-      }
-      lock.check();
-      return write(id);
-    }, this.signal);
+    return this.locks.run(
+      'calendar',
+      lockKey(kind, id),
+      async (lock) => {
+        if (expectedVersion != null) {
+          const current = await read({ id });
+          if (!current) throw notFound(kind);
+          const now = version(current);
+          if (now !== expectedVersion) throw conflict(now);
+        }
+        lock.check();
+        return write(id);
+      },
+      this.signal,
+    );
   }
 
-  private termWrite<R>(kind: 'category' | 'tag', id: number, expectedVersion: string | undefined, write: () => Promise<R>): Promise<R> {
-    return this.locks.run('calendar', lockKey(kind, id), async (lock) => {
-      if (expectedVersion != null) {
-        const current = kind === 'category' ? await this.client.getCategory(id, 'write') : await this.client.getTag(id, 'write');
-        if (!current) throw notFound(kind);
-        const now = termVersion(normalizeTerm(current));
-        if (now !== expectedVersion) throw conflict(now);
-      }
-      lock.check();
-      return write();
-    }, this.signal);
+  private termWrite<R>(
+    kind: 'category' | 'tag',
+    id: number,
+    expectedVersion: string | undefined,
+    write: () => Promise<R>,
+  ): Promise<R> {
+    return this.locks.run(
+      'calendar',
+      lockKey(kind, id),
+      async (lock) => {
+        if (expectedVersion != null) {
+          const current =
+            kind === 'category' ? await this.client.getCategory(id, 'write') : await this.client.getTag(id, 'write');
+          if (!current) throw notFound(kind);
+          const now = termVersion(normalizeTerm(current));
+          if (now !== expectedVersion) throw conflict(now);
+        }
+        lock.check();
+        return write();
+      },
+      this.signal,
+    );
   }
 
   /** A written event, normalised, with its embedded records primed for the rest of the request. */

@@ -38,7 +38,16 @@ const wallFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 512 });
 function wallFormat(zone: string): Intl.DateTimeFormat {
   let f = wallFormats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     wallFormats.set(zone, f);
   }
   return f;

@@ -163,7 +163,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 export function loadConfig(env?: Env): Config {
   const { settings: s, problems } = readSettings(env);
 
@@ -179,7 +178,9 @@ export function loadConfig(env?: Env): Config {
     env: nodeEnv,
     governance: {
       url: governanceUrl?.replace(/\/+$/, ''),
-      tokenUrl: s.GOVERNANCE_TOKEN_URL ?? (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
+      tokenUrl:
+        s.GOVERNANCE_TOKEN_URL ??
+        (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
       clientId: s.GOVERNANCE_CLIENT_ID,
       clientSecret: s.GOVERNANCE_CLIENT_SECRET,
       authMode: s.GOVERNANCE_AUTH_MODE,
@@ -256,23 +257,32 @@ export function loadConfig(env?: Env): Config {
     idempotencyTtlMs: s.IDEMPOTENCY_TTL_MS,
   };
   if (config.writes.lockLeaseMs <= writeDeadline) {
-    problems.push(`WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`);
+    problems.push(
+      `WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`,
+    );
   }
-  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs) problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
+  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs)
+    problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
 
   const g = config.governance;
   if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {
-    problems.push('GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).');
+    problems.push(
+      'GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).',
+    );
   }
   if (!g.url && (g.clientId || g.clientSecret)) {
-    problems.push('GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.');
+    problems.push(
+      'GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.',
+    );
   }
   const c = config.calendar;
   if (Boolean(c.user) !== Boolean(c.appPassword)) {
     problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
   }
   if (config.embeddedEmulators && (governanceUrl || calendarUrl)) {
-    problems.push('EMBEDDED_EMULATORS=true serves the built-in emulators: unset GOVERNANCE_URL and CALENDAR_URL, or EMBEDDED_EMULATORS.');
+    problems.push(
+      'EMBEDDED_EMULATORS=true serves the built-in emulators: unset GOVERNANCE_URL and CALENDAR_URL, or EMBEDDED_EMULATORS.',
+    );
   } else if (production && !config.embeddedEmulators) {
     // Production never falls back to fake data: name everything a real deployment still needs.
     const missing = [
@@ -285,11 +295,16 @@ export function loadConfig(env?: Env): Config {
     ];
     if (missing.length > 0) {
       // One message replaces the pairwise ones above, which would repeat the same names.
-      for (let i = problems.length - 1; i >= 0; i--) if (/GOVERNANCE_CLIENT|CALENDAR_USER and/.test(problems[i]!)) problems.splice(i, 1);
-      problems.push(`NODE_ENV=production needs real upstreams; missing: ${missing.join(', ')}. (To serve the built-in emulators' fake data instead, set EMBEDDED_EMULATORS=true explicitly.)`);
+      for (let i = problems.length - 1; i >= 0; i--)
+        if (/GOVERNANCE_CLIENT|CALENDAR_USER and/.test(problems[i]!)) problems.splice(i, 1);
+      problems.push(
+        `NODE_ENV=production needs real upstreams; missing: ${missing.join(', ')}. (To serve the built-in emulators' fake data instead, set EMBEDDED_EMULATORS=true explicitly.)`,
+      );
     }
   } else if (!config.embeddedEmulators && Boolean(governanceUrl) !== Boolean(calendarUrl)) {
-    problems.push('Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.');
+    problems.push(
+      'Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -33,7 +33,8 @@ export interface DiscoveryConfig {
 
 export const emptyDiscovery = (): DiscoveryConfig => ({ relationshipTypes: [], workflows: {}, attributeOptions: {} });
 
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string' && s.trim() !== '');
+const isStrings = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.trim() !== '');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function readDiscoveryConfig(file: string | undefined, problems: string[]): DiscoveryConfig {
@@ -43,7 +44,9 @@ export function readDiscoveryConfig(file: string | undefined, problems: string[]
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    problems.push(`GOVERNANCE_DISCOVERY_FILE: cannot read ${file} as JSON (${(error as Error).message.split('\n')[0]}).`);
+    problems.push(
+      `GOVERNANCE_DISCOVERY_FILE: cannot read ${file} as JSON (${(error as Error).message.split('\n')[0]}).`,
+    );
     return out;
   }
   const bad = (what: string) => problems.push(`GOVERNANCE_DISCOVERY_FILE: ${what}.`);
@@ -55,33 +58,48 @@ export function readDiscoveryConfig(file: string | undefined, problems: string[]
   if (!Array.isArray(types)) bad('"relationshipTypes" must be a list');
   else {
     types.forEach((t, i) => {
-      const ok = isObject(t) && typeof t.name === 'string' && t.name.trim() !== '' && Array.isArray(t.ends) && t.ends.every((e) => isStrings(e) && e.length === 2);
+      const ok =
+        isObject(t) &&
+        typeof t.name === 'string' &&
+        t.name.trim() !== '' &&
+        Array.isArray(t.ends) &&
+        t.ends.every((e) => isStrings(e) && e.length === 2);
       const optional = (k: string) => !isObject(t) || t[k] === undefined || typeof t[k] === 'string';
       if (!ok || !optional('id') || !optional('forwardLabel') || !optional('reverseLabel')) {
-        bad(`relationshipTypes[${i}] needs a "name" and "ends" (pairs of entity type names); "id" and the labels are strings`);
+        bad(
+          `relationshipTypes[${i}] needs a "name" and "ends" (pairs of entity type names); "id" and the labels are strings`,
+        );
       } else {
-        out.relationshipTypes.push({ name: t.name as string, id: t.id as string | undefined, forwardLabel: t.forwardLabel as string | undefined, reverseLabel: t.reverseLabel as string | undefined, ends: t.ends as [string, string][] });
+        out.relationshipTypes.push({
+          name: t.name as string,
+          id: t.id as string | undefined,
+          forwardLabel: t.forwardLabel as string | undefined,
+          reverseLabel: t.reverseLabel as string | undefined,
+          ends: t.ends as [string, string][],
+        });
       }
     });
   }
   const workflows = raw.workflows ?? {};
   if (!isObject(workflows)) bad('"workflows" must map entity type names to lists of stage names');
-  else for (const [type, stages] of Object.entries(workflows)) {
-    if (isStrings(stages)) out.workflows[type] = stages;
-    else bad(`workflows.${type} must be a list of stage names`);
-  }
+  else
+    for (const [type, stages] of Object.entries(workflows)) {
+      if (isStrings(stages)) out.workflows[type] = stages;
+      else bad(`workflows.${type} must be a list of stage names`);
+    }
   const options = raw.attributeOptions ?? {};
   if (!isObject(options)) bad('"attributeOptions" must map entity type names to attributes to lists of options');
-  else for (const [type, attributes] of Object.entries(options)) {
-    if (!isObject(attributes)) {
-      bad(`attributeOptions.${type} must map attribute names to lists of options`);
-      continue;
+  else
+    for (const [type, attributes] of Object.entries(options)) {
+      if (!isObject(attributes)) {
+        bad(`attributeOptions.${type} must map attribute names to lists of options`);
+        continue;
+      }
+      out.attributeOptions[type] = {};
+      for (const [name, list] of Object.entries(attributes)) {
+        if (isStrings(list)) out.attributeOptions[type][name] = list;
+        else bad(`attributeOptions.${type}.${name} must be a list of option labels`);
+      }
     }
-    out.attributeOptions[type] = {};
-    for (const [name, list] of Object.entries(attributes)) {
-      if (isStrings(list)) out.attributeOptions[type][name] = list;
-      else bad(`attributeOptions.${type}.${name} must be a list of option labels`);
-    }
-  }
   return out;
 }

@@ -33,7 +33,9 @@ export function renderHelp(): string {
   for (const [title, list] of byGroup()) {
     lines.push('', `${title}:`);
     for (const s of list) {
-      lines.push(`  ${s.name}  <${s.type}>${s.default !== undefined ? `  default: ${s.default}` : ''}${s.secret ? '  (secret)' : ''}`);
+      lines.push(
+        `  ${s.name}  <${s.type}>${s.default !== undefined ? `  default: ${s.default}` : ''}${s.secret ? '  (secret)' : ''}`,
+      );
       lines.push(`      ${s.description}`);
     }
   }
@@ -60,7 +62,9 @@ export function renderSettingsTable(): string {
   const cell = (t: string) => t.replace(/\|/g, '\\|');
   const lines = ['| Setting | Type | Default | Meaning |', '| --- | --- | --- | --- |'];
   for (const s of SETTINGS) {
-    lines.push(`| \`${s.name}\`${s.secret ? ' (secret)' : ''} | ${cell(s.type)} | ${cell(s.default ?? '—')} | ${cell(s.description)} |`);
+    lines.push(
+      `| \`${s.name}\`${s.secret ? ' (secret)' : ''} | ${cell(s.type)} | ${cell(s.default ?? '—')} | ${cell(s.description)} |`,
+    );
   }
   return lines.join('\n') + '\n';
 }

@@ -62,7 +62,6 @@ export interface TrafficConfig {
   redisCommandTimeoutMs: number;
 }
 
-
 const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
   production: { minute: 20_000, hour: 200_000 },
   sandbox: { minute: 5_000, hour: 50_000 },
@@ -77,13 +76,27 @@ export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfi
   if (s.GOVERNANCE_RATE_PER_ENDPOINT) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
   return {
     governance: {
-      rules: rules(s.GOVERNANCE_RATE_LIMITS, 'GOVERNANCE_RATE_LIMITS', s.GOVERNANCE_RATE_WINDOWS, 'GOVERNANCE_RATE_WINDOWS', governanceDefaults, problems),
+      rules: rules(
+        s.GOVERNANCE_RATE_LIMITS,
+        'GOVERNANCE_RATE_LIMITS',
+        s.GOVERNANCE_RATE_WINDOWS,
+        'GOVERNANCE_RATE_WINDOWS',
+        governanceDefaults,
+        problems,
+      ),
       margin: s.GOVERNANCE_RATE_MARGIN,
       guardMs: s.GOVERNANCE_RATE_GUARD_MS,
     },
     calendar: {
       // No published limits: none unless configured; the concurrency cap still applies.
-      rules: rules(s.CALENDAR_RATE_LIMITS, 'CALENDAR_RATE_LIMITS', s.CALENDAR_RATE_WINDOWS, 'CALENDAR_RATE_WINDOWS', {}, problems),
+      rules: rules(
+        s.CALENDAR_RATE_LIMITS,
+        'CALENDAR_RATE_LIMITS',
+        s.CALENDAR_RATE_WINDOWS,
+        'CALENDAR_RATE_WINDOWS',
+        {},
+        problems,
+      ),
       margin: s.CALENDAR_RATE_MARGIN,
       guardMs: s.CALENDAR_RATE_GUARD_MS,
     },
@@ -107,19 +120,28 @@ export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfi
  * Defaults, overridden rule by rule by the named limits (`0` drops a rule; windows in ms from the
  * windows setting), then the rules of any window length (`5/10s`, `endpoint:3/1s`).
  */
-function rules(list: RateList, limitsVar: string, windows: Map<string, number>, windowsVar: string, defaults: Record<string, number>, problems: string[]): RateRule[] {
+function rules(
+  list: RateList,
+  limitsVar: string,
+  windows: Map<string, number>,
+  windowsVar: string,
+  defaults: Record<string, number>,
+  problems: string[],
+): RateRule[] {
   const limits = new Map(Object.entries(defaults));
   for (const [k, v] of list.named) limits.set(k, v);
   const out: RateRule[] = [];
   for (const [name, limit] of limits) {
     if (limit <= 0) continue;
-    const windowMs = windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? RATE_WINDOWS_MS[name]!;
+    const windowMs =
+      windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? RATE_WINDOWS_MS[name]!;
     if (windowMs < 100) problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
     out.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
   }
   for (const c of list.custom) {
     if (c.windowMs < 100) problems.push(`${limitsVar}: a rule's window must be at least 100 ms (got "${c.text}").`);
-    if (c.limit > 0) out.push({ name: c.name, limit: c.limit, windowMs: Math.max(100, c.windowMs), perEndpoint: c.perEndpoint });
+    if (c.limit > 0)
+      out.push({ name: c.name, limit: c.limit, windowMs: Math.max(100, c.windowMs), perEndpoint: c.perEndpoint });
   }
   return out;
 }

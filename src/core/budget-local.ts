@@ -36,7 +36,11 @@ export class LocalCounts {
    * The first rule whose count for `endpoint` is at its limit, as a refusal with the wait until a
    * point frees; `limitOf` gives each rule's limit now and, optionally, when it will rise.
    */
-  check(endpoint: string, now: number, limitOf: (rule: CountedRule, scope: string) => { limit: number; risesInMs?: number }): BudgetAnswer | undefined {
+  check(
+    endpoint: string,
+    now: number,
+    limitOf: (rule: CountedRule, scope: string) => { limit: number; risesInMs?: number },
+  ): BudgetAnswer | undefined {
     for (const rule of this.rules) {
       const scope = LocalCounts.scope(rule, endpoint);
       const { limit, risesInMs } = limitOf(rule, scope);
@@ -94,7 +98,12 @@ export class LocalBudget {
     const refusal = this.counts.check(endpoint, now, (rule) => ({ limit: rule.allowed }));
     if (refusal) return refusal;
     this.counts.record(endpoint, now);
-    return { ok: true, shared: false, validUntil: now + this.validMs, refund: () => this.counts.record(endpoint, now, -1) };
+    return {
+      ok: true,
+      shared: false,
+      validUntil: now + this.validMs,
+      refund: () => this.counts.record(endpoint, now, -1),
+    };
   }
 
   status(now: number): BudgetStatus {
@@ -105,7 +114,14 @@ export class LocalBudget {
         .map((rule) => {
           const counter = this.counts.counter(rule, '*');
           const remaining = Math.max(0, rule.allowed - counter.sum(now));
-          return { rule: rule.name, limit: rule.limit, allowed: rule.allowed, windowMs: rule.windowMs, remaining, nextSlotInMs: remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1) };
+          return {
+            rule: rule.name,
+            limit: rule.limit,
+            allowed: rule.allowed,
+            windowMs: rule.windowMs,
+            remaining,
+            nextSlotInMs: remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1),
+          };
         }),
     };
   }

@@ -179,14 +179,24 @@ export class SharedBudget {
   /** Heartbeat, and the replica count and account-wide sums as of now. */
   private async heartbeat(now: number): Promise<void> {
     const rules = this.options.rules.filter((r) => !r.perEndpoint);
-    const args: (string | number)[] = [this.key('replicas'), ...rules.map((r) => this.hashKey(r, '*')), this.id, now, LIVE_MS];
+    const args: (string | number)[] = [
+      this.key('replicas'),
+      ...rules.map((r) => this.hashKey(r, '*')),
+      this.id,
+      now,
+      LIVE_MS,
+    ];
     for (const r of rules) args.push(r.bucketMs, r.spanMs);
     const out = await this.client.budgetHeartbeat(rules.length + 1, ...args);
     this.replicas = Math.max(1, out[0]!);
     rules.forEach((r, i) => {
       const prev = this.seen.get(`${r.name}|*`);
       // The heartbeat does not say when the oldest bucket leaves; keep the last known value.
-      this.seen.set(`${r.name}|*`, { sum: out[i + 1]!, at: now, freeInMs: prev ? Math.max(0, prev.freeInMs - (now - prev.at)) : 0 });
+      this.seen.set(`${r.name}|*`, {
+        sum: out[i + 1]!,
+        at: now,
+        freeInMs: prev ? Math.max(0, prev.freeInMs - (now - prev.at)) : 0,
+      });
     });
   }
 
@@ -197,7 +207,12 @@ export class SharedBudget {
     if (this.holdUntil > now) return { ok: false, waitMs: this.holdUntil - now, rule: 'resync', perEndpoint: false };
     const rules = this.options.rules;
     const scopes = rules.map((rule) => LocalCounts.scope(rule, endpoint));
-    const args: (string | number)[] = [this.key('epoch'), ...rules.map((rule, i) => this.hashKey(rule, scopes[i]!)), this.epoch!, now];
+    const args: (string | number)[] = [
+      this.key('epoch'),
+      ...rules.map((rule, i) => this.hashKey(rule, scopes[i]!)),
+      this.epoch!,
+      now,
+    ];
     for (const rule of rules) args.push(rule.allowed, rule.bucketMs, rule.spanMs);
     // Counted before it is sent: if the data set is lost while this take is on its way, the
     // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
@@ -209,8 +224,11 @@ export class SharedBudget {
       await this.sync(now);
       return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
     }
-    rules.forEach((rule, i) => this.seen.set(`${rule.name}|${scopes[i]}`, { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }));
-    if (out[0] === 0) return { ok: true, shared: true, validUntil: now + this.validMs, refund: () => this.refundShared(endpoint, now) };
+    rules.forEach((rule, i) =>
+      this.seen.set(`${rule.name}|${scopes[i]}`, { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }),
+    );
+    if (out[0] === 0)
+      return { ok: true, shared: true, validUntil: now + this.validMs, refund: () => this.refundShared(endpoint, now) };
     this.sent.record(endpoint, now, -1);
     const rule = rules[out[0]! - 1]!;
     return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint };
@@ -262,7 +280,14 @@ export class SharedBudget {
           const used = (live ? seen.sum : 0) + (online ? 0 : this.unsynced.counter(rule, '*').sum(now));
           const remaining = Math.max(0, rule.allowed - used);
           const nextSlotInMs = remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at));
-          return { rule: rule.name, limit: rule.limit, allowed: rule.allowed, windowMs: rule.windowMs, remaining, nextSlotInMs };
+          return {
+            rule: rule.name,
+            limit: rule.limit,
+            allowed: rule.allowed,
+            windowMs: rule.windowMs,
+            remaining,
+            nextSlotInMs,
+          };
         }),
     };
   }
@@ -306,6 +331,11 @@ export class SharedBudget {
     this.epoch = epoch;
     if (lost) this.unsynced.clear();
     else this.unsynced.subtract(items);
-    if (lost) this.options.log?.({ level: 'warn', msg: "shared budget counters were lost; restored this replica's counts", upstream: this.options.upstream });
+    if (lost)
+      this.options.log?.({
+        level: 'warn',
+        msg: "shared budget counters were lost; restored this replica's counts",
+        upstream: this.options.upstream,
+      });
   }
 }

@@ -4,7 +4,9 @@
  * `validUntil`: a request not on the wire by then asks again; `refund` gives its point back (it was
  * never sent, so removing it from the counts is safe).
  */
-export type BudgetAnswer = { ok: true; shared: boolean; validUntil: number; refund?: () => void } | { ok: false; waitMs: number; rule: string; perEndpoint: boolean };
+export type BudgetAnswer =
+  | { ok: true; shared: boolean; validUntil: number; refund?: () => void }
+  | { ok: false; waitMs: number; rule: string; perEndpoint: boolean };
 
 /** One account-wide rule as last known: what the gateway allows itself and what is left of it. */
 export interface RuleStatus {

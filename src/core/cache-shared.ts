@@ -156,7 +156,8 @@ export class SharedCacheTier {
     });
     void subscriber.subscribe(this.channel, this.acks).catch(() => undefined);
     this.redis.client.on('close', () => {
-      if (this.synced) options.log?.({ level: 'warn', msg: 'redis unreachable: the response cache is local only until it is back' });
+      if (this.synced)
+        options.log?.({ level: 'warn', msg: 'redis unreachable: the response cache is local only until it is back' });
       this.synced = false;
     });
     this.redis.onReady(() => void this.resync());
@@ -172,16 +173,25 @@ export class SharedCacheTier {
   async lookup(key: string, tags: readonly string[], signal?: AbortSignal): Promise<SharedLookup | undefined> {
     if (!this.ready || !this.options.entries) return undefined;
     const id = createHash('sha256').update(key).digest('base64url');
-    const keys = [this.redis.key('cache', 'entry', id), this.redis.key('cache', 'lock', id), ...tags.map((t) => this.redis.key('cache', 'tag', t))];
+    const keys = [
+      this.redis.key('cache', 'entry', id),
+      this.redis.key('cache', 'lock', id),
+      ...tags.map((t) => this.redis.key('cache', 'tag', t)),
+    ];
     const owner = randomUUID();
     const lockMs = this.options.waitMs > 0 ? String(this.options.waitMs) : '0';
     const waitUntil = Date.now() + this.options.waitMs;
     try {
       for (let round = 0; ; round++) {
-        const [found, data, owns] = (await this.scripts.gatewayCacheLookup(keys.length, ...keys, lockMs, owner)) as [number, string, number?];
+        const [found, data, owns] = (await this.scripts.gatewayCacheLookup(keys.length, ...keys, lockMs, owner)) as [
+          number,
+          string,
+          number?,
+        ];
         if (found === 1) {
           const p = JSON.parse(data) as Payload;
-          if (p.f > Date.now()) return { kind: 'hit', response: { status: p.s, headers: p.h, body: p.b, bytes: p.n }, freshUntil: p.f };
+          if (p.f > Date.now())
+            return { kind: 'hit', response: { status: p.s, headers: p.h, body: p.b, bytes: p.n }, freshUntil: p.f };
           return undefined; // expiring this very moment: fetch, and let the next reader store it
         } else if (owns === 1 || Date.now() >= waitUntil || signal?.aborted) {
           return this.miss(keys, data, owns === 1 ? owner : undefined);
@@ -209,9 +219,22 @@ export class SharedCacheTier {
           release();
           return true; // not for this tier: the local tier alone decides
         }
-        const payload: Payload = { s: response.status, h: response.headers, b: response.body, n: response.bytes, f: Date.now() + ttlMs };
+        const payload: Payload = {
+          s: response.status,
+          h: response.headers,
+          b: response.body,
+          n: response.bytes,
+          f: Date.now() + ttlMs,
+        };
         try {
-          const stored = await this.scripts.gatewayCacheStore(keys.length, ...keys, versions, JSON.stringify(payload), String(ttlMs), owner ?? '');
+          const stored = await this.scripts.gatewayCacheStore(
+            keys.length,
+            ...keys,
+            versions,
+            JSON.stringify(payload),
+            String(ttlMs),
+            owner ?? '',
+          );
           return stored === 1;
         } catch (e) {
           this.trouble(e);
@@ -246,7 +269,11 @@ export class SharedCacheTier {
     // Redis answered with an error (e.g. OOM on a full `noeviction` instance): it is there, this
     // command just did not happen; the tier stays in use.
     if (error instanceof Error && error.name === 'ReplyError') return;
-    if (this.synced) this.options.log?.({ level: 'warn', msg: 'redis not answering: the response cache is local only until it is back' });
+    if (this.synced)
+      this.options.log?.({
+        level: 'warn',
+        msg: 'redis not answering: the response cache is local only until it is back',
+      });
     this.synced = false;
     if (this.retry) return;
     this.retry = setTimeout(() => {
@@ -272,7 +299,9 @@ export class SharedCacheTier {
     const waiting = { missing: Number.POSITIVE_INFINITY, done };
     this.awaiting.set(id, waiting);
     try {
-      const transaction = this.redis.client.multi() as ReturnType<Redis['multi']> & { gatewayCacheBump(numKeys: number, ...keys: string[]): ReturnType<Redis['multi']> };
+      const transaction = this.redis.client.multi() as ReturnType<Redis['multi']> & {
+        gatewayCacheBump(numKeys: number, ...keys: string[]): ReturnType<Redis['multi']>;
+      };
       const replies = await transaction
         .gatewayCacheBump(tags.length, ...tags.map((t) => this.redis.key('cache', 'tag', t)))
         .publish(this.channel, JSON.stringify({ from: this.self, id, tags }))

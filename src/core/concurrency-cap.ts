@@ -57,6 +57,12 @@ export class UpstreamLimiter {
   /** Every task still waiting or running is answered with an `unavailable` error at once. */
   async stop(): Promise<void> {
     const { upstream } = this.options;
-    this.closing.abort(new UpstreamError(upstream, 'unavailable', `The gateway is shutting down; the ${upstream} request was not completed.`));
+    this.closing.abort(
+      new UpstreamError(
+        upstream,
+        'unavailable',
+        `The gateway is shutting down; the ${upstream} request was not completed.`,
+      ),
+    );
   }
 }

@@ -9,15 +9,28 @@ import type { z } from 'zod';
 import { UpstreamError, type UpstreamName } from './errors.js';
 
 /** The payload as its shape's type, or a `contract` error naming the first field that is off. */
-export function checkPayload<S extends z.ZodType>(upstream: UpstreamName, shape: S, body: unknown, operation: string): z.infer<S> {
+export function checkPayload<S extends z.ZodType>(
+  upstream: UpstreamName,
+  shape: S,
+  body: unknown,
+  operation: string,
+): z.infer<S> {
   const result = shape.safeParse(body);
   if (result.success) return body as z.infer<S>;
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.') || '(body)';
-  const problem = issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : `is not what the gateway expects (${issue.message})`;
+  const problem =
+    issue.code === 'invalid_type' && issue.input === undefined
+      ? 'is missing'
+      : `is not what the gateway expects (${issue.message})`;
   return contractError(upstream, operation, field, problem);
 }
 
 function contractError(upstream: UpstreamName, operation: string, field: string, problem: string): never {
-  throw new UpstreamError(upstream, 'contract', `The ${upstream} API's answer to ${operation} broke its contract: \`${field}\` ${problem}.`, { field });
+  throw new UpstreamError(
+    upstream,
+    'contract',
+    `The ${upstream} API's answer to ${operation} broke its contract: \`${field}\` ${problem}.`,
+    { field },
+  );
 }

@@ -83,11 +83,14 @@ export class HttpTransport {
     let res: Dispatcher.ResponseData | undefined;
     const arm = (at: number) => {
       if (!Number.isFinite(at)) return undefined;
-      return setTimeout(() => {
-        timedOut = true;
-        clock.abort();
-        res?.body.destroy();
-      }, Math.max(0, at - Date.now()));
+      return setTimeout(
+        () => {
+          timedOut = true;
+          clock.abort();
+          res?.body.destroy();
+        },
+        Math.max(0, at - Date.now()),
+      );
     };
     let timer = arm(Math.min(started + this.options.timeouts.headersMs, deadline));
     const signal = req.signal ? AbortSignal.any([req.signal, clock.signal]) : clock.signal;
@@ -114,7 +117,8 @@ export class HttpTransport {
     } catch (e) {
       // A status came: the request was sent and answered; only the body went wrong.
       if (timedOut) throw timeoutError(upstream, e, true, res.statusCode);
-      if (e instanceof UpstreamError) throw new UpstreamError(upstream, e.kind, e.message, { status: res.statusCode, sent: true, cause: e.cause });
+      if (e instanceof UpstreamError)
+        throw new UpstreamError(upstream, e.kind, e.message, { status: res.statusCode, sent: true, cause: e.cause });
       throw e;
     } finally {
       clearTimeout(timer);
@@ -145,7 +149,11 @@ async function readBounded(res: Dispatcher.ResponseData, max: number, upstream: 
       size += (chunk as Buffer).length;
       if (size > max) {
         res.body.destroy();
-        throw new UpstreamError(upstream, 'unavailable', `The ${upstream} service sent a response larger than allowed.`);
+        throw new UpstreamError(
+          upstream,
+          'unavailable',
+          `The ${upstream} service sent a response larger than allowed.`,
+        );
       }
       chunks.push(chunk as Buffer);
     }
@@ -163,19 +171,30 @@ function parseBody(text: string, status: number, headers: Record<string, string>
   if (!looksJson) {
     // Error pages from proxies are HTML; a 2xx that is not JSON is a broken upstream.
     if (status >= 400) return text;
-    throw new UpstreamError(upstream, 'unavailable', `The ${upstream} service answered with an unexpected content type.`, { status });
+    throw new UpstreamError(
+      upstream,
+      'unavailable',
+      `The ${upstream} service answered with an unexpected content type.`,
+      { status },
+    );
   }
   try {
     return JSON.parse(text);
   } catch (cause) {
     if (status >= 400) return text;
-    throw new UpstreamError(upstream, 'unavailable', `The ${upstream} service sent a response that is not valid JSON.`, { status, cause });
+    throw new UpstreamError(
+      upstream,
+      'unavailable',
+      `The ${upstream} service sent a response that is not valid JSON.`,
+      { status, cause },
+    );
   }
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(raw))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -206,7 +225,11 @@ function tracked(dispatcher: Dispatcher, sent: { value: boolean }): Dispatcher {
 
 /** Our own timer fired: a timeout after the request went out leaves a write's outcome unknown. */
 function timeoutError(upstream: UpstreamName, cause: unknown, sent: boolean, status?: number): UpstreamError {
-  return new UpstreamError(upstream, 'unavailable', `The ${upstream} service did not answer in time.`, { cause, sent, status });
+  return new UpstreamError(upstream, 'unavailable', `The ${upstream} service did not answer in time.`, {
+    cause,
+    sent,
+    status,
+  });
 }
 
 function transportError(upstream: UpstreamName, cause: unknown, sent: boolean): UpstreamError {
@@ -221,5 +244,8 @@ function transportError(upstream: UpstreamName, cause: unknown, sent: boolean): 
       ? `The request to the ${upstream} service was cancelled.`
       : `The ${upstream} service could not be reached.`;
   // A connect timeout never reaches the upstream, whatever the handler saw.
-  return new UpstreamError(upstream, 'unavailable', message, { cause, sent: sent && !(cause instanceof undiciErrors.ConnectTimeoutError) });
+  return new UpstreamError(upstream, 'unavailable', message, {
+    cause,
+    sent: sent && !(cause instanceof undiciErrors.ConnectTimeoutError),
+  });
 }

@@ -59,7 +59,9 @@ export class IdempotencyStore {
   async finish(key: string, entry: IdempotencyEntry): Promise<void> {
     this.memory.set(key, entry);
     const redis = this.redis();
-    await redis?.client.set(redis.key('idempotency', key), JSON.stringify(entry), 'PX', this.options.ttlMs).catch(() => undefined);
+    await redis?.client
+      .set(redis.key('idempotency', key), JSON.stringify(entry), 'PX', this.options.ttlMs)
+      .catch(() => undefined);
   }
 
   async forget(key: string): Promise<void> {
@@ -76,7 +78,8 @@ export class IdempotencyStore {
   }
 
   private age(entry: IdempotencyEntry): IdempotencyEntry {
-    if (entry.state === 'pending' && Date.now() - entry.startedAt > this.options.pendingMs) return { state: 'unknown', fingerprint: entry.fingerprint };
+    if (entry.state === 'pending' && Date.now() - entry.startedAt > this.options.pendingMs)
+      return { state: 'unknown', fingerprint: entry.fingerprint };
     return entry;
   }
 

@@ -22,7 +22,11 @@ export function planPages(offset: number, limit: number, maxSize: number, firstI
       const first = Math.floor(offset / size);
       const last = Math.floor((end - 1) / size);
       if (last - first + 1 === count) {
-        return Array.from({ length: count }, (_, i) => ({ page: first + i + firstIndex, size, start: (first + i) * size }));
+        return Array.from({ length: count }, (_, i) => ({
+          page: first + i + firstIndex,
+          size,
+          start: (first + i) * size,
+        }));
       }
     }
   }

@@ -65,7 +65,13 @@ export class PauseGate {
   private extendLocal(until: number, source: 'local' | 'shared'): void {
     if (!Number.isFinite(until) || until <= this.until) return;
     this.until = until;
-    if (source === 'shared') this.options.log?.({ level: 'info', msg: 'upstream paused by another replica', upstream: this.options.upstream, pauseMs: until - Date.now() });
+    if (source === 'shared')
+      this.options.log?.({
+        level: 'info',
+        msg: 'upstream paused by another replica',
+        upstream: this.options.upstream,
+        pauseMs: until - Date.now(),
+      });
   }
 
   private async publish(until: number): Promise<void> {

@@ -84,7 +84,16 @@ export class Ramp {
       const redis = this.options.redis;
       if (redis?.ready) {
         try {
-          const answer = String(await redis.client.eval(PROBE_SCRIPT, 1, this.leaseKey, String(this.forEnd), this.claim, String(this.options.leaseMs)));
+          const answer = String(
+            await redis.client.eval(
+              PROBE_SCRIPT,
+              1,
+              this.leaseKey,
+              String(this.forEnd),
+              this.claim,
+              String(this.options.leaseMs),
+            ),
+          );
           this.follow();
           if (answer.startsWith('ok:')) this.probeOkAt = Number(answer.split(':')[2]) || now;
           else if (answer !== 'acquired' || this.probing) return { ok: false, waitMs: PROBE_POLL_MS };
@@ -123,9 +132,17 @@ export class Ramp {
       this.probeOkAt = Date.now();
       this.nextSlotAt = this.probeOkAt;
       const ttl = Math.max(1_000, this.options.spanMs + 30 * this.options.stepMs);
-      if (redis?.ready) void redis.client.set(this.leaseKey, `ok:${this.forEnd}:${this.probeOkAt}`, 'PX', ttl).catch(() => undefined);
+      if (redis?.ready)
+        void redis.client.set(this.leaseKey, `ok:${this.forEnd}:${this.probeOkAt}`, 'PX', ttl).catch(() => undefined);
     } else if (redis?.ready) {
-      void redis.client.eval(`if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`, 1, this.leaseKey, this.claim).catch(() => undefined);
+      void redis.client
+        .eval(
+          `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`,
+          1,
+          this.leaseKey,
+          this.claim,
+        )
+        .catch(() => undefined);
     }
   }
 }

@@ -43,7 +43,12 @@ export class RecordLocks {
   constructor(private readonly options: RecordLockOptions) {}
 
   /** Runs `fn` holding the lock of `key` (e.g. `calendar:event:42`). */
-  async run<T>(upstream: UpstreamName, key: string, fn: (lock: HeldLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(
+    upstream: UpstreamName,
+    key: string,
+    fn: (lock: HeldLock) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const deadline = Date.now() + this.options.waitMs;
     const releaseLocal = await this.lockLocal(upstream, key, deadline, signal);
     try {
@@ -58,7 +63,12 @@ export class RecordLocks {
     }
   }
 
-  private async lockLocal(upstream: UpstreamName, key: string, deadline: number, signal?: AbortSignal): Promise<() => void> {
+  private async lockLocal(
+    upstream: UpstreamName,
+    key: string,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<() => void> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
@@ -87,7 +97,12 @@ export class RecordLocks {
     return done;
   }
 
-  private async lockShared(upstream: UpstreamName, key: string, deadline: number, signal?: AbortSignal): Promise<(HeldLock & { release(): Promise<void> }) | undefined> {
+  private async lockShared(
+    upstream: UpstreamName,
+    key: string,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<(HeldLock & { release(): Promise<void> }) | undefined> {
     const { redis, leaseMs } = this.options;
     if (!redis) return undefined;
     const redisKey = redis.key('lock', key);
@@ -110,21 +125,29 @@ export class RecordLocks {
     this.warnedLocalOnly = false;
     let renewedAt = Date.now();
     let lost = false;
-    const renew = setInterval(() => {
-      redis.client.eval(RENEW, 1, redisKey, token, String(leaseMs)).then(
-        (ok) => {
-          if (ok === 1) renewedAt = Date.now();
-          else lost = true;
-        },
-        () => undefined,
-      );
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        redis.client.eval(RENEW, 1, redisKey, token, String(leaseMs)).then(
+          (ok) => {
+            if (ok === 1) renewedAt = Date.now();
+            else lost = true;
+          },
+          () => undefined,
+        );
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     renew.unref();
     return {
       check: () => {
         // A third of the lease is the renewal period; two thirds left cover a write's deadline.
         if (lost || Date.now() - renewedAt > leaseMs / 2) {
-          throw new UpstreamError(upstream, 'busy', 'The lock on this record was lost (Redis could not renew it); nothing was written. Retry the write.', { retryAfter: 1 });
+          throw new UpstreamError(
+            upstream,
+            'busy',
+            'The lock on this record was lost (Redis could not renew it); nothing was written. Retry the write.',
+            { retryAfter: 1 },
+          );
         }
       },
       release: async () => {
@@ -144,5 +167,10 @@ export class RecordLocks {
 }
 
 function busy(upstream: UpstreamName): UpstreamError {
-  return new UpstreamError(upstream, 'busy', 'Other writes to this record are still running; nothing was written. Retry shortly.', { retryAfter: 1 });
+  return new UpstreamError(
+    upstream,
+    'busy',
+    'Other writes to this record are still running; nothing was written. Retry shortly.',
+    { retryAfter: 1 },
+  );
 }

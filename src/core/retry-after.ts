@@ -31,7 +31,11 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Math.max(0, at - now);
 }
 
-export function readRateLimitNotice(headers: Record<string, string>, policy: RetryAfterPolicy, now = Date.now()): RateLimitNotice {
+export function readRateLimitNotice(
+  headers: Record<string, string>,
+  policy: RetryAfterPolicy,
+  now = Date.now(),
+): RateLimitNotice {
   const retryAfter = headers['retry-after'];
   const asked = parseRetryAfter(retryAfter, now);
   const pauseMs = Math.min(policy.maxMs, asked ?? policy.defaultMs);

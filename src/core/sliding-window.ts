@@ -31,7 +31,8 @@ export function countedRule(rule: RateRule, margin: number, guardMs?: number): C
 }
 
 /** First bucket that still counts at `now`. */
-export const firstLiveBucket = (rule: Pick<CountedRule, 'bucketMs' | 'spanMs'>, now: number) => Math.floor((now - rule.spanMs) / rule.bucketMs);
+export const firstLiveBucket = (rule: Pick<CountedRule, 'bucketMs' | 'spanMs'>, now: number) =>
+  Math.floor((now - rule.spanMs) / rule.bucketMs);
 
 export class SlidingCounter {
   private readonly buckets = new Map<number, number>();

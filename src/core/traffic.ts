@@ -67,7 +67,11 @@ export class TrafficControl {
   }
 
   status(now = Date.now()): TrafficStatus {
-    return { ...this.options.budget.status(now), pausedForMs: this.options.pause.remainingMs(now), ramping: !this.options.ramp.open() };
+    return {
+      ...this.options.budget.status(now),
+      pausedForMs: this.options.pause.remainingMs(now),
+      ramping: !this.options.ramp.open(),
+    };
   }
 
   /** The probe of a ramp came back, or was never sent. */
@@ -96,7 +100,9 @@ export class TrafficControl {
     this.waiting++;
     try {
       for (;;) {
-        const turn = await this.gate.schedule({ priority: Priority[priority] }, () => this.wait(endpoint, deadline, signal));
+        const turn = await this.gate.schedule({ priority: Priority[priority] }, () =>
+          this.wait(endpoint, deadline, signal),
+        );
         if ('validUntil' in turn) return turn;
         // Held back by its own endpoint's rule: wait outside the queue so other endpoints go on.
         await sleep(Math.max(0, turn.wakeAt - Date.now()));
@@ -107,10 +113,15 @@ export class TrafficControl {
   }
 
   /** Admits, or says when to ask again for an endpoint-only wait; waits in line for account-wide ones. */
-  private async wait(endpoint: string, deadline: number, signal?: AbortSignal): Promise<Admission | { wakeAt: number }> {
+  private async wait(
+    endpoint: string,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<Admission | { wakeAt: number }> {
     const { pause, budget, ramp, upstream } = this.options;
     for (;;) {
-      if (signal?.aborted) throw new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`);
+      if (signal?.aborted)
+        throw new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`);
       const now = Date.now();
       const paused = pause.remainingMs(now);
       if (paused > 0) {

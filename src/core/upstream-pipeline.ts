@@ -120,7 +120,12 @@ export class Upstream {
   async call(call: UpstreamCall, caller: Caller): Promise<HttpResponse> {
     const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
     const { cache } = this.options;
-    const key = ResponseCache.key(caller.identity, call.method, url.href, call.json ?? (typeof call.body === 'string' ? call.body : undefined));
+    const key = ResponseCache.key(
+      caller.identity,
+      call.method,
+      url.href,
+      call.json ?? (typeof call.body === 'string' ? call.body : undefined),
+    );
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     if (call.cache) {
@@ -179,7 +184,14 @@ export class Upstream {
    * cacheable answer in both tiers. Neither tier stores an answer whose tags were invalidated since
    * `mark` (locally) or since the shared lookup (in Redis): it may hold pre-write data.
    */
-  private async fetch(call: UpstreamCall, url: URL, caller: Caller, key: string, tags: readonly string[], mark: number): Promise<HttpResponse> {
+  private async fetch(
+    call: UpstreamCall,
+    url: URL,
+    caller: Caller,
+    key: string,
+    tags: readonly string[],
+    mark: number,
+  ): Promise<HttpResponse> {
     const { cache, shared, observer } = this.options;
     const found = call.cache && shared ? await shared.lookup(key, tags, caller.signal) : undefined;
     if (found?.kind === 'hit') {
@@ -236,7 +248,8 @@ export class Upstream {
         } finally {
           dequeued?.();
         }
-        if (requestDeadline === Infinity) requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
+        if (requestDeadline === Infinity)
+          requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
         caller.usage.request(this.name);
         onWire = true;
         // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
@@ -244,7 +257,15 @@ export class Upstream {
         const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
         let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
         try {
-          const res = await transport.send({ method: call.method, url, headers, json: call.json, body: call.body, signal: caller.signal, deadline: requestDeadline });
+          const res = await transport.send({
+            method: call.method,
+            url,
+            headers,
+            json: call.json,
+            body: call.body,
+            signal: caller.signal,
+            deadline: requestDeadline,
+          });
           settled = res.status === 429 ? 'rate-limited' : 'ok';
           if (res.status === 429) await this.pauseAfter429(res, call);
           done?.({ status: res.status });
@@ -262,14 +283,16 @@ export class Upstream {
       const outcome = await scheduled.catch((e: unknown) => {
         // The scheduler answers running calls at shutdown: a write already on the wire then may
         // or may not have been applied; one still waiting certainly was not sent.
-        if (!call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable') throw outcomeUnknown(this.name, e);
+        if (!call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable')
+          throw outcomeUnknown(this.name, e);
         throw e;
       });
       // Retries wait in the queue no longer than the request's own deadline.
       deadline = Math.min(deadline, requestDeadline);
       if (outcome instanceof UpstreamError) {
         // A write that may have reached the upstream is never sent again: its outcome is unknown.
-        if (!call.idempotent && outcome.kind === 'unavailable' && outcome.sent) throw outcomeUnknown(this.name, outcome);
+        if (!call.idempotent && outcome.kind === 'unavailable' && outcome.sent)
+          throw outcomeUnknown(this.name, outcome);
         const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
         if (!retryable || failures >= retry.retries) throw outcome;
         observer?.retry?.({ ...event!, attempt: attempt + 1, reason: 'unavailable' });
@@ -280,11 +303,21 @@ export class Upstream {
         // Not processed: the account is paused (above); send it again (writes too).
         if (rateLimited++ >= this.options.rateLimitRetries) {
           const retryAfter = Math.max(1, Math.ceil(traffic.pause.remainingMs() / 1000));
-          throw new UpstreamError(this.name, 'rate-limited', `The ${this.name} service is rate limiting the gateway; retry in ${retryAfter} s.`, { status: 429, retryAfter });
+          throw new UpstreamError(
+            this.name,
+            'rate-limited',
+            `The ${this.name} service is rate limiting the gateway; retry in ${retryAfter} s.`,
+            { status: 429, retryAfter },
+          );
         }
         continue;
       }
-      if (call.idempotent && RETRYABLE_STATUS.has(outcome.status) && failures < retry.retries && Date.now() < requestDeadline) {
+      if (
+        call.idempotent &&
+        RETRYABLE_STATUS.has(outcome.status) &&
+        failures < retry.retries &&
+        Date.now() < requestDeadline
+      ) {
         observer?.retry?.({ ...event!, attempt: attempt + 1, reason: String(outcome.status) });
         const last = outcome;
         try {
@@ -302,7 +335,13 @@ export class Upstream {
   private async pauseAfter429(res: HttpResponse, call: UpstreamCall): Promise<void> {
     const { log, observer, traffic } = this.options;
     const notice = readRateLimitNotice(res.headers, this.options.retryAfter);
-    log?.({ level: 'warn', msg: 'upstream answered 429: pausing the account', upstream: this.name, operation: call.operation, ...notice });
+    log?.({
+      level: 'warn',
+      msg: 'upstream answered 429: pausing the account',
+      upstream: this.name,
+      operation: call.operation,
+      ...notice,
+    });
     observer?.pause?.({ upstream: this.name, ms: notice.pauseMs });
     await traffic.pause.pause(notice.pauseMs);
   }
@@ -324,7 +363,9 @@ function outcomeUnknown(upstream: UpstreamError['upstream'], cause: UpstreamErro
 export function endpointOf(url: URL): string {
   return url.pathname
     .split('/')
-    .map((s) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || /^\d+$/.test(s) ? ':id' : s))
+    .map((s) =>
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || /^\d+$/.test(s) ? ':id' : s,
+    )
     .join('/');
 }
 

@@ -31,7 +31,15 @@ const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 export function checkPath(upstream: UpstreamName, url: URL, basePath: string, path: string): void {
   const segments = path.split('/').slice(1);
   const intended = basePath + path;
-  if (segments.some((s) => DOT_SEGMENT.test(s) || /[\u0000-\u001f\u007f?#\\]/.test(s)) || url.pathname !== intended || (path !== '/' && segments.some((s) => s === ''))) {
-    throw new UpstreamError(upstream, 'bad-request', 'A value in this request would change the upstream address it goes to; nothing was sent.');
+  if (
+    segments.some((s) => DOT_SEGMENT.test(s) || /[\u0000-\u001f\u007f?#\\]/.test(s)) ||
+    url.pathname !== intended ||
+    (path !== '/' && segments.some((s) => s === ''))
+  ) {
+    throw new UpstreamError(
+      upstream,
+      'bad-request',
+      'A value in this request would change the upstream address it goes to; nothing was sent.',
+    );
   }
 }

@@ -60,7 +60,11 @@ export class UsageTracker {
     const used = (this.calls.get(upstream) ?? 0) + 1;
     const max = this.limits.maxCallsPerUpstream;
     if (max !== undefined && used > max) {
-      throw new UpstreamError(upstream, 'budget-exceeded', `This operation reached its budget of ${max} ${upstream} requests; ask for less in one operation.`);
+      throw new UpstreamError(
+        upstream,
+        'budget-exceeded',
+        `This operation reached its budget of ${max} ${upstream} requests; ask for less in one operation.`,
+      );
     }
     this.calls.set(upstream, used);
   }
@@ -132,7 +136,10 @@ export class UsageTracker {
   /** The account status of every upstream, from the last known counts. */
   accountStatus(): Record<UpstreamName, TrafficStatus> {
     const status = this.limits.status ?? (() => ({ shared: false, rules: [], pausedForMs: 0, ramping: false }));
-    this.statusSnapshot ??= Object.fromEntries(UPSTREAMS.map((u) => [u, status(u)])) as Record<UpstreamName, TrafficStatus>;
+    this.statusSnapshot ??= Object.fromEntries(UPSTREAMS.map((u) => [u, status(u)])) as Record<
+      UpstreamName,
+      TrafficStatus
+    >;
     return this.statusSnapshot;
   }
 

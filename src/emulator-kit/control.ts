@@ -278,7 +278,10 @@ async function loseAnswer(c: Context<Env>, fault: FaultRule): Promise<void> {
   if (fault.kind === 'apply-then-stall') await sleep(fault.delayMs ?? 30_000);
   if (fault.kind === 'apply-then-cut-body') {
     const text = await c.res.clone().text();
-    outgoing.writeHead(c.res.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    outgoing.writeHead(c.res.status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    });
     outgoing.write(text.slice(0, Math.floor(text.length / 2)));
     await sleep(20);
   }
@@ -302,7 +305,7 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
       return c.json(options.errorBody(429), 429, headers);
     }
     case 'drop-field':
-      throw new Error('drop-field is applied to the route\'s answer, not injected in its place');
+      throw new Error("drop-field is applied to the route's answer, not injected in its place");
     case 'malformed-json':
       return c.body('{"content": [{"id": "truncated', 200, { 'content-type': 'application/json' });
     case 'wrong-content-type':
@@ -349,7 +352,8 @@ async function withoutField(res: Response, field: string): Promise<Response> {
     for (const key of path.slice(0, -1)) target = target?.[key] as Record<string, unknown> | undefined;
     if (target && typeof target === 'object') delete target[path[path.length - 1]!];
   };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (Array.isArray(body)) drop(body[0]);
   else if (isObject(body)) {
     const list = Object.values(body).find((v): v is unknown[] => Array.isArray(v) && v.length > 0 && isObject(v[0]));

@@ -66,7 +66,13 @@ export class GovernanceAuth {
       return {
         identity: 'anonymous',
         authorization: () =>
-          Promise.reject(new UpstreamError('governance', 'unauthenticated', 'This gateway forwards your credentials to the governance service: send an `Authorization: Bearer` header.')),
+          Promise.reject(
+            new UpstreamError(
+              'governance',
+              'unauthenticated',
+              'This gateway forwards your credentials to the governance service: send an `Authorization: Bearer` header.',
+            ),
+          ),
         renew: () => Promise.resolve(false),
       };
     }
@@ -100,7 +106,11 @@ export class GovernanceAuth {
   private async fetchToken(usage: UsageTracker): Promise<CachedToken> {
     const { tokenUrl, clientId, clientSecret } = this.config.governance;
     if (!tokenUrl || !clientId || !clientSecret) {
-      throw new UpstreamError('governance', 'unauthenticated', 'The gateway has no governance client credentials configured.');
+      throw new UpstreamError(
+        'governance',
+        'unauthenticated',
+        'The gateway has no governance client credentials configured.',
+      );
     }
     // undici's own FormData: Node's global one belongs to its bundled undici and is not encoded by this one.
     const form = new UndiciFormData();
@@ -111,20 +121,41 @@ export class GovernanceAuth {
     // Through the upstream pipeline: the token request counts in the caller's usage and against the
     // account's budget like any other. Not cached, not shared: a form body with the secret.
     const res = await this.upstream.call(
-      { method: 'POST', path: '', url: tokenUrl, body: form as unknown as FormData, idempotent: false, priority: 'write', operation: 'auth.token' },
+      {
+        method: 'POST',
+        path: '',
+        url: tokenUrl,
+        body: form as unknown as FormData,
+        idempotent: false,
+        priority: 'write',
+        operation: 'auth.token',
+      },
       { identity: `client:${clientId}`, usage },
     );
     if (res.status === 400 || res.status === 401 || res.status === 403) {
-      throw new UpstreamError('governance', 'unauthenticated', 'The governance service refused the gateway\'s client credentials.', { status: res.status });
+      throw new UpstreamError(
+        'governance',
+        'unauthenticated',
+        "The governance service refused the gateway's client credentials.",
+        { status: res.status },
+      );
     }
     if (res.status === 429) {
-      throw new UpstreamError('governance', 'rate-limited', 'The governance token service is rate limiting the gateway.', { status: 429 });
+      throw new UpstreamError(
+        'governance',
+        'rate-limited',
+        'The governance token service is rate limiting the gateway.',
+        { status: 429 },
+      );
     }
     const body = res.body as Partial<TokenResponse> | undefined;
     if (res.status < 200 || res.status >= 300 || typeof body?.access_token !== 'string') {
-      throw new UpstreamError('governance', 'unavailable', 'The governance token service did not issue a token.', { status: res.status });
+      throw new UpstreamError('governance', 'unavailable', 'The governance token service did not issue a token.', {
+        status: res.status,
+      });
     }
-    const lifetimeMs = (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_S) * 1000;
+    const lifetimeMs =
+      (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_S) * 1000;
     // Renew a minute early (a tenth of the lifetime for short-lived tokens) so no call carries a token that expires in flight.
     const margin = Math.min(60_000, lifetimeMs / 10);
     return { header: `Bearer ${body.access_token}`, renewAt: started + lifetimeMs - margin };

@@ -85,7 +85,16 @@ export class GovernanceClient {
   searchEntities(typeName: AiEntityTypeName | undefined, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityInformation>>({
       shape: springPageShape(entityShape),
-      call: { method: 'POST', path: '/entities/search', query: { ...pageQuery(page), entityTypeName: typeName }, json: { queryRequest: { criteria } }, idempotent: true, priority: page.priority, operation: 'entities.search', cache: this.cache([Tags.entityLists]) },
+      call: {
+        method: 'POST',
+        path: '/entities/search',
+        query: { ...pageQuery(page), entityTypeName: typeName },
+        json: { queryRequest: { criteria } },
+        idempotent: true,
+        priority: page.priority,
+        operation: 'entities.search',
+        cache: this.cache([Tags.entityLists]),
+      },
       scopes: 'read',
     });
   }
@@ -93,7 +102,16 @@ export class GovernanceClient {
   searchEntitySummaries(request: BasicSearchRequest, page: PageRequest) {
     return this.send<SpringPage<BasicEntity>>({
       shape: springPageShape(entityShape),
-      call: { method: 'POST', path: '/entity-basic-details/search', query: pageQuery(page), json: request, idempotent: true, priority: page.priority, operation: 'entities.basicSearch', cache: this.cache([Tags.entityLists]) },
+      call: {
+        method: 'POST',
+        path: '/entity-basic-details/search',
+        query: pageQuery(page),
+        json: request,
+        idempotent: true,
+        priority: page.priority,
+        operation: 'entities.basicSearch',
+        cache: this.cache([Tags.entityLists]),
+      },
       scopes: 'read',
     });
   }
@@ -107,7 +125,14 @@ export class GovernanceClient {
     const background = typeof fresh === 'object' && fresh.background;
     return this.send<EntityInformation>({
       shape: entityShape,
-      call: { method: 'GET', path: urlPath`/entities/${id}`, idempotent: true, priority: background ? 'background' : 'single', operation: 'entities.get', cache: fresh ? undefined : this.cache([Tags.entity(id)]) },
+      call: {
+        method: 'GET',
+        path: urlPath`/entities/${id}`,
+        idempotent: true,
+        priority: background ? 'background' : 'single',
+        operation: 'entities.get',
+        cache: fresh ? undefined : this.cache([Tags.entity(id)]),
+      },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -116,7 +141,15 @@ export class GovernanceClient {
   createEntity(typeName: AiEntityTypeName, body: EntityCreateRequest) {
     return this.send<EntityInformation>({
       shape: entityShape,
-      call: { method: 'POST', path: '/entities', query: { entityTypeName: typeName }, json: body, idempotent: false, priority: 'write', operation: 'entities.create' },
+      call: {
+        method: 'POST',
+        path: '/entities',
+        query: { entityTypeName: typeName },
+        json: body,
+        idempotent: false,
+        priority: 'write',
+        operation: 'entities.create',
+      },
       invalidates: [Tags.entityLists, Tags.linkLists],
       scopes: 'write',
     });
@@ -125,7 +158,14 @@ export class GovernanceClient {
   updateEntity(id: string, body: EntityUpdateRequest) {
     return this.send<EntityInformation>({
       shape: entityShape,
-      call: { method: 'PATCH', path: urlPath`/entities/${id}`, json: body, idempotent: false, priority: 'write', operation: 'entities.update' },
+      call: {
+        method: 'PATCH',
+        path: urlPath`/entities/${id}`,
+        json: body,
+        idempotent: false,
+        priority: 'write',
+        operation: 'entities.update',
+      },
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'write',
       nullIfNotFound: true,
@@ -135,7 +175,13 @@ export class GovernanceClient {
   /** False when there was no such entity. */
   async deleteEntity(id: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: { method: 'DELETE', path: urlPath`/entities/${id}`, idempotent: false, priority: 'write', operation: 'entities.delete' },
+      call: {
+        method: 'DELETE',
+        path: urlPath`/entities/${id}`,
+        idempotent: false,
+        priority: 'write',
+        operation: 'entities.delete',
+      },
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
@@ -147,7 +193,14 @@ export class GovernanceClient {
 
   moveToStage(entityId: string, workflowType: string, body: StageRequest) {
     return this.send<WorkflowStageInformation>({
-      call: { method: 'POST', path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`, json: body, idempotent: false, priority: 'write', operation: 'workflow.moveToStage' },
+      call: {
+        method: 'POST',
+        path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`,
+        json: body,
+        idempotent: false,
+        priority: 'write',
+        operation: 'workflow.moveToStage',
+      },
       invalidates: [Tags.entity(entityId), Tags.entityLists],
       scopes: 'write',
       nullIfNotFound: true,
@@ -158,14 +211,30 @@ export class GovernanceClient {
 
   searchEntityTypes(criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityTypeInformation>>({
-      call: { method: 'POST', path: '/entity-types/search', query: pageQuery(page), json: criteria, idempotent: true, priority: page.priority, operation: 'entityTypes.search', cache: this.cache([Tags.entityTypeLists]) },
+      call: {
+        method: 'POST',
+        path: '/entity-types/search',
+        query: pageQuery(page),
+        json: criteria,
+        idempotent: true,
+        priority: page.priority,
+        operation: 'entityTypes.search',
+        cache: this.cache([Tags.entityTypeLists]),
+      },
       scopes: 'read',
     });
   }
 
   getEntityType(id: string) {
     return this.send<EntityTypeInformation>({
-      call: { method: 'GET', path: urlPath`/entity-types/${id}`, idempotent: true, priority: 'single', operation: 'entityTypes.get', cache: this.cache([Tags.entityType(id)]) },
+      call: {
+        method: 'GET',
+        path: urlPath`/entity-types/${id}`,
+        idempotent: true,
+        priority: 'single',
+        operation: 'entityTypes.get',
+        cache: this.cache([Tags.entityType(id)]),
+      },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -192,7 +261,15 @@ export class GovernanceClient {
 
   getLink(id: string, linkTypeId: string) {
     return this.send<LinkInformation>({
-      call: { method: 'GET', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: true, priority: 'single', operation: 'links.get', cache: this.cache([Tags.link(id)]) },
+      call: {
+        method: 'GET',
+        path: urlPath`/links/${id}`,
+        query: { linkTypeId },
+        idempotent: true,
+        priority: 'single',
+        operation: 'links.get',
+        cache: this.cache([Tags.link(id)]),
+      },
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -200,7 +277,15 @@ export class GovernanceClient {
 
   createLink(linkTypeId: string, body: LinkRequest) {
     return this.send<LinkInformation>({
-      call: { method: 'POST', path: '/links', query: { linkTypeId }, json: body, idempotent: false, priority: 'write', operation: 'links.create' },
+      call: {
+        method: 'POST',
+        path: '/links',
+        query: { linkTypeId },
+        json: body,
+        idempotent: false,
+        priority: 'write',
+        operation: 'links.create',
+      },
       invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
       scopes: 'write',
     });
@@ -209,7 +294,14 @@ export class GovernanceClient {
   /** False when there was no such link. */
   async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: { method: 'DELETE', path: urlPath`/links/${id}`, query: { linkTypeId }, idempotent: false, priority: 'write', operation: 'links.delete' },
+      call: {
+        method: 'DELETE',
+        path: urlPath`/links/${id}`,
+        query: { linkTypeId },
+        idempotent: false,
+        priority: 'write',
+        operation: 'links.delete',
+      },
       invalidates: [Tags.link(id), Tags.linkLists] /* the ends are not known here: every links page goes */,
       scopes: 'delete',
       nullIfNotFound: true,
@@ -221,7 +313,15 @@ export class GovernanceClient {
 
   addAttributeOptions(attributeId: string, options: AttributeOptionRequest[]) {
     return this.send<AttributeInformation>({
-      call: { method: 'POST', path: '/schema-attribute-options', query: { attributeId }, json: options, idempotent: false, priority: 'write', operation: 'attributes.addOptions' },
+      call: {
+        method: 'POST',
+        path: '/schema-attribute-options',
+        query: { attributeId },
+        json: options,
+        idempotent: false,
+        priority: 'write',
+        operation: 'attributes.addOptions',
+      },
       invalidates: [Tags.entityTypeLists],
       scopes: 'write',
       nullIfNotFound: true,
@@ -230,14 +330,21 @@ export class GovernanceClient {
 
   addSchemaAttribute(schemaName: string, body: AttributeCreateRequest) {
     return this.send<AttributeInformation>({
-      call: { method: 'POST', path: '/schema-attributes', query: { schemaName }, json: body, idempotent: false, priority: 'write', operation: 'attributes.create' },
+      call: {
+        method: 'POST',
+        path: '/schema-attributes',
+        query: { schemaName },
+        json: body,
+        idempotent: false,
+        priority: 'write',
+        operation: 'attributes.create',
+      },
       invalidates: [Tags.entityTypeLists],
       scopes: 'write',
     });
   }
 
   // ------------------------------------------------------------------ plumbing
-
 
   /** Drops cached answers: for resolvers that still invalidate themselves (to move into `invalidates`). */
   invalidate(tags: string[]): void {
@@ -283,4 +390,3 @@ export class GovernanceClient {
 function pageQuery(page: PageRequest): Record<string, string | number | undefined> {
   return { page: page.page, size: page.size, sort: page.sort };
 }
-

@@ -10,7 +10,14 @@
  * but a cap keeps a misbehaving upstream from growing it without end.
  */
 import type { DiscoveryConfig } from '../config/discovery.js';
-import type { AttributeInformation, EntityInformation, LinkInformation, RelatedEntityLink, SpringPage, ValueItem } from './wire.js';
+import type {
+  AttributeInformation,
+  EntityInformation,
+  LinkInformation,
+  RelatedEntityLink,
+  SpringPage,
+  ValueItem,
+} from './wire.js';
 
 export type DiscoverySource = 'documented' | 'configured' | 'observed';
 
@@ -42,12 +49,25 @@ export interface KnownOption {
 /** From the platform's documentation (see `shared/upstreams/governance-facts.md` §3.4, §3.5, §3.2). */
 const DOCUMENTED: DiscoveryConfig = {
   relationshipTypes: [
-    { name: 'ai-system-composition', forwardLabel: 'is composed of', reverseLabel: 'is a component of', ends: [['aisystems', 'aisystems'], ['aisystems', 'models']] },
+    {
+      name: 'ai-system-composition',
+      forwardLabel: 'is composed of',
+      reverseLabel: 'is a component of',
+      ends: [
+        ['aisystems', 'aisystems'],
+        ['aisystems', 'models'],
+      ],
+    },
   ],
   // Only the first stage of the seeded models workflow is documented; tenants configure the rest.
   workflows: { models: ['Ideation'] },
   attributeOptions: {
-    datasets: { type: ['Time-series', 'Audio', 'Image'], source: ['Cassandra', 'Alibaba Cloud'], function: ['Training', 'Testing'], license: ['Open Source'] },
+    datasets: {
+      type: ['Time-series', 'Audio', 'Image'],
+      source: ['Cassandra', 'Alibaba Cloud'],
+      function: ['Training', 'Testing'],
+      license: ['Open Source'],
+    },
   },
 };
 
@@ -80,7 +100,11 @@ export class GovernanceDiscovery {
   /** The stages of an entity type's workflow: configured order first, then by sequence, then by name. */
   workflowStages(typeName: string): KnownStage[] {
     const list = [...(this.stages.get(typeName)?.values() ?? [])];
-    return list.sort((a, b) => (a.sequence ?? Number.MAX_SAFE_INTEGER) - (b.sequence ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));
+    return list.sort(
+      (a, b) =>
+        (a.sequence ?? Number.MAX_SAFE_INTEGER) - (b.sequence ?? Number.MAX_SAFE_INTEGER) ||
+        a.name.localeCompare(b.name),
+    );
   }
 
   /** Field names of the select attributes known for an entity type. */
@@ -129,7 +153,8 @@ export class GovernanceDiscovery {
   private observeEntity(e: EntityInformation): void {
     const typeName = e.entityType?.name;
     if (!typeName) return;
-    if (e.workflowAndStage?.stageName) this.addStage(typeName, e.workflowAndStage.stageName, e.workflowAndStage.stageId ?? null, null, 'observed');
+    if (e.workflowAndStage?.stageName)
+      this.addStage(typeName, e.workflowAndStage.stageName, e.workflowAndStage.stageId ?? null, null, 'observed');
     const selects = e.entityDetail?.extendedBaseAttributes ?? {};
     for (const [field, values] of Object.entries(selects)) this.addOptions(typeName, field, values);
     for (const [field, values] of Object.entries(e.attributes ?? {})) this.addOptions(typeName, field, values);
@@ -138,19 +163,34 @@ export class GovernanceDiscovery {
   private observeRelated(l: RelatedEntityLink): void {
     const d = l.relationshipTypeDetail;
     if (!d?.name) return;
-    this.addType(d.name, d.id ?? null, d.entityType1ToEntityType2EntityLinkName ?? null, d.entityType2ToEntityType1EntityLinkName ?? null, [l.source?.entityType?.name, l.target?.entityType?.name], 'observed');
+    this.addType(
+      d.name,
+      d.id ?? null,
+      d.entityType1ToEntityType2EntityLinkName ?? null,
+      d.entityType2ToEntityType1EntityLinkName ?? null,
+      [l.source?.entityType?.name, l.target?.entityType?.name],
+      'observed',
+    );
   }
 
   private observeLink(l: LinkInformation): void {
     if (!l.linkType?.name) return;
-    this.addType(l.linkType.name, l.linkType.id ?? null, l.linkTypeLabel?.entityType1ToEntityType2EntityLinkName ?? null, l.linkTypeLabel?.entityType2ToEntityType1EntityLinkName ?? null, [l.entity1?.entityType?.name, l.entity2?.entityType?.name], 'observed');
+    this.addType(
+      l.linkType.name,
+      l.linkType.id ?? null,
+      l.linkTypeLabel?.entityType1ToEntityType2EntityLinkName ?? null,
+      l.linkTypeLabel?.entityType2ToEntityType1EntityLinkName ?? null,
+      [l.entity1?.entityType?.name, l.entity2?.entityType?.name],
+      'observed',
+    );
   }
 
   private observeAttribute(a: AttributeInformation): void {
     const typeName = a.schemaName;
     const field = a.fieldName;
     if (!typeName || !field || !Array.isArray(a.options)) return;
-    for (const o of a.options) if (o.option) this.addOption(typeName, field, o.option, o.id ?? null, o.optionKey ?? null, 'observed');
+    for (const o of a.options)
+      if (o.option) this.addOption(typeName, field, o.option, o.id ?? null, o.optionKey ?? null, 'observed');
   }
 
   // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- merged from main; to clean up after the lint lands
@@ -158,15 +198,19 @@ export class GovernanceDiscovery {
     if (!Array.isArray(values)) return;
     for (const v of values as ValueItem[]) {
       // Only values with an option id are choices; free text is not an option.
-      if (v && typeof v.id === 'string' && v.id && typeof v.value === 'string') this.addOption(typeName, field, v.value, v.id, (v as { valueKey?: string }).valueKey ?? null, 'observed');
+      if (v && typeof v.id === 'string' && v.id && typeof v.value === 'string')
+        this.addOption(typeName, field, v.value, v.id, (v as { valueKey?: string }).valueKey ?? null, 'observed');
     }
   }
 
   private load(config: DiscoveryConfig, source: DiscoverySource): void {
-    for (const t of config.relationshipTypes) this.addType(t.name, t.id ?? null, t.forwardLabel ?? null, t.reverseLabel ?? null, null, source, t.ends);
-    for (const [type, names] of Object.entries(config.workflows)) names.forEach((n, i) => this.addStage(type, n, null, i + 1, source));
+    for (const t of config.relationshipTypes)
+      this.addType(t.name, t.id ?? null, t.forwardLabel ?? null, t.reverseLabel ?? null, null, source, t.ends);
+    for (const [type, names] of Object.entries(config.workflows))
+      names.forEach((n, i) => this.addStage(type, n, null, i + 1, source));
     for (const [type, attributes] of Object.entries(config.attributeOptions)) {
-      for (const [field, list] of Object.entries(attributes)) for (const o of list) this.addOption(type, field, o, null, null, source);
+      for (const [field, list] of Object.entries(attributes))
+        for (const o of list) this.addOption(type, field, o, null, null, source);
     }
   }
 
@@ -176,7 +220,15 @@ export class GovernanceDiscovery {
     return true;
   }
 
-  private addType(name: string, id: string | null, forward: string | null, reverse: string | null, seenEnds: (string | undefined)[] | null, source: DiscoverySource, ends: [string, string][] = []): void {
+  private addType(
+    name: string,
+    id: string | null,
+    forward: string | null,
+    reverse: string | null,
+    seenEnds: (string | undefined)[] | null,
+    source: DiscoverySource,
+    ends: [string, string][] = [],
+  ): void {
     let t = this.relationshipType(name);
     if (!t) {
       if (!this.room()) return;
@@ -192,7 +244,13 @@ export class GovernanceDiscovery {
     for (const [a, b] of pairs) if (!t.ends.some(([x, y]) => x === a && y === b)) t.ends.push([a, b]);
   }
 
-  private addStage(typeName: string, name: string, id: string | null, sequence: number | null, source: DiscoverySource): void {
+  private addStage(
+    typeName: string,
+    name: string,
+    id: string | null,
+    sequence: number | null,
+    source: DiscoverySource,
+  ): void {
     let byName = this.stages.get(typeName);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
     if (!byName) this.stages.set(typeName, (byName = new Map()));
@@ -208,7 +266,14 @@ export class GovernanceDiscovery {
     s.sources = addSource(s.sources, source);
   }
 
-  private addOption(typeName: string, field: string, option: string, id: string | null, optionKey: string | null, source: DiscoverySource): void {
+  private addOption(
+    typeName: string,
+    field: string,
+    option: string,
+    id: string | null,
+    optionKey: string | null,
+    source: DiscoverySource,
+  ): void {
     let byField = this.options.get(typeName);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
     if (!byField) this.options.set(typeName, (byField = new Map()));

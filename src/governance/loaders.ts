@@ -6,7 +6,14 @@
  */
 import DataLoader from 'dataloader';
 import type { GovernanceClient, PageRequest } from './client.js';
-import type { AiEntityTypeName, AttributeQueryCriteria, EntityInformation, EntityTypeInformation, LinksPage, RelatedEntityLink } from './wire.js';
+import type {
+  AiEntityTypeName,
+  AttributeQueryCriteria,
+  EntityInformation,
+  EntityTypeInformation,
+  LinksPage,
+  RelatedEntityLink,
+} from './wire.js';
 
 export interface LinksPageKey {
   typeName: AiEntityTypeName;
@@ -30,11 +37,20 @@ export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoa
   // batch: each answer flows on the moment it arrives (a links page's counterparts are asked for
   // while slower pages are still out), and DataLoader's per-request cache still dedupes keys.
   const single = { batch: false } as const;
-  const entity = new DataLoader<string, EntityInformation | null>(async ([id]) => [await client.getEntity(id!)], single);
-  const entityType = new DataLoader<string, EntityTypeInformation | null>(async ([id]) => [await client.getEntityType(id!)], single);
+  const entity = new DataLoader<string, EntityInformation | null>(
+    async ([id]) => [await client.getEntity(id!)],
+    single,
+  );
+  const entityType = new DataLoader<string, EntityTypeInformation | null>(
+    async ([id]) => [await client.getEntityType(id!)],
+    single,
+  );
   const linksPage = new DataLoader<LinksPageKey, LinksPage<RelatedEntityLink> | null, string>(
     async ([k]) => [await client.linksPage(k!.typeName, k!.entityId, k!.criteria, k!.page)],
-    { ...single, cacheKeyFn: (k) => JSON.stringify([k.typeName, k.entityId, k.criteria, k.page.page, k.page.size, k.page.sort]) },
+    {
+      ...single,
+      cacheKeyFn: (k) => JSON.stringify([k.typeName, k.entityId, k.criteria, k.page.page, k.page.size, k.page.sort]),
+    },
   );
   return {
     entity,

@@ -40,8 +40,21 @@ export class GovernanceService {
   forRequest(info: RequestInfo): GovernanceScope {
     const credential = this.auth.credentialFor(info.headers);
     const discovery = this.discovery;
-    const client = new GovernanceClient(this.upstream, credential, { usage: info.usage, signal: info.signal }, this.config.cache.ttlMs, (operation, body) => discovery.observe(operation, body));
-    return { requestId: info.requestId, client, loaders: createGovernanceLoaders(client), maxPageSize: this.config.maxPageSize, locks: this.locks, discovery };
+    const client = new GovernanceClient(
+      this.upstream,
+      credential,
+      { usage: info.usage, signal: info.signal },
+      this.config.cache.ttlMs,
+      (operation, body) => discovery.observe(operation, body),
+    );
+    return {
+      requestId: info.requestId,
+      client,
+      loaders: createGovernanceLoaders(client),
+      maxPageSize: this.config.maxPageSize,
+      locks: this.locks,
+      discovery,
+    };
   }
 
   async close(): Promise<void> {}

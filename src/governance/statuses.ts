@@ -40,10 +40,18 @@ export function statusError(res: HttpResponse, scopes: ScopeGroup, operation: st
   // refers to (an organization, a link end, a schema): the caller's input is wrong.
   if (status === 400 || status === 404 || status === 422) {
     const why = detail ? `: ${sanitizeDetail(detail)}` : '.';
-    return new UpstreamError('governance', 'bad-request', `The governance service rejected the request${why}`, { status, upstreamCode: code });
+    return new UpstreamError('governance', 'bad-request', `The governance service rejected the request${why}`, {
+      status,
+      upstreamCode: code,
+    });
   }
   if (status === 401) {
-    return new UpstreamError('governance', 'unauthenticated', 'The governance service did not accept the credentials.', { status });
+    return new UpstreamError(
+      'governance',
+      'unauthenticated',
+      'The governance service did not accept the credentials.',
+      { status },
+    );
   }
   if (status === 403) {
     const accepted = ACCEPTED_SCOPES[scopes];
@@ -57,7 +65,15 @@ export function statusError(res: HttpResponse, scopes: ScopeGroup, operation: st
   if (status === 429) {
     // Normally the pipeline pauses and retries a 429 itself; this is the answer once it gave up.
     const retryAfter = Math.max(1, Math.ceil((parseRetryAfter(res.headers['retry-after']) ?? 1000) / 1000));
-    return new UpstreamError('governance', 'rate-limited', `The governance service is rate limiting this account; retry after ${retryAfter} s.`, { status, retryAfter });
+    return new UpstreamError(
+      'governance',
+      'rate-limited',
+      `The governance service is rate limiting this account; retry after ${retryAfter} s.`,
+      { status, retryAfter },
+    );
   }
-  return new UpstreamError('governance', 'unavailable', `The governance service failed to answer (status ${status}).`, { status, upstreamCode: code });
+  return new UpstreamError('governance', 'unavailable', `The governance service failed to answer (status ${status}).`, {
+    status,
+    upstreamCode: code,
+  });
 }

@@ -247,7 +247,8 @@ export interface WorkflowStageInformation {
 // ---------------------------------------------------------------------------------------------
 // Attributes
 
-export type AttributeResponseType = 'Text' | 'SingleSelect' | 'MultiSelect' | 'Date' | 'Formula' | 'Score' | 'Level' | 'Range';
+export type AttributeResponseType =
+  'Text' | 'SingleSelect' | 'MultiSelect' | 'Date' | 'Formula' | 'Score' | 'Level' | 'Range';
 
 export interface AttributeOptionInformation {
   id?: Uuid;
@@ -433,12 +434,7 @@ export interface AttributeQueryCriteria {
 }
 
 export type OrganizationTraversalStrategy =
-  | 'ancestors_and_descendants'
-  | 'descendants'
-  | 'all'
-  | 'ANCESTORS_AND_DESCENDANTS'
-  | 'DESCENDANTS'
-  | 'ALL';
+  'ancestors_and_descendants' | 'descendants' | 'all' | 'ANCESTORS_AND_DESCENDANTS' | 'DESCENDANTS' | 'ALL';
 
 /** Body of `/entity-basic-details/search` (unwrapped). */
 export interface BasicSearchRequest {

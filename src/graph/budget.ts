@@ -15,10 +15,16 @@ const BudgetRule = builder.objectRef<RuleStatus>('BudgetRule').implement({
   fields: (t) => ({
     rule: t.exposeString('rule', { description: 'The rule, e.g. `minute`, `hour` or `5/10s`.' }),
     limit: t.exposeInt('limit', { description: "The platform's limit per window." }),
-    allowed: t.exposeInt('allowed', { description: 'What the gateway allows itself in any span of the window (margin × limit).' }),
-    windowMs: t.exposeInt('windowMs', { description: "The rule's window in milliseconds; the rule holds in every span of this length." }),
+    allowed: t.exposeInt('allowed', {
+      description: 'What the gateway allows itself in any span of the window (margin × limit).',
+    }),
+    windowMs: t.exposeInt('windowMs', {
+      description: "The rule's window in milliseconds; the rule holds in every span of this length.",
+    }),
     remaining: t.exposeInt('remaining', { description: 'Requests left in the current span, as last known.' }),
-    nextSlotInMs: t.exposeInt('nextSlotInMs', { description: 'Milliseconds until a request slot frees (0 while some remain).' }),
+    nextSlotInMs: t.exposeInt('nextSlotInMs', {
+      description: 'Milliseconds until a request slot frees (0 while some remain).',
+    }),
   }),
 });
 
@@ -26,21 +32,43 @@ const UpstreamBudget = builder.objectRef<UpstreamBudgetShape>('UpstreamBudget').
   description: "One upstream: this operation's cost and the account budget after it.",
   fields: (t) => ({
     upstream: t.exposeString('upstream', { description: 'The upstream: `governance` or `calendar`.' }),
-    estimatedCalls: t.int({ description: 'Upstream calls estimated before the operation ran.', resolve: (u) => u.estimated }),
+    estimatedCalls: t.int({
+      description: 'Upstream calls estimated before the operation ran.',
+      resolve: (u) => u.estimated,
+    }),
     actualCalls: t.int({ description: 'Upstream requests sent so far by this operation.', resolve: (u) => u.requests }),
-    cacheHits: t.exposeInt('cacheHits', { description: 'Answers served from the shared cache or a shared in-flight request instead of an upstream call.' }),
-    staleHits: t.exposeInt('staleHits', { description: 'Answers served from an expired cache entry during a 429 pause or the ramp after it.' }),
-    shared: t.boolean({ description: 'Counted together with the other replicas (through Redis).', resolve: (u) => u.throttleStatus.shared }),
-    pausedForMs: t.int({ description: 'Milliseconds left in a pause the upstream asked for with a 429.', resolve: (u) => u.throttleStatus.pausedForMs }),
-    ramping: t.boolean({ description: 'Traffic is ramping up again after a pause.', resolve: (u) => u.throttleStatus.ramping }),
-    rules: t.field({ type: [BudgetRule], description: "The account's rules (per-endpoint rules are not listed).", resolve: (u) => u.throttleStatus.rules }),
+    cacheHits: t.exposeInt('cacheHits', {
+      description: 'Answers served from the shared cache or a shared in-flight request instead of an upstream call.',
+    }),
+    staleHits: t.exposeInt('staleHits', {
+      description: 'Answers served from an expired cache entry during a 429 pause or the ramp after it.',
+    }),
+    shared: t.boolean({
+      description: 'Counted together with the other replicas (through Redis).',
+      resolve: (u) => u.throttleStatus.shared,
+    }),
+    pausedForMs: t.int({
+      description: 'Milliseconds left in a pause the upstream asked for with a 429.',
+      resolve: (u) => u.throttleStatus.pausedForMs,
+    }),
+    ramping: t.boolean({
+      description: 'Traffic is ramping up again after a pause.',
+      resolve: (u) => u.throttleStatus.ramping,
+    }),
+    rules: t.field({
+      type: [BudgetRule],
+      description: "The account's rules (per-endpoint rules are not listed).",
+      resolve: (u) => u.throttleStatus.rules,
+    }),
   }),
 });
 
 builder.queryField('budget', (t) =>
   t.field({
     type: [UpstreamBudget],
-    description: "This operation's upstream cost and each upstream account's budget, the same figures as `extensions.cost`.",
-    resolve: (_root, _args, ctx) => Object.entries(ctx.usage.report()).map(([upstream, cost]) => ({ upstream, ...cost })),
+    description:
+      "This operation's upstream cost and each upstream account's budget, the same figures as `extensions.cost`.",
+    resolve: (_root, _args, ctx) =>
+      Object.entries(ctx.usage.report()).map(([upstream, cost]) => ({ upstream, ...cost })),
   }),
 );

@@ -35,18 +35,35 @@ export const builder = new SchemaBuilder<SchemaTypes>({
     nodesOnConnection: { description: 'The items of this page, in order (the same as `edges { node }`).' },
     edgesFieldOptions: { nullable: false, description: 'The items of this page with their cursors, in order.' },
     nodeFieldOptions: { nullable: false, description: 'The item at this position of the list.' },
-    cursorFieldOptions: { description: 'An opaque cursor for this position; pass it as `after` or `before` to page from here.' },
+    cursorFieldOptions: {
+      description: 'An opaque cursor for this position; pass it as `after` or `before` to page from here.',
+    },
     pageInfoFieldOptions: { description: 'Where this page sits in the whole list, and the cursors to page on.' },
     // Every Relay subgraph defines the same PageInfo: @shareable lets a supergraph resolve it from any of them.
-    pageInfoTypeOptions: { description: 'Paging information of a connection (Relay cursor connections).', shareable: true },
+    pageInfoTypeOptions: {
+      description: 'Paging information of a connection (Relay cursor connections).',
+      shareable: true,
+    },
     hasNextPageFieldOptions: { description: 'Whether items follow this page.' },
     hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
-    startCursorFieldOptions: { description: 'The cursor of the first item of this page, or null when the page is empty.' },
+    startCursorFieldOptions: {
+      description: 'The cursor of the first item of this page, or null when the page is empty.',
+    },
     endCursorFieldOptions: { description: 'The cursor of the last item of this page, or null when the page is empty.' },
-    firstArgOptions: { description: 'Returns the first n items; 20 when neither `first` nor `last` is given. May exceed the upstream page size (the gateway fetches the pages it needs), up to the configured maximum.' },
-    afterArgOptions: { description: 'Returns the items after this cursor (from `endCursor` or an edge `cursor` of the same list).' },
-    lastArgOptions: { description: 'Returns the last n items (before `before`, or of the whole list), up to the configured maximum; the default page is 20 from the start, see `first`.' },
-    beforeArgOptions: { description: 'Returns the items before this cursor (from `startCursor` or an edge `cursor` of the same list).' },
+    firstArgOptions: {
+      description:
+        'Returns the first n items; 20 when neither `first` nor `last` is given. May exceed the upstream page size (the gateway fetches the pages it needs), up to the configured maximum.',
+    },
+    afterArgOptions: {
+      description: 'Returns the items after this cursor (from `endCursor` or an edge `cursor` of the same list).',
+    },
+    lastArgOptions: {
+      description:
+        'Returns the last n items (before `before`, or of the whole list), up to the configured maximum; the default page is 20 from the start, see `first`.',
+    },
+    beforeArgOptions: {
+      description: 'Returns the items before this cursor (from `startCursor` or an edge `cursor` of the same list).',
+    },
   },
 });
 
@@ -57,9 +74,15 @@ builder.addScalarType('JSON', JSONScalar);
 builder.addScalarType('JSONObject', JSONObjectScalar);
 
 builder.globalConnectionField('totalCount', (t) =>
-  t.int({ description: 'How many items the whole list holds, across all pages.', resolve: (parent) => parent.totalCount }),
+  t.int({
+    description: 'How many items the whole list holds, across all pages.',
+    resolve: (parent) => parent.totalCount,
+  }),
 );
 
 builder.queryType({ description: 'Reads across the AI governance and calendar upstreams.' });
 builder.mutationType({ description: 'Writes to the AI governance and calendar upstreams.' });
-builder.subscriptionType({ description: 'Live updates over Server-Sent Events: changes made through the gateway (any replica) and changes found by polling the upstreams.' });
+builder.subscriptionType({
+  description:
+    'Live updates over Server-Sent Events: changes made through the gateway (any replica) and changes found by polling the upstreams.',
+});

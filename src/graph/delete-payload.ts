@@ -31,5 +31,7 @@ export function selects(info: GraphQLResolveInfo, name: string): boolean {
 
 /** A mutation aimed at a record that does not exist: NOT_FOUND, naming the argument. */
 export function notFound(what: string, argument: string) {
-  return createGraphQLError(`There is no ${what} with that ${argument}.`, { extensions: { code: ErrorCode.NOT_FOUND, argument } });
+  return createGraphQLError(`There is no ${what} with that ${argument}.`, {
+    extensions: { code: ErrorCode.NOT_FOUND, argument },
+  });
 }

@@ -50,9 +50,12 @@ const codeByKind: Record<UpstreamErrorKind, ErrorCode> = {
 
 /** The record changed since the client read it: nothing was written. */
 export function conflict(currentVersion: string, argument = 'expectedVersion'): GraphQLError {
-  return createGraphQLError('The record was changed since you read it (its version differs from "expectedVersion"); nothing was written. Re-read it and apply your change again.', {
-    extensions: { code: ErrorCode.CONFLICT, argument, currentVersion },
-  });
+  return createGraphQLError(
+    'The record was changed since you read it (its version differs from "expectedVersion"); nothing was written. Re-read it and apply your change again.',
+    {
+      extensions: { code: ErrorCode.CONFLICT, argument, currentVersion },
+    },
+  );
 }
 
 export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLError): GraphQLError {
@@ -64,7 +67,13 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   if (error.missingScope) extensions.missingScope = error.missingScope;
   if (error.kind === 'outcome-unknown') extensions.applied = error.applied === true ? true : 'unknown';
   if (error.field) extensions.field = error.field;
-  return createGraphQLError(error.message, { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path, extensions });
+  return createGraphQLError(error.message, {
+    nodes: located?.nodes,
+    source: located?.source,
+    positions: located?.positions,
+    path: located?.path,
+    extensions,
+  });
 }
 
 /**
@@ -77,8 +86,15 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     return upstreamToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
   }
   // Our own typed errors (e.g. badInput) keep the path and locations graphql-js attached to them.
-  if (original instanceof GraphQLError && original.extensions?.code) return error instanceof GraphQLError ? error : original;
-  if (error instanceof GraphQLError && !error.path && error.nodes?.length && !error.extensions?.code && original instanceof GraphQLError) {
+  if (original instanceof GraphQLError && original.extensions?.code)
+    return error instanceof GraphQLError ? error : original;
+  if (
+    error instanceof GraphQLError &&
+    !error.path &&
+    error.nodes?.length &&
+    !error.extensions?.code &&
+    original instanceof GraphQLError
+  ) {
     // An error graphql-js raised about the document before execution, e.g. `Variable "$first" got
     // invalid value "x"; Int cannot represent …` or a null for a non-null variable: the client's mistake.
     return createGraphQLError(error.message, {

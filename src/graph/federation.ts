@@ -18,7 +18,10 @@ function postId(id: string): number | undefined {
 }
 
 builder.asEntity(EntityRef, { key: byId, resolveReference: ({ id }, ctx) => ctx.governance.loaders.entity.load(id) });
-builder.asEntity(EntityTypeRef, { key: byId, resolveReference: ({ id }, ctx) => ctx.governance.loaders.entityType.load(id) });
+builder.asEntity(EntityTypeRef, {
+  key: byId,
+  resolveReference: ({ id }, ctx) => ctx.governance.loaders.entityType.load(id),
+});
 
 const calendarEntities = [
   [EventRef, 'event'],
@@ -33,7 +36,7 @@ for (const [ref, loader] of calendarEntities) {
     resolveReference: ({ id }, ctx) => {
       const n = postId(id);
       // Each loader returns its own record type; the ref it is paired with above expects exactly that.
-      return n === undefined ? null : (ctx.calendar.loaders[loader].load(n));
+      return n === undefined ? null : ctx.calendar.loaders[loader].load(n);
     },
   });
 }

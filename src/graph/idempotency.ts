@@ -25,7 +25,8 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export function checkIdempotencyKey(value: string | null | undefined, argument: string): string | undefined {
   if (value == null) return undefined;
-  if (!KEY.test(value)) throw badInput(`"${argument}" must be 1 to 255 printable ASCII characters without spaces.`, argument);
+  if (!KEY.test(value))
+    throw badInput(`"${argument}" must be 1 to 255 printable ASCII characters without spaces.`, argument);
   return value;
 }
 
@@ -41,13 +42,25 @@ export async function idempotentCreate<T>(
   const given = own ?? checkIdempotencyKey(idem?.headerKey, 'Idempotency-Key');
   if (!idem || !given) return create();
   const key = createHash('sha256')
-    .update(JSON.stringify([scope.upstream, scope.identity, own ? `field:${info.fieldName}` : `header:${info.path.key}`, given]))
+    .update(
+      JSON.stringify([
+        scope.upstream,
+        scope.identity,
+        own ? `field:${info.fieldName}` : `header:${info.path.key}`,
+        given,
+      ]),
+    )
     .digest('base64url');
-  const fingerprint = createHash('sha256').update(JSON.stringify([info.fieldName, input])).digest('base64url');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([info.fieldName, input]))
+    .digest('base64url');
   const earlier = await idem.store.begin(key, fingerprint);
   if (earlier) {
     if (earlier.fingerprint !== fingerprint) {
-      throw badInput('This idempotency key was used for a different request; use a new key for a new request.', own ? 'clientMutationId' : undefined);
+      throw badInput(
+        'This idempotency key was used for a different request; use a new key for a new request.',
+        own ? 'clientMutationId' : undefined,
+      );
     }
     if (earlier.state === 'done') return earlier.result as T;
     if (earlier.state === 'pending') {
@@ -55,14 +68,19 @@ export async function idempotentCreate<T>(
         extensions: { code: ErrorCode.CONFLICT, reason: 'IDEMPOTENCY_KEY_IN_USE', retryAfter: 1 },
       });
     }
-    throw new UpstreamError(scope.upstream, 'outcome-unknown', 'The first request with this idempotency key ended without an answer, so whether it created the record is unknown; look for the record before creating it with a new key.');
+    throw new UpstreamError(
+      scope.upstream,
+      'outcome-unknown',
+      'The first request with this idempotency key ended without an answer, so whether it created the record is unknown; look for the record before creating it with a new key.',
+    );
   }
   try {
     const result = await create();
     await idem.store.finish(key, { state: 'done', fingerprint, result: JSON.parse(JSON.stringify(result)) as unknown });
     return result;
   } catch (e) {
-    if (isUpstreamError(e) && e.kind === 'outcome-unknown') await idem.store.finish(key, { state: 'unknown', fingerprint });
+    if (isUpstreamError(e) && e.kind === 'outcome-unknown')
+      await idem.store.finish(key, { state: 'unknown', fingerprint });
     else await idem.store.forget(key);
     throw e;
   }

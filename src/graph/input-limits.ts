@@ -6,7 +6,17 @@
  * input field's name (the table below), so a new argument is capped the day it is added.
  * Ids, slugs, uuids, dates and URLs get their own, stricter checks where they are used.
  */
-import { defaultFieldResolver, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { InputLimits } from '../config/config.js';
 import { badInput } from './errors.js';
 
@@ -38,20 +48,24 @@ const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 function checkString(value: string, argument: string, name: string, limits: InputLimits): void {
   const category = CATEGORY[name] ?? 'field';
   const max = limits[category];
-  if (value.length > max) throw badInput(`"${argument}" must be at most ${max} characters long (got ${value.length}).`, argument);
-  if ((category === 'text' ? CONTROL : CONTROL_IN_LINE).test(value)) throw badInput(`"${argument}" must not contain control characters.`, argument);
+  if (value.length > max)
+    throw badInput(`"${argument}" must be at most ${max} characters long (got ${value.length}).`, argument);
+  if ((category === 'text' ? CONTROL : CONTROL_IN_LINE).test(value))
+    throw badInput(`"${argument}" must not contain control characters.`, argument);
 }
 
 function checkValue(value: unknown, type: GraphQLInputType, argument: string, name: string, limits: InputLimits): void {
   if (value === null || value === undefined) return;
   if (isNonNullType(type)) return checkValue(value, type.ofType, argument, name, limits);
   if (isListType(type)) {
-    if (Array.isArray(value)) value.forEach((item, i) => checkValue(item, type.ofType, `${argument}[${i}]`, name, limits));
+    if (Array.isArray(value))
+      value.forEach((item, i) => checkValue(item, type.ofType, `${argument}[${i}]`, name, limits));
     return;
   }
   if (isInputObjectType(type)) {
     const fields = type.getFields();
-    for (const [key, field] of Object.entries(fields)) checkValue((value as Record<string, unknown>)[key], field.type, `${argument}.${key}`, key, limits);
+    for (const [key, field] of Object.entries(fields))
+      checkValue((value as Record<string, unknown>)[key], field.type, `${argument}.${key}`, key, limits);
     return;
   }
   if (typeof value === 'string') return checkString(value, argument, name, limits);
@@ -68,8 +82,18 @@ export function limitInputs(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(type.getFields())) {
       if (field.args.length === 0) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
-      const args = field.args.filter((a) => getNamedType(a.type).name !== 'Boolean' && getNamedType(a.type).name !== 'Int' && getNamedType(a.type).name !== 'Float');
-      field.resolve = (source, values: Record<string, unknown>, context: { inputLimits?: InputLimits } | undefined, info) => {
+      const args = field.args.filter(
+        (a) =>
+          getNamedType(a.type).name !== 'Boolean' &&
+          getNamedType(a.type).name !== 'Int' &&
+          getNamedType(a.type).name !== 'Float',
+      );
+      field.resolve = (
+        source,
+        values: Record<string, unknown>,
+        context: { inputLimits?: InputLimits } | undefined,
+        info,
+      ) => {
         const limits = context?.inputLimits ?? DEFAULT_INPUT_LIMITS;
         for (const arg of args) checkValue(values[arg.name], arg.type, arg.name, arg.name, limits);
         return resolve(source, values, context, info);

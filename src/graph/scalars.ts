@@ -22,30 +22,42 @@ const DATE_INPUT = /^(\d{4})-(\d{2})-(\d{2})$/;
 function realDate(y: string, mo: string, d: string, h = '0', mi = '0', s = '0'): boolean {
   const ms = Date.UTC(+y, +mo - 1, +d);
   const check = new Date(ms);
-  return check.getUTCFullYear() === +y && check.getUTCMonth() === +mo - 1 && check.getUTCDate() === +d && +h <= 23 && +mi <= 59 && +s <= 59;
+  return (
+    check.getUTCFullYear() === +y &&
+    check.getUTCMonth() === +mo - 1 &&
+    check.getUTCDate() === +d &&
+    +h <= 23 &&
+    +mi <= 59 &&
+    +s <= 59
+  );
 }
 
 function parseDateTimeInput(value: unknown): string {
-  if (typeof value !== 'string') throw new GraphQLError(`DateTime cannot represent a non-string value: ${JSON.stringify(value)}`);
+  if (typeof value !== 'string')
+    throw new GraphQLError(`DateTime cannot represent a non-string value: ${JSON.stringify(value)}`);
   const text = value.trim();
   const m = DATE_TIME_INPUT.exec(text);
   if (!m || !realDate(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6])) {
-    throw new GraphQLError(`DateTime takes ISO 8601 with an offset (2027-03-01T18:00:00+01:00) or a wall clock (2027-03-01 18:00:00); got "${value}".`);
+    throw new GraphQLError(
+      `DateTime takes ISO 8601 with an offset (2027-03-01T18:00:00+01:00) or a wall clock (2027-03-01 18:00:00); got "${value}".`,
+    );
   }
   return text;
 }
 
 function parseDateInput(value: unknown): string {
-  if (typeof value !== 'string') throw new GraphQLError(`Date cannot represent a non-string value: ${JSON.stringify(value)}`);
+  if (typeof value !== 'string')
+    throw new GraphQLError(`Date cannot represent a non-string value: ${JSON.stringify(value)}`);
   const m = DATE_INPUT.exec(value.trim());
-  if (!m || !realDate(m[1]!, m[2]!, m[3]!)) throw new GraphQLError(`Date takes a calendar day as YYYY-MM-DD; got "${value}".`);
+  if (!m || !realDate(m[1]!, m[2]!, m[3]!))
+    throw new GraphQLError(`Date takes a calendar day as YYYY-MM-DD; got "${value}".`);
   return value.trim();
 }
 
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
   description:
-    'A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site\'s time zone (on event writes: the event\'s).',
+    "A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site's time zone (on event writes: the event's).",
   serialize(value) {
     if (typeof value === 'string' && RFC3339_WITH_OFFSET.test(value)) {
       GraphQLDateTime.serialize(value); // throws on impossible dates such as month 13

@@ -5,12 +5,21 @@
  */
 import { badInput } from './errors.js';
 
-export function refuseNulls(input: object | null | undefined, argument: string, clearable: readonly string[] = []): void {
+export function refuseNulls(
+  input: object | null | undefined,
+  argument: string,
+  clearable: readonly string[] = [],
+): void {
   if (!input) return;
   for (const [name, value] of Object.entries(input)) {
     if (value === null && !clearable.includes(name)) {
-      const hint = clearable.length ? ` Only ${clearable.map((c) => `"${c}"`).join(', ')} may be null, to clear them.` : '';
-      throw badInput(`"${argument}.${name}" cannot be null: leave it out to keep its value.${hint}`, `${argument}.${name}`);
+      const hint = clearable.length
+        ? ` Only ${clearable.map((c) => `"${c}"`).join(', ')} may be null, to clear them.`
+        : '';
+      throw badInput(
+        `"${argument}.${name}" cannot be null: leave it out to keep its value.${hint}`,
+        `${argument}.${name}`,
+      );
     }
   }
 }

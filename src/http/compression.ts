@@ -57,7 +57,13 @@ export function useCompression(): Plugin {
       headers.delete('content-length');
       headers.append('vary', 'accept-encoding');
       // whatwg-node's Response takes a Node stream as its body and pipes it to the socket as chunks come.
-      setResponse(new fetchAPI.Response(compressor as unknown as BodyInit, { status: response.status, statusText: response.statusText, headers }));
+      setResponse(
+        new fetchAPI.Response(compressor as unknown as BodyInit, {
+          status: response.status,
+          statusText: response.statusText,
+          headers,
+        }),
+      );
     },
   };
 }

@@ -97,17 +97,29 @@ export class Drain {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health') {
       // Liveness stays green: the process is healthy, only leaving.
-      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' }).end('{"status":"ok","draining":true}');
+      res
+        .writeHead(200, { 'content-type': 'application/json', connection: 'close' })
+        .end('{"status":"ok","draining":true}');
       return;
     }
     if (path === '/ready') {
-      res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' }).end('{"ready":false,"draining":true}');
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' })
+        .end('{"ready":false,"draining":true}');
       return;
     }
     req.resume();
     res
-      .writeHead(503, { 'content-type': 'application/json', 'retry-after': String(this.options.retryAfterS), connection: 'close' })
-      .end(JSON.stringify(errorBody('SHUTTING_DOWN', 'This gateway is shutting down; retry (another replica will answer).')));
+      .writeHead(503, {
+        'content-type': 'application/json',
+        'retry-after': String(this.options.retryAfterS),
+        connection: 'close',
+      })
+      .end(
+        JSON.stringify(
+          errorBody('SHUTTING_DOWN', 'This gateway is shutting down; retry (another replica will answer).'),
+        ),
+      );
   }
 
   private cutOff(req: IncomingMessage, { res, write }: InFlight): Promise<void> {
@@ -121,7 +133,11 @@ export class Drain {
     });
     if (res.writableEnded) return Promise.resolve();
     if (!res.headersSent) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(this.options.retryAfterS), connection: 'close' });
+      res.writeHead(503, {
+        'content-type': 'application/json',
+        'retry-after': String(this.options.retryAfterS),
+        connection: 'close',
+      });
       res.end(JSON.stringify(errorBody(code, message)));
     } else if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
       res.write(`event: next\ndata: ${JSON.stringify(errorBody(code, message))}\n\nevent: complete\ndata:\n\n`);
@@ -130,7 +146,9 @@ export class Drain {
       // A multipart (@defer/@stream) answer: end the stream; the client sees it incomplete rather than cut.
       res.end();
     }
-    this.options.log?.(JSON.stringify({ level: 'warn', msg: 'drain deadline: operation cut off', code, path: req.url }));
+    this.options.log?.(
+      JSON.stringify({ level: 'warn', msg: 'drain deadline: operation cut off', code, path: req.url }),
+    );
     return done;
   }
 }

@@ -31,7 +31,11 @@ const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).d
 
 export function brotli(identity: Buffer, best: boolean): Buffer {
   return zlib.brotliCompressSync(identity, {
-    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: best ? 11 : 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: best ? 11 : 6,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    },
   });
 }
 

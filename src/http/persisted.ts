@@ -30,9 +30,13 @@ function operationId(params: GraphQLParams, request: Request): string | null {
   return typeof id === 'string' ? id.replace(/^sha256:/, '') : null;
 }
 
-const refusal = (message: string, code: string) => () => createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
+const refusal = (message: string, code: string) => () =>
+  createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
 
-export function usePersistedSafelist(mode: 'allow' | 'only', safelist: Safelist = loadSafelist()): Plugin<Record<string, unknown>> {
+export function usePersistedSafelist(
+  mode: 'allow' | 'only',
+  safelist: Safelist = loadSafelist(),
+): Plugin<Record<string, unknown>> {
   const options: UsePersistedOperationsOptions = {
     allowArbitraryOperations: mode === 'allow',
     extractPersistedOperationId: operationId,
@@ -42,8 +46,14 @@ export function usePersistedSafelist(mode: 'allow' | 'only', safelist: Safelist 
         'This gateway runs persisted operations only: send the operation\'s sha256 as "documentId" instead of "query" (see src/generated/persisted-documents.json).',
         'PERSISTED_QUERY_ONLY',
       ),
-      notFound: refusal('Unknown persisted operation: this "documentId" is not in the gateway\'s safelist.', 'PERSISTED_QUERY_NOT_FOUND'),
-      keyNotFound: refusal('Send a persisted operation\'s "documentId" (or, where allowed, a "query").', 'PERSISTED_QUERY_ID_REQUIRED'),
+      notFound: refusal(
+        'Unknown persisted operation: this "documentId" is not in the gateway\'s safelist.',
+        'PERSISTED_QUERY_NOT_FOUND',
+      ),
+      keyNotFound: refusal(
+        'Send a persisted operation\'s "documentId" (or, where allowed, a "query").',
+        'PERSISTED_QUERY_ID_REQUIRED',
+      ),
     },
   };
   return usePersistedOperations(options);

@@ -31,7 +31,9 @@ export class ChangeBus {
       const subscribeClient = redis.client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
       subscribeClient.on('error', () => undefined);
       this.subscriber = subscribeClient;
-      this.pubsub = createPubSub({ eventTarget: createRedisEventTarget({ publishClient: redis.client, subscribeClient }) });
+      this.pubsub = createPubSub({
+        eventTarget: createRedisEventTarget({ publishClient: redis.client, subscribeClient }),
+      });
     } else {
       this.pubsub = createPubSub();
     }

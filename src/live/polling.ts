@@ -136,7 +136,8 @@ export class LivePolling {
     clearTimeout(p.timer);
     this.pollers.delete(p.key);
     const redis = this.options.redis;
-    if (redis?.ready) await redis.client.eval(RELEASE_LEASE, 1, redis.key('live', 'lease', p.key), this.replica).catch(() => undefined);
+    if (redis?.ready)
+      await redis.client.eval(RELEASE_LEASE, 1, redis.key('live', 'lease', p.key), this.replica).catch(() => undefined);
   }
 
   private async round(p: Poller): Promise<void> {
@@ -172,7 +173,9 @@ export class LivePolling {
     if (!redis?.ready) return true;
     try {
       const ttl = Math.max(5_000, interval * 3);
-      return (await redis.client.eval(RENEW_LEASE, 1, redis.key('live', 'lease', p.key), this.replica, String(ttl))) === 1;
+      return (
+        (await redis.client.eval(RENEW_LEASE, 1, redis.key('live', 'lease', p.key), this.replica, String(ttl))) === 1
+      );
     } catch {
       return true;
     }
@@ -215,5 +218,8 @@ export class LivePolling {
 
 /** A short, stable fingerprint of a value (its JSON). */
 export function fingerprint(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value ?? null)).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify(value ?? null))
+    .digest('base64url')
+    .slice(0, 22);
 }

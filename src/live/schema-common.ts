@@ -9,4 +9,5 @@ export const ChangeOrigin = builder.enumType('ChangeOrigin', {
   } as const,
 });
 
-export const POLL_ARG_HELP = 'How often to look for changes made outside the gateway, in seconds; bounded by the gateway\'s configuration (LIVE_POLL_MIN_INTERVAL_MS, LIVE_POLL_MAX_INTERVAL_MS), its default when omitted. One poller serves every subscriber with the same credential, at the shortest interval asked for.';
+export const POLL_ARG_HELP =
+  "How often to look for changes made outside the gateway, in seconds; bounded by the gateway's configuration (LIVE_POLL_MIN_INTERVAL_MS, LIVE_POLL_MAX_INTERVAL_MS), its default when omitted. One poller serves every subscriber with the same credential, at the shortest interval asked for.";

@@ -13,7 +13,10 @@ export type LogSink = (line: string) => void;
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 
-export function requestLogger(minLevel: Config['logLevel'], sink: LogSink = (line) => process.stdout.write(`${line}\n`)): OperationListener | undefined {
+export function requestLogger(
+  minLevel: Config['logLevel'],
+  sink: LogSink = (line) => process.stdout.write(`${line}\n`),
+): OperationListener | undefined {
   if (minLevel === 'silent') return undefined;
   return {
     end(record) {
@@ -26,7 +29,8 @@ export function requestLogger(minLevel: Config['logLevel'], sink: LogSink = (lin
 
 /** Only a failure of the gateway itself is an error; bad input, rate limits and upstream trouble are warnings. */
 function levelOf(record: OperationRecord): 'info' | 'warn' | 'error' {
-  if ((record.status ?? 200) >= 500 || record.errorCodes.some((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNCODED')) return 'error';
+  if ((record.status ?? 200) >= 500 || record.errorCodes.some((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNCODED'))
+    return 'error';
   return record.errorCodes.length > 0 || (record.status ?? 200) >= 400 ? 'warn' : 'info';
 }
 
@@ -57,8 +61,11 @@ export function yogaLogger(minLevel: Config['logLevel']): YogaLogger | false {
       for (const arg of args) {
         if (expected(arg)) continue;
         const err = arg instanceof GraphQLError && arg.originalError ? arg.originalError : arg;
-        const line = err instanceof Error ? { error: `${err.name}: ${err.message}`, stack: err.stack } : { error: String(err) };
-        process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'unexpected error', ...line })}\n`);
+        const line =
+          err instanceof Error ? { error: `${err.name}: ${err.message}`, stack: err.stack } : { error: String(err) };
+        process.stderr.write(
+          `${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'unexpected error', ...line })}\n`,
+        );
       }
     },
   };

@@ -23,18 +23,81 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const upstreamRequests = new Counter({ name: 'gateway_upstream_requests_total', help: 'Upstream HTTP requests sent, by upstream, operation and status (or transport error kind).', labelNames: ['upstream', 'operation', 'status'], registers });
-  const upstreamDuration = new Histogram({ name: 'gateway_upstream_request_duration_seconds', help: 'Upstream HTTP request latency, per attempt.', labelNames: ['upstream', 'operation'], buckets: SECONDS, registers });
-  const rateLimited = new Counter({ name: 'gateway_upstream_rate_limited_total', help: 'Upstream answers with status 429.', labelNames: ['upstream'], registers });
-  const pauses = new Counter({ name: 'gateway_upstream_pauses_total', help: 'Times traffic control paused an upstream after a 429.', labelNames: ['upstream'], registers });
-  const pausedSeconds = new Counter({ name: 'gateway_upstream_paused_seconds_total', help: 'Total pause time imposed on an upstream.', labelNames: ['upstream'], registers });
-  const retries = new Counter({ name: 'gateway_upstream_retries_total', help: 'Upstream request attempts repeated after a failure.', labelNames: ['upstream', 'operation', 'reason'], registers });
-  const cache = new Counter({ name: 'gateway_upstream_cache_total', help: 'Cacheable upstream reads by outcome: hit, stale, shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier.', labelNames: ['upstream', 'result'], registers });
-  const queueDepth = new Gauge({ name: 'gateway_upstream_queue_depth', help: 'Upstream requests waiting for the scheduler.', labelNames: ['upstream'], registers });
-  const queueWait = new Histogram({ name: 'gateway_upstream_queue_wait_seconds', help: 'Time upstream requests waited for the scheduler.', labelNames: ['upstream', 'priority'], buckets: SECONDS, registers });
-  const operations = new Counter({ name: 'gateway_graphql_operations_total', help: 'GraphQL operations by name, type and outcome (ok or error).', labelNames: ['operation', 'type', 'outcome'], registers });
-  const operationDuration = new Histogram({ name: 'gateway_graphql_operation_duration_seconds', help: 'GraphQL operation duration, request parsed to response sent.', labelNames: ['operation', 'type'], buckets: SECONDS, registers });
-  const operationErrors = new Counter({ name: 'gateway_graphql_errors_total', help: 'GraphQL errors in results, by operation and error code.', labelNames: ['operation', 'code'], registers });
+  const upstreamRequests = new Counter({
+    name: 'gateway_upstream_requests_total',
+    help: 'Upstream HTTP requests sent, by upstream, operation and status (or transport error kind).',
+    labelNames: ['upstream', 'operation', 'status'],
+    registers,
+  });
+  const upstreamDuration = new Histogram({
+    name: 'gateway_upstream_request_duration_seconds',
+    help: 'Upstream HTTP request latency, per attempt.',
+    labelNames: ['upstream', 'operation'],
+    buckets: SECONDS,
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'gateway_upstream_rate_limited_total',
+    help: 'Upstream answers with status 429.',
+    labelNames: ['upstream'],
+    registers,
+  });
+  const pauses = new Counter({
+    name: 'gateway_upstream_pauses_total',
+    help: 'Times traffic control paused an upstream after a 429.',
+    labelNames: ['upstream'],
+    registers,
+  });
+  const pausedSeconds = new Counter({
+    name: 'gateway_upstream_paused_seconds_total',
+    help: 'Total pause time imposed on an upstream.',
+    labelNames: ['upstream'],
+    registers,
+  });
+  const retries = new Counter({
+    name: 'gateway_upstream_retries_total',
+    help: 'Upstream request attempts repeated after a failure.',
+    labelNames: ['upstream', 'operation', 'reason'],
+    registers,
+  });
+  const cache = new Counter({
+    name: 'gateway_upstream_cache_total',
+    help: 'Cacheable upstream reads by outcome: hit, stale, shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier.',
+    labelNames: ['upstream', 'result'],
+    registers,
+  });
+  const queueDepth = new Gauge({
+    name: 'gateway_upstream_queue_depth',
+    help: 'Upstream requests waiting for the scheduler.',
+    labelNames: ['upstream'],
+    registers,
+  });
+  const queueWait = new Histogram({
+    name: 'gateway_upstream_queue_wait_seconds',
+    help: 'Time upstream requests waited for the scheduler.',
+    labelNames: ['upstream', 'priority'],
+    buckets: SECONDS,
+    registers,
+  });
+  const operations = new Counter({
+    name: 'gateway_graphql_operations_total',
+    help: 'GraphQL operations by name, type and outcome (ok or error).',
+    labelNames: ['operation', 'type', 'outcome'],
+    registers,
+  });
+  const operationDuration = new Histogram({
+    name: 'gateway_graphql_operation_duration_seconds',
+    help: 'GraphQL operation duration, request parsed to response sent.',
+    labelNames: ['operation', 'type'],
+    buckets: SECONDS,
+    registers,
+  });
+  const operationErrors = new Counter({
+    name: 'gateway_graphql_errors_total',
+    help: 'GraphQL errors in results, by operation and error code.',
+    labelNames: ['operation', 'code'],
+    registers,
+  });
 
   const seenNames = new Set<string>();
   const operationLabel = (name: string | undefined): string => {
@@ -61,7 +124,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
         const end = upstreamDuration.startTimer({ upstream: e.upstream, operation: e.operation });
         return ({ status, error }) => {
           end();
-          upstreamRequests.inc({ upstream: e.upstream, operation: e.operation, status: status === undefined ? (error ?? 'error') : String(status) });
+          upstreamRequests.inc({
+            upstream: e.upstream,
+            operation: e.operation,
+            status: status === undefined ? (error ?? 'error') : String(status),
+          });
           if (status === 429) rateLimited.inc({ upstream: e.upstream });
         };
       },

@@ -29,7 +29,12 @@ export async function runReadiness(sources: ReadinessSources, timeoutMs: number)
     Promise.all(
       Object.entries(sources.local).map(async ([name, check]) => {
         try {
-          await Promise.race([check(signal), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+          await Promise.race([
+            check(signal),
+            new Promise((_, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+            ),
+          ]);
           return [name, 'ok'] as const;
         } catch {
           return [name, 'failed'] as const;
@@ -43,7 +48,11 @@ export async function runReadiness(sources: ReadinessSources, timeoutMs: number)
   for (const [name, outcome] of local) checks[name] = outcome;
   const localOk = local.every(([, outcome]) => outcome === 'ok');
   const upstreamsOk = upstreams.every(([, report]) => report.state !== 'down');
-  return { ready: localOk && (!sources.requireUpstreams || upstreamsOk), checks, upstreams: Object.fromEntries(upstreams) };
+  return {
+    ready: localOk && (!sources.requireUpstreams || upstreamsOk),
+    checks,
+    upstreams: Object.fromEntries(upstreams),
+  };
 }
 
 /** One lazily connected client, reused by every probe and closed with the gateway. */

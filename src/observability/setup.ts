@@ -49,10 +49,16 @@ export function createObservability({ config, logSink, upstreams }: Observabilit
         calendar: new UpstreamProbe(u.calendar, o.readyProbeTtlMs, o.readyTimeoutMs),
       };
     }
-    return { upstreams: probes ?? {}, local: redis ? { redis: redis.check } : {}, requireUpstreams: o.readyRequireUpstreams };
+    return {
+      upstreams: probes ?? {},
+      local: redis ? { redis: redis.check } : {},
+      requireUpstreams: o.readyRequireUpstreams,
+    };
   };
 
-  const listeners = [metrics?.operations, tracing?.operations, logger].filter((l): l is OperationListener => l !== undefined);
+  const listeners = [metrics?.operations, tracing?.operations, logger].filter(
+    (l): l is OperationListener => l !== undefined,
+  );
   const plugins: Plugin<Context>[] = [useReadiness(readiness, o.readyTimeoutMs) as Plugin<Context>];
   if (metrics) plugins.push(useMetricsEndpoint(metrics.registry) as Plugin<Context>);
   if (listeners.length > 0) plugins.push(useOperationEvents(listeners));

@@ -65,7 +65,11 @@ export function createTracing(options: TracingOptions): Tracing {
     operations: {
       start(record, request) {
         const parent = propagator.extract(context.active(), request.headers, headerGetter);
-        const span = tracer.startSpan('graphql.request', { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } }, parent);
+        const span = tracer.startSpan(
+          'graphql.request',
+          { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } },
+          parent,
+        );
         byRequest.set(record.requestId, span);
       },
       execute(record) {
@@ -92,10 +96,19 @@ export function createTracing(options: TracingOptions): Tracing {
       request(e) {
         const parent = byUsage.get(e.caller.usage);
         const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
-        const span = tracer.startSpan(`${e.upstream} ${e.operation}`, {
-          kind: SpanKind.CLIENT,
-          attributes: { 'gateway.upstream': e.upstream, 'gateway.upstream.operation': e.operation, 'http.request.method': e.method, 'gateway.upstream.attempt': e.attempt },
-        }, ctx);
+        const span = tracer.startSpan(
+          `${e.upstream} ${e.operation}`,
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'gateway.upstream': e.upstream,
+              'gateway.upstream.operation': e.operation,
+              'http.request.method': e.method,
+              'gateway.upstream.attempt': e.attempt,
+            },
+          },
+          ctx,
+        );
         // W3C trace context upstream: the attempt's span is the parent of whatever the upstream traces.
         propagator.inject(trace.setSpan(ctx, span), e.headers, headerSetter);
         return ({ status, error }) => {

@@ -40,7 +40,11 @@ export class UpstreamProbe {
   private async probe(): Promise<UpstreamReport> {
     const at = Date.now();
     const done = (state: UpstreamState, status?: number) => {
-      const report: UpstreamReport = { state, checkedAt: new Date(at).toISOString(), ...(status !== undefined ? { status } : {}) };
+      const report: UpstreamReport = {
+        state,
+        checkedAt: new Date(at).toISOString(),
+        ...(status !== undefined ? { status } : {}),
+      };
       this.last = { at, report };
       return report;
     };

@@ -11,5 +11,10 @@ export function calls(stack: Stack, pattern?: RegExp): string[] {
 
 /** Drops every cached calendar answer, so a test sees the upstream calls its query makes. */
 export function forgetCalendarCache(stack: Stack): void {
-  stack.gateway.upstreams.cache.invalidate(['calendar:events', 'calendar:venues', 'calendar:organizers', 'calendar:terms']);
+  stack.gateway.upstreams.cache.invalidate([
+    'calendar:events',
+    'calendar:venues',
+    'calendar:organizers',
+    'calendar:terms',
+  ]);
 }

@@ -22,7 +22,11 @@ export async function startRouter(gateway: ApolloGateway): Promise<Router> {
   const server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
-    const { query, variables, operationName } = JSON.parse(body) as { query: string; variables?: Record<string, unknown>; operationName?: string };
+    const { query, variables, operationName } = JSON.parse(body) as {
+      query: string;
+      variables?: Record<string, unknown>;
+      operationName?: string;
+    };
     const document = parse(query);
     const result = await executor(requestContext(schema, document, query, variables, operationName) as never);
     res.setHeader('content-type', 'application/json');
@@ -34,14 +38,24 @@ export async function startRouter(gateway: ApolloGateway): Promise<Router> {
     url,
     server,
     async query(query, variables) {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
       return res.json() as never;
     },
     stop: () => gateway.stop(),
   };
 }
 
-function requestContext(schema: GraphQLSchema, document: ReturnType<typeof parse>, query: string, variables: Record<string, unknown> | undefined, operationName: string | undefined) {
+function requestContext(
+  schema: GraphQLSchema,
+  document: ReturnType<typeof parse>,
+  query: string,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+) {
   const operation = getOperationAST(document, operationName);
   return {
     schema,

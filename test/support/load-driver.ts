@@ -94,14 +94,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       try {
         const res = await request(options.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...options.headers },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json',
+            ...options.headers,
+          },
           body: JSON.stringify({ query: op.query, variables: op.variables(n) }),
         });
         const text = await res.body.text();
         latencies.push(performance.now() - t0);
         report.requests++;
         report.byOperation[op.name] = (report.byOperation[op.name] ?? 0) + 1;
-        const body = JSON.parse(text) as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
+        const body = JSON.parse(text) as {
+          data?: Record<string, unknown> | null;
+          errors?: { message: string; extensions?: { code?: string } }[];
+        };
         for (const error of body.errors ?? []) {
           const code = error.extensions?.code ?? 'NONE';
           report.errorCodes[code] = (report.errorCodes[code] ?? 0) + 1;
@@ -121,13 +128,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   clearInterval(sampler);
 
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   report.latencyMs = { p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0) };
   collectGarbage();
   const end = process.memoryUsage.rss();
   const usage = process.memoryUsage();
   report.heapUsedMb.end = mb(usage.heapUsed);
-  report.endBreakdownMb = { heapTotal: mb(usage.heapTotal), external: mb(usage.external), arrayBuffers: mb(usage.arrayBuffers) };
+  report.endBreakdownMb = {
+    heapTotal: mb(usage.heapTotal),
+    external: mb(usage.external),
+    arrayBuffers: mb(usage.arrayBuffers),
+  };
   report.rss.endMb = mb(end);
   report.rss.peakMb = mb(Math.max(peak, end));
   if (!report.rss.afterWarmupMb) report.rss.afterWarmupMb = report.rss.endMb;

@@ -20,23 +20,31 @@ interface Created {
 }
 
 async function gql<T>(url: string, query: string): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   const body = (await res.json()) as { data?: T; errors?: unknown[] };
   if (!body.data || body.errors) throw new Error(`workload set-up query failed: ${JSON.stringify(body.errors)}`);
   return body.data;
 }
 
 export async function buildWorkload(url: string, runId: string): Promise<Operation[]> {
-  const seed = await gql<{ entities: { nodes: { id: string; organizationId: string }[] }; events: { nodes: { id: string }[] } }>(
-    url,
-    '{ entities(first: 50) { nodes { id organizationId } } events(first: 50) { nodes { id } } }',
-  );
+  const seed = await gql<{
+    entities: { nodes: { id: string; organizationId: string }[] };
+    events: { nodes: { id: string }[] };
+  }>(url, '{ entities(first: 50) { nodes { id organizationId } } events(first: 50) { nodes { id } } }');
   const organizationId = seed.entities.nodes[0]!.organizationId;
   const entityIds = seed.entities.nodes.map((e) => e.id);
   // Some seed events are password protected (FORBIDDEN without the password): leave them out.
   const eventIds: string[] = [];
   for (const { id } of seed.events.nodes) {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ event(id: "${id}") { id } }` }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ event(id: "${id}") { id } }` }),
+    });
     if (!((await res.json()) as { errors?: unknown[] }).errors) eventIds.push(id);
   }
   const created = (key: string) => (data: Record<string, unknown>) => {
@@ -62,7 +70,8 @@ export async function buildWorkload(url: string, runId: string): Promise<Operati
       name: 'UpcomingEvents',
       kind: 'read',
       weight: 3,
-      query: 'query ($first: Int!) { events(first: $first) { totalCount nodes { id title startDate venue { name } } } }',
+      query:
+        'query ($first: Int!) { events(first: $first) { totalCount nodes { id title startDate venue { name } } } }',
       variables: (n) => ({ first: 1 + (n % 30) }),
     },
     {
@@ -124,7 +133,9 @@ export async function auditWrites(emulators: Emulators, acks: Ack[]): Promise<Au
   const fetchRecord = async (ack: Ack): Promise<Created | undefined> => {
     const res =
       ack.operation === 'CreateDataset'
-        ? await fetch(`${emulators.governance.apiRoot}/entities/${ack.id}`, { headers: { authorization: `Bearer ${token}` } })
+        ? await fetch(`${emulators.governance.apiRoot}/entities/${ack.id}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
         : await fetch(`${emulators.calendar.apiRoot}/tags/${ack.id}`);
     if (res.status !== 200) return undefined;
     return (await res.json()) as Created;
@@ -135,7 +146,8 @@ export async function auditWrites(emulators: Emulators, acks: Ack[]): Promise<Au
       acks.slice(i, i + 8).map(async (ack) => {
         const record = await fetchRecord(ack);
         if (!record) audit.missing.push(`${ack.operation}:${ack.id}`);
-        else if (record.name !== ack.name) audit.wrongName.push(`${ack.operation}:${ack.id} is "${record.name}", sent "${ack.name}"`);
+        else if (record.name !== ack.name)
+          audit.wrongName.push(`${ack.operation}:${ack.id} is "${record.name}", sent "${ack.name}"`);
       }),
     );
   }

@@ -5,7 +5,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kind, parse, print, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  print,
+  type DefinitionNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 
 const DIR = fileURLToPath(new URL('../operations/', import.meta.url));
 
@@ -23,18 +30,23 @@ function load() {
     const operations = new Map<string, OperationDefinitionNode>();
     for (const d of defs) {
       if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
-      if (operations.has(d.name.value)) throw new Error(`operation ${d.name.value} is defined twice in test/operations`);
+      if (operations.has(d.name.value))
+        throw new Error(`operation ${d.name.value} is defined twice in test/operations`);
       operations.set(d.name.value, d);
     }
-    cache = { operations, fragments: defs.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION) };
+    cache = {
+      operations,
+      fragments: defs.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION),
+    };
   }
   return cache;
 }
 
 /** Names of the operations in one file of test/operations (e.g. `governance`). */
 export function operationNames(file: 'governance' | 'calendar'): string[] {
-  return parse(readFileSync(join(DIR, `${file}.graphql`), 'utf8'))
-    .definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : []));
+  return parse(readFileSync(join(DIR, `${file}.graphql`), 'utf8')).definitions.flatMap((d) =>
+    d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : [],
+  );
 }
 
 /** The text of one operation, ready to send. */

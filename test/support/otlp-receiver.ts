@@ -20,13 +20,21 @@ interface OtlpAttribute {
   value: Record<string, unknown>;
 }
 
-export async function startOtlpReceiver(): Promise<{ endpoint: string; spans: ReceivedSpan[]; close(): Promise<void> }> {
+export async function startOtlpReceiver(): Promise<{
+  endpoint: string;
+  spans: ReceivedSpan[];
+  close(): Promise<void>;
+}> {
   const spans: ReceivedSpan[] = [];
   const server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
     if (req.url === '/v1/traces') {
-      const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes'> & { attributes?: OtlpAttribute[] })[] }[] }[] };
+      const payload = JSON.parse(body) as {
+        resourceSpans: {
+          scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes'> & { attributes?: OtlpAttribute[] })[] }[];
+        }[];
+      };
       for (const rs of payload.resourceSpans) {
         for (const ss of rs.scopeSpans) {
           for (const s of ss.spans) {

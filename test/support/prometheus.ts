@@ -21,6 +21,12 @@ export function parseMetrics(text: string): Sample[] {
 /** Sum of every sample of `name` whose labels include `where`. */
 export function sum(samples: Sample[], name: string, where: Record<string, string | RegExp> = {}): number {
   return samples
-    .filter((s) => s.name === name && Object.entries(where).every(([k, v]) => (typeof v === 'string' ? s.labels[k] === v : v.test(s.labels[k] ?? ''))))
+    .filter(
+      (s) =>
+        s.name === name &&
+        Object.entries(where).every(([k, v]) =>
+          typeof v === 'string' ? s.labels[k] === v : v.test(s.labels[k] ?? ''),
+        ),
+    )
     .reduce((total, s) => total + s.value, 0);
 }

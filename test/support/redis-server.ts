@@ -29,7 +29,12 @@ const freePort = () =>
   });
 
 async function answers(url: string, timeoutMs: number): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   const deadline = Date.now() + timeoutMs;
   try {
@@ -58,7 +63,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     else missing = `TEST_REDIS_URL (${given.replace(/\/\/[^@]*@/, '//')}) does not answer`;
   } else {
     const port = await freePort();
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     const started = await new Promise<boolean>((resolve) => {
       child.once('error', () => resolve(false));
       child.once('spawn', () => resolve(true));

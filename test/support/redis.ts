@@ -17,11 +17,19 @@ export const REDIS_HOST = parsed?.hostname ?? '127.0.0.1';
 export const REDIS_PORT = Number(parsed?.port || 6379);
 /** A database of its own inside that server, so tests that flush it touch nothing else. */
 export const REDIS_DB = 9;
-export const REDIS_URL = BASE_URL ? `redis://${parsed!.username ? `${parsed!.username}:${parsed!.password}@` : ''}${REDIS_HOST}:${REDIS_PORT}/${REDIS_DB}` : '';
+export const REDIS_URL = BASE_URL
+  ? `redis://${parsed!.username ? `${parsed!.username}:${parsed!.password}@` : ''}${REDIS_HOST}:${REDIS_PORT}/${REDIS_DB}`
+  : '';
 
 export async function redisAvailable(): Promise<boolean> {
   if (!REDIS_URL) return false;
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1_000,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -39,7 +47,9 @@ export async function requireRedis(): Promise<boolean> {
   if (ok) return true;
   const why = inject('redisMissing') || `the suite's Redis at ${REDIS_HOST}:${REDIS_PORT} does not answer`;
   if (process.env.CI === 'true') throw new Error(`Redis is required on CI: ${why}.`);
-  console.warn(`Skipping Redis tests: ${why} (install redis-server or set TEST_REDIS_URL; they fail instead when CI=true).`);
+  console.warn(
+    `Skipping Redis tests: ${why} (install redis-server or set TEST_REDIS_URL; they fail instead when CI=true).`,
+  );
   return false;
 }
 
@@ -109,9 +119,18 @@ export class OwnRedis {
       this.port = (probe.address() as AddressInfo).port;
       await new Promise<void>((resolve) => probe.close(() => resolve()));
     }
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.proc = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 200; i++) {
-      const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 200 });
+      const client = new Redis(this.url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+        connectTimeout: 200,
+      });
       client.on('error', () => undefined);
       try {
         await client.connect();

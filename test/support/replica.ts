@@ -26,7 +26,16 @@ multipart.set('client_id', env.GOVERNANCE_CLIENT_ID!);
 multipart.set('client_secret', env.GOVERNANCE_CLIENT_SECRET!);
 const encoded = new Response(multipart);
 const token = await upstreams.governance.call(
-  { method: 'POST', path: '', url: env.GOVERNANCE_TOKEN_URL!, body: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! }, idempotent: false, priority: 'write', operation: 'oauth.token' },
+  {
+    method: 'POST',
+    path: '',
+    url: env.GOVERNANCE_TOKEN_URL!,
+    body: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+    idempotent: false,
+    priority: 'write',
+    operation: 'oauth.token',
+  },
   caller,
 );
 const headers = { authorization: `Bearer ${(token.body as { access_token: string }).access_token}` };
@@ -34,10 +43,22 @@ const headers = { authorization: `Bearer ${(token.body as { access_token: string
 await new Promise((r) => setTimeout(r, Math.max(0, Number(env.REPLICA_START_AT) - Date.now())));
 const results = await Promise.all(
   env.REPLICA_IDS!.split(',').map((id) =>
-    upstreams.governance.call({ method: 'GET', path: `/entities/${id}`, headers, idempotent: true, priority: 'single', operation: 'entities.get' }, caller).then(
-      (r) => r.status,
-      (e: unknown) => String((e as Error).message),
-    ),
+    upstreams.governance
+      .call(
+        {
+          method: 'GET',
+          path: `/entities/${id}`,
+          headers,
+          idempotent: true,
+          priority: 'single',
+          operation: 'entities.get',
+        },
+        caller,
+      )
+      .then(
+        (r) => r.status,
+        (e: unknown) => String((e as Error).message),
+      ),
   ),
 );
 process.stdout.write(`${JSON.stringify({ sentAt, statuses: results })}\n`);

@@ -19,7 +19,18 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
   data?: T | null;
   errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
-  extensions?: Record<string, unknown> & { cost?: Record<string, { estimated: number; requests: number; cacheHits: number; staleHits: number; throttleStatus: Record<string, unknown> }> };
+  extensions?: Record<string, unknown> & {
+    cost?: Record<
+      string,
+      {
+        estimated: number;
+        requests: number;
+        cacheHits: number;
+        staleHits: number;
+        throttleStatus: Record<string, unknown>;
+      }
+    >;
+  };
   headers: Headers;
 }
 
@@ -38,7 +49,11 @@ export interface Stack {
   gateway: Gateway;
   config: Config;
   /** Runs an operation through `yoga.fetch` (a real Request/Response, no port). */
-  query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  query<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse<T>>;
   /** Listens on a real port and returns the endpoint URL (`http://127.0.0.1:PORT/graphql`). */
   listen(): Promise<string>;
   /** Clears both emulators' request logs. */
@@ -108,7 +123,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 }
 
 /** Requests the emulator saw whose `route` (e.g. `POST /entities/search`) matches. */
-export function countRequests(emulator: { control: { requests(): { requests: { route: string }[] } } }, route?: string | RegExp): number {
+export function countRequests(
+  emulator: { control: { requests(): { requests: { route: string }[] } } },
+  route?: string | RegExp,
+): number {
   const all = emulator.control.requests().requests;
   if (route === undefined) return all.length;
   return all.filter((r) => (typeof route === 'string' ? r.route === route : route.test(r.route))).length;

@@ -89,11 +89,24 @@ export async function startGate(emulator: GovernanceEmulator, env: Record<string
       const body = Buffer.from(await encoded.arrayBuffer());
       const headers = { 'content-type': encoded.headers.get('content-type')! };
       const res = await upstreams.governance.call(
-        { method: 'POST', path: '', url: emulator.tokenUrl, body, headers, idempotent: false, priority: 'write', operation: 'oauth.token' },
+        {
+          method: 'POST',
+          path: '',
+          url: emulator.tokenUrl,
+          body,
+          headers,
+          idempotent: false,
+          priority: 'write',
+          operation: 'oauth.token',
+        },
         { identity: `client:${clientId}`, usage },
       );
       const token = (res.body as { access_token: string }).access_token;
-      return { identity: `client:${clientId}`, usage: new UsageTracker(), headers: { authorization: `Bearer ${token}` } };
+      return {
+        identity: `client:${clientId}`,
+        usage: new UsageTracker(),
+        headers: { authorization: `Bearer ${token}` },
+      };
     },
     async close() {
       if (closed) return;
@@ -106,9 +119,22 @@ export async function startGate(emulator: GovernanceEmulator, env: Record<string
 }
 
 /** Ids of some seeded entities and an organization to create new ones in. */
-export async function seedIds(gate: Gate, caller: Caller & { headers: Record<string, string> }, n = 50): Promise<{ ids: string[]; orgId: string }> {
+export async function seedIds(
+  gate: Gate,
+  caller: Caller & { headers: Record<string, string> },
+  n = 50,
+): Promise<{ ids: string[]; orgId: string }> {
   const res = await gate.upstreams.governance.call(
-    { method: 'POST', path: '/entity-basic-details/search', query: { page: 0, size: Math.min(50, n) }, json: {}, headers: caller.headers, idempotent: true, priority: 'list', operation: 'entities.basic' },
+    {
+      method: 'POST',
+      path: '/entity-basic-details/search',
+      query: { page: 0, size: Math.min(50, n) },
+      json: {},
+      headers: caller.headers,
+      idempotent: true,
+      priority: 'list',
+      operation: 'entities.basic',
+    },
     caller,
   );
   const content = (res.body as { content: { id: string; orgGroupId: string }[] }).content;
@@ -116,9 +142,22 @@ export async function seedIds(gate: Gate, caller: Caller & { headers: Record<str
 }
 
 /** A GET of one entity through the upstream. */
-export function getEntity(gate: Gate, caller: Caller & { headers: Record<string, string> }, id: string, extra: Partial<Parameters<Gate['upstreams']['governance']['call']>[0]> = {}) {
+export function getEntity(
+  gate: Gate,
+  caller: Caller & { headers: Record<string, string> },
+  id: string,
+  extra: Partial<Parameters<Gate['upstreams']['governance']['call']>[0]> = {},
+) {
   return gate.upstreams.governance.call(
-    { method: 'GET', path: `/entities/${id}`, headers: caller.headers, idempotent: true, priority: 'single', operation: 'entities.get', ...extra },
+    {
+      method: 'GET',
+      path: `/entities/${id}`,
+      headers: caller.headers,
+      idempotent: true,
+      priority: 'single',
+      operation: 'entities.get',
+      ...extra,
+    },
     caller,
   );
 }

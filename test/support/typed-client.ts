@@ -15,7 +15,11 @@ export interface TypedResult<T> {
 type Fetch = (url: string, init: RequestInit) => Promise<Response> | Response;
 
 export function typedClient(url: string, fetchFn: Fetch = fetch) {
-  return async function execute<T, V>(document: TypedDocumentNode<T, V>, variables: V, how: 'text' | 'persisted' = 'text'): Promise<TypedResult<T>> {
+  return async function execute<T, V>(
+    document: TypedDocumentNode<T, V>,
+    variables: V,
+    how: 'text' | 'persisted' = 'text',
+  ): Promise<TypedResult<T>> {
     const hash = (document as { __meta__?: { hash?: string } }).__meta__?.hash;
     if (how === 'persisted' && !hash) throw new Error('document has no persisted hash: run `npm run codegen`');
     const body = how === 'persisted' ? { documentId: hash, variables } : { query: print(document), variables };

@@ -29,7 +29,13 @@ export function createApp({ deps, namespace, middleware, mountControl }: AppPart
   // WordPress's site index lists the namespace.
   app.get('/wp-json', (c) => {
     authenticate(c.req.header('authorization'));
-    return sendJson(c, { name: 'Calendar emulator', url: deps.site.origin, home: deps.site.origin, namespaces: [namespace], routes: {} });
+    return sendJson(c, {
+      name: 'Calendar emulator',
+      url: deps.site.origin,
+      home: deps.site.origin,
+      namespaces: [namespace],
+      routes: {},
+    });
   });
   app.route(base, indexRoutes(deps, namespace));
   app.route(base, eventRoutes(deps));
@@ -39,7 +45,10 @@ export function createApp({ deps, namespace, middleware, mountControl }: AppPart
   app.route(base, termRoutes(deps, 'post_tag'));
   app.notFound((c) => sendJson(c, noRoute().toBody(), 404));
   app.onError((err, c) => {
-    const e = err instanceof RestError ? err : new RestError(500, 'internal_server_error', 'There has been a critical error on this website.');
+    const e =
+      err instanceof RestError
+        ? err
+        : new RestError(500, 'internal_server_error', 'There has been a critical error on this website.');
     return sendJson(c, e.toBody(), e.status);
   });
   return app;

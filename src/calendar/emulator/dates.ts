@@ -142,8 +142,7 @@ export interface ParsedDate {
   hasTime: boolean;
 }
 
-const datePattern =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * The subset of PHP `strtotime` that clients use: `Y-m-d[ H:i[:s]]`, ISO 8601 with `T` and an

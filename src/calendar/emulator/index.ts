@@ -5,7 +5,12 @@
  * Modelled choices: site time zone UTC; no Events Calendar Pro (geoloc params → 400) and no Event
  * Tickets (`ticketed=true` → 400); no `_envelope`/JSONP/`_method`/`?rest_route=` forms.
  */
-import { createControl, type EmulatorControl, type FaultRule, type LatencyOptions } from '../../emulator-kit/control.js';
+import {
+  createControl,
+  type EmulatorControl,
+  type FaultRule,
+  type LatencyOptions,
+} from '../../emulator-kit/control.js';
 import { listen } from '../../emulator-kit/serve.js';
 import { createApp } from './app.js';
 import { DEFAULT_CALENDAR_USERS } from './auth.js';

@@ -40,7 +40,11 @@ export interface PageInfo<T> {
 }
 
 export function slicePage<T>(all: T[], page: number, perPage: number): PageInfo<T> {
-  return { items: all.slice((page - 1) * perPage, page * perPage), total: all.length, totalPages: Math.ceil(all.length / perPage) };
+  return {
+    items: all.slice((page - 1) * perPage, page * perPage),
+    total: all.length,
+    totalPages: Math.ceil(all.length / perPage),
+  };
 }
 
 /** next/previous URLs: same query, page ± 1; the previous URL of page 2 simply drops `page`. */
@@ -48,8 +52,12 @@ export function pageLinks(base: string, query: [string, unknown][], page: number
   const rest = query.filter(([k]) => k !== 'page');
   const links: { next_rest_url?: string; previous_rest_url?: string } = {};
   if (page < totalPages) links.next_rest_url = withQuery(base, [['page', page + 1], ...rest]);
-  if (page > 1 && page - 1 <= Math.max(totalPages, 1)) links.previous_rest_url = withQuery(base, page === 2 ? rest : [['page', page - 1], ...rest]);
+  if (page > 1 && page - 1 <= Math.max(totalPages, 1))
+    links.previous_rest_url = withQuery(base, page === 2 ? rest : [['page', page - 1], ...rest]);
   return links;
 }
 
-export const totalsHeaders = (total: number, totalPages: number) => ({ 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) });
+export const totalsHeaders = (total: number, totalPages: number) => ({
+  'X-TEC-Total': String(total),
+  'X-TEC-TotalPages': String(totalPages),
+});

@@ -7,23 +7,103 @@
 import { createRng } from '../../emulator-kit/random.js';
 import type { WireImage } from '../wire.js';
 import { addDays, startOfDay, utcWall, wallAsUtc, type WallClock } from './dates.js';
-import { slugify, type CostRecord, type EventRecord, type OrganizerRecord, type StoreData, type TermRecord, type VenueRecord } from './store.js';
+import {
+  slugify,
+  type CostRecord,
+  type EventRecord,
+  type OrganizerRecord,
+  type StoreData,
+  type TermRecord,
+  type VenueRecord,
+} from './store.js';
 
-const VENUES: [name: string, address: string, city: string, stateOrProvince: string, country: string, zip: string, phone: string, website: string][] = [
-  ['Blue Note Hall', '131 W 3rd St', 'New York', 'NY', 'United States', '10012', '+1 212-475-8592', 'https://bluenote.example.com'],
-  ['Kulturbrauerei', 'Schönhauser Allee 36', 'Berlin', '', 'Germany', '10435', '+49 30 44352170', 'https://kulturbrauerei.example.de'],
+const VENUES: [
+  name: string,
+  address: string,
+  city: string,
+  stateOrProvince: string,
+  country: string,
+  zip: string,
+  phone: string,
+  website: string,
+][] = [
+  [
+    'Blue Note Hall',
+    '131 W 3rd St',
+    'New York',
+    'NY',
+    'United States',
+    '10012',
+    '+1 212-475-8592',
+    'https://bluenote.example.com',
+  ],
+  [
+    'Kulturbrauerei',
+    'Schönhauser Allee 36',
+    'Berlin',
+    '',
+    'Germany',
+    '10435',
+    '+49 30 44352170',
+    'https://kulturbrauerei.example.de',
+  ],
   ['LX Factory', 'Rua Rodrigues de Faria 103', 'Lisboa', '', 'Portugal', '1300-501', '+351 21 314 3399', ''],
-  ['The Riverside Pavilion', '400 Riverside Dr', 'New York', 'NY', 'United States', '10025', '', 'https://riverside.example.org'],
+  [
+    'The Riverside Pavilion',
+    '400 Riverside Dr',
+    'New York',
+    'NY',
+    'United States',
+    '10025',
+    '',
+    'https://riverside.example.org',
+  ],
   ['Tempelhofer Feld', 'Tempelhofer Damm', 'Berlin', '', 'Germany', '12101', '', ''],
   ['Community Library Annex', '12 Elm Street', 'Brooklyn', 'NY', 'United States', '11201', '+1 718-555-0143', ''],
-  ['Café Tati', 'Rua da Ribeira Nova 36', 'Lisboa', '', 'Portugal', '1200-376', '+351 21 346 1279', 'https://cafetati.example.pt'],
-  ['Old Town Hall', '1 Market Square', 'London', '', 'United Kingdom', 'EC2V 7HH', '+44 20 7946 0000', 'https://oldtownhall.example.co.uk'],
-  ['Makerspace 42', '42 Industrial Way', 'Portland', 'OR', 'United States', '97209', '+1 503-555-0199', 'https://makerspace42.example.com'],
+  [
+    'Café Tati',
+    'Rua da Ribeira Nova 36',
+    'Lisboa',
+    '',
+    'Portugal',
+    '1200-376',
+    '+351 21 346 1279',
+    'https://cafetati.example.pt',
+  ],
+  [
+    'Old Town Hall',
+    '1 Market Square',
+    'London',
+    '',
+    'United Kingdom',
+    'EC2V 7HH',
+    '+44 20 7946 0000',
+    'https://oldtownhall.example.co.uk',
+  ],
+  [
+    'Makerspace 42',
+    '42 Industrial Way',
+    'Portland',
+    'OR',
+    'United States',
+    '97209',
+    '+1 503-555-0199',
+    'https://makerspace42.example.com',
+  ],
   ['Greenhouse Gardens', '', 'Berlin', '', 'Germany', '', '', 'https://greenhouse.example.de'],
   ['Harbour Stage', 'Doca de Alcântara', 'Lisboa', '', 'Portugal', '1350-352', '', ''],
   ["St. Mark's Church Hall", '131 E 10th St', 'New York', 'NY', 'United States', '10003', '+1 212-674-6377', ''],
   ['Online', '', '', '', '', '', '', ''],
-  ['Westside Conference Center', '900 W Olympic Blvd', 'Los Angeles', 'CA', 'United States', '90015', '+1 213-555-0110', 'https://westside.example.com'],
+  [
+    'Westside Conference Center',
+    '900 W Olympic Blvd',
+    'Los Angeles',
+    'CA',
+    'United States',
+    '90015',
+    '+1 213-555-0110',
+    'https://westside.example.com',
+  ],
   ['Dockside Warehouse', 'Pier 7', 'Hamburg', '', 'Germany', '20457', '', ''],
 ];
 
@@ -49,19 +129,68 @@ const CATEGORIES: [string, string[]][] = [
   ['Community', ['Markets', 'Volunteering']],
   ['Conferences', ['Unconference']],
 ];
-const USED_CATEGORIES = ['Music', 'Jazz', 'Classical', 'Workshops', 'Crafts', 'Coding', 'Community', 'Markets', 'Volunteering'];
+const USED_CATEGORIES = [
+  'Music',
+  'Jazz',
+  'Classical',
+  'Workshops',
+  'Crafts',
+  'Coding',
+  'Community',
+  'Markets',
+  'Volunteering',
+];
 
-const TAGS = ['outdoor', 'family-friendly', 'free-entry', 'live music', 'networking', 'beginners', 'wheelchair accessible', 'food', 'art', 'tech', 'evening', 'weekend', 'archived', 'rooftop', 'members only'];
+const TAGS = [
+  'outdoor',
+  'family-friendly',
+  'free-entry',
+  'live music',
+  'networking',
+  'beginners',
+  'wheelchair accessible',
+  'food',
+  'art',
+  'tech',
+  'evening',
+  'weekend',
+  'archived',
+  'rooftop',
+  'members only',
+];
 const USED_TAGS = 12;
 
 const TITLES = [
-  'Jazz & Blues Night', "Founders' Breakfast", 'Spring Market - Opening Day', 'Intro to TypeScript Workshop',
-  'Community Garden Volunteer Day', 'String Quartet in the Park', 'Pottery for Beginners', 'Open Source Hack Night',
-  'Farmers Market', 'Late Night Film Screening', 'Charity Fun Run', 'Youth Orchestra Concert', 'Book Club: Modern Classics',
-  "Makers' Fair", 'Rooftop Yoga', 'Wine & Cheese Tasting', 'Startup Pitch Evening', 'Neighbourhood Clean-up',
-  'Piano Recital', 'Data Science Meetup', 'Street Food Festival', 'Knitting Circle', 'Photography Walk',
-  'Choir Rehearsal - Open Session', 'Kids Coding Club', "Collectors' Record Fair", 'Sunset Salsa Social',
-  'Repair Café', 'Poetry & Prose Open Mic', 'Winter Lights Parade',
+  'Jazz & Blues Night',
+  "Founders' Breakfast",
+  'Spring Market - Opening Day',
+  'Intro to TypeScript Workshop',
+  'Community Garden Volunteer Day',
+  'String Quartet in the Park',
+  'Pottery for Beginners',
+  'Open Source Hack Night',
+  'Farmers Market',
+  'Late Night Film Screening',
+  'Charity Fun Run',
+  'Youth Orchestra Concert',
+  'Book Club: Modern Classics',
+  "Makers' Fair",
+  'Rooftop Yoga',
+  'Wine & Cheese Tasting',
+  'Startup Pitch Evening',
+  'Neighbourhood Clean-up',
+  'Piano Recital',
+  'Data Science Meetup',
+  'Street Food Festival',
+  'Knitting Circle',
+  'Photography Walk',
+  'Choir Rehearsal - Open Session',
+  'Kids Coding Club',
+  "Collectors' Record Fair",
+  'Sunset Salsa Social',
+  'Repair Café',
+  'Poetry & Prose Open Mic',
+  'Winter Lights Parade',
 ];
 
 const TIMEZONES = ['Europe/Berlin', 'America/New_York', 'Europe/Lisbon', 'UTC'];
@@ -83,8 +212,18 @@ const image = (id: number, name: string): WireImage => ({
   height: 800,
   filesize: 183_000 + id,
   sizes: {
-    thumbnail: { width: 150, height: 150, 'mime-type': 'image/jpeg', url: `https://images.example.org/uploads/${name}-150x150.jpg` },
-    medium: { width: 300, height: 200, 'mime-type': 'image/jpeg', url: `https://images.example.org/uploads/${name}-300x200.jpg` },
+    thumbnail: {
+      width: 150,
+      height: 150,
+      'mime-type': 'image/jpeg',
+      url: `https://images.example.org/uploads/${name}-150x150.jpg`,
+    },
+    medium: {
+      width: 300,
+      height: 200,
+      'mime-type': 'image/jpeg',
+      url: `https://images.example.org/uploads/${name}-300x200.jpg`,
+    },
   },
 });
 
@@ -102,22 +241,48 @@ export function createSeed(seed: number, now: Date): StoreData {
     return term;
   };
   for (const [parent, children] of CATEGORIES) {
-    const p = addTerm({ taxonomy: 'tribe_events_cat', name: parent, slug: slugify(parent), description: `${parent} events.`, parent: 0 });
-    for (const child of children) addTerm({ taxonomy: 'tribe_events_cat', name: child, slug: slugify(child), description: '', parent: p.id });
+    const p = addTerm({
+      taxonomy: 'tribe_events_cat',
+      name: parent,
+      slug: slugify(parent),
+      description: `${parent} events.`,
+      parent: 0,
+    });
+    for (const child of children)
+      addTerm({ taxonomy: 'tribe_events_cat', name: child, slug: slugify(child), description: '', parent: p.id });
   }
   for (const tag of TAGS) addTerm({ taxonomy: 'post_tag', name: tag, slug: slugify(tag), description: '', parent: 0 });
   const categoryIds = terms.filter((t) => USED_CATEGORIES.includes(t.name)).map((t) => t.id);
-  const tagIds = terms.filter((t) => t.taxonomy === 'post_tag').slice(0, USED_TAGS).map((t) => t.id);
+  const tagIds = terms
+    .filter((t) => t.taxonomy === 'post_tag')
+    .slice(0, USED_TAGS)
+    .map((t) => t.id);
 
   const venues: VenueRecord[] = VENUES.map(([name, address, city, sp, country, zip, phone, website], i) => {
     const id = data.nextPostId++;
     const us = country === 'United States';
     const venue: VenueRecord = {
-      kind: 'venue', id, author: 1, status: 'publish', date: published(400 - i), modified: published(300 - i),
-      slug: slugify(name), title: name, description: i % 3 === 0 ? `${name} hosts concerts, talks and community events.` : '',
-      excerpt: '', address, city, country, zip, phone, website,
-      state: us ? sp : '', province: us ? '' : sp, stateprovince: sp,
-      showMap: i % 5 !== 4, showMapLink: true,
+      kind: 'venue',
+      id,
+      author: 1,
+      status: 'publish',
+      date: published(400 - i),
+      modified: published(300 - i),
+      slug: slugify(name),
+      title: name,
+      description: i % 3 === 0 ? `${name} hosts concerts, talks and community events.` : '',
+      excerpt: '',
+      address,
+      city,
+      country,
+      zip,
+      phone,
+      website,
+      state: us ? sp : '',
+      province: us ? '' : sp,
+      stateprovince: sp,
+      showMap: i % 5 !== 4,
+      showMapLink: true,
     };
     data.posts.set(id, venue);
     return venue;
@@ -126,9 +291,19 @@ export function createSeed(seed: number, now: Date): StoreData {
   const organizers: OrganizerRecord[] = ORGANIZERS.map(([name, email, phone, website], i) => {
     const id = data.nextPostId++;
     const organizer: OrganizerRecord = {
-      kind: 'organizer', id, author: 1, status: 'publish', date: published(380 - i), modified: published(200 - i),
-      slug: slugify(name), title: name, description: i % 4 === 0 ? `${name} organises events around the city.` : '',
-      excerpt: '', email, phone, website,
+      kind: 'organizer',
+      id,
+      author: 1,
+      status: 'publish',
+      date: published(380 - i),
+      modified: published(200 - i),
+      slug: slugify(name),
+      title: name,
+      description: i % 4 === 0 ? `${name} organises events around the city.` : '',
+      excerpt: '',
+      email,
+      phone,
+      website,
     };
     data.posts.set(id, organizer);
     return organizer;
@@ -150,19 +325,40 @@ export function createSeed(seed: number, now: Date): StoreData {
       : utcWall(new Date(wallAsUtc(start).getTime() + rng.int(1, 4) * 3_600_000));
     const id = data.nextPostId++;
     return {
-      kind: 'event', id, author: 1, status: 'publish', date: published(60 + (index % 30)), modified: published(index % 30),
-      slug, title, allDay, start, end, timezone,
+      kind: 'event',
+      id,
+      author: 1,
+      status: 'publish',
+      date: published(60 + (index % 30)),
+      modified: published(index % 30),
+      slug,
+      title,
+      allDay,
+      start,
+      end,
+      timezone,
       description: index % 4 === 3 ? '' : `Join us for ${title.toLowerCase()}. Everyone is welcome; bring a friend.`,
       excerpt: index % 2 === 0 ? `A short summary of ${title.toLowerCase()}.` : '',
       cost: COSTS[index % COSTS.length]!,
       website: index % 3 === 0 ? `https://tickets.example.com/${slug}` : index % 17 === 5 ? '' : undefined,
-      showMap: index % 6 !== 2, showMapLink: index % 8 !== 3, hidden: false, sticky: index % 23 === 0,
+      showMap: index % 6 !== 2,
+      showMapLink: index % 8 !== 3,
+      hidden: false,
+      sticky: index % 23 === 0,
       featured: index % 5 === 0,
       categoryIds: rng.sample(categoryIds, rng.int(1, 2)),
       tagIds: rng.sample(tagIds, rng.int(0, 3)),
       venueIds: index % 7 === 6 ? [] : [venues[index % 12]!.id],
-      organizerIds: index % 5 === 1 ? rng.sample(organizers.slice(0, 10), 2).map((o) => o.id) : index % 6 === 5 ? [] : [organizers[index % 10]!.id],
-      customFields: index % 10 === 7 ? { _ecp_custom_2: { label: 'Dress code', value: index % 20 === 7 ? 'Smart casual' : 'Costumes welcome' } } : {},
+      organizerIds:
+        index % 5 === 1
+          ? rng.sample(organizers.slice(0, 10), 2).map((o) => o.id)
+          : index % 6 === 5
+            ? []
+            : [organizers[index % 10]!.id],
+      customFields:
+        index % 10 === 7
+          ? { _ecp_custom_2: { label: 'Dress code', value: index % 20 === 7 ? 'Smart casual' : 'Costumes welcome' } }
+          : {},
       postParent: 0,
       ...(index % 8 === 1 ? { image: image(9000 + index, slug) } : {}),
       ...extra,
@@ -173,7 +369,9 @@ export function createSeed(seed: number, now: Date): StoreData {
   // 72 listed events, about one every five days, starting tomorrow.
   for (let i = 0; i < 72; i++) add(makeEvent(i, 1 + i * 5 + rng.int(0, 3)));
   // One event at two venues (multi-venue support): venue becomes a list.
-  const twoVenues = [...data.posts.values()].find((p): p is EventRecord => p.kind === 'event' && p.venueIds.length === 1)!;
+  const twoVenues = [...data.posts.values()].find(
+    (p): p is EventRecord => p.kind === 'event' && p.venueIds.length === 1,
+  )!;
   twoVenues.venueIds = [venues[0]!.id, venues[3]!.id];
   // Past events (need an explicit start_date to be listed).
   for (let i = 0; i < 10; i++) add(makeEvent(72 + i, -3 - i * 17));

@@ -49,7 +49,8 @@ export function costDisplay(cost: CostRecord): string {
 /** array_filter: drop "", false, "0", null, undefined. */
 function dropEmpty<T extends object>(obj: T): Partial<T> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== '' && v !== false && v !== '0' && v !== null && v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(obj))
+    if (v !== '' && v !== false && v !== '0' && v !== null && v !== undefined) out[k] = v;
   return out as Partial<T>;
 }
 
@@ -82,7 +83,14 @@ export function serializeVenue(site: Site, v: VenueRecord, single = false): Wire
     json_ld: single ? venueJsonLd(site, v) : undefined,
   });
   const gid = globalId(site, v.id);
-  return { ...base, id: v.id, show_map: v.showMap, show_map_link: v.showMapLink, global_id: gid, global_id_lineage: [gid] };
+  return {
+    ...base,
+    id: v.id,
+    show_map: v.showMap,
+    show_map_link: v.showMapLink,
+    global_id: gid,
+    global_id_lineage: [gid],
+  };
 }
 
 export function serializeOrganizer(site: Site, o: OrganizerRecord, single = false): WireOrganizer {
@@ -150,7 +158,12 @@ export interface EventSerializeOptions {
   blank?: boolean;
 }
 
-export function serializeEvent(site: Site, store: CalendarStore, e: EventRecord, opts: EventSerializeOptions = {}): WireEvent {
+export function serializeEvent(
+  site: Site,
+  store: CalendarStore,
+  e: EventRecord,
+  opts: EventSerializeOptions = {},
+): WireEvent {
   const single = opts.single ?? false;
   const gid = globalId(site, e.id);
   const url = `${site.origin}/event/${e.slug}/`;
@@ -159,9 +172,14 @@ export function serializeEvent(site: Site, store: CalendarStore, e: EventRecord,
   const utcEnd = localToUtc(e.end, tz);
   const venues = e.venueIds.map((id) => store.venue(id)).filter((v): v is VenueRecord => !!v && v.status !== 'trash');
   const venueData = venues.map((v) => serializeVenue(site, v, single));
-  const organizers = e.organizerIds.map((id) => store.organizer(id)).filter((o): o is OrganizerRecord => !!o && o.status !== 'trash');
+  const organizers = e.organizerIds
+    .map((id) => store.organizer(id))
+    .filter((o): o is OrganizerRecord => !!o && o.status !== 'trash');
   const terms = (ids: number[]) =>
-    ids.map((id) => store.term(id)).filter((t): t is TermRecord => !!t).map((t) => serializeEmbeddedTerm(site, store, t));
+    ids
+      .map((id) => store.term(id))
+      .filter((t): t is TermRecord => !!t)
+      .map((t) => serializeEmbeddedTerm(site, store, t));
   const blank = opts.blank ?? false;
   const event: WireEvent = {
     id: e.id,
@@ -191,7 +209,12 @@ export function serializeEvent(site: Site, store: CalendarStore, e: EventRecord,
     cost: blank ? '' : costDisplay(e.cost),
     cost_details: blank
       ? { currency_symbol: '', currency_code: '', currency_position: '', values: [] }
-      : { currency_symbol: e.cost.symbol, currency_code: e.cost.code, currency_position: e.cost.position, values: [...e.cost.values] },
+      : {
+          currency_symbol: e.cost.symbol,
+          currency_code: e.cost.code,
+          currency_position: e.cost.position,
+          values: [...e.cost.values],
+        },
     website: blank ? '' : e.website === undefined ? url : e.website,
     show_map: blank ? null : e.showMap,
     show_map_link: blank ? null : e.showMapLink,
@@ -244,7 +267,13 @@ function organizerJsonLd(site: Site, o: OrganizerRecord): Record<string, unknown
 }
 
 function eventJsonLd(
-  e: EventRecord, url: string, utcStart: string, utcEnd: string, venues: VenueRecord[], organizers: OrganizerRecord[], site: Site,
+  e: EventRecord,
+  url: string,
+  utcStart: string,
+  utcEnd: string,
+  venues: VenueRecord[],
+  organizers: OrganizerRecord[],
+  site: Site,
 ): Record<string, unknown> {
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org',
@@ -261,7 +290,14 @@ function eventJsonLd(
   if (venues[0]) ld.location = venueJsonLd(site, venues[0]);
   if (organizers.length) ld.organizer = organizerJsonLd(site, organizers[0]!);
   if (e.cost.values.length) {
-    ld.offers = { '@type': 'Offer', price: e.cost.values[0], priceCurrency: e.cost.code, url, category: 'primary', availability: 'inStock' };
+    ld.offers = {
+      '@type': 'Offer',
+      price: e.cost.values[0],
+      priceCurrency: e.cost.code,
+      url,
+      category: 'primary',
+      availability: 'inStock',
+    };
   }
   return ld;
 }

@@ -7,7 +7,16 @@ import type { WireImage, WireTaxonomy } from '../wire.js';
 import type { WallClock } from './dates.js';
 
 export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
-export const REGISTERED_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'];
+export const REGISTERED_STATUSES = [
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+];
 
 interface PostBase {
   id: number;
@@ -137,7 +146,8 @@ export class CalendarStore {
     return p?.kind === 'organizer' ? p : undefined;
   }
   bySlug<K extends PostRecord['kind']>(kind: K, slug: string): Extract<PostRecord, { kind: K }> | undefined {
-    for (const p of this.data.posts.values()) if (p.kind === kind && p.slug === slug) return p as Extract<PostRecord, { kind: K }>;
+    for (const p of this.data.posts.values())
+      if (p.kind === kind && p.slug === slug) return p as Extract<PostRecord, { kind: K }>;
     return undefined;
   }
   term(id: number, taxonomy?: WireTaxonomy): TermRecord | undefined {

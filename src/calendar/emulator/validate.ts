@@ -85,11 +85,13 @@ export function toList(v: unknown): string[] {
 
 const TRUE = ['true', '1', 'yes', 'on'];
 const FALSE = ['false', '0', 'no', 'off', ''];
-export const isBoolish = (v: unknown) => typeof v === 'boolean' || TRUE.includes(String(v).toLowerCase()) || FALSE.includes(String(v).toLowerCase());
+export const isBoolish = (v: unknown) =>
+  typeof v === 'boolean' || TRUE.includes(String(v).toLowerCase()) || FALSE.includes(String(v).toLowerCase());
 /** `tribe_is_truthy`: anything not recognised as true is false (null included). */
 export const truthy = (v: unknown) => v === true || TRUE.includes(String(v).toLowerCase());
 
-export const isDate = (v: unknown) => typeof v === 'string' || typeof v === 'number' ? parseDate(String(v), new Date()) !== undefined : false;
+export const isDate = (v: unknown) =>
+  typeof v === 'string' || typeof v === 'number' ? parseDate(String(v), new Date()) !== undefined : false;
 
 export const isUrlOrEmpty = (v: unknown) => {
   if (v === '' || v === null) return true;
@@ -103,7 +105,12 @@ export const isUrlOrEmpty = (v: unknown) => {
 
 export const pageArgs = (perPageDefault = 10): ArgSpecs => ({
   page: { type: 'integer', description: 'The archive page to return', default: 1, validate: isPositiveInt },
-  per_page: { type: 'integer', description: 'The number of items to return per page (at most 50)', default: perPageDefault, validate: isPositiveInt },
+  per_page: {
+    type: 'integer',
+    description: 'The number of items to return per page (at most 50)',
+    default: perPageDefault,
+    validate: isPositiveInt,
+  },
 });
 
 /** per_page is silently clamped to 50 (`sanitize_per_page`). */

@@ -39,26 +39,47 @@ ImageRef.implement({
     url: t.exposeString('url', { nullable: false, description: 'The URL of the full-size image.' }),
     width: t.exposeInt('width', { nullable: true, description: 'The full-size width in pixels, when known.' }),
     height: t.exposeInt('height', { nullable: true, description: 'The full-size height in pixels, when known.' }),
-    extension: t.exposeString('extension', { nullable: true, description: 'The file extension, e.g. `jpg`, when known.' }),
-    sizes: t.field({ nullable: false, type: [ImageSizeRef], description: 'The generated sizes of the image.', resolve: (i) => i.sizes }),
+    extension: t.exposeString('extension', {
+      nullable: true,
+      description: 'The file extension, e.g. `jpg`, when known.',
+    }),
+    sizes: t.field({
+      nullable: false,
+      type: [ImageSizeRef],
+      description: 'The generated sizes of the image.',
+      resolve: (i) => i.sizes,
+    }),
   }),
 });
 
 CostDetailsRef.implement({
   description: 'The cost of an event as numbers and currency, for formatting it yourself.',
   fields: (t) => ({
-    currencySymbol: t.exposeString('currencySymbol', { nullable: true, description: 'The currency symbol, e.g. `$`, when the event has one.' }),
-    currencyCode: t.exposeString('currencyCode', { nullable: true, description: 'The ISO 4217 currency code, e.g. `USD`, when the event has one.' }),
-    currencyPosition: t.exposeString('currencyPosition', { nullable: true, description: 'Whether the symbol goes before (`prefix`) or after (`postfix`) the amount.' }),
-    values: t.exposeFloatList('values', { nullable: false, description: 'The cost values in ascending order (one price or the ends of a range); empty when there is no cost.' }),
+    currencySymbol: t.exposeString('currencySymbol', {
+      nullable: true,
+      description: 'The currency symbol, e.g. `$`, when the event has one.',
+    }),
+    currencyCode: t.exposeString('currencyCode', {
+      nullable: true,
+      description: 'The ISO 4217 currency code, e.g. `USD`, when the event has one.',
+    }),
+    currencyPosition: t.exposeString('currencyPosition', {
+      nullable: true,
+      description: 'Whether the symbol goes before (`prefix`) or after (`postfix`) the amount.',
+    }),
+    values: t.exposeFloatList('values', {
+      nullable: false,
+      description:
+        'The cost values in ascending order (one price or the ends of a range); empty when there is no cost.',
+    }),
   }),
 });
 
 CustomFieldRef.implement({
   description: 'An additional field an event carries (Events Calendar Pro).',
   fields: (t) => ({
-    key: t.exposeString('key', { nullable: false, description: 'The field\'s meta key, e.g. `_ecp_custom_2`.' }),
-    label: t.exposeString('label', { nullable: false, description: 'The field\'s label as the site shows it.' }),
-    value: t.exposeString('value', { nullable: false, description: 'The field\'s value as text.' }),
+    key: t.exposeString('key', { nullable: false, description: "The field's meta key, e.g. `_ecp_custom_2`." }),
+    label: t.exposeString('label', { nullable: false, description: "The field's label as the site shows it." }),
+    value: t.exposeString('value', { nullable: false, description: "The field's value as text." }),
   }),
 });

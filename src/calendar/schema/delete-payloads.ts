@@ -12,20 +12,42 @@ import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from './refs.js
 
 const MOVE = 'Read `deletedId` (or `node { … }`): every delete in the graph answers `{ deletedId, node }`.';
 
-function payload<T extends { id: number | string; status?: string | null }>(name: string, ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef  , what: string, trash: boolean) {
+function payload<T extends { id: number | string; status?: string | null }>(
+  name: string,
+  ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef,
+  what: string,
+  trash: boolean,
+) {
   return builder.objectRef<Deleted<T>>(name).implement({
     description: `The result of deleting ${what}.`,
     fields: (t) => ({
-      deletedId: t.exposeID('deletedId', { nullable: false, description: `The id of the ${what.replace(/^an? /, '')} that was deleted.` }),
+      deletedId: t.exposeID('deletedId', {
+        nullable: false,
+        description: `The id of the ${what.replace(/^an? /, '')} that was deleted.`,
+      }),
       node: t.field({
         type: ref as typeof EventRef,
         nullable: true,
-        description: trash ? `The ${what.replace(/^an? /, '')} as the trash left it (\`postStatus\` TRASH).` : `The ${what.replace(/^an? /, '')} as it was.`,
+        description: trash
+          ? `The ${what.replace(/^an? /, '')} as the trash left it (\`postStatus\` TRASH).`
+          : `The ${what.replace(/^an? /, '')} as it was.`,
         resolve: (p) => p.node as unknown as CalendarEvent,
       }),
-      id: t.id({ nullable: false, description: 'The id of the deleted record (the same as `deletedId`).', deprecationReason: MOVE, resolve: (p) => p.deletedId }),
+      id: t.id({
+        nullable: false,
+        description: 'The id of the deleted record (the same as `deletedId`).',
+        deprecationReason: MOVE,
+        resolve: (p) => p.deletedId,
+      }),
       ...(trash
-        ? { status: t.string({ nullable: true, description: 'The record\'s post status after the delete, `trash`.', deprecationReason: MOVE, resolve: (p) => p.node?.status ?? null }) }
+        ? {
+            status: t.string({
+              nullable: true,
+              description: "The record's post status after the delete, `trash`.",
+              deprecationReason: MOVE,
+              resolve: (p) => p.node?.status ?? null,
+            }),
+          }
         : {}),
     }),
   });
@@ -33,9 +55,17 @@ function payload<T extends { id: number | string; status?: string | null }>(name
 
 export const DeleteEventPayload = payload<CalendarEvent>('DeleteEventPayload', EventRef, 'an event', true);
 export const DeleteVenuePayload = payload<CalendarVenue>('DeleteVenuePayload', VenueRef, 'a venue', true);
-export const DeleteOrganizerPayload = payload<CalendarOrganizer>('DeleteOrganizerPayload', OrganizerRef, 'an organizer', true);
+export const DeleteOrganizerPayload = payload<CalendarOrganizer>(
+  'DeleteOrganizerPayload',
+  OrganizerRef,
+  'an organizer',
+  true,
+);
 export const DeleteCategoryPayload = payload<CalendarTerm>('DeleteCategoryPayload', CategoryRef, 'a category', false);
 export const DeleteTagPayload = payload<CalendarTerm>('DeleteTagPayload', TagRef, 'a tag', false);
 
 /** A deleted record as its payload. */
-export const deleted = <T extends { id: number | string }>(node: T): Deleted<T> => ({ deletedId: String(node.id), node });
+export const deleted = <T extends { id: number | string }>(node: T): Deleted<T> => ({
+  deletedId: String(node.id),
+  node,
+});

@@ -14,7 +14,8 @@ import { OrganizerInputFields, VenueInputFields } from './record-inputs.js';
 import { DeleteEventPayload, deleted } from './delete-payloads.js';
 import { EventRef } from './refs.js';
 
-const DATE_HELP = 'A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event\'s time zone; a value with an offset is converted to it.';
+const DATE_HELP =
+  "A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it.";
 
 /** What `updateEvent` lets `null` clear (see the README's API conventions). */
 const CLEARABLE = ['venueId', 'organizerIds'] as const;
@@ -24,33 +25,62 @@ const eventFields = (create: boolean) =>
     description: create ? 'A new calendar event.' : 'Changes to a calendar event; fields left out keep their values.',
     fields: (t) => ({
       title: t.string({ required: create, description: 'The title as plain text.' }),
-      startDate: t.field({ type: 'DateTime', description: `When the event starts${create ? ' (this or `startDay` is required)' : ''}. ${DATE_HELP}` }),
-      endDate: t.field({ type: 'DateTime', description: `When the event ends${create ? ' (this or `endDay` is required)' : ''}. ${DATE_HELP}` }),
-      startDay: t.field({ type: 'Date', description: 'The first day of an all-day event, instead of `startDate`; makes the event all-day.' }),
-      endDay: t.field({ type: 'Date', description: 'The last day of an all-day event, instead of `endDate`; makes the event all-day.' }),
-      timezone: t.string({ description: 'The event\'s time zone, e.g. `Europe/Berlin`; the site\'s when left out.' }),
+      startDate: t.field({
+        type: 'DateTime',
+        description: `When the event starts${create ? ' (this or `startDay` is required)' : ''}. ${DATE_HELP}`,
+      }),
+      endDate: t.field({
+        type: 'DateTime',
+        description: `When the event ends${create ? ' (this or `endDay` is required)' : ''}. ${DATE_HELP}`,
+      }),
+      startDay: t.field({
+        type: 'Date',
+        description: 'The first day of an all-day event, instead of `startDate`; makes the event all-day.',
+      }),
+      endDay: t.field({
+        type: 'Date',
+        description: 'The last day of an all-day event, instead of `endDate`; makes the event all-day.',
+      }),
+      timezone: t.string({ description: "The event's time zone, e.g. `Europe/Berlin`; the site's when left out." }),
       allDay: t.boolean({ description: 'Whether the event lasts whole days.' }),
       description: t.string({ description: 'The description, as HTML.' }),
       excerpt: t.string({ description: 'The excerpt, as HTML.' }),
       slug: t.string({ description: 'The URL slug; derived from the title when left out.' }),
       postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH or DRAFT.' }),
-      status: t.string({ description: 'The post status as the upstream spells it, e.g. `publish`.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
+      status: t.string({
+        description: 'The post status as the upstream spells it, e.g. `publish`.',
+        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
+      }),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL to import.' }),
       cost: t.string({ description: 'The cost as text, e.g. `$10` or `5 - 20`.' }),
-      website: t.string({ description: 'The event\'s website URL.' }),
+      website: t.string({ description: "The event's website URL." }),
       showMap: t.boolean({ description: 'Whether to show a map of the venue.' }),
       showMapLink: t.boolean({ description: 'Whether to show a link to a map of the venue.' }),
       hideFromListings: t.boolean({ description: 'Whether to hide the event from calendar lists.' }),
       sticky: t.boolean({ description: 'Whether to pin the event to the top of month views.' }),
       featured: t.boolean({ description: 'Whether the event is featured.' }),
-      categories: t.stringList({ description: 'The categories, by id, slug or name; unknown names are created. Replaces the current ones.' }),
-      tags: t.stringList({ description: 'The tags, by id, slug or name; unknown names are created. Replaces the current ones.' }),
-      venueId: t.id({ description: create ? 'An existing venue for the event.' : 'An existing venue for the event; null removes the venue.' }),
+      categories: t.stringList({
+        description: 'The categories, by id, slug or name; unknown names are created. Replaces the current ones.',
+      }),
+      tags: t.stringList({
+        description: 'The tags, by id, slug or name; unknown names are created. Replaces the current ones.',
+      }),
+      venueId: t.id({
+        description: create
+          ? 'An existing venue for the event.'
+          : 'An existing venue for the event; null removes the venue.',
+      }),
       venue: t.field({
         type: VenueInputFields,
-        description: create ? 'A new venue to create with the event (instead of `venueId`).' : 'A new venue to create and give the event instead of its current one (instead of `venueId`).',
+        description: create
+          ? 'A new venue to create with the event (instead of `venueId`).'
+          : 'A new venue to create and give the event instead of its current one (instead of `venueId`).',
       }),
-      organizerIds: t.idList({ description: create ? 'Existing organizers of the event.' : 'Existing organizers of the event, replacing the current ones; null or [] removes them.' }),
+      organizerIds: t.idList({
+        description: create
+          ? 'Existing organizers of the event.'
+          : 'Existing organizers of the event, replacing the current ones; null or [] removes them.',
+      }),
       organizers: t.field({
         type: [OrganizerInputFields],
         description: create
@@ -63,15 +93,24 @@ const eventFields = (create: boolean) =>
 const CreateEventInput = eventFields(true);
 const UpdateEventInput = eventFields(false);
 
-type EventArgs = Omit<EventInput, 'status'> & { startDay?: string | null; endDay?: string | null; postStatus?: PostStatusValue | null; status?: string | null };
+type EventArgs = Omit<EventInput, 'status'> & {
+  startDay?: string | null;
+  endDay?: string | null;
+  postStatus?: PostStatusValue | null;
+  status?: string | null;
+};
 
 /** The graph's input as the writer's: whole days become wall clocks of an all-day event, and the status one string. */
 function eventInput(input: EventArgs, create: boolean): EventInput {
   const { startDay, endDay, postStatus, status, ...rest } = input;
   const out: EventInput = { ...rest, status: statusInput(postStatus, status, 'input.postStatus') };
-  for (const [day, full, time] of [['startDay', 'startDate', '00:00:00'], ['endDay', 'endDate', '23:59:59']] as const) {
+  for (const [day, full, time] of [
+    ['startDay', 'startDate', '00:00:00'],
+    ['endDay', 'endDate', '23:59:59'],
+  ] as const) {
     const value = day === 'startDay' ? startDay : endDay;
-    if (value != null && input[full] != null) throw badInput(`Give "input.${full}" or "input.${day}", not both.`, `input.${day}`);
+    if (value != null && input[full] != null)
+      throw badInput(`Give "input.${full}" or "input.${day}", not both.`, `input.${day}`);
     if (value != null) {
       out[full] = `${value} ${time}`;
       if (out.allDay == null) out.allDay = true;
@@ -91,27 +130,40 @@ builder.mutationFields((t) => ({
       clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
     },
     resolve: (_root, { input, clientMutationId }, { calendar, idempotency, live }, info) =>
-      idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, async () => {
-        const event = await calendar.writes.createEvent(eventInput(input, true));
-        live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
-        return event;
-      }),
+      idempotentCreate(
+        idempotency,
+        info,
+        { upstream: 'calendar', identity: calendar.client.writerIdentity },
+        input,
+        clientMutationId,
+        async () => {
+          const event = await calendar.writes.createEvent(eventInput(input, true));
+          live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
+          return event;
+        },
+      ),
   }),
   updateEvent: t.field({
     type: EventRef,
     nullable: true,
-    description: 'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
+    description:
+      'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
     args: {
-      id: t.arg.id({ description: 'The event\'s id.' }),
-      slug: t.arg.string({ description: 'The event\'s slug.' }),
-      password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
+      id: t.arg.id({ description: "The event's id." }),
+      slug: t.arg.string({ description: "The event's slug." }),
+      password: t.arg.string({ description: "The event's password, when it is password protected." }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
       expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
     resolve: async (_root, args, { calendar, live }) => {
       const ref = recordRef(args, 'event');
       refuseNulls(args.input, 'input', CLEARABLE);
-      const event = await calendar.writes.updateEvent(ref, eventInput(args.input, false), args.password ?? undefined, args.expectedVersion ?? undefined);
+      const event = await calendar.writes.updateEvent(
+        ref,
+        eventInput(args.input, false),
+        args.password ?? undefined,
+        args.expectedVersion ?? undefined,
+      );
       live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
       return event;
     },
@@ -119,11 +171,12 @@ builder.mutationFields((t) => ({
   deleteEvent: t.field({
     type: DeleteEventPayload,
     nullable: true,
-    description: 'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
+    description:
+      'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
     args: {
-      id: t.arg.id({ description: 'The event\'s id.' }),
-      slug: t.arg.string({ description: 'The event\'s slug.' }),
-      password: t.arg.string({ description: 'The event\'s password, when it is password protected.' }),
+      id: t.arg.id({ description: "The event's id." }),
+      slug: t.arg.string({ description: "The event's slug." }),
+      password: t.arg.string({ description: "The event's password, when it is password protected." }),
     },
     resolve: async (_root, args, { calendar, live }) => {
       const event = await calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined);

@@ -11,45 +11,174 @@ import { HTMLScalar } from './common.js';
 import { PostStatus, postStatusOf, STATUS_DEPRECATION } from './post-status.js';
 import { pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';
-import { CategoryRef, CostDetailsRef, CustomFieldRef, EventConnection, EventRef, ImageRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
+import {
+  CategoryRef,
+  CostDetailsRef,
+  CustomFieldRef,
+  EventConnection,
+  EventRef,
+  ImageRef,
+  OrganizerRef,
+  TagRef,
+  VenueRef,
+} from './refs.js';
 
 EventRef.implement({
   description: 'A calendar event.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress post id of the event.' }),
-    globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
-    globalIdLineage: t.exposeStringList('globalIdLineage', { nullable: false, description: 'The global ids of the sites the event was imported through, its own first.' }),
-    authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when the event has one.' }),
-    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (e) => eventVersion(e) }),
-    status: t.exposeString('status', { nullable: false, description: 'The post status as the upstream spells it: `publish`, `draft`, `pending`, `future`, `private` or `trash`.', deprecationReason: STATUS_DEPRECATION }),
-    postStatus: t.field({ type: PostStatus, nullable: false, description: 'The post status; OTHER for a status a plugin of the site added.', resolve: (e) => postStatusOf(e.status)! }),
-    title: t.exposeString('title', { nullable: false, description: 'The title as plain text (HTML entities decoded).' }),
-    description: t.field({ nullable: false, type: HTMLScalar, description: 'The description as HTML; empty when there is none.', resolve: (e) => e.description }),
-    excerpt: t.field({ nullable: false, type: HTMLScalar, description: 'The excerpt as HTML; empty when there is none.', resolve: (e) => e.excerpt }),
+    globalId: t.exposeString('globalId', {
+      nullable: false,
+      description: 'A stable identifier across sites (`host?id=N`); do not parse it.',
+    }),
+    globalIdLineage: t.exposeStringList('globalIdLineage', {
+      nullable: false,
+      description: 'The global ids of the sites the event was imported through, its own first.',
+    }),
+    authorId: t.exposeID('authorId', {
+      nullable: true,
+      description: 'The WordPress user id of the author, when the event has one.',
+    }),
+    version: t.string({
+      nullable: false,
+      description:
+        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
+      resolve: (e) => eventVersion(e),
+    }),
+    status: t.exposeString('status', {
+      nullable: false,
+      description:
+        'The post status as the upstream spells it: `publish`, `draft`, `pending`, `future`, `private` or `trash`.',
+      deprecationReason: STATUS_DEPRECATION,
+    }),
+    postStatus: t.field({
+      type: PostStatus,
+      nullable: false,
+      description: 'The post status; OTHER for a status a plugin of the site added.',
+      resolve: (e) => postStatusOf(e.status)!,
+    }),
+    title: t.exposeString('title', {
+      nullable: false,
+      description: 'The title as plain text (HTML entities decoded).',
+    }),
+    description: t.field({
+      nullable: false,
+      type: HTMLScalar,
+      description: 'The description as HTML; empty when there is none.',
+      resolve: (e) => e.description,
+    }),
+    excerpt: t.field({
+      nullable: false,
+      type: HTMLScalar,
+      description: 'The excerpt as HTML; empty when there is none.',
+      resolve: (e) => e.excerpt,
+    }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the event.' }),
     url: t.exposeString('url', { nullable: false, description: 'The public web page of the event.' }),
-    startDate: t.field({ nullable: false, type: 'DateTime', description: 'When the event starts: its local wall time with the offset of its time zone.', resolve: (e) => e.startDate }),
-    endDate: t.field({ nullable: false, type: 'DateTime', description: 'When the event ends: its local wall time with the offset of its time zone.', resolve: (e) => e.endDate }),
-    allDay: t.exposeBoolean('allDay', { nullable: true, description: 'Whether the event lasts whole days; null when hidden by a password.' }),
-    timezone: t.exposeString('timezone', { nullable: true, description: 'The event\'s time zone, e.g. `Europe/Berlin` or `UTC+2`, when it has one.' }),
-    timezoneAbbr: t.exposeString('timezoneAbbr', { nullable: true, description: 'The abbreviation of the time zone at the start, e.g. `CET`, when known.' }),
-    cost: t.exposeString('cost', { nullable: true, description: 'The cost as the site displays it, e.g. `$5 – $20` or `Free`; null when there is none.' }),
-    costDetails: t.field({ nullable: false, type: CostDetailsRef, description: 'The cost as numbers with its currency.', resolve: (e) => e.costDetails }),
-    website: t.exposeString('website', { nullable: true, description: 'The event\'s website (the upstream falls back to the event page), when there is one.' }),
-    showMap: t.exposeBoolean('showMap', { nullable: true, description: 'Whether the site shows a map of the venue; null when hidden by a password.' }),
-    showMapLink: t.exposeBoolean('showMapLink', { nullable: true, description: 'Whether the site shows a link to a map of the venue; null when hidden by a password.' }),
-    hideFromListings: t.exposeBoolean('hideFromListings', { nullable: true, description: 'Whether the event is hidden from calendar lists (such events never appear in `events`).' }),
-    sticky: t.exposeBoolean('sticky', { nullable: true, description: 'Whether the event is pinned to the top of month views.' }),
+    startDate: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: 'When the event starts: its local wall time with the offset of its time zone.',
+      resolve: (e) => e.startDate,
+    }),
+    endDate: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: 'When the event ends: its local wall time with the offset of its time zone.',
+      resolve: (e) => e.endDate,
+    }),
+    allDay: t.exposeBoolean('allDay', {
+      nullable: true,
+      description: 'Whether the event lasts whole days; null when hidden by a password.',
+    }),
+    timezone: t.exposeString('timezone', {
+      nullable: true,
+      description: "The event's time zone, e.g. `Europe/Berlin` or `UTC+2`, when it has one.",
+    }),
+    timezoneAbbr: t.exposeString('timezoneAbbr', {
+      nullable: true,
+      description: 'The abbreviation of the time zone at the start, e.g. `CET`, when known.',
+    }),
+    cost: t.exposeString('cost', {
+      nullable: true,
+      description: 'The cost as the site displays it, e.g. `$5 – $20` or `Free`; null when there is none.',
+    }),
+    costDetails: t.field({
+      nullable: false,
+      type: CostDetailsRef,
+      description: 'The cost as numbers with its currency.',
+      resolve: (e) => e.costDetails,
+    }),
+    website: t.exposeString('website', {
+      nullable: true,
+      description: "The event's website (the upstream falls back to the event page), when there is one.",
+    }),
+    showMap: t.exposeBoolean('showMap', {
+      nullable: true,
+      description: 'Whether the site shows a map of the venue; null when hidden by a password.',
+    }),
+    showMapLink: t.exposeBoolean('showMapLink', {
+      nullable: true,
+      description: 'Whether the site shows a link to a map of the venue; null when hidden by a password.',
+    }),
+    hideFromListings: t.exposeBoolean('hideFromListings', {
+      nullable: true,
+      description: 'Whether the event is hidden from calendar lists (such events never appear in `events`).',
+    }),
+    sticky: t.exposeBoolean('sticky', {
+      nullable: true,
+      description: 'Whether the event is pinned to the top of month views.',
+    }),
     featured: t.exposeBoolean('featured', { nullable: true, description: 'Whether the event is featured.' }),
-    image: t.field({ type: ImageRef, nullable: true, description: 'The featured image, or null when there is none.', resolve: (e) => e.image }),
-    venue: t.field({ type: VenueRef, nullable: true, description: 'The venue of the event (the first, when there are several), or null.', resolve: (e) => e.venues[0] ?? null }),
-    venues: t.field({ nullable: false, type: [VenueRef], description: 'All venues of the event; usually one or none.', resolve: (e) => e.venues }),
-    organizers: t.field({ nullable: false, type: [OrganizerRef], description: 'The organizers of the event.', resolve: (e) => e.organizers }),
-    categories: t.field({ nullable: false, type: [CategoryRef], description: 'The event categories the event is in.', resolve: (e) => e.categories }),
+    image: t.field({
+      type: ImageRef,
+      nullable: true,
+      description: 'The featured image, or null when there is none.',
+      resolve: (e) => e.image,
+    }),
+    venue: t.field({
+      type: VenueRef,
+      nullable: true,
+      description: 'The venue of the event (the first, when there are several), or null.',
+      resolve: (e) => e.venues[0] ?? null,
+    }),
+    venues: t.field({
+      nullable: false,
+      type: [VenueRef],
+      description: 'All venues of the event; usually one or none.',
+      resolve: (e) => e.venues,
+    }),
+    organizers: t.field({
+      nullable: false,
+      type: [OrganizerRef],
+      description: 'The organizers of the event.',
+      resolve: (e) => e.organizers,
+    }),
+    categories: t.field({
+      nullable: false,
+      type: [CategoryRef],
+      description: 'The event categories the event is in.',
+      resolve: (e) => e.categories,
+    }),
     tags: t.field({ nullable: false, type: [TagRef], description: 'The tags of the event.', resolve: (e) => e.tags }),
-    customFields: t.field({ nullable: false, type: [CustomFieldRef], description: 'Additional fields of the event; empty when there are none.', resolve: (e) => e.customFields }),
-    publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the event post was published (not when the event happens).', resolve: (e) => e.publishedAt }),
-    modifiedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the event post was last changed.', resolve: (e) => e.modifiedAt }),
+    customFields: t.field({
+      nullable: false,
+      type: [CustomFieldRef],
+      description: 'Additional fields of the event; empty when there are none.',
+      resolve: (e) => e.customFields,
+    }),
+    publishedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the event post was published (not when the event happens).',
+      resolve: (e) => e.publishedAt,
+    }),
+    modifiedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the event post was last changed.',
+      resolve: (e) => e.modifiedAt,
+    }),
   }),
 });
 
@@ -59,15 +188,18 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One event by id or by slug (give exactly one); null when there is no such event.',
     args: {
-      id: t.arg.id({ description: 'The event\'s WordPress id.' }),
-      slug: t.arg.string({ description: 'The event\'s slug.' }),
+      id: t.arg.id({ description: "The event's WordPress id." }),
+      slug: t.arg.string({ description: "The event's slug." }),
       password: t.arg.string({ description: 'The password of a password-protected event.' }),
     },
     resolve: async (_root, args, { calendar }) => {
       const ref = recordRef(args, 'event');
       if (args.password) {
         // A password read is not shared with other readers of the same event.
-        const wire = 'id' in ref ? await calendar.client.getEvent(ref.id, args.password) : await calendar.client.getEventBySlug(ref.slug, args.password);
+        const wire =
+          'id' in ref
+            ? await calendar.client.getEvent(ref.id, args.password)
+            : await calendar.client.getEventBySlug(ref.slug, args.password);
         return wire && calendar.loaders.primeEvent(normalizeEvent(wire));
       }
       return 'id' in ref ? calendar.loaders.event.load(ref.id) : calendar.loaders.eventBySlug.load(ref.slug);
@@ -77,7 +209,8 @@ builder.queryFields((t) => ({
     {
       type: EventRef,
       nullable: true,
-      description: 'Events in start order, filtered; `first` may exceed the upstream page of 50 up to the configured maximum.',
+      description:
+        'Events in start order, filtered; `first` may exceed the upstream page of 50 up to the configured maximum.',
       args: { filter: t.arg({ type: EventFilter, description: 'Conditions on the events listed.' }) },
       resolve: (_root, args, { calendar }) => {
         const query = eventsQuery(args.filter);

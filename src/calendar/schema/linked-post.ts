@@ -10,16 +10,41 @@ LinkedPostRef.implement({
   description: 'A venue or an organizer: a post of the site that events link to.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress post id.' }),
-    globalId: t.exposeString('globalId', { nullable: false, description: 'A stable identifier across sites (`host?id=N`); do not parse it.' }),
+    globalId: t.exposeString('globalId', {
+      nullable: false,
+      description: 'A stable identifier across sites (`host?id=N`); do not parse it.',
+    }),
     name: t.exposeString('name', { nullable: false, description: 'The name as plain text.' }),
     slug: t.exposeString('slug', { nullable: true, description: 'The URL slug.' }),
-    status: t.exposeString('status', { nullable: true, description: 'The post status as the upstream spells it, e.g. `publish` or `trash`.', deprecationReason: STATUS_DEPRECATION }),
-    postStatus: t.field({ type: PostStatus, nullable: true, description: 'The post status, when the upstream sends it; OTHER for a status a plugin of the site added.', resolve: (p) => postStatusOf(p.status) }),
-    authorId: t.exposeID('authorId', { nullable: true, description: 'The WordPress user id of the author, when known.' }),
-    description: t.field({ type: HTMLScalar, nullable: true, description: 'The description as HTML, when there is one.', resolve: (p) => p.description }),
+    status: t.exposeString('status', {
+      nullable: true,
+      description: 'The post status as the upstream spells it, e.g. `publish` or `trash`.',
+      deprecationReason: STATUS_DEPRECATION,
+    }),
+    postStatus: t.field({
+      type: PostStatus,
+      nullable: true,
+      description: 'The post status, when the upstream sends it; OTHER for a status a plugin of the site added.',
+      resolve: (p) => postStatusOf(p.status),
+    }),
+    authorId: t.exposeID('authorId', {
+      nullable: true,
+      description: 'The WordPress user id of the author, when known.',
+    }),
+    description: t.field({
+      type: HTMLScalar,
+      nullable: true,
+      description: 'The description as HTML, when there is one.',
+      resolve: (p) => p.description,
+    }),
     url: t.exposeString('url', { nullable: true, description: 'The public web page.' }),
     phone: t.exposeString('phone', { nullable: true, description: 'The contact phone number.' }),
     website: t.exposeString('website', { nullable: true, description: 'The website of the venue or organizer.' }),
-    image: t.field({ type: ImageRef, nullable: true, description: 'The featured image, or null.', resolve: (p) => p.image }),
+    image: t.field({
+      type: ImageRef,
+      nullable: true,
+      description: 'The featured image, or null.',
+      resolve: (p) => p.image,
+    }),
   }),
 });

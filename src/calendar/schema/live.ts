@@ -17,12 +17,26 @@ import { EventRef } from './refs.js';
 const MISSING = 'missing';
 
 const EventChange = builder.objectRef<{ change: Change; event: CalendarEvent | null }>('EventChange').implement({
-  description: 'An event changed; `event` is it as the subscriber\'s credential reads it now.',
+  description: "An event changed; `event` is it as the subscriber's credential reads it now.",
   fields: (t) => ({
-    id: t.id({ nullable: false, description: 'The event\'s id.', resolve: (c) => c.change.id }),
-    origin: t.field({ type: ChangeOrigin, nullable: false, description: 'How the gateway learned of the change.', resolve: (c) => c.change.origin }),
-    deleted: t.boolean({ nullable: false, description: 'Whether the event is gone (trashed or deleted): `event` is then null.', resolve: (c) => Boolean(c.change.deleted) || c.event === null }),
-    event: t.field({ type: EventRef, nullable: true, description: 'The event now, read with the subscriber\'s credential; null when it no longer reads.', resolve: (c) => c.event }),
+    id: t.id({ nullable: false, description: "The event's id.", resolve: (c) => c.change.id }),
+    origin: t.field({
+      type: ChangeOrigin,
+      nullable: false,
+      description: 'How the gateway learned of the change.',
+      resolve: (c) => c.change.origin,
+    }),
+    deleted: t.boolean({
+      nullable: false,
+      description: 'Whether the event is gone (trashed or deleted): `event` is then null.',
+      resolve: (c) => Boolean(c.change.deleted) || c.event === null,
+    }),
+    event: t.field({
+      type: EventRef,
+      nullable: true,
+      description: "The event now, read with the subscriber's credential; null when it no longer reads.",
+      resolve: (c) => c.event,
+    }),
   }),
 });
 
@@ -30,16 +44,22 @@ const EventsChange = builder.objectRef<ChangeBatch>('EventsChange').implement({
   description: 'Events that changed; read the ones you show again (e.g. `events(filter: { include: ids })`).',
   fields: (t) => ({
     ids: t.idList({ nullable: false, description: 'The ids of the changed events.', resolve: (b) => b.ids }),
-    origin: t.field({ type: ChangeOrigin, nullable: false, description: 'How the gateway learned of the change.', resolve: (b) => b.origin }),
+    origin: t.field({
+      type: ChangeOrigin,
+      nullable: false,
+      description: 'How the gateway learned of the change.',
+      resolve: (b) => b.origin,
+    }),
   }),
 });
 
 builder.subscriptionFields((t) => ({
   eventChanged: t.field({
     type: EventChange,
-    description: 'Sends the event each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.',
+    description:
+      'Sends the event each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.',
     args: {
-      id: t.arg.id({ required: true, description: 'The event\'s id.' }),
+      id: t.arg.id({ required: true, description: "The event's id." }),
       pollIntervalSeconds: t.arg.int({ description: POLL_ARG_HELP }),
     },
     subscribe: (_root, args, ctx) => {
@@ -74,7 +94,8 @@ builder.subscriptionFields((t) => ({
   }),
   eventsChanged: t.field({
     type: EventsChange,
-    description: 'Sends the ids of events that change: every event changed through the gateway, and the events of the filtered list (its first page of 50) that polling finds changed, added or gone.',
+    description:
+      'Sends the ids of events that change: every event changed through the gateway, and the events of the filtered list (its first page of 50) that polling finds changed, added or gone.',
     args: {
       filter: t.arg({ type: EventFilter, description: 'Which events polling watches (as `events(filter:)`).' }),
       pollIntervalSeconds: t.arg.int({ description: POLL_ARG_HELP }),
@@ -97,7 +118,9 @@ builder.subscriptionFields((t) => ({
           changed: (current, previous) => {
             const now = JSON.parse(current) as Record<string, string>;
             const before = JSON.parse(previous) as Record<string, string>;
-            const ids = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter((id) => now[id] !== before[id]);
+            const ids = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter(
+              (id) => now[id] !== before[id],
+            );
             if (ids.length === 0) return;
             live.fresh(true).calendar.client.forgetEvents();
             live.bus.eventsChanged(scope, { ids, origin: 'poll' });

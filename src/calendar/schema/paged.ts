@@ -47,7 +47,17 @@ export function eventsOf(
   id: number,
 ) {
   const field = FILTER_OF[wireKey];
-  if (args.filter?.[field]?.length) throw badInput(`"filter.${field}" cannot be used here: the events are already those of this record.`, `filter.${field}`);
+  if (args.filter?.[field]?.length)
+    throw badInput(
+      `"filter.${field}" cannot be used here: the events are already those of this record.`,
+      `filter.${field}`,
+    );
   const query = { ...eventsQuery(args.filter), [wireKey]: [id] };
-  return pagedConnection(scope, args, listKeyOf(`${wireKey}:${id}:events`, { filter: query }), scope.loaders.events, query);
+  return pagedConnection(
+    scope,
+    args,
+    listKeyOf(`${wireKey}:${id}:events`, { filter: query }),
+    scope.loaders.events,
+    query,
+  );
 }

@@ -17,7 +17,10 @@ export const PostStatus = builder.enumType('PostStatus', {
     PENDING: { value: 'pending', description: 'Waiting for review.' },
     PRIVATE: { value: 'private', description: 'Visible only to users who may read private posts.' },
     TRASH: { value: 'trash', description: 'In the trash (deleted, but restorable on the site).' },
-    OTHER: { value: 'other', description: 'A status a plugin of the site registered; the raw value is in `status`. Output only.' },
+    OTHER: {
+      value: 'other',
+      description: 'A status a plugin of the site registered; the raw value is in `status`. Output only.',
+    },
   } as const,
 });
 
@@ -30,9 +33,14 @@ export function postStatusOf(raw: string | null | undefined): PostStatusValue | 
 }
 
 /** An input status: the enum (OTHER refused) or the deprecated string; not both. */
-export function statusInput(value: PostStatusValue | null | undefined, legacy: string | null | undefined, argument: string): string | undefined {
+export function statusInput(
+  value: PostStatusValue | null | undefined,
+  legacy: string | null | undefined,
+  argument: string,
+): string | undefined {
   if (value === 'other') throw badInput(`"${argument}" cannot be OTHER: give a status the site knows.`, argument);
-  if (value != null && legacy != null) throw badInput(`Give "${argument}" or the deprecated "status", not both.`, argument);
+  if (value != null && legacy != null)
+    throw badInput(`Give "${argument}" or the deprecated "status", not both.`, argument);
   return value ?? legacy ?? undefined;
 }
 

@@ -21,7 +21,10 @@ const venueFields = (name: string, create: boolean) =>
       website: t.string({ description: 'The website URL.' }),
       description: t.string({ description: 'The description, as HTML.' }),
       postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-      status: t.string({ description: 'The post status as the upstream spells it, e.g. `publish`.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
+      status: t.string({
+        description: 'The post status as the upstream spells it, e.g. `publish`.',
+        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
+      }),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
       showMap: t.boolean({ description: 'Whether to show a map of the venue.' }),
       showMapLink: t.boolean({ description: 'Whether to show a link to a map of the venue.' }),
@@ -38,7 +41,10 @@ const organizerFields = (name: string, create: boolean) =>
       website: t.string({ description: 'The website URL.' }),
       description: t.string({ description: 'The description, as HTML.' }),
       postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-      status: t.string({ description: 'The post status as the upstream spells it, e.g. `publish`.', deprecationReason: 'Use `postStatus`, the PostStatus enum.' }),
+      status: t.string({
+        description: 'The post status as the upstream spells it, e.g. `publish`.',
+        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
+      }),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
     }),
   });

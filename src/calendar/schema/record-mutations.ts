@@ -16,7 +16,13 @@ import {
   UpdateVenueInput,
   VenueInputFields,
 } from './record-inputs.js';
-import { DeleteCategoryPayload, DeleteOrganizerPayload, DeleteTagPayload, DeleteVenuePayload, deleted } from './delete-payloads.js';
+import {
+  DeleteCategoryPayload,
+  DeleteOrganizerPayload,
+  DeleteTagPayload,
+  DeleteVenuePayload,
+  deleted,
+} from './delete-payloads.js';
 import { CategoryRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
 import { refuseNulls } from '../../graph/update-input.js';
 
@@ -33,15 +39,29 @@ builder.mutationFields((t) => {
       type: VenueRef,
       nullable: true,
       description: 'Creates a venue.',
-      args: { input: t.arg({ type: VenueInputFields, required: true, description: 'The new venue.' }), clientMutationId: clientMutationId() },
+      args: {
+        input: t.arg({ type: VenueInputFields, required: true, description: 'The new venue.' }),
+        clientMutationId: clientMutationId(),
+      },
       resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, () => calendar.writes.createVenue(input)),
+        idempotentCreate(
+          idempotency,
+          info,
+          { upstream: 'calendar', identity: calendar.client.writerIdentity },
+          input,
+          clientMutationId,
+          () => calendar.writes.createVenue(input),
+        ),
     }),
     updateVenue: t.field({
       type: VenueRef,
       nullable: true,
       description: 'Changes the given fields of a venue found by id or slug.',
-      args: { ...idOrSlug('venue'), input: t.arg({ type: UpdateVenueInput, required: true, description: 'The changes.' }), expectedVersion: expectedVersion() },
+      args: {
+        ...idOrSlug('venue'),
+        input: t.arg({ type: UpdateVenueInput, required: true, description: 'The changes.' }),
+        expectedVersion: expectedVersion(),
+      },
       resolve: (_r, args, { calendar }) => {
         const ref = recordRef(args, 'venue');
         refuseNulls(args.input, 'input');
@@ -51,7 +71,8 @@ builder.mutationFields((t) => {
     deleteVenue: t.field({
       type: DeleteVenuePayload,
       nullable: true,
-      description: 'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
+      description:
+        'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
       args: idOrSlug('venue'),
       resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteVenue(recordRef(args, 'venue'))),
     }),
@@ -59,15 +80,29 @@ builder.mutationFields((t) => {
       type: OrganizerRef,
       nullable: true,
       description: 'Creates an organizer.',
-      args: { input: t.arg({ type: OrganizerInputFields, required: true, description: 'The new organizer.' }), clientMutationId: clientMutationId() },
+      args: {
+        input: t.arg({ type: OrganizerInputFields, required: true, description: 'The new organizer.' }),
+        clientMutationId: clientMutationId(),
+      },
       resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, () => calendar.writes.createOrganizer(input)),
+        idempotentCreate(
+          idempotency,
+          info,
+          { upstream: 'calendar', identity: calendar.client.writerIdentity },
+          input,
+          clientMutationId,
+          () => calendar.writes.createOrganizer(input),
+        ),
     }),
     updateOrganizer: t.field({
       type: OrganizerRef,
       nullable: true,
       description: 'Changes the given fields of an organizer found by id or slug.',
-      args: { ...idOrSlug('organizer'), input: t.arg({ type: UpdateOrganizerInput, required: true, description: 'The changes.' }), expectedVersion: expectedVersion() },
+      args: {
+        ...idOrSlug('organizer'),
+        input: t.arg({ type: UpdateOrganizerInput, required: true, description: 'The changes.' }),
+        expectedVersion: expectedVersion(),
+      },
       resolve: (_r, args, { calendar }) => {
         const ref = recordRef(args, 'organizer');
         refuseNulls(args.input, 'input');
@@ -77,23 +112,39 @@ builder.mutationFields((t) => {
     deleteOrganizer: t.field({
       type: DeleteOrganizerPayload,
       nullable: true,
-      description: 'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
+      description:
+        'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
       args: idOrSlug('organizer'),
-      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteOrganizer(recordRef(args, 'organizer'))),
+      resolve: async (_r, args, { calendar }) =>
+        deleted(await calendar.writes.deleteOrganizer(recordRef(args, 'organizer'))),
     }),
     createCategory: t.field({
       type: CategoryRef,
       nullable: true,
       description: 'Creates an event category.',
-      args: { input: t.arg({ type: CreateCategoryInput, required: true, description: 'The new category.' }), clientMutationId: clientMutationId() },
+      args: {
+        input: t.arg({ type: CreateCategoryInput, required: true, description: 'The new category.' }),
+        clientMutationId: clientMutationId(),
+      },
       resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, () => calendar.writes.createCategory(input)),
+        idempotentCreate(
+          idempotency,
+          info,
+          { upstream: 'calendar', identity: calendar.client.writerIdentity },
+          input,
+          clientMutationId,
+          () => calendar.writes.createCategory(input),
+        ),
     }),
     updateCategory: t.field({
       type: CategoryRef,
       nullable: true,
       description: 'Changes the given fields of an event category.',
-      args: { ...termId('category'), input: t.arg({ type: UpdateCategoryInput, required: true, description: 'The changes.' }), expectedVersion: expectedVersion() },
+      args: {
+        ...termId('category'),
+        input: t.arg({ type: UpdateCategoryInput, required: true, description: 'The changes.' }),
+        expectedVersion: expectedVersion(),
+      },
       resolve: (_r, args, { calendar }) => {
         const id = recordId(args.id, 'id');
         refuseNulls(args.input, 'input');
@@ -103,7 +154,8 @@ builder.mutationFields((t) => {
     deleteCategory: t.field({
       type: DeleteCategoryPayload,
       nullable: true,
-      description: 'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
+      description:
+        'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
       args: termId('category'),
       resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteCategory(recordId(args.id, 'id'))),
     }),
@@ -111,15 +163,29 @@ builder.mutationFields((t) => {
       type: TagRef,
       nullable: true,
       description: 'Creates an event tag.',
-      args: { input: t.arg({ type: CreateTagInput, required: true, description: 'The new tag.' }), clientMutationId: clientMutationId() },
+      args: {
+        input: t.arg({ type: CreateTagInput, required: true, description: 'The new tag.' }),
+        clientMutationId: clientMutationId(),
+      },
       resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(idempotency, info, { upstream: 'calendar', identity: calendar.client.writerIdentity }, input, clientMutationId, () => calendar.writes.createTag(input)),
+        idempotentCreate(
+          idempotency,
+          info,
+          { upstream: 'calendar', identity: calendar.client.writerIdentity },
+          input,
+          clientMutationId,
+          () => calendar.writes.createTag(input),
+        ),
     }),
     updateTag: t.field({
       type: TagRef,
       nullable: true,
       description: 'Changes the given fields of an event tag.',
-      args: { ...termId('tag'), input: t.arg({ type: UpdateTagInput, required: true, description: 'The changes.' }), expectedVersion: expectedVersion() },
+      args: {
+        ...termId('tag'),
+        input: t.arg({ type: UpdateTagInput, required: true, description: 'The changes.' }),
+        expectedVersion: expectedVersion(),
+      },
       resolve: (_r, args, { calendar }) => {
         const id = recordId(args.id, 'id');
         refuseNulls(args.input, 'input');

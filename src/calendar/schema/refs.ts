@@ -3,7 +3,16 @@
  * type files can point at each other without import cycles. Each is implemented in its own file.
  */
 import { builder } from '../../graph/builder.js';
-import type { CalendarEvent, CalendarImage, CalendarLinkedPost, CalendarOrganizer, CalendarTerm, CalendarVenue, CostDetails, CustomField } from '../model.js';
+import type {
+  CalendarEvent,
+  CalendarImage,
+  CalendarLinkedPost,
+  CalendarOrganizer,
+  CalendarTerm,
+  CalendarVenue,
+  CostDetails,
+  CustomField,
+} from '../model.js';
 
 export const EventRef = builder.objectRef<CalendarEvent>('Event');
 export const LinkedPostRef = builder.interfaceRef<CalendarLinkedPost>('CalendarLinkedPost');
@@ -17,7 +26,11 @@ export const CostDetailsRef = builder.objectRef<CostDetails>('EventCostDetails')
 export const CustomFieldRef = builder.objectRef<CustomField>('EventCustomField');
 
 /** A connection type with its edge, both described (the SDL doubles as the API's documentation). */
-function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef  >(type: T, name: string, what: string) {
+function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef>(
+  type: T,
+  name: string,
+  what: string,
+) {
   return builder.connectionObject(
     {
       type,
@@ -25,7 +38,11 @@ function connection<T extends typeof EventRef | typeof VenueRef | typeof Organiz
       description: `A page of ${what}, with cursors to page on.`,
       edgesField: { description: `The ${what} of this page, each with its cursor.` },
     },
-    { name: `${name}Edge`, description: `One of the ${what} in a page, with its cursor.`, nodeField: { description: `The record itself.` } },
+    {
+      name: `${name}Edge`,
+      description: `One of the ${what} in a page, with its cursor.`,
+      nodeField: { description: `The record itself.` },
+    },
   );
 }
 

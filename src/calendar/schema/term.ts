@@ -10,7 +10,7 @@ import { EventFilter } from './event-filter.js';
 import { CategoryConnection, CategoryRef, EventConnection, EventRef, TagConnection, TagRef } from './refs.js';
 
 export const TermOrder = builder.enumType('TermOrder', {
-  description: 'The direction of a category or tag list\'s order; only for the deprecated one-word `orderBy` values.',
+  description: "The direction of a category or tag list's order; only for the deprecated one-word `orderBy` values.",
   values: {
     ASC: { value: 'asc', description: 'Ascending (the default).' },
     DESC: { value: 'desc', description: 'Descending.' },
@@ -29,14 +29,25 @@ const TERM_SORT_FIELDS = {
 function termOrderValues() {
   const values: Record<string, { value: string; description: string; deprecationReason?: string }> = {};
   for (const [name, [wire, label]] of Object.entries(TERM_SORT_FIELDS)) {
-    values[`${name}_ASC`] = { value: `${wire},asc`, description: `${label}, ascending${name === 'NAME' ? ' (the default)' : ''}.` };
+    values[`${name}_ASC`] = {
+      value: `${wire},asc`,
+      description: `${label}, ascending${name === 'NAME' ? ' (the default)' : ''}.`,
+    };
     values[`${name}_DESC`] = { value: `${wire},desc`, description: `${label}, descending.` };
   }
   values.INCLUDE_ORDER = { value: 'include,asc', description: 'The order of the ids given in `include`.' };
   for (const [name, [wire, label]] of Object.entries(TERM_SORT_FIELDS)) {
-    values[name] = { value: wire, description: `${label}, in the direction of \`order\`.`, deprecationReason: `Use ${name}_ASC or ${name}_DESC: the graph spells every order FIELD_DIRECTION.` };
+    values[name] = {
+      value: wire,
+      description: `${label}, in the direction of \`order\`.`,
+      deprecationReason: `Use ${name}_ASC or ${name}_DESC: the graph spells every order FIELD_DIRECTION.`,
+    };
   }
-  values.INCLUDE = { value: 'include', description: 'The order of the ids given in `include`.', deprecationReason: 'Use INCLUDE_ORDER.' };
+  values.INCLUDE = {
+    value: 'include',
+    description: 'The order of the ids given in `include`.',
+    deprecationReason: 'Use INCLUDE_ORDER.',
+  };
   return values;
 }
 
@@ -46,7 +57,10 @@ export const TermOrderBy = builder.enumType('TermOrderBy', {
 });
 
 /** `orderBy` (and the deprecated `order`) as the upstream's `orderby` and `order`. */
-export function termOrder(orderBy: string | null | undefined, order: 'asc' | 'desc' | null | undefined): { orderBy?: string; order?: 'asc' | 'desc' } {
+export function termOrder(
+  orderBy: string | null | undefined,
+  order: 'asc' | 'desc' | null | undefined,
+): { orderBy?: string; order?: 'asc' | 'desc' } {
   if (!orderBy) return order ? { order } : {};
   const [field, direction] = orderBy.split(',') as [string, 'asc' | 'desc' | undefined];
   return { orderBy: field, order: direction ?? order ?? undefined };
@@ -57,9 +71,18 @@ const termFields = (wireKey: 'categories' | 'tags') =>
     search: t.string({ description: `Only ${wireKey} with this text in their name or slug.` }),
     include: t.idList({ description: `Only the ${wireKey} with these ids.` }),
     exclude: t.idList({ description: `Leaves out the ${wireKey} with these ids.` }),
-    orderBy: t.field({ type: TermOrderBy, description: 'The order of the list, e.g. `NAME_DESC`; by name, ascending, when left out.' }),
-    order: t.field({ type: TermOrder, description: 'The direction of the order.', deprecationReason: 'Use a FIELD_DIRECTION value of `orderBy`, e.g. `NAME_DESC`.' }),
-    hideEmpty: t.boolean({ description: `Leaves out ${wireKey} without events; true unless set to false, as upstream.` }),
+    orderBy: t.field({
+      type: TermOrderBy,
+      description: 'The order of the list, e.g. `NAME_DESC`; by name, ascending, when left out.',
+    }),
+    order: t.field({
+      type: TermOrder,
+      description: 'The direction of the order.',
+      deprecationReason: 'Use a FIELD_DIRECTION value of `orderBy`, e.g. `NAME_DESC`.',
+    }),
+    hideEmpty: t.boolean({
+      description: `Leaves out ${wireKey} without events; true unless set to false, as upstream.`,
+    }),
     eventId: t.id({ description: `Only the ${wireKey} of this event.` }),
     slug: t.string({ description: `Only the ${wireKey} with this slug.` }),
   }));
@@ -69,11 +92,22 @@ CategoryRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the category.' }),
     name: t.exposeString('name', { nullable: false, description: 'The category name as plain text.' }),
-    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (c) => termVersion(c) }),
+    version: t.string({
+      nullable: false,
+      description:
+        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
+      resolve: (c) => termVersion(c),
+    }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the category.' }),
-    description: t.exposeString('description', { nullable: false, description: 'The description; empty when there is none.' }),
+    description: t.exposeString('description', {
+      nullable: false,
+      description: 'The description; empty when there is none.',
+    }),
     count: t.exposeInt('count', { nullable: false, description: 'How many events are in the category.' }),
-    url: t.exposeString('url', { nullable: true, description: 'The public archive page of the category, when the upstream sends it.' }),
+    url: t.exposeString('url', {
+      nullable: true,
+      description: 'The public archive page of the category, when the upstream sends it.',
+    }),
     parent: t.field({
       type: CategoryRef,
       nullable: true,
@@ -87,7 +121,13 @@ CategoryRef.implement({
         description: 'The direct subcategories, including those without events.',
         resolve: (c, args, { calendar }) => {
           const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
-          return pagedConnection(calendar, args, listKeyOf(`category:${c.id}:children`, query), calendar.loaders.categories, query);
+          return pagedConnection(
+            calendar,
+            args,
+            listKeyOf(`category:${c.id}:children`, query),
+            calendar.loaders.categories,
+            query,
+          );
         },
       },
       CategoryConnection,
@@ -96,8 +136,14 @@ CategoryRef.implement({
       {
         type: EventRef,
         nullable: true,
-        description: 'Events in this category, in start order (the upstream\'s default window unless the filter gives dates).',
-        args: { filter: t.arg({ type: EventFilter, description: 'Further conditions on the events; not `categories`, which this category decides.' }) },
+        description:
+          "Events in this category, in start order (the upstream's default window unless the filter gives dates).",
+        args: {
+          filter: t.arg({
+            type: EventFilter,
+            description: 'Further conditions on the events; not `categories`, which this category decides.',
+          }),
+        },
         resolve: (c, args, { calendar }) => eventsOf(calendar, args, 'categories', c.id),
       },
       EventConnection,
@@ -110,17 +156,34 @@ TagRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the tag.' }),
     name: t.exposeString('name', { nullable: false, description: 'The tag name as plain text.' }),
-    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (c) => termVersion(c) }),
+    version: t.string({
+      nullable: false,
+      description:
+        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
+      resolve: (c) => termVersion(c),
+    }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the tag.' }),
-    description: t.exposeString('description', { nullable: false, description: 'The description; empty when there is none.' }),
+    description: t.exposeString('description', {
+      nullable: false,
+      description: 'The description; empty when there is none.',
+    }),
     count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),
-    url: t.exposeString('url', { nullable: true, description: 'The public archive page of the tag, when the upstream sends it.' }),
+    url: t.exposeString('url', {
+      nullable: true,
+      description: 'The public archive page of the tag, when the upstream sends it.',
+    }),
     events: t.connection(
       {
         type: EventRef,
         nullable: true,
-        description: 'Events with this tag, in start order (the upstream\'s default window unless the filter gives dates).',
-        args: { filter: t.arg({ type: EventFilter, description: 'Further conditions on the events; not `tags`, which this tag decides.' }) },
+        description:
+          "Events with this tag, in start order (the upstream's default window unless the filter gives dates).",
+        args: {
+          filter: t.arg({
+            type: EventFilter,
+            description: 'Further conditions on the events; not `tags`, which this tag decides.',
+          }),
+        },
         resolve: (tag, args, { calendar }) => eventsOf(calendar, args, 'tags', tag.id),
       },
       EventConnection,
@@ -133,7 +196,7 @@ builder.queryFields((t) => ({
     type: CategoryRef,
     nullable: true,
     description: 'One event category by id; null when there is no such category.',
-    args: { id: t.arg.id({ required: true, description: 'The category\'s WordPress term id.' }) },
+    args: { id: t.arg.id({ required: true, description: "The category's WordPress term id." }) },
     resolve: (_root, args, { calendar }) => calendar.loaders.category.load(recordId(args.id, 'id')),
   }),
   categories: t.connection(
@@ -141,7 +204,10 @@ builder.queryFields((t) => ({
       type: CategoryRef,
       nullable: true,
       description: 'Event categories, filtered.',
-      args: { ...termFields('categories'), parentId: t.arg.id({ description: 'Only the direct subcategories of this category (0 for top-level ones).' }) },
+      args: {
+        ...termFields('categories'),
+        parentId: t.arg.id({ description: 'Only the direct subcategories of this category (0 for top-level ones).' }),
+      },
       resolve: (_root, args, { calendar }) => {
         const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
         return pagedConnection(calendar, args, listKeyOf('categories', query), calendar.loaders.categories, query);
@@ -153,7 +219,7 @@ builder.queryFields((t) => ({
     type: TagRef,
     nullable: true,
     description: 'One event tag by id; null when there is no such tag.',
-    args: { id: t.arg.id({ required: true, description: 'The tag\'s WordPress term id.' }) },
+    args: { id: t.arg.id({ required: true, description: "The tag's WordPress term id." }) },
     resolve: (_root, args, { calendar }) => calendar.loaders.tag.load(recordId(args.id, 'id')),
   }),
   tags: t.connection(

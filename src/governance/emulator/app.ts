@@ -33,7 +33,8 @@ export function createApp(parts: AppParts): Hono<Env> {
   app.post(TOKEN_PATH, parts.issueToken);
 
   const api = new Hono<Env>();
-  for (const routes of [entityRoutes, entityTypeRoutes, workflowRoutes, linkRoutes, attributeRoutes]) api.route('/', routes(parts));
+  for (const routes of [entityRoutes, entityTypeRoutes, workflowRoutes, linkRoutes, attributeRoutes])
+    api.route('/', routes(parts));
   app.route(API_ROOT, api);
 
   app.onError((err, c) => {
@@ -43,6 +44,8 @@ export function createApp(parts: AppParts): Hono<Env> {
     }
     return c.json(errorBody(500, 'ERROR_GENERIC_OPERATION_FAILED', 'Unexpected error'), 500);
   });
-  app.notFound((c) => c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.notFound((c) =>
+    c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
+  );
   return app;
 }

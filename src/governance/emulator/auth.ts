@@ -62,7 +62,7 @@ export function createAuth(options: AuthOptions) {
     } catch {
       return tokenError(c, 400, 'invalid_request', 'The request body could not be read as a form');
     }
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name]) : undefined);
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name] : undefined);
     let clientId = field('client_id');
     let clientSecret = field('client_secret');
     const basic = /^Basic\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
@@ -74,7 +74,8 @@ export function createAuth(options: AuthOptions) {
         clientSecret = decodeURIComponent(decoded.slice(colon + 1));
       }
     }
-    if (field('grant_type') !== 'client_credentials') return tokenError(c, 400, 'unsupported_grant_type', 'Only client_credentials is supported');
+    if (field('grant_type') !== 'client_credentials')
+      return tokenError(c, 400, 'unsupported_grant_type', 'Only client_credentials is supported');
     const client = clients.find((x) => x.clientId === clientId && x.clientSecret === clientSecret);
     if (!client) return tokenError(c, 401, 'invalid_client', 'Bad client credentials');
 
@@ -114,7 +115,8 @@ export function createAuth(options: AuthOptions) {
         tokens.delete(match![1]!);
         throw new ApiError(401, 'UNAUTHORIZED', 'Access token expired');
       }
-      if (!token.scopes.some((s) => scopes.includes(s))) throw new ApiError(403, 'FORBIDDEN', 'Insufficient scope for this resource');
+      if (!token.scopes.some((s) => scopes.includes(s)))
+        throw new ApiError(403, 'FORBIDDEN', 'Insufficient scope for this resource');
       await next();
     };
 

@@ -26,7 +26,10 @@ const CODES: Record<number, string> = {
 
 export function errorBody(status: number, code?: string, detail?: string, title?: string): ErrorBody {
   const t = title ?? TITLES[status] ?? 'Error';
-  return { errors: [{ code: code ?? CODES[status] ?? 'ERROR_GENERIC_OPERATION_FAILED', title: t, detail: detail ?? t }], traceId: randomUUID() };
+  return {
+    errors: [{ code: code ?? CODES[status] ?? 'ERROR_GENERIC_OPERATION_FAILED', title: t, detail: detail ?? t }],
+    traceId: randomUUID(),
+  };
 }
 
 export class ApiError extends Error {
@@ -48,4 +51,5 @@ export const invalid = (detail: string) => new ApiError(400, 'INVALID_REQUEST', 
 export const notFound = (id: string, kind: string) =>
   new ApiError(400, 'ERROR_ONETRUST_ENTITY_NOT_FOUND', `Entity:${id} of type:${kind} not found`, 'Entity Not Found');
 
-export const unparsable = () => new ApiError(400, 'ERROR_GENERIC_OPERATION_FAILED', 'Request could not be parsed', 'Operation Failed');
+export const unparsable = () =>
+  new ApiError(400, 'ERROR_GENERIC_OPERATION_FAILED', 'Request could not be parsed', 'Operation Failed');

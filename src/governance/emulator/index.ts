@@ -2,7 +2,12 @@
  * The AI governance API emulator: the contract's 15 operations, OAuth2 client credentials, account
  * rate limits and the shared emulator kit's request log, latency and faults, on a real HTTP port.
  */
-import { createControl, type EmulatorControl, type FaultRule, type LatencyOptions } from '../../emulator-kit/control.js';
+import {
+  createControl,
+  type EmulatorControl,
+  type FaultRule,
+  type LatencyOptions,
+} from '../../emulator-kit/control.js';
 import { listen } from '../../emulator-kit/serve.js';
 import { API_ROOT, createApp, TOKEN_PATH } from './app.js';
 import { createAuth, DEFAULT_CLIENTS, type ClientCredentials } from './auth.js';
@@ -40,7 +45,10 @@ export interface GovernanceEmulator {
   close(): Promise<void>;
 }
 
-const credentials = (c: ClientCredentials): ClientCredentials => ({ clientId: c.clientId, clientSecret: c.clientSecret });
+const credentials = (c: ClientCredentials): ClientCredentials => ({
+  clientId: c.clientId,
+  clientSecret: c.clientSecret,
+});
 
 export async function startGovernanceEmulator(options: GovernanceEmulatorOptions = {}): Promise<GovernanceEmulator> {
   const seed = options.seed ?? DEFAULT_SEED;
@@ -83,7 +91,11 @@ export async function startGovernanceEmulator(options: GovernanceEmulatorOptions
     origin: server.origin,
     apiRoot: `${server.origin}${API_ROOT}`,
     tokenUrl: `${server.origin}${TOKEN_PATH}`,
-    clients: { full: credentials(DEFAULT_CLIENTS.full), read: credentials(DEFAULT_CLIENTS.read), write: credentials(DEFAULT_CLIENTS.write) },
+    clients: {
+      full: credentials(DEFAULT_CLIENTS.full),
+      read: credentials(DEFAULT_CLIENTS.read),
+      write: credentials(DEFAULT_CLIENTS.write),
+    },
     control,
     close: () => server.close(),
   };

@@ -46,7 +46,14 @@ export function springPage<R, T>(items: R[], request: PageRequest, render: (item
   const sort = { empty: false, sorted: true, unsorted: false };
   return {
     content,
-    pageable: { pageNumber: request.page, pageSize: request.size, sort: { ...sort }, offset, paged: true, unpaged: false },
+    pageable: {
+      pageNumber: request.page,
+      pageSize: request.size,
+      sort: { ...sort },
+      offset,
+      paged: true,
+      unpaged: false,
+    },
     last,
     totalElements: items.length,
     totalPages,

@@ -75,7 +75,11 @@ export function createRateLimiter(options: RateLimitOptions) {
   };
 
   const reject = (c: Context<Env>, block: Block, now: number) =>
-    c.json(errorBody(429, 'TOO_MANY_REQUESTS', `Rate limit exceeded (${block.allowed} per ${block.period.toLowerCase()})`), 429, headers(block, now));
+    c.json(
+      errorBody(429, 'TOO_MANY_REQUESTS', `Rate limit exceeded (${block.allowed} per ${block.period.toLowerCase()})`),
+      429,
+      headers(block, now),
+    );
 
   /** The block (if any) that applies to the request, after counting it. */
   const decide = (c: Context<Env>, now: number): Block | null => {
@@ -94,18 +98,36 @@ export function createRateLimiter(options: RateLimitOptions) {
     if (hour.count > hourLimit) {
       const h = hour;
       const until = options.profile === 'production' ? h.start + hourMs : now + 2 * minuteMs;
-      accountBlock = { until, period: 'HOUR', allowed: hourLimit, eventId: randomUUID(), counter: () => (hour === h ? h.count : hour.count) };
+      accountBlock = {
+        until,
+        period: 'HOUR',
+        allowed: hourLimit,
+        eventId: randomUUID(),
+        counter: () => (hour === h ? h.count : hour.count),
+      };
       return accountBlock;
     }
     if (minute.count > minuteLimit) {
-      accountBlock = { until: minute.start + minuteMs, period: 'MINUTE', allowed: minuteLimit, eventId: randomUUID(), counter: () => minute.count };
+      accountBlock = {
+        until: minute.start + minuteMs,
+        period: 'MINUTE',
+        allowed: minuteLimit,
+        eventId: randomUUID(),
+        counter: () => minute.count,
+      };
       return accountBlock;
     }
     if (perEndpoint === null) return null;
     const blocked = endpointBlocks.get(key);
     if (blocked && now < blocked.until) return blocked;
     if (endpoint.count <= perEndpoint) return null;
-    const block: Block = { until: endpoint.start + minuteMs, period: 'MINUTE', allowed: perEndpoint, eventId: randomUUID(), counter: () => endpoints.get(key)?.count ?? 0 };
+    const block: Block = {
+      until: endpoint.start + minuteMs,
+      period: 'MINUTE',
+      allowed: perEndpoint,
+      eventId: randomUUID(),
+      counter: () => endpoints.get(key)?.count ?? 0,
+    };
     endpointBlocks.set(key, block);
     return block;
   };
@@ -131,7 +153,13 @@ export function createRateLimiter(options: RateLimitOptions) {
     enforce,
     /** Headers an injected 429 fault carries besides Retry-After. */
     faultHeaders(): Record<string, string> {
-      const block: Block = { until: Date.now() + 1000, period: 'MINUTE', allowed: minuteLimit, eventId: randomUUID(), counter: () => minute.count };
+      const block: Block = {
+        until: Date.now() + 1000,
+        period: 'MINUTE',
+        allowed: minuteLimit,
+        eventId: randomUUID(),
+        counter: () => minute.count,
+      };
       const { 'Retry-After': _dropped, ...rest } = headers(block, Date.now());
       return rest;
     },

@@ -12,7 +12,14 @@ import type {
 import type { EntityRecord, EntityTypeRecord, LinkRecord, LinkTypeRecord, StageRecord } from './records.js';
 
 export function typeReference(type: EntityTypeRecord): EntityTypeReference {
-  return { id: type.id, name: type.name, nameKey: type.nameKey, seeded: type.seeded, moduleName: type.moduleName, schemaName: type.name };
+  return {
+    id: type.id,
+    name: type.name,
+    nameKey: type.nameKey,
+    seeded: type.seeded,
+    moduleName: type.moduleName,
+    schemaName: type.name,
+  };
 }
 
 export const displayLabel = (e: EntityRecord) => `${e.number} | ${e.name}`;
@@ -55,7 +62,15 @@ export function renderEntity(e: EntityRecord, type: EntityTypeRecord): EntityInf
 }
 
 export function renderBasicEntity(e: EntityRecord, type: EntityTypeRecord): BasicEntity {
-  return { displayLabel: displayLabel(e), entityType: typeReference(type), id: e.id, name: e.name, number: e.number, orgGroupId: e.orgGroupId, schemaId: type.schemaId };
+  return {
+    displayLabel: displayLabel(e),
+    entityType: typeReference(type),
+    id: e.id,
+    name: e.name,
+    number: e.number,
+    orgGroupId: e.orgGroupId,
+    schemaId: type.schemaId,
+  };
 }
 
 export function renderEntityType(t: EntityTypeRecord): EntityTypeInformation {
@@ -119,7 +134,12 @@ export function renderLink(link: LinkRecord, linkType: LinkTypeRecord, resolve: 
     entity2: renderEndpoint(two.entity, two.type, false),
     schemaId: linkType.schemaId,
     entityLinkDetail: null,
-    auditFields: { createdDate: link.createdDate, lastUpdatedDate: link.lastUpdatedDate, createdBy: { ...link.createdBy }, lastModifiedBy: { ...link.createdBy } },
+    auditFields: {
+      createdDate: link.createdDate,
+      lastUpdatedDate: link.lastUpdatedDate,
+      createdBy: { ...link.createdBy },
+      lastModifiedBy: { ...link.createdBy },
+    },
   };
 }
 
@@ -170,6 +190,10 @@ export function renderStage(stage: StageRecord): WorkflowStageInformation {
     additionalFields: {},
     advanceStageActionEnabled: false,
     advanceStageActions: [],
-    stageExceptionConfiguration: { stageExceptionApprovers: [], exceptionGrantedTargetStageId: null, workflowExceptionApprovalRequiredFromAll: false },
+    stageExceptionConfiguration: {
+      stageExceptionApprovers: [],
+      exceptionGrantedTargetStageId: null,
+      workflowExceptionApprovalRequiredFromAll: false,
+    },
   };
 }

@@ -9,19 +9,30 @@ import { invalid } from './errors.js';
 import type { EntityRecord, EntityTypeRecord } from './records.js';
 import { displayLabel } from './render.js';
 
-const OPERATORS: FilterOperator[] = ['EQUAL_TO', 'NOT_EQUAL_TO', 'GREATER_THAN', 'GREATER_THAN_EQUAL_TO', 'LESS_THAN', 'LESS_THAN_EQUAL_TO', 'BETWEEN'];
+const OPERATORS: FilterOperator[] = [
+  'EQUAL_TO',
+  'NOT_EQUAL_TO',
+  'GREATER_THAN',
+  'GREATER_THAN_EQUAL_TO',
+  'LESS_THAN',
+  'LESS_THAN_EQUAL_TO',
+  'BETWEEN',
+];
 
 export function validateCriteria(criteria: unknown): AttributeQueryCriteria {
   if (criteria === undefined || criteria === null) return {};
   if (typeof criteria !== 'object' || Array.isArray(criteria)) throw invalid('criteria must be an object');
   const { fullText, filters } = criteria as AttributeQueryCriteria;
-  if (fullText !== undefined && fullText !== null && (typeof fullText !== 'string' || fullText.length > 500)) throw invalid('fullText must be a string of at most 500 characters');
+  if (fullText !== undefined && fullText !== null && (typeof fullText !== 'string' || fullText.length > 500))
+    throw invalid('fullText must be a string of at most 500 characters');
   if (filters !== undefined && filters !== null) {
     if (!Array.isArray(filters)) throw invalid('filters must be an array');
     for (const f of filters) {
       if (!f || typeof f.field !== 'string' || f.field === '') throw invalid('every filter needs a field');
-      if (f.operator !== undefined && !OPERATORS.includes(f.operator)) throw invalid(`Unsupported operator ${String(f.operator)}`);
-      if (f.operator === 'BETWEEN' && (f.toValue === undefined || f.toValue === null)) throw invalid('BETWEEN needs a toValue');
+      if (f.operator !== undefined && !OPERATORS.includes(f.operator))
+        throw invalid(`Unsupported operator ${String(f.operator)}`);
+      if (f.operator === 'BETWEEN' && (f.toValue === undefined || f.toValue === null))
+        throw invalid('BETWEEN needs a toValue');
     }
   }
   return { fullText: fullText ?? undefined, filters: filters ?? undefined };
@@ -46,12 +57,18 @@ function test(f: AttributePredicate, have: string[]): boolean {
   const want = wanted(f);
   const first = want[0];
   switch (f.operator ?? 'EQUAL_TO') {
-    case 'EQUAL_TO': return have.some((v) => want.includes(v.toLowerCase()));
-    case 'NOT_EQUAL_TO': return !have.some((v) => want.includes(v.toLowerCase()));
-    case 'GREATER_THAN': return first !== undefined && have.some((v) => compare(v, first) > 0);
-    case 'GREATER_THAN_EQUAL_TO': return first !== undefined && have.some((v) => compare(v, first) >= 0);
-    case 'LESS_THAN': return first !== undefined && have.some((v) => compare(v, first) < 0);
-    case 'LESS_THAN_EQUAL_TO': return first !== undefined && have.some((v) => compare(v, first) <= 0);
+    case 'EQUAL_TO':
+      return have.some((v) => want.includes(v.toLowerCase()));
+    case 'NOT_EQUAL_TO':
+      return !have.some((v) => want.includes(v.toLowerCase()));
+    case 'GREATER_THAN':
+      return first !== undefined && have.some((v) => compare(v, first) > 0);
+    case 'GREATER_THAN_EQUAL_TO':
+      return first !== undefined && have.some((v) => compare(v, first) >= 0);
+    case 'LESS_THAN':
+      return first !== undefined && have.some((v) => compare(v, first) < 0);
+    case 'LESS_THAN_EQUAL_TO':
+      return first !== undefined && have.some((v) => compare(v, first) <= 0);
     case 'BETWEEN': {
       const upper = String(Array.isArray(f.toValue) ? f.toValue[0] : f.toValue);
       return first !== undefined && have.some((v) => compare(v, first) >= 0 && compare(v, upper) <= 0);
@@ -61,7 +78,9 @@ function test(f: AttributePredicate, have: string[]): boolean {
 
 function entityValues(e: EntityRecord, field: string): string[] {
   switch (field) {
-    case 'id': case 'name': case 'orgGroupId':
+    case 'id':
+    case 'name':
+    case 'orgGroupId':
       return [e[field]];
     case 'number':
       return [String(e.number)];
@@ -85,11 +104,15 @@ export function matchesEntity(e: EntityRecord, criteria: AttributeQueryCriteria,
 
 function typeValues(t: EntityTypeRecord, field: string): string[] {
   switch (field) {
-    case 'moduleScopes.module': case 'moduleScopes':
+    case 'moduleScopes.module':
+    case 'moduleScopes':
       return t.moduleScopes;
-    case 'enabled': case 'seeded':
+    case 'enabled':
+    case 'seeded':
       return [String(t[field])];
-    case 'name': case 'id': case 'moduleName':
+    case 'name':
+    case 'id':
+    case 'moduleName':
       return [t[field]];
     default:
       return [];

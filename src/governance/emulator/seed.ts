@@ -4,8 +4,25 @@
  */
 import { createRng, type Rng } from '../../emulator-kit/random.js';
 import type { AiEntityTypeName, UserReference } from '../wire.js';
-import { ATTRIBUTES, LINK_TYPES, NAME_PARTS, ORGANIZATIONS, STAGE_BADGES, STAGES, TYPE_DEFINITIONS, USERS } from './catalog.js';
-import type { CustomAttributeRecord, EntityRecord, EntityTypeRecord, GovernanceData, LinkRecord, LinkTypeRecord, Organization } from './records.js';
+import {
+  ATTRIBUTES,
+  LINK_TYPES,
+  NAME_PARTS,
+  ORGANIZATIONS,
+  STAGE_BADGES,
+  STAGES,
+  TYPE_DEFINITIONS,
+  USERS,
+} from './catalog.js';
+import type {
+  CustomAttributeRecord,
+  EntityRecord,
+  EntityTypeRecord,
+  GovernanceData,
+  LinkRecord,
+  LinkTypeRecord,
+  Organization,
+} from './records.js';
 
 export const DEFAULT_SEED = 20260301;
 
@@ -21,7 +38,8 @@ const keyPart = (s: string) => s.replace(/[^A-Za-z0-9-]/g, '');
 
 export function buildSeed(seed: number = DEFAULT_SEED): GovernanceData {
   const rng = createRng(seed);
-  const at = (fromDays: number, spanDays: number) => new Date(BASE_TIME + (fromDays + rng.next() * spanDays) * DAY).toISOString();
+  const at = (fromDays: number, spanDays: number) =>
+    new Date(BASE_TIME + (fromDays + rng.next() * spanDays) * DAY).toISOString();
 
   const organizations: Organization[] = [];
   for (const org of ORGANIZATIONS) {
@@ -58,13 +76,29 @@ export function buildSeed(seed: number = DEFAULT_SEED): GovernanceData {
       : null;
     const createdDate = at(-400, 30);
     return {
-      id, name: def.name, nameKey: def.nameKey, description: def.description, descriptionKey: `${def.nameKey.replace(/\.Name$/, '')}.Description`,
-      moduleName: def.moduleName, moduleScopes: def.moduleScopes, seeded: def.seeded, enabled: def.enabled,
-      schemaId: rng.uuid(), workflow, attributes, createdDate, lastUpdatedDate: at(-300, 200),
+      id,
+      name: def.name,
+      nameKey: def.nameKey,
+      description: def.description,
+      descriptionKey: `${def.nameKey.replace(/\.Name$/, '')}.Description`,
+      moduleName: def.moduleName,
+      moduleScopes: def.moduleScopes,
+      seeded: def.seeded,
+      enabled: def.enabled,
+      schemaId: rng.uuid(),
+      workflow,
+      attributes,
+      createdDate,
+      lastUpdatedDate: at(-300, 200),
     };
   });
 
-  const customAttributes: CustomAttributeRecord[] = [riskTierAttribute(rng, entityTypes.find((t) => t.name === 'models')!)];
+  const customAttributes: CustomAttributeRecord[] = [
+    riskTierAttribute(
+      rng,
+      entityTypes.find((t) => t.name === 'models')!,
+    ),
+  ];
 
   const entities: EntityRecord[] = [];
   for (const typeName of Object.keys(SEED_COUNTS) as Array<keyof typeof SEED_COUNTS>) {
@@ -76,33 +110,65 @@ export function buildSeed(seed: number = DEFAULT_SEED): GovernanceData {
       const createdDate = at(0, 540);
       const creator = rng.pick(users);
       const record: EntityRecord = {
-        id: rng.uuid(), typeName, number, name,
+        id: rng.uuid(),
+        typeName,
+        number,
+        name,
         orgGroupId: rng.chance(0.55) ? organizations[0]!.id : rng.pick(organizations.slice(1)).id,
-        text: {}, options: {}, custom: {},
-        stageId: type.workflow && typeName !== 'vendors' ? rng.pick(type.workflow.stages.slice(0, 5).concat(type.workflow.stages)).id : null,
+        text: {},
+        options: {},
+        custom: {},
+        stageId:
+          type.workflow && typeName !== 'vendors'
+            ? rng.pick(type.workflow.stages.slice(0, 5).concat(type.workflow.stages)).id
+            : null,
         deleted: i >= names.length - DELETED[typeName],
         createdDate,
-        lastUpdatedDate: new Date(Date.parse(createdDate) + rng.int(0, 90) * DAY + rng.int(0, 86_399_999)).toISOString(),
+        lastUpdatedDate: new Date(
+          Date.parse(createdDate) + rng.int(0, 90) * DAY + rng.int(0, 86_399_999),
+        ).toISOString(),
         createdBy: creator,
         lastModifiedBy: rng.chance(0.6) ? creator : rng.pick(users),
       };
       fillAttributes(rng, record, type);
       if (typeName === 'models' && rng.chance(0.4)) {
         const option = rng.pick(customAttributes[0]!.options);
-        record.custom[customAttributes[0]!.fieldName] = [{ id: option.id ?? null, value: option.option, valueKey: option.optionKey ?? '', disabled: false }];
+        record.custom[customAttributes[0]!.fieldName] = [
+          { id: option.id ?? null, value: option.option, valueKey: option.optionKey ?? '', disabled: false },
+        ];
       }
       entities.push(record);
     });
   }
 
   const linkTypes: LinkTypeRecord[] = LINK_TYPES.map((def) => ({
-    id: rng.uuid(), name: def.name, nameKey: def.nameKey, schemaId: rng.uuid(), description: def.description,
-    descriptionKey: `${def.keyStem}.Description`, seeded: def.seeded, moduleName: def.moduleName, labelId: def.labelId,
-    forward: def.forward, forwardKey: `${def.keyStem}.ForwardLabel`, backward: def.backward, backwardKey: `${def.keyStem}.BackwardLabel`,
-    associations: def.associations, createdDate: at(-380, 10),
+    id: rng.uuid(),
+    name: def.name,
+    nameKey: def.nameKey,
+    schemaId: rng.uuid(),
+    description: def.description,
+    descriptionKey: `${def.keyStem}.Description`,
+    seeded: def.seeded,
+    moduleName: def.moduleName,
+    labelId: def.labelId,
+    forward: def.forward,
+    forwardKey: `${def.keyStem}.ForwardLabel`,
+    backward: def.backward,
+    backwardKey: `${def.keyStem}.BackwardLabel`,
+    associations: def.associations,
+    createdDate: at(-380, 10),
   }));
 
-  return { tenantGuid: rng.uuid(), organizations, users, entityTypes, entities, linkTypes, links: seedLinks(rng, entities, linkTypes, users), customAttributes };
+  return {
+    tenantGuid: rng.uuid(),
+    organizations,
+    users,
+    entityTypes,
+    entities,
+    linkTypes,
+    links: seedLinks(rng, entities, linkTypes, users),
+    customAttributes,
+  };
 }
 
 function uniqueNames(rng: Rng, typeName: keyof typeof NAME_PARTS, count: number): string[] {
@@ -124,7 +190,9 @@ function fillAttributes(rng: Rng, record: EntityRecord, type: EntityTypeRecord):
     if (attribute.options) {
       if (!rng.chance(0.85)) continue;
       const chosen = rng.pick(attribute.options);
-      record.options[attribute.field] = [{ id: chosen.id, value: chosen.value, valueKey: chosen.valueKey, disabled: false }];
+      record.options[attribute.field] = [
+        { id: chosen.id, value: chosen.value, valueKey: chosen.valueKey, disabled: false },
+      ];
     } else {
       const value = textValue(rng, attribute.field, record.name);
       if (value !== null) record.text[attribute.field] = [{ id: null, value, disabled: false }];
@@ -134,22 +202,45 @@ function fillAttributes(rng: Rng, record: EntityRecord, type: EntityTypeRecord):
 
 function textValue(rng: Rng, field: string, name: string): string | null {
   switch (field) {
-    case 'description': return `${name}: ${rng.pick(['maintained by the data science team', 'under review by the AI council', 'used in production workloads', 'pilot in one business unit'])}.`;
-    case 'modelVersion': return `${rng.int(1, 4)}.${rng.int(0, 9)}.${rng.int(0, 20)}`;
-    case 'datasetVersion': return String(rng.int(1, 12));
-    case 'annotation': return rng.chance(0.5) ? `Labelled by ${rng.pick(['vendor', 'internal team', 'crowd workers'])}` : null;
-    case 'limitations': return rng.chance(0.5) ? 'Not validated for minors or non-English input.' : null;
-    case 'purpose': return `Supports ${name.toLowerCase()} decisions.`;
-    case 'instructions': return 'Act only on records of the requesting user; escalate anything ambiguous.';
-    default: return null;
+    case 'description':
+      return `${name}: ${rng.pick(['maintained by the data science team', 'under review by the AI council', 'used in production workloads', 'pilot in one business unit'])}.`;
+    case 'modelVersion':
+      return `${rng.int(1, 4)}.${rng.int(0, 9)}.${rng.int(0, 20)}`;
+    case 'datasetVersion':
+      return String(rng.int(1, 12));
+    case 'annotation':
+      return rng.chance(0.5) ? `Labelled by ${rng.pick(['vendor', 'internal team', 'crowd workers'])}` : null;
+    case 'limitations':
+      return rng.chance(0.5) ? 'Not validated for minors or non-English input.' : null;
+    case 'purpose':
+      return `Supports ${name.toLowerCase()} decisions.`;
+    case 'instructions':
+      return 'Act only on records of the requesting user; escalate anything ambiguous.';
+    default:
+      return null;
   }
 }
 
 /** Links: every AI system 2–8 (models drawn with a skew so many systems share the same few). */
-function seedLinks(rng: Rng, entities: EntityRecord[], linkTypes: LinkTypeRecord[], users: UserReference[]): LinkRecord[] {
-  const of = (t: string, includeDeleted = false) => entities.filter((e) => e.typeName === t && (includeDeleted || !e.deleted));
-  const [composition, training, usage, sourcing] = linkTypes as [LinkTypeRecord, LinkTypeRecord, LinkTypeRecord, LinkTypeRecord];
-  const models = of('models'), datasets = of('datasets'), agents = of('aiagents'), vendors = of('vendors'), systems = of('aisystems');
+function seedLinks(
+  rng: Rng,
+  entities: EntityRecord[],
+  linkTypes: LinkTypeRecord[],
+  users: UserReference[],
+): LinkRecord[] {
+  const of = (t: string, includeDeleted = false) =>
+    entities.filter((e) => e.typeName === t && (includeDeleted || !e.deleted));
+  const [composition, training, usage, sourcing] = linkTypes as [
+    LinkTypeRecord,
+    LinkTypeRecord,
+    LinkTypeRecord,
+    LinkTypeRecord,
+  ];
+  const models = of('models'),
+    datasets = of('datasets'),
+    agents = of('aiagents'),
+    vendors = of('vendors'),
+    systems = of('aisystems');
   const skewed = <T>(items: T[]) => items[Math.floor(rng.next() ** 2 * items.length)]!;
   const links: LinkRecord[] = [];
   const seen = new Set<string>();
@@ -160,8 +251,18 @@ function seedLinks(rng: Rng, entities: EntityRecord[], linkTypes: LinkTypeRecord
     if (a.id === b.id || seen.has(key) || full(a) || full(b)) return;
     seen.add(key);
     for (const e of [a, b]) degree.set(e.id, (degree.get(e.id) ?? 0) + 1);
-    const createdDate = new Date(Math.max(Date.parse(a.createdDate), Date.parse(b.createdDate)) + rng.int(1, 20) * DAY).toISOString();
-    links.push({ id: rng.uuid(), linkTypeId: type.id, entity1Id: a.id, entity2Id: b.id, createdDate, lastUpdatedDate: createdDate, createdBy: rng.pick(users) });
+    const createdDate = new Date(
+      Math.max(Date.parse(a.createdDate), Date.parse(b.createdDate)) + rng.int(1, 20) * DAY,
+    ).toISOString();
+    links.push({
+      id: rng.uuid(),
+      linkTypeId: type.id,
+      entity1Id: a.id,
+      entity2Id: b.id,
+      createdDate,
+      lastUpdatedDate: createdDate,
+      createdBy: rng.pick(users),
+    });
   };
 
   for (const system of systems) {
@@ -182,21 +283,50 @@ function seedLinks(rng: Rng, entities: EntityRecord[], linkTypes: LinkTypeRecord
   for (const agent of agents) for (let i = rng.int(1, 2); i > 0; i--) add(usage, agent, skewed(models));
   // A few links whose other end has since been deleted (the platform keeps them, marked deleted).
   const gone = entities.filter((e) => e.deleted && (e.typeName === 'models' || e.typeName === 'datasets'));
-  gone.forEach((e, i) => add(e.typeName === 'models' ? composition : training, e.typeName === 'models' ? systems[i]! : models[i]!, e));
+  gone.forEach((e, i) =>
+    add(e.typeName === 'models' ? composition : training, e.typeName === 'models' ? systems[i]! : models[i]!, e),
+  );
   return links;
 }
 
 function riskTierAttribute(rng: Rng, models: EntityTypeRecord): CustomAttributeRecord {
   const created = new Date(BASE_TIME - 200 * DAY).toISOString();
   return {
-    id: rng.uuid(), name: 'Risk Tier', nameKey: `Attributes.${rng.uuid().replace(/-/g, '').slice(0, 26)}`,
-    description: 'Internal risk tier of the model', descriptionKey: `Attributes.${rng.uuid().replace(/-/g, '').slice(0, 26)}`,
-    fieldName: 'attributeSingleSelectValue.value1_1', mappedFieldName: null, enabled: true, required: false, readOnly: false,
-    encrypted: false, allowOther: false, baseAttribute: false, responseType: 'SingleSelect', formula: null, optionType: 'none',
-    optionAllowed: true, schemaId: models.schemaId, schemaName: 'models',
-    options: ['High', 'Low', 'Medium'].map((option) => ({ id: rng.uuid(), option, optionKey: `OneTrustApp.OM.CustomEntity.Attributes.${rng.uuid()}`, enabled: true })),
-    responseMaxLength: 400, source: null, responseSubType: null, multiSelectMaxOptionValues: 1, hidden: false,
-    abacBasicAssignmentInfo: null, associatedAttributeFieldName: null, createdBy: 'admin@acme.example', createdTime: created,
-    lastModifiedBy: 'admin@acme.example', lastModifiedTime: created,
+    id: rng.uuid(),
+    name: 'Risk Tier',
+    nameKey: `Attributes.${rng.uuid().replace(/-/g, '').slice(0, 26)}`,
+    description: 'Internal risk tier of the model',
+    descriptionKey: `Attributes.${rng.uuid().replace(/-/g, '').slice(0, 26)}`,
+    fieldName: 'attributeSingleSelectValue.value1_1',
+    mappedFieldName: null,
+    enabled: true,
+    required: false,
+    readOnly: false,
+    encrypted: false,
+    allowOther: false,
+    baseAttribute: false,
+    responseType: 'SingleSelect',
+    formula: null,
+    optionType: 'none',
+    optionAllowed: true,
+    schemaId: models.schemaId,
+    schemaName: 'models',
+    options: ['High', 'Low', 'Medium'].map((option) => ({
+      id: rng.uuid(),
+      option,
+      optionKey: `OneTrustApp.OM.CustomEntity.Attributes.${rng.uuid()}`,
+      enabled: true,
+    })),
+    responseMaxLength: 400,
+    source: null,
+    responseSubType: null,
+    multiSelectMaxOptionValues: 1,
+    hidden: false,
+    abacBasicAssignmentInfo: null,
+    associatedAttributeFieldName: null,
+    createdBy: 'admin@acme.example',
+    createdTime: created,
+    lastModifiedBy: 'admin@acme.example',
+    lastModifiedTime: created,
   };
 }

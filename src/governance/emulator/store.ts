@@ -4,9 +4,22 @@
  * that end as `deleted: true` (the seed has such links too); the entity itself then reads as not found.
  */
 import { randomUUID } from 'node:crypto';
-import { AI_ENTITY_TYPE_NAMES, type AttributeValueRequest, type OptionValueItem, type UserReference, type ValueItem } from '../wire.js';
+import {
+  AI_ENTITY_TYPE_NAMES,
+  type AttributeValueRequest,
+  type OptionValueItem,
+  type UserReference,
+  type ValueItem,
+} from '../wire.js';
 import { invalid, notFound } from './errors.js';
-import type { CustomAttributeRecord, EntityRecord, EntityTypeRecord, GovernanceData, LinkRecord, LinkTypeRecord } from './records.js';
+import type {
+  CustomAttributeRecord,
+  EntityRecord,
+  EntityTypeRecord,
+  GovernanceData,
+  LinkRecord,
+  LinkTypeRecord,
+} from './records.js';
 import { buildSeed } from './seed.js';
 
 export const isAiKind = (name: string): boolean => (AI_ENTITY_TYPE_NAMES as readonly string[]).includes(name);
@@ -65,7 +78,8 @@ export class GovernanceStore {
   /** A live record of one of the four AI kinds (optionally of the given type), else not found. */
   entity(id: string, type?: EntityTypeRecord): EntityRecord {
     const e = this.entities.get(id);
-    if (!e || e.deleted || !isAiKind(e.typeName) || (type && e.typeName !== type.name)) throw notFound(id, type?.name ?? 'Entity');
+    if (!e || e.deleted || !isAiKind(e.typeName) || (type && e.typeName !== type.name))
+      throw notFound(id, type?.name ?? 'Entity');
     return e;
   }
 
@@ -117,14 +131,30 @@ export class GovernanceStore {
     return visible;
   }
 
-  createEntity(type: EntityTypeRecord, name: string, orgId: string, attributes: Record<string, AttributeValueRequest[]>): EntityRecord {
+  createEntity(
+    type: EntityTypeRecord,
+    name: string,
+    orgId: string,
+    attributes: Record<string, AttributeValueRequest[]>,
+  ): EntityRecord {
     this.organization(orgId);
     const now = new Date().toISOString();
     const number = Math.max(0, ...this.data.entities.filter((e) => e.typeName === type.name).map((e) => e.number)) + 1;
     const record: EntityRecord = {
-      id: randomUUID(), typeName: type.name, number, name, orgGroupId: orgId, text: {}, options: {}, custom: {},
-      stageId: type.workflow?.stages[0]?.id ?? null, deleted: false, createdDate: now, lastUpdatedDate: now,
-      createdBy: this.apiUser, lastModifiedBy: this.apiUser,
+      id: randomUUID(),
+      typeName: type.name,
+      number,
+      name,
+      orgGroupId: orgId,
+      text: {},
+      options: {},
+      custom: {},
+      stageId: type.workflow?.stages[0]?.id ?? null,
+      deleted: false,
+      createdDate: now,
+      lastUpdatedDate: now,
+      createdBy: this.apiUser,
+      lastModifiedBy: this.apiUser,
     };
     this.applyAttributes(record, type, attributes);
     this.data.entities.push(record);
@@ -132,7 +162,10 @@ export class GovernanceStore {
     return record;
   }
 
-  updateEntity(record: EntityRecord, changes: { name?: string; orgId?: string; attributes?: Record<string, AttributeValueRequest[]> }): void {
+  updateEntity(
+    record: EntityRecord,
+    changes: { name?: string; orgId?: string; attributes?: Record<string, AttributeValueRequest[]> },
+  ): void {
     const type = this.typeByName(record.typeName)!;
     if (changes.orgId !== undefined) this.organization(changes.orgId);
     const draft = structuredClone(record);
@@ -151,15 +184,30 @@ export class GovernanceStore {
   }
 
   createLink(linkType: LinkTypeRecord, entity1: EntityRecord, entity2: EntityRecord): LinkRecord {
-    const allowed = linkType.associations.some(([a, b]) => (a === entity1.typeName && b === entity2.typeName) || (a === entity2.typeName && b === entity1.typeName));
-    if (!allowed) throw invalid(`Link type ${linkType.name} does not connect ${entity1.typeName} and ${entity2.typeName}`);
+    const allowed = linkType.associations.some(
+      ([a, b]) =>
+        (a === entity1.typeName && b === entity2.typeName) || (a === entity2.typeName && b === entity1.typeName),
+    );
+    if (!allowed)
+      throw invalid(`Link type ${linkType.name} does not connect ${entity1.typeName} and ${entity2.typeName}`);
     if (entity1.id === entity2.id) throw invalid('An entity cannot be linked to itself');
     const duplicate = this.data.links.some(
-      (l) => l.linkTypeId === linkType.id && ((l.entity1Id === entity1.id && l.entity2Id === entity2.id) || (l.entity1Id === entity2.id && l.entity2Id === entity1.id)),
+      (l) =>
+        l.linkTypeId === linkType.id &&
+        ((l.entity1Id === entity1.id && l.entity2Id === entity2.id) ||
+          (l.entity1Id === entity2.id && l.entity2Id === entity1.id)),
     );
     if (duplicate) throw invalid('These entities are already linked with this link type');
     const now = new Date().toISOString();
-    const link: LinkRecord = { id: randomUUID(), linkTypeId: linkType.id, entity1Id: entity1.id, entity2Id: entity2.id, createdDate: now, lastUpdatedDate: now, createdBy: this.apiUser };
+    const link: LinkRecord = {
+      id: randomUUID(),
+      linkTypeId: linkType.id,
+      entity1Id: entity1.id,
+      entity2Id: entity2.id,
+      createdDate: now,
+      lastUpdatedDate: now,
+      createdBy: this.apiUser,
+    };
     this.data.links.push(link);
     return link;
   }
@@ -179,7 +227,11 @@ export class GovernanceStore {
   }
 
   /** Seeded text → entityDetail, seeded selects → extendedBaseAttributes, custom → attributes. */
-  private applyAttributes(record: EntityRecord, type: EntityTypeRecord, attributes: Record<string, AttributeValueRequest[]>): void {
+  private applyAttributes(
+    record: EntityRecord,
+    type: EntityTypeRecord,
+    attributes: Record<string, AttributeValueRequest[]>,
+  ): void {
     for (const [field, raw] of Object.entries(attributes)) {
       if (!Array.isArray(raw)) throw invalid(`attributes.${field} must be an array`);
       const seeded = type.attributes.find((a) => a.field === field);
@@ -191,14 +243,19 @@ export class GovernanceStore {
         delete target[key];
         continue;
       }
-      const options = seeded?.options?.map((o) => ({ id: o.id, value: o.value, valueKey: o.valueKey }))
-        ?? (custom?.optionAllowed ? custom.options.map((o) => ({ id: o.id ?? '', value: o.option, valueKey: o.optionKey ?? '' })) : undefined);
+      const options =
+        seeded?.options?.map((o) => ({ id: o.id, value: o.value, valueKey: o.valueKey })) ??
+        (custom?.optionAllowed
+          ? custom.options.map((o) => ({ id: o.id ?? '', value: o.option, valueKey: o.optionKey ?? '' }))
+          : undefined);
       target[key] = raw.map((v): ValueItem | OptionValueItem => {
         if (!options) {
           if (typeof v?.value !== 'string') throw invalid(`attributes.${field} values need a string value`);
           return { id: null, value: v.value, disabled: false };
         }
-        const option = options.find((o) => (v?.id !== undefined && o.id === v.id) || (v?.id === undefined && o.value === v?.value));
+        const option = options.find(
+          (o) => (v?.id !== undefined && o.id === v.id) || (v?.id === undefined && o.value === v?.value),
+        );
         if (!option) throw invalid(`attributes.${field}: unknown option ${v?.id ?? v?.value}`);
         return { id: option.id, value: option.value, valueKey: option.valueKey, disabled: false };
       });

@@ -45,6 +45,7 @@ export async function readJson<T>(c: Context<Env>, required: boolean): Promise<T
 }
 
 export function objectBody<T extends object>(value: unknown, what: string): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`${what} must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(`${what} must be a JSON object`);
   return value as T;
 }

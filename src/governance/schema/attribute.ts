@@ -27,69 +27,203 @@ export const AttributeResponseType = builder.enumType('AttributeResponseType', {
 AttributeOptionRef.implement({
   description: 'An option of a select attribute.',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The option\'s uuid (the value an entity attribute stores).', resolve: (o) => o.id ?? null }),
-    option: t.exposeString('option', { nullable: false, description: 'The option\'s label.' }),
-    optionKey: t.string({ nullable: true, description: 'The option\'s localisation key.', resolve: (o) => o.optionKey ?? null }),
-    enabled: t.boolean({ nullable: true, description: 'Whether the option can be selected.', resolve: (o) => o.enabled ?? null }),
+    id: t.id({
+      nullable: true,
+      description: "The option's uuid (the value an entity attribute stores).",
+      resolve: (o) => o.id ?? null,
+    }),
+    option: t.exposeString('option', { nullable: false, description: "The option's label." }),
+    optionKey: t.string({
+      nullable: true,
+      description: "The option's localisation key.",
+      resolve: (o) => o.optionKey ?? null,
+    }),
+    enabled: t.boolean({
+      nullable: true,
+      description: 'Whether the option can be selected.',
+      resolve: (o) => o.enabled ?? null,
+    }),
   }),
 });
 
-const responseTypes = new Set<string>(['Text', 'SingleSelect', 'MultiSelect', 'Date', 'Formula', 'Score', 'Level', 'Range']);
+const responseTypes = new Set<string>([
+  'Text',
+  'SingleSelect',
+  'MultiSelect',
+  'Date',
+  'Formula',
+  'Score',
+  'Level',
+  'Range',
+]);
 
 SchemaAttributeRef.implement({
   description: 'An attribute of a schema: its name, how it is answered and, for select attributes, its options.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The attribute\'s uuid.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The attribute\'s name.' }),
-    nameKey: t.string({ nullable: true, description: 'The localisation key of the name.', resolve: (a) => a.nameKey ?? null }),
-    description: t.string({ nullable: true, description: 'What the attribute records.', resolve: (a) => a.description ?? null }),
-    fieldName: t.exposeString('fieldName', { nullable: false, description: 'The generated field name under which records hold the attribute, e.g. `attributeTextValue.value1_3`.' }),
+    id: t.exposeID('id', { nullable: false, description: "The attribute's uuid." }),
+    name: t.exposeString('name', { nullable: false, description: "The attribute's name." }),
+    nameKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the name.',
+      resolve: (a) => a.nameKey ?? null,
+    }),
+    description: t.string({
+      nullable: true,
+      description: 'What the attribute records.',
+      resolve: (a) => a.description ?? null,
+    }),
+    fieldName: t.exposeString('fieldName', {
+      nullable: false,
+      description:
+        'The generated field name under which records hold the attribute, e.g. `attributeTextValue.value1_3`.',
+    }),
     responseType: t.field({
       type: AttributeResponseType,
       nullable: true,
       description: 'How the attribute is answered.',
       resolve: (a) => (a.responseType && responseTypes.has(a.responseType) ? a.responseType : null),
     }),
-    options: t.field({ nullable: false, type: [AttributeOptionRef], description: 'The options of a select attribute (empty for other types).', resolve: (a) => a.options ?? [] }),
+    options: t.field({
+      nullable: false,
+      type: [AttributeOptionRef],
+      description: 'The options of a select attribute (empty for other types).',
+      resolve: (a) => a.options ?? [],
+    }),
     enabled: t.exposeBoolean('enabled', { nullable: false, description: 'Whether the attribute is switched on.' }),
-    required: t.boolean({ nullable: true, description: 'Whether records must answer the attribute.', resolve: (a) => a.required ?? null }),
-    encrypted: t.boolean({ nullable: true, description: 'Whether values are stored encrypted.', resolve: (a) => a.encrypted ?? null }),
-    allowOther: t.boolean({ nullable: true, description: 'Whether an answer outside the options is allowed.', resolve: (a) => a.allowOther ?? null }),
-    schemaName: t.string({ nullable: true, description: 'The name of the schema the attribute belongs to.', resolve: (a) => a.schemaName ?? null }),
-    schemaId: t.id({ nullable: true, description: 'The uuid of the schema the attribute belongs to.', resolve: (a) => a.schemaId ?? null }),
-    maxSelectedOptions: t.int({ nullable: true, description: 'How many options a multi-select answer may hold, when limited.', resolve: (a) => a.multiSelectMaxOptionValues ?? a.maxMultiSelectAllowedOptionValues ?? null }),
-    formula: t.string({ nullable: true, description: 'The formula of a formula attribute.', resolve: (a) => a.formula ?? null }),
-    descriptionKey: t.string({ nullable: true, description: 'The localisation key of the description.', resolve: (a) => a.descriptionKey ?? null }),
-    mappedFieldName: t.string({ nullable: true, description: 'The storage column the field name maps to, e.g. `attributeTextValue.value1`; null for select attributes.', resolve: (a) => a.mappedFieldName ?? null }),
-    readOnly: t.boolean({ nullable: true, description: 'Whether records may not change the attribute\'s value.', resolve: (a) => a.readOnly ?? null }),
-    baseAttribute: t.boolean({ nullable: true, description: 'Whether the attribute is built into the entity type (false for attributes a tenant added).', resolve: (a) => a.baseAttribute ?? null }),
-    hidden: t.boolean({ nullable: true, description: 'Whether the attribute is hidden from forms.', resolve: (a) => a.hidden ?? null }),
-    optionType: t.string({ nullable: true, description: 'Where a select attribute\'s options come from (`None`, `Static` or `Dynamic`; the platform may send them in lower case).', resolve: (a) => a.optionType ?? null }),
-    responseSubType: t.string({ nullable: true, description: 'A finer kind of answer (`STANDARD`, `FORMULA` or `MATRIX`), when the platform sets one.', resolve: (a) => a.responseSubType ?? null }),
-    responseMaxLength: t.int({ nullable: true, description: 'The longest answer the attribute takes, in characters, when limited.', resolve: (a) => a.responseMaxLength ?? null }),
-    scoreLevelName: t.string({ nullable: true, description: 'The name of the scale of a score or level attribute.', resolve: (a) => a.scoreLevelName ?? null }),
-    referenceCategoryIds: t.stringList({ nullable: false, description: 'The reference categories the attribute draws on (empty when none).', resolve: (a) => a.referenceCategoryIds ?? [] }),
-    metadata: t.string({ nullable: true, description: 'Free-form metadata the platform keeps with the attribute (a JSON string).', resolve: (a) => a.metadata ?? null }),
-    createdBy: t.string({ nullable: true, description: 'Who created the attribute, as the platform names them (an email address or a user id).', resolve: (a) => a.createdBy ?? null }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the attribute was created.', resolve: (a) => a.createdTime ?? null }),
-    lastModifiedBy: t.string({ nullable: true, description: 'Who last changed the attribute, as the platform names them.', resolve: (a) => a.lastModifiedBy ?? null }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the attribute was last changed.', resolve: (a) => a.lastModifiedTime ?? null }),
+    required: t.boolean({
+      nullable: true,
+      description: 'Whether records must answer the attribute.',
+      resolve: (a) => a.required ?? null,
+    }),
+    encrypted: t.boolean({
+      nullable: true,
+      description: 'Whether values are stored encrypted.',
+      resolve: (a) => a.encrypted ?? null,
+    }),
+    allowOther: t.boolean({
+      nullable: true,
+      description: 'Whether an answer outside the options is allowed.',
+      resolve: (a) => a.allowOther ?? null,
+    }),
+    schemaName: t.string({
+      nullable: true,
+      description: 'The name of the schema the attribute belongs to.',
+      resolve: (a) => a.schemaName ?? null,
+    }),
+    schemaId: t.id({
+      nullable: true,
+      description: 'The uuid of the schema the attribute belongs to.',
+      resolve: (a) => a.schemaId ?? null,
+    }),
+    maxSelectedOptions: t.int({
+      nullable: true,
+      description: 'How many options a multi-select answer may hold, when limited.',
+      resolve: (a) => a.multiSelectMaxOptionValues ?? a.maxMultiSelectAllowedOptionValues ?? null,
+    }),
+    formula: t.string({
+      nullable: true,
+      description: 'The formula of a formula attribute.',
+      resolve: (a) => a.formula ?? null,
+    }),
+    descriptionKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the description.',
+      resolve: (a) => a.descriptionKey ?? null,
+    }),
+    mappedFieldName: t.string({
+      nullable: true,
+      description:
+        'The storage column the field name maps to, e.g. `attributeTextValue.value1`; null for select attributes.',
+      resolve: (a) => a.mappedFieldName ?? null,
+    }),
+    readOnly: t.boolean({
+      nullable: true,
+      description: "Whether records may not change the attribute's value.",
+      resolve: (a) => a.readOnly ?? null,
+    }),
+    baseAttribute: t.boolean({
+      nullable: true,
+      description: 'Whether the attribute is built into the entity type (false for attributes a tenant added).',
+      resolve: (a) => a.baseAttribute ?? null,
+    }),
+    hidden: t.boolean({
+      nullable: true,
+      description: 'Whether the attribute is hidden from forms.',
+      resolve: (a) => a.hidden ?? null,
+    }),
+    optionType: t.string({
+      nullable: true,
+      description:
+        "Where a select attribute's options come from (`None`, `Static` or `Dynamic`; the platform may send them in lower case).",
+      resolve: (a) => a.optionType ?? null,
+    }),
+    responseSubType: t.string({
+      nullable: true,
+      description: 'A finer kind of answer (`STANDARD`, `FORMULA` or `MATRIX`), when the platform sets one.',
+      resolve: (a) => a.responseSubType ?? null,
+    }),
+    responseMaxLength: t.int({
+      nullable: true,
+      description: 'The longest answer the attribute takes, in characters, when limited.',
+      resolve: (a) => a.responseMaxLength ?? null,
+    }),
+    scoreLevelName: t.string({
+      nullable: true,
+      description: 'The name of the scale of a score or level attribute.',
+      resolve: (a) => a.scoreLevelName ?? null,
+    }),
+    referenceCategoryIds: t.stringList({
+      nullable: false,
+      description: 'The reference categories the attribute draws on (empty when none).',
+      resolve: (a) => a.referenceCategoryIds ?? [],
+    }),
+    metadata: t.string({
+      nullable: true,
+      description: 'Free-form metadata the platform keeps with the attribute (a JSON string).',
+      resolve: (a) => a.metadata ?? null,
+    }),
+    createdBy: t.string({
+      nullable: true,
+      description: 'Who created the attribute, as the platform names them (an email address or a user id).',
+      resolve: (a) => a.createdBy ?? null,
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the attribute was created.',
+      resolve: (a) => a.createdTime ?? null,
+    }),
+    lastModifiedBy: t.string({
+      nullable: true,
+      description: 'Who last changed the attribute, as the platform names them.',
+      resolve: (a) => a.lastModifiedBy ?? null,
+    }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the attribute was last changed.',
+      resolve: (a) => a.lastModifiedTime ?? null,
+    }),
   }),
 });
 
 const AttributeOptionInput = builder.inputType('AttributeOptionInput', {
   description: 'A new option of a select attribute.',
   fields: (t) => ({
-    option: t.string({ required: true, description: 'The option\'s label (1 to 255 characters).' }),
-    optionKey: t.string({ description: 'The option\'s localisation key.' }),
+    option: t.string({ required: true, description: "The option's label (1 to 255 characters)." }),
+    optionKey: t.string({ description: "The option's localisation key." }),
   }),
 });
 
 const AddSchemaAttributeInput = builder.inputType('AddSchemaAttributeInput', {
   description: 'A new attribute of a schema.',
   fields: (t) => ({
-    name: t.string({ required: true, description: 'The attribute\'s name (1 to 255 characters).' }),
-    responseType: t.field({ type: AttributeResponseType, required: true, description: 'How the attribute is answered.' }),
+    name: t.string({ required: true, description: "The attribute's name (1 to 255 characters)." }),
+    responseType: t.field({
+      type: AttributeResponseType,
+      required: true,
+      description: 'How the attribute is answered.',
+    }),
     description: t.string({ description: 'What the attribute records (at most 1000 characters).' }),
     required: t.boolean({ description: 'Whether records must answer the attribute.' }),
     encrypted: t.boolean({ description: 'Whether values are stored encrypted.' }),
@@ -100,8 +234,14 @@ const AddSchemaAttributeInput = builder.inputType('AddSchemaAttributeInput', {
   }),
 });
 
-function optionsArg(list: readonly { option: string; optionKey?: string | null }[], argument: string): AttributeOptionRequest[] {
-  return list.map((o, i) => ({ option: nonEmptyArg(o.option, `${argument}[${i}].option`), ...(o.optionKey ? { optionKey: o.optionKey } : {}) }));
+function optionsArg(
+  list: readonly { option: string; optionKey?: string | null }[],
+  argument: string,
+): AttributeOptionRequest[] {
+  return list.map((o, i) => ({
+    option: nonEmptyArg(o.option, `${argument}[${i}].option`),
+    ...(o.optionKey ? { optionKey: o.optionKey } : {}),
+  }));
 }
 
 builder.mutationFields((t) => ({
@@ -109,15 +249,24 @@ builder.mutationFields((t) => ({
     type: SchemaAttributeRef,
     description: 'Adds an attribute to a schema (e.g. `datasets`) and returns it with its generated field name.',
     args: {
-      schemaName: t.arg.string({ required: true, description: 'The schema to add to: for the AI kinds, the entity type name such as `datasets`.' }),
+      schemaName: t.arg.string({
+        required: true,
+        description: 'The schema to add to: for the AI kinds, the entity type name such as `datasets`.',
+      }),
       input: t.arg({ type: AddSchemaAttributeInput, required: true, description: 'The new attribute.' }),
     },
     resolve: async (_root, { schemaName, input }, ctx) => {
       const schema = nonEmptyArg(schemaName, 'schemaName', 100);
-      if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(schema)) throw badInput(`"schemaName" must be a schema name such as "datasets" (got "${schema.slice(0, 60)}").`, 'schemaName');
+      if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(schema))
+        throw badInput(
+          `"schemaName" must be a schema name such as "datasets" (got "${schema.slice(0, 60)}").`,
+          'schemaName',
+        );
       const max = input.maxSelectedOptions;
-      if (max != null && (max < 1 || max > 100)) throw badInput('"input.maxSelectedOptions" must be between 1 and 100.', 'input.maxSelectedOptions');
-      if (input.description != null && input.description.length > 1000) throw badInput('"input.description" must be at most 1000 characters long.', 'input.description');
+      if (max != null && (max < 1 || max > 100))
+        throw badInput('"input.maxSelectedOptions" must be between 1 and 100.', 'input.maxSelectedOptions');
+      if (input.description != null && input.description.length > 1000)
+        throw badInput('"input.description" must be at most 1000 characters long.', 'input.description');
       const responseType = input.responseType;
       const selectable = responseType === 'SingleSelect' || responseType === 'MultiSelect';
       const body = {
@@ -140,15 +289,19 @@ builder.mutationFields((t) => ({
   addAttributeOptions: t.field({
     type: SchemaAttributeRef,
     nullable: true,
-    description: 'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',
+    description:
+      'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',
     args: {
-      attributeId: t.arg.id({ required: true, description: 'The attribute\'s uuid.' }),
+      attributeId: t.arg.id({ required: true, description: "The attribute's uuid." }),
       options: t.arg({ type: [AttributeOptionInput], required: true, description: 'The options to add.' }),
     },
     resolve: async (_root, args, ctx) => {
       const attributeId = uuidArg(args.attributeId, 'attributeId');
       if (args.options.length === 0) throw badInput('Give at least one option.', 'options');
-      const attribute = await ctx.governance.client.addAttributeOptions(attributeId, optionsArg(args.options, 'options'));
+      const attribute = await ctx.governance.client.addAttributeOptions(
+        attributeId,
+        optionsArg(args.options, 'options'),
+      );
       if (!attribute) throw notFound('attribute', 'attributeId');
       return attribute;
     },

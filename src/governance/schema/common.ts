@@ -9,10 +9,19 @@ import { AttributeValueRef, EntityAttributeRef, UserRef } from './refs.js';
 UserRef.implement({
   description: 'A user of the governance platform, as recorded in audit fields.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The user\'s uuid.' }),
-    name: t.exposeString('name', { nullable: true, description: 'The user\'s display name, when the platform has one.' }),
-    email: t.exposeString('email', { nullable: true, description: 'The user\'s email address, when the platform has one.' }),
-    initials: t.exposeString('initials', { nullable: true, description: 'The user\'s initials, when the platform has them.' }),
+    id: t.exposeID('id', { nullable: false, description: "The user's uuid." }),
+    name: t.exposeString('name', {
+      nullable: true,
+      description: "The user's display name, when the platform has one.",
+    }),
+    email: t.exposeString('email', {
+      nullable: true,
+      description: "The user's email address, when the platform has one.",
+    }),
+    initials: t.exposeString('initials', {
+      nullable: true,
+      description: "The user's initials, when the platform has them.",
+    }),
   }),
 });
 
@@ -20,29 +29,60 @@ export const AttributeGroup = builder.enumType('AttributeGroup', {
   description: 'Where an attribute of an entity comes from.',
   values: {
     BASE: { value: 'base', description: 'A seeded free-text attribute of the entity type, such as `description`.' },
-    EXTENDED_BASE: { value: 'extended', description: 'A seeded option attribute of the entity type (its values are selected options with option keys).' },
-    CUSTOM: { value: 'custom', description: 'An attribute a tenant added to the schema; its name is the generated field name.' },
+    EXTENDED_BASE: {
+      value: 'extended',
+      description: 'A seeded option attribute of the entity type (its values are selected options with option keys).',
+    },
+    CUSTOM: {
+      value: 'custom',
+      description: 'An attribute a tenant added to the schema; its name is the generated field name.',
+    },
   } as const,
 });
 
 AttributeValueRef.implement({
   description: 'One value of an attribute: a text, or a selected option.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: true, description: 'The selected option\'s uuid; null for a free-text value.' }),
-    value: t.exposeString('value', { nullable: false, description: 'The text, or the selected option\'s label.' }),
-    valueKey: t.exposeString('valueKey', { nullable: true, description: 'The localisation key of a selected option; null for a free-text value.' }),
-    displayLabel: t.exposeString('displayLabel', { nullable: true, description: 'A label for display, when the platform sends one.' }),
-    colorCode: t.exposeString('colorCode', { nullable: true, description: 'The colour of a selected option, when it has one.' }),
-    disabled: t.exposeBoolean('disabled', { nullable: false, description: 'Whether the value (or its option) has been disabled.' }),
+    id: t.exposeID('id', { nullable: true, description: "The selected option's uuid; null for a free-text value." }),
+    value: t.exposeString('value', { nullable: false, description: "The text, or the selected option's label." }),
+    valueKey: t.exposeString('valueKey', {
+      nullable: true,
+      description: 'The localisation key of a selected option; null for a free-text value.',
+    }),
+    displayLabel: t.exposeString('displayLabel', {
+      nullable: true,
+      description: 'A label for display, when the platform sends one.',
+    }),
+    colorCode: t.exposeString('colorCode', {
+      nullable: true,
+      description: 'The colour of a selected option, when it has one.',
+    }),
+    disabled: t.exposeBoolean('disabled', {
+      nullable: false,
+      description: 'Whether the value (or its option) has been disabled.',
+    }),
   }),
 });
 
 EntityAttributeRef.implement({
   description: 'An attribute of an entity with its values.',
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: false, description: 'The attribute\'s field name, e.g. `description` or `type`.' }),
-    group: t.field({ nullable: false, type: AttributeGroup, description: 'Whether the attribute is seeded text, a seeded option attribute or a custom one.', resolve: (a) => a.group }),
-    values: t.field({ nullable: false, type: [AttributeValueRef], description: 'The attribute\'s values, in the upstream\'s order; empty when it has none.', resolve: (a) => a.values }),
+    name: t.exposeString('name', {
+      nullable: false,
+      description: "The attribute's field name, e.g. `description` or `type`.",
+    }),
+    group: t.field({
+      nullable: false,
+      type: AttributeGroup,
+      description: 'Whether the attribute is seeded text, a seeded option attribute or a custom one.',
+      resolve: (a) => a.group,
+    }),
+    values: t.field({
+      nullable: false,
+      type: [AttributeValueRef],
+      description: "The attribute's values, in the upstream's order; empty when it has none.",
+      resolve: (a) => a.values,
+    }),
   }),
 });
 
@@ -52,7 +92,10 @@ export const FilterOperator = builder.enumType('GovernanceFilterOperator', {
     EQUAL_TO: { value: 'EQUAL_TO', description: 'The field equals one of the values.' },
     NOT_EQUAL_TO: { value: 'NOT_EQUAL_TO', description: 'The field equals none of the values.' },
     GREATER_THAN: { value: 'GREATER_THAN', description: 'The field is greater than the value.' },
-    GREATER_THAN_EQUAL_TO: { value: 'GREATER_THAN_EQUAL_TO', description: 'The field is greater than or equal to the value.' },
+    GREATER_THAN_EQUAL_TO: {
+      value: 'GREATER_THAN_EQUAL_TO',
+      description: 'The field is greater than or equal to the value.',
+    },
     LESS_THAN: { value: 'LESS_THAN', description: 'The field is less than the value.' },
     LESS_THAN_EQUAL_TO: { value: 'LESS_THAN_EQUAL_TO', description: 'The field is less than or equal to the value.' },
   } as const,
@@ -61,9 +104,16 @@ export const FilterOperator = builder.enumType('GovernanceFilterOperator', {
 export const RecordFilter = builder.inputType('GovernanceRecordFilter', {
   description: 'A condition on a field of the records searched, e.g. `{ field: "type", values: ["<option uuid>"] }`.',
   fields: (t) => ({
-    field: t.string({ required: true, description: 'The field to test, e.g. `source` or `type` (option attributes take option uuids).' }),
+    field: t.string({
+      required: true,
+      description: 'The field to test, e.g. `source` or `type` (option attributes take option uuids).',
+    }),
     values: t.stringList({ required: true, description: 'The values to compare with.' }),
-    operator: t.field({ type: FilterOperator, defaultValue: 'EQUAL_TO', description: 'How to compare; equality by default.' }),
+    operator: t.field({
+      type: FilterOperator,
+      defaultValue: 'EQUAL_TO',
+      description: 'How to compare; equality by default.',
+    }),
   }),
 });
 
@@ -81,10 +131,15 @@ export function toPredicates(
   return filters.map((f, i) => {
     const at = `${argument}[${i}]`;
     if (f.field.length > 100 || !FILTER_FIELD.test(f.field)) {
-      throw badInput(`"${at}.field" must be an attribute name such as "type" or "moduleScopes.module" (got "${f.field.slice(0, 60)}").`, `${at}.field`);
+      throw badInput(
+        `"${at}.field" must be an attribute name such as "type" or "moduleScopes.module" (got "${f.field.slice(0, 60)}").`,
+        `${at}.field`,
+      );
     }
-    if (f.values.length === 0 || f.values.length > 100) throw badInput(`"${at}.values" must hold from 1 to 100 values.`, `${at}.values`);
-    if (f.values.some((v) => v.length === 0 || v.length > 500)) throw badInput(`"${at}.values" must be non-empty strings of at most 500 characters.`, `${at}.values`);
+    if (f.values.length === 0 || f.values.length > 100)
+      throw badInput(`"${at}.values" must hold from 1 to 100 values.`, `${at}.values`);
+    if (f.values.some((v) => v.length === 0 || v.length > 500))
+      throw badInput(`"${at}.values" must be non-empty strings of at most 500 characters.`, `${at}.values`);
     const operator = (f.operator ?? 'EQUAL_TO') as AttributePredicate['operator'];
     const key = JSON.stringify([f.field, operator, [...f.values].sort()]);
     if (seen.has(key)) throw badInput(`"${at}" repeats an earlier condition.`, at);

@@ -11,13 +11,14 @@ import { full } from './entity-type.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityTypeRef } from './refs.js';
 
-const SOURCES = 'Served from the gateway\'s configuration (GOVERNANCE_DISCOVERY_FILE), with defaults from the platform\'s documentation, merged with what the gateway has seen in upstream answers since it started; the governance API itself lists none of these.';
+const SOURCES =
+  "Served from the gateway's configuration (GOVERNANCE_DISCOVERY_FILE), with defaults from the platform's documentation, merged with what the gateway has seen in upstream answers since it started; the governance API itself lists none of these.";
 
 const DiscoverySource = builder.enumType('DiscoverySource', {
   description: 'Where the gateway learned a discovered name.',
   values: {
-    DOCUMENTED: { value: 'documented', description: 'The platform\'s documentation (a default of the gateway).' },
-    CONFIGURED: { value: 'configured', description: 'The gateway\'s configuration (GOVERNANCE_DISCOVERY_FILE).' },
+    DOCUMENTED: { value: 'documented', description: "The platform's documentation (a default of the gateway)." },
+    CONFIGURED: { value: 'configured', description: "The gateway's configuration (GOVERNANCE_DISCOVERY_FILE)." },
     OBSERVED: { value: 'observed', description: 'An upstream answer the gateway has seen.' },
   } as const,
 });
@@ -25,59 +26,136 @@ const DiscoverySource = builder.enumType('DiscoverySource', {
 const RelationshipEnds = builder.objectRef<[string, string]>('RelationshipEnds').implement({
   description: 'A pair of entity types a relationship type may link, first end to second end.',
   fields: (t) => ({
-    firstTypeName: t.string({ nullable: false, description: 'The entity type name of the first end (the source), e.g. `aisystems`.', resolve: (e) => e[0] }),
-    secondTypeName: t.string({ nullable: false, description: 'The entity type name of the second end (the target), e.g. `models`.', resolve: (e) => e[1] }),
-    firstKind: t.field({ type: EntityKind, nullable: true, description: 'The kind of the first end; null outside AI governance (e.g. vendors).', resolve: (e) => kindOf(e[0]) }),
-    secondKind: t.field({ type: EntityKind, nullable: true, description: 'The kind of the second end; null outside AI governance.', resolve: (e) => kindOf(e[1]) }),
+    firstTypeName: t.string({
+      nullable: false,
+      description: 'The entity type name of the first end (the source), e.g. `aisystems`.',
+      resolve: (e) => e[0],
+    }),
+    secondTypeName: t.string({
+      nullable: false,
+      description: 'The entity type name of the second end (the target), e.g. `models`.',
+      resolve: (e) => e[1],
+    }),
+    firstKind: t.field({
+      type: EntityKind,
+      nullable: true,
+      description: 'The kind of the first end; null outside AI governance (e.g. vendors).',
+      resolve: (e) => kindOf(e[0]),
+    }),
+    secondKind: t.field({
+      type: EntityKind,
+      nullable: true,
+      description: 'The kind of the second end; null outside AI governance.',
+      resolve: (e) => kindOf(e[1]),
+    }),
   }),
 });
 
 const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('KnownRelationshipType').implement({
   description: `A relationship (link) type a form can offer, with the kinds of record it may link. ${SOURCES}`,
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: false, description: 'The type\'s name, e.g. `ai-system-composition`; `createLink` takes it as `relationshipType`.' }),
-    id: t.id({ nullable: true, description: 'The type\'s uuid (the `linkTypeId` of its links), once configured or seen.', resolve: (r) => r.id }),
-    forwardLabel: t.string({ nullable: true, description: 'The label read from the first end to the second, e.g. `is composed of`.', resolve: (r) => r.forwardLabel }),
-    reverseLabel: t.string({ nullable: true, description: 'The label read from the second end to the first.', resolve: (r) => r.reverseLabel }),
-    ends: t.field({ type: [RelationshipEnds], nullable: false, description: 'The pairs of entity types it may link.', resolve: (r) => r.ends }),
-    sources: t.field({ type: [DiscoverySource], nullable: false, description: 'Where the gateway learned of it.', resolve: (r) => r.sources }),
+    name: t.exposeString('name', {
+      nullable: false,
+      description: "The type's name, e.g. `ai-system-composition`; `createLink` takes it as `relationshipType`.",
+    }),
+    id: t.id({
+      nullable: true,
+      description: "The type's uuid (the `linkTypeId` of its links), once configured or seen.",
+      resolve: (r) => r.id,
+    }),
+    forwardLabel: t.string({
+      nullable: true,
+      description: 'The label read from the first end to the second, e.g. `is composed of`.',
+      resolve: (r) => r.forwardLabel,
+    }),
+    reverseLabel: t.string({
+      nullable: true,
+      description: 'The label read from the second end to the first.',
+      resolve: (r) => r.reverseLabel,
+    }),
+    ends: t.field({
+      type: [RelationshipEnds],
+      nullable: false,
+      description: 'The pairs of entity types it may link.',
+      resolve: (r) => r.ends,
+    }),
+    sources: t.field({
+      type: [DiscoverySource],
+      nullable: false,
+      description: 'Where the gateway learned of it.',
+      resolve: (r) => r.sources,
+    }),
   }),
 });
 
 const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implement({
-  description: 'A stage of an entity type\'s workflow, as `moveEntityToStage` takes it by name.',
+  description: "A stage of an entity type's workflow, as `moveEntityToStage` takes it by name.",
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: false, description: 'The stage\'s name, e.g. `Ideation`.' }),
-    id: t.id({ nullable: true, description: 'The stage\'s uuid, once seen.', resolve: (s) => s.id }),
-    sequence: t.int({ nullable: true, description: 'The stage\'s position in the workflow, from 1, when known.', resolve: (s) => s.sequence }),
-    sources: t.field({ type: [DiscoverySource], nullable: false, description: 'Where the gateway learned of it.', resolve: (s) => s.sources }),
+    name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
+    id: t.id({ nullable: true, description: "The stage's uuid, once seen.", resolve: (s) => s.id }),
+    sequence: t.int({
+      nullable: true,
+      description: "The stage's position in the workflow, from 1, when known.",
+      resolve: (s) => s.sequence,
+    }),
+    sources: t.field({
+      type: [DiscoverySource],
+      nullable: false,
+      description: 'Where the gateway learned of it.',
+      resolve: (s) => s.sources,
+    }),
   }),
 });
 
 const WorkflowRef = builder.objectRef<{ stages: KnownStage[] }>('EntityTypeWorkflow').implement({
   description: `The workflow of an entity type, for pickers. ${SOURCES}`,
   fields: (t) => ({
-    stages: t.field({ type: [KnownStageRef], nullable: false, description: 'The known stages, in workflow order where known, then by name.', resolve: (w) => w.stages }),
+    stages: t.field({
+      type: [KnownStageRef],
+      nullable: false,
+      description: 'The known stages, in workflow order where known, then by name.',
+      resolve: (w) => w.stages,
+    }),
   }),
 });
 
 const KnownOptionRef = builder.objectRef<KnownOption>('KnownAttributeOption').implement({
   description: 'An option a select attribute offers.',
   fields: (t) => ({
-    option: t.exposeString('option', { nullable: false, description: 'The option\'s label, e.g. `Audio`.' }),
-    id: t.id({ nullable: true, description: 'The option\'s uuid (what a filter or an attribute value takes), once configured or seen.', resolve: (o) => o.id }),
-    optionKey: t.string({ nullable: true, description: 'The localisation key of the option, when seen.', resolve: (o) => o.optionKey }),
-    sources: t.field({ type: [DiscoverySource], nullable: false, description: 'Where the gateway learned of it.', resolve: (o) => o.sources }),
+    option: t.exposeString('option', { nullable: false, description: "The option's label, e.g. `Audio`." }),
+    id: t.id({
+      nullable: true,
+      description: "The option's uuid (what a filter or an attribute value takes), once configured or seen.",
+      resolve: (o) => o.id,
+    }),
+    optionKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the option, when seen.',
+      resolve: (o) => o.optionKey,
+    }),
+    sources: t.field({
+      type: [DiscoverySource],
+      nullable: false,
+      description: 'Where the gateway learned of it.',
+      resolve: (o) => o.sources,
+    }),
   }),
 });
 
-const SelectAttributeRef = builder.objectRef<{ name: string; options: KnownOption[] }>('KnownSelectAttribute').implement({
-  description: `A select attribute of an entity type with its options. ${SOURCES}`,
-  fields: (t) => ({
-    name: t.exposeString('name', { nullable: false, description: 'The attribute\'s field name, e.g. `type`.' }),
-    options: t.field({ type: [KnownOptionRef], nullable: false, description: 'The known options, by label.', resolve: (a) => a.options }),
-  }),
-});
+const SelectAttributeRef = builder
+  .objectRef<{ name: string; options: KnownOption[] }>('KnownSelectAttribute')
+  .implement({
+    description: `A select attribute of an entity type with its options. ${SOURCES}`,
+    fields: (t) => ({
+      name: t.exposeString('name', { nullable: false, description: "The attribute's field name, e.g. `type`." }),
+      options: t.field({
+        type: [KnownOptionRef],
+        nullable: false,
+        description: 'The known options, by label.',
+        resolve: (a) => a.options,
+      }),
+    }),
+  });
 
 /** "a, b and c", or "none known yet". */
 export function nameList(names: readonly string[]): string {
@@ -90,7 +168,12 @@ builder.queryField('relationshipTypes', (t) =>
     type: [KnownRelationshipTypeRef],
     nullable: false,
     description: `The relationship (link) types, with the kinds of record each may link. ${SOURCES}`,
-    args: { kind: t.arg({ type: EntityKind, description: 'Only the types that may link records of this kind (at either end).' }) },
+    args: {
+      kind: t.arg({
+        type: EntityKind,
+        description: 'Only the types that may link records of this kind (at either end).',
+      }),
+    },
     resolve: (_root, args, ctx: Context) => {
       const all = ctx.governance.discovery.relationshipTypes();
       return args.kind ? all.filter((r) => r.ends.some(([a, b]) => a === args.kind || b === args.kind)) : all;
@@ -116,18 +199,24 @@ builder.objectFields(EntityTypeRef, (t) => ({
     description: `The select attributes of this type with their options, for forms. ${SOURCES}`,
     resolve: (type, _args, ctx) => {
       const d = ctx.governance.discovery;
-      return d.selectAttributes(type.name).map((name) => ({ name, options: d.attributeOptions(type.name, name) ?? [] }));
+      return d
+        .selectAttributes(type.name)
+        .map((name) => ({ name, options: d.attributeOptions(type.name, name) ?? [] }));
     },
   }),
   attributeOptions: t.field({
     type: [KnownOptionRef],
     nullable: false,
     description: `The options of one select attribute of this type; an unknown attribute name is a BAD_USER_INPUT that lists the known ones. ${SOURCES}`,
-    args: { name: t.arg.string({ required: true, description: 'The attribute\'s field name, e.g. `type`.' }) },
+    args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `type`." }) },
     resolve: (type, args, ctx) => {
       const d = ctx.governance.discovery;
       const options = d.attributeOptions(type.name, args.name);
-      if (!options) throw badInput(`"${args.name}" is not a known select attribute of ${type.name}; known: ${nameList(d.selectAttributes(type.name))}.`, 'name');
+      if (!options)
+        throw badInput(
+          `"${args.name}" is not a known select attribute of ${type.name}; known: ${nameList(d.selectAttributes(type.name))}.`,
+          'name',
+        );
       return options;
     },
   }),

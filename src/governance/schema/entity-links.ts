@@ -10,20 +10,28 @@ import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityL
 import { checkPaging, governanceConnection, searchArg } from './validate.js';
 
 const LinkOrder = builder.enumType('EntityLinkOrder', {
-  description: 'The order of an entity\'s links.',
+  description: "The order of an entity's links.",
   values: {
-    ID_DESC: { value: 'id,desc', description: 'By link id, descending (the upstream\'s default).' },
+    ID_DESC: { value: 'id,desc', description: "By link id, descending (the upstream's default)." },
     ID_ASC: { value: 'id,asc', description: 'By link id, ascending.' },
-    NEWEST_FIRST: { value: 'id,desc', description: 'By link id, descending.', deprecationReason: 'Use ID_DESC: the graph spells every order FIELD_DIRECTION.' },
-    OLDEST_FIRST: { value: 'id,asc', description: 'By link id, ascending.', deprecationReason: 'Use ID_ASC: the graph spells every order FIELD_DIRECTION.' },
+    NEWEST_FIRST: {
+      value: 'id,desc',
+      description: 'By link id, descending.',
+      deprecationReason: 'Use ID_DESC: the graph spells every order FIELD_DIRECTION.',
+    },
+    OLDEST_FIRST: {
+      value: 'id,asc',
+      description: 'By link id, ascending.',
+      deprecationReason: 'Use ID_ASC: the graph spells every order FIELD_DIRECTION.',
+    },
   } as const,
 });
 
 const LinkDirection = builder.enumType('EntityLinkDirection', {
   description: 'Which way a link points, seen from the entity it was listed for.',
   values: {
-    OUTGOING: { description: 'The entity is the link\'s source (its first end).' },
-    INCOMING: { description: 'The entity is the link\'s target (its second end).' },
+    OUTGOING: { description: "The entity is the link's source (its first end)." },
+    INCOMING: { description: "The entity is the link's target (its second end)." },
   } as const,
 });
 
@@ -32,41 +40,107 @@ const outgoing = (l: EntityLinkShape) => l.item.source.id === l.parentId;
 EntityLinkRef.implement({
   description: 'A link of an entity, seen from that entity.',
   fields: (t) => ({
-    id: t.id({ nullable: false, description: 'The link\'s uuid.', resolve: (l) => l.item.id }),
-    direction: t.field({ nullable: false, type: LinkDirection, description: 'Whether the entity is the link\'s source or its target.', resolve: (l) => (outgoing(l) ? 'OUTGOING' : 'INCOMING') }),
+    id: t.id({ nullable: false, description: "The link's uuid.", resolve: (l) => l.item.id }),
+    direction: t.field({
+      nullable: false,
+      type: LinkDirection,
+      description: "Whether the entity is the link's source or its target.",
+      resolve: (l) => (outgoing(l) ? 'OUTGOING' : 'INCOMING'),
+    }),
     label: t.string({
       nullable: false,
-      description: 'The relationship read from the entity\'s side, e.g. `is composed of` from a system, `is a component of` from its part.',
-      resolve: (l) => (outgoing(l) ? l.item.relationshipTypeDetail.entityType1ToEntityType2EntityLinkName : l.item.relationshipTypeDetail.entityType2ToEntityType1EntityLinkName),
+      description:
+        "The relationship read from the entity's side, e.g. `is composed of` from a system, `is a component of` from its part.",
+      resolve: (l) =>
+        outgoing(l)
+          ? l.item.relationshipTypeDetail.entityType1ToEntityType2EntityLinkName
+          : l.item.relationshipTypeDetail.entityType2ToEntityType1EntityLinkName,
     }),
-    relationshipType: t.field({ nullable: false, type: RelationshipTypeRef, description: 'The type of the relationship; its id is the `linkTypeId` of the link.', resolve: (l) => l.item.relationshipTypeDetail }),
-    source: t.field({ nullable: false, type: LinkEndRef, description: 'The link\'s first end.', resolve: (l) => l.item.source }),
-    target: t.field({ nullable: false, type: LinkEndRef, description: 'The link\'s second end.', resolve: (l) => l.item.target }),
-    counterpart: t.field({ nullable: false, type: LinkEndRef, description: 'The other end of the link, seen from the entity.', resolve: (l) => (outgoing(l) ? l.item.target : l.item.source) }),
-    createdAt: t.field({ nullable: false, type: 'DateTime', description: 'When the link was created.', resolve: (l) => l.item.createdDate }),
-    updatedAt: t.field({ nullable: false, type: 'DateTime', description: 'When the link was last changed.', resolve: (l) => l.item.lastUpdatedDate }),
+    relationshipType: t.field({
+      nullable: false,
+      type: RelationshipTypeRef,
+      description: 'The type of the relationship; its id is the `linkTypeId` of the link.',
+      resolve: (l) => l.item.relationshipTypeDetail,
+    }),
+    source: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: "The link's first end.",
+      resolve: (l) => l.item.source,
+    }),
+    target: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: "The link's second end.",
+      resolve: (l) => l.item.target,
+    }),
+    counterpart: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: 'The other end of the link, seen from the entity.',
+      resolve: (l) => (outgoing(l) ? l.item.target : l.item.source),
+    }),
+    createdAt: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: 'When the link was created.',
+      resolve: (l) => l.item.createdDate,
+    }),
+    updatedAt: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: 'When the link was last changed.',
+      resolve: (l) => l.item.lastUpdatedDate,
+    }),
   }),
 });
 
 builder.objectField(EntityRef, 'links', (t) =>
-  t.connection({
-    type: EntityLinkRef,
-    description: 'The records this entity is linked to (models, datasets, AI systems, agents and records of other kinds such as vendors).',
-    args: {
-      search: t.arg.string({ description: 'Full-text search over the linked records (at most 500 characters).' }),
-      orderBy: t.arg({ type: LinkOrder, defaultValue: 'id,desc', description: 'The order of the links.' }),
+  t.connection(
+    {
+      type: EntityLinkRef,
+      description:
+        'The records this entity is linked to (models, datasets, AI systems, agents and records of other kinds such as vendors).',
+      args: {
+        search: t.arg.string({ description: 'Full-text search over the linked records (at most 500 characters).' }),
+        orderBy: t.arg({ type: LinkOrder, defaultValue: 'id,desc', description: 'The order of the links.' }),
+      },
+      resolve: (entity, args, ctx) => {
+        const scope = ctx.governance;
+        const listKey = listKeyOf(`links:${entity.id}`, { ...args });
+        checkPaging(scope, args, listKey);
+        const typeName = kindOf(entity.entityType?.name);
+        const criteria = { fullText: searchArg(args.search) ?? '' };
+        return governanceConnection(
+          scope,
+          args,
+          listKey,
+          async (page, size, priority) => {
+            if (!typeName) return { items: [], total: 0 };
+            const res = await scope.loaders.linksPage.load({
+              typeName,
+              entityId: entity.id,
+              criteria,
+              page: { page, size, sort: args.orderBy ?? 'id,desc', priority },
+            });
+            return {
+              items: (res?.content ?? []).map((item) => ({ item, parentId: entity.id })),
+              total: res?.totalElements ?? 0,
+            };
+          },
+          10,
+        );
+      },
     },
-    resolve: (entity, args, ctx) => {
-      const scope = ctx.governance;
-      const listKey = listKeyOf(`links:${entity.id}`, { ...args });
-      checkPaging(scope, args, listKey);
-      const typeName = kindOf(entity.entityType?.name);
-      const criteria = { fullText: searchArg(args.search) ?? '' };
-      return governanceConnection(scope, args, listKey, async (page, size, priority) => {
-        if (!typeName) return { items: [], total: 0 };
-        const res = await scope.loaders.linksPage.load({ typeName, entityId: entity.id, criteria, page: { page, size, sort: args.orderBy ?? 'id,desc', priority } });
-        return { items: (res?.content ?? []).map((item) => ({ item, parentId: entity.id })), total: res?.totalElements ?? 0 };
-      }, 10);
+    {
+      name: 'EntityLinkConnection',
+      description: "A page of an entity's links.",
+      edgesField: { description: 'The items of this page, each with its cursor.' },
     },
-  }, { name: 'EntityLinkConnection', description: 'A page of an entity\'s links.', edgesField: { description: 'The items of this page, each with its cursor.' } }, { name: 'EntityLinkEdge', description: 'A link in a page, with its cursor.', nodeField: { description: 'The item itself.' } }),
+    {
+      name: 'EntityLinkEdge',
+      description: 'A link in a page, with its cursor.',
+      nodeField: { description: 'The item itself.' },
+    },
+  ),
 );

@@ -20,28 +20,38 @@ const AttributeValueInput = builder.inputType('AttributeValueInput', {
   description: 'One value of an attribute: a text (`value`) or a selected option (`id`).',
   fields: (t) => ({
     id: t.id({ description: 'The uuid of the option to select (option attributes).' }),
-    value: t.string({ description: 'The text (text attributes), or the option\'s label.' }),
+    value: t.string({ description: "The text (text attributes), or the option's label." }),
   }),
 });
 
 const AttributeInput = builder.inputType('AttributeInput', {
   description: 'The values to set on one attribute; an empty list clears it.',
   fields: (t) => ({
-    name: t.string({ required: true, description: 'The attribute\'s field name, e.g. `description`, `type` or a custom field name.' }),
-    values: t.field({ type: [AttributeValueInput], required: true, description: 'The attribute\'s new values.' }),
+    name: t.string({
+      required: true,
+      description: "The attribute's field name, e.g. `description`, `type` or a custom field name.",
+    }),
+    values: t.field({ type: [AttributeValueInput], required: true, description: "The attribute's new values." }),
   }),
 });
 
 type AttributeArg = { name: string; values: { id?: string | number | null; value?: string | null }[] };
 
-function attributesArg(list: readonly AttributeArg[] | null | undefined, argument: string): Record<string, AttributeValueRequest[]> | undefined {
+function attributesArg(
+  list: readonly AttributeArg[] | null | undefined,
+  argument: string,
+): Record<string, AttributeValueRequest[]> | undefined {
   if (!list) return undefined;
   const out: Record<string, AttributeValueRequest[]> = {};
   list.forEach((a, i) => {
     const name = nonEmptyArg(a.name, `${argument}[${i}].name`);
     out[name] = a.values.map((v, j) => {
-      if (v.id == null && v.value == null) throw badInput(`A value needs an "id" or a "value".`, `${argument}[${i}].values[${j}]`);
-      return { ...(v.id != null ? { id: uuidArg(v.id, `${argument}[${i}].values[${j}].id`) } : {}), ...(v.value != null ? { value: v.value } : {}) };
+      if (v.id == null && v.value == null)
+        throw badInput(`A value needs an "id" or a "value".`, `${argument}[${i}].values[${j}]`);
+      return {
+        ...(v.id != null ? { id: uuidArg(v.id, `${argument}[${i}].values[${j}].id`) } : {}),
+        ...(v.value != null ? { value: v.value } : {}),
+      };
     });
   });
   return out;
@@ -51,7 +61,7 @@ const CreateEntityInput = builder.inputType('CreateEntityInput', {
   description: 'A new AI governance record.',
   fields: (t) => ({
     kind: t.field({ type: EntityKind, required: true, description: 'The kind of record to create.' }),
-    name: t.string({ required: true, description: 'The record\'s name (1 to 255 characters).' }),
+    name: t.string({ required: true, description: "The record's name (1 to 255 characters)." }),
     organizationId: t.id({ required: true, description: 'The uuid of the organization that will own the record.' }),
     attributes: t.field({ type: [AttributeInput], description: 'Initial attribute values.' }),
   }),
@@ -60,9 +70,12 @@ const CreateEntityInput = builder.inputType('CreateEntityInput', {
 const UpdateEntityInput = builder.inputType('UpdateEntityInput', {
   description: 'Changes to a record; fields left out keep their values.',
   fields: (t) => ({
-    name: t.string({ description: 'The record\'s new name (1 to 255 characters).' }),
+    name: t.string({ description: "The record's new name (1 to 255 characters)." }),
     organizationId: t.id({ description: 'The uuid of the organization that will own the record.' }),
-    attributes: t.field({ type: [AttributeInput], description: 'Attributes to change; attributes left out keep their values.' }),
+    attributes: t.field({
+      type: [AttributeInput],
+      description: 'Attributes to change; attributes left out keep their values.',
+    }),
   }),
 });
 
@@ -73,7 +86,8 @@ const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('Delet
     node: t.field({
       type: EntityRef,
       nullable: true,
-      description: 'The record as it was just before the delete. The upstream\'s delete answers no body, so selecting this costs one read before the delete.',
+      description:
+        "The record as it was just before the delete. The upstream's delete answers no body, so selecting this costs one read before the delete.",
       resolve: (p) => p.node,
     }),
   }),
@@ -100,8 +114,13 @@ builder.mutationFields((t) => ({
         attributes: attributesArg(input.attributes, 'input.attributes'),
       };
       const { client } = ctx.governance;
-      return idempotentCreate(ctx.idempotency, info, { upstream: 'governance', identity: client.identity }, { kind: input.kind, body }, clientMutationId, async () =>
-        wrote(ctx, await client.createEntity(input.kind, body)),
+      return idempotentCreate(
+        ctx.idempotency,
+        info,
+        { upstream: 'governance', identity: client.identity },
+        { kind: input.kind, body },
+        clientMutationId,
+        async () => wrote(ctx, await client.createEntity(input.kind, body)),
       );
     },
   }),
@@ -110,7 +129,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Changes a record and returns it; NOT_FOUND when there is no record with that id.',
     args: {
-      id: t.arg.id({ required: true, description: 'The record\'s uuid.' }),
+      id: t.arg.id({ required: true, description: "The record's uuid." }),
       input: t.arg({ type: UpdateEntityInput, required: true, description: 'The changes.' }),
       expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
@@ -119,7 +138,9 @@ builder.mutationFields((t) => ({
       refuseNulls(input, 'input');
       const body = {
         ...(input.name != null ? { name: nonEmptyArg(input.name, 'input.name') } : {}),
-        ...(input.organizationId != null ? { organization: { id: uuidArg(input.organizationId, 'input.organizationId') } } : {}),
+        ...(input.organizationId != null
+          ? { organization: { id: uuidArg(input.organizationId, 'input.organizationId') } }
+          : {}),
         ...(input.attributes ? { attributes: attributesArg(input.attributes, 'input.attributes') } : {}),
       };
       if (Object.keys(body).length === 0) throw badInput('Give at least one field to change.', 'input');
@@ -142,8 +163,9 @@ builder.mutationFields((t) => ({
   deleteEntity: t.field({
     type: DeleteEntityPayload,
     nullable: true,
-    description: 'Deletes a record (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no record with that id (a second delete too).',
-    args: { id: t.arg.id({ required: true, description: 'The record\'s uuid.' }) },
+    description:
+      'Deletes a record (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no record with that id (a second delete too).',
+    args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
     resolve: async (_root, args, ctx, info) => {
       const id = uuidArg(args.id, 'id');
       const { client, loaders } = ctx.governance;

@@ -10,10 +10,14 @@ import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
 import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
-  description: 'Which organizations\' records a search covers, relative to the organization it looks from (`organizationId`, else the caller\'s).',
+  description:
+    "Which organizations' records a search covers, relative to the organization it looks from (`organizationId`, else the caller's).",
   values: {
-    ANCESTORS_AND_DESCENDANTS: { value: 'ANCESTORS_AND_DESCENDANTS', description: 'The caller\'s organization, its parents and its children.' },
-    DESCENDANTS: { value: 'DESCENDANTS', description: 'The caller\'s organization and its children.' },
+    ANCESTORS_AND_DESCENDANTS: {
+      value: 'ANCESTORS_AND_DESCENDANTS',
+      description: "The caller's organization, its parents and its children.",
+    },
+    DESCENDANTS: { value: 'DESCENDANTS', description: "The caller's organization and its children." },
     ALL: { value: 'ALL', description: 'Every organization of the tenant.' },
   } as const,
 });
@@ -21,43 +25,92 @@ const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal'
 EntitySummaryRef.implement({
   description: 'The basic details of an AI governance record, as the light search returns them.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The record\'s uuid.' }),
-    number: t.exposeInt('number', { nullable: false, description: 'The record\'s sequence number.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The record\'s name.' }),
-    displayLabel: t.exposeString('displayLabel', { nullable: false, description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.' }),
-    kind: t.field({ type: EntityKind, nullable: true, description: 'The record\'s AI governance kind.', resolve: (e) => kindOf(e.entityType?.name) }),
-    type: t.field({ nullable: false, type: EntityTypeRef, description: 'The record\'s entity type.', resolve: (e) => e.entityType }),
-    organizationId: t.exposeID('orgGroupId', { nullable: false, description: 'The uuid of the organization that owns the record.' }),
-    schemaId: t.exposeID('schemaId', { nullable: false, description: 'The uuid of the schema that defines the record\'s attributes.' }),
-    entity: t.field({ type: EntityRef, nullable: true, description: 'The full record (one upstream read per record, shared within the request).', resolve: (e, _a, ctx) => ctx.governance.loaders.entity.load(e.id) }),
+    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
+    number: t.exposeInt('number', { nullable: false, description: "The record's sequence number." }),
+    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
+    displayLabel: t.exposeString('displayLabel', {
+      nullable: false,
+      description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
+    }),
+    kind: t.field({
+      type: EntityKind,
+      nullable: true,
+      description: "The record's AI governance kind.",
+      resolve: (e) => kindOf(e.entityType?.name),
+    }),
+    type: t.field({
+      nullable: false,
+      type: EntityTypeRef,
+      description: "The record's entity type.",
+      resolve: (e) => e.entityType,
+    }),
+    organizationId: t.exposeID('orgGroupId', {
+      nullable: false,
+      description: 'The uuid of the organization that owns the record.',
+    }),
+    schemaId: t.exposeID('schemaId', {
+      nullable: false,
+      description: "The uuid of the schema that defines the record's attributes.",
+    }),
+    entity: t.field({
+      type: EntityRef,
+      nullable: true,
+      description: 'The full record (one upstream read per record, shared within the request).',
+      resolve: (e, _a, ctx) => ctx.governance.loaders.entity.load(e.id),
+    }),
   }),
 });
 
 builder.queryField('entitySummaries', (t) =>
-  t.connection({
-    type: EntitySummaryRef,
-    description: 'A light search over records of every AI kind, returning basic details only; cheaper than `entities` for pickers and look-ups.',
-    args: {
-      search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
-      filters: t.arg({ type: [RecordFilter], description: 'Conditions on fields of the records; all must hold.' }),
-      organizationTraversal: t.arg({ type: OrganizationTraversal, description: 'Which organizations\' records to include, relative to `organizationId`; the platform\'s default when omitted.' }),
-      organizationId: t.arg.id({ description: 'The organization (uuid) the search looks from, in place of the credential\'s own; `organizationTraversal` widens or narrows the view from there.' }),
-      orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
+  t.connection(
+    {
+      type: EntitySummaryRef,
+      description:
+        'A light search over records of every AI kind, returning basic details only; cheaper than `entities` for pickers and look-ups.',
+      args: {
+        search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
+        filters: t.arg({ type: [RecordFilter], description: 'Conditions on fields of the records; all must hold.' }),
+        organizationTraversal: t.arg({
+          type: OrganizationTraversal,
+          description:
+            "Which organizations' records to include, relative to `organizationId`; the platform's default when omitted.",
+        }),
+        organizationId: t.arg.id({
+          description:
+            "The organization (uuid) the search looks from, in place of the credential's own; `organizationTraversal` widens or narrows the view from there.",
+        }),
+        orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
+      },
+      resolve: (_root, args, ctx) => {
+        const scope = ctx.governance;
+        const listKey = listKeyOf('entitySummaries', { ...args });
+        const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
+        checkPaging(scope, args, listKey);
+        const request = {
+          criteria: { fullText: searchArg(args.search), filters: toPredicates(args.filters) },
+          ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
+          ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
+        };
+        return governanceConnection(scope, args, listKey, async (page, size, priority) => {
+          const res = await scope.client.searchEntitySummaries(request, {
+            page,
+            size,
+            sort: args.orderBy ?? 'name,asc',
+            priority,
+          });
+          return { items: res.content, total: res.totalElements };
+        });
+      },
     },
-    resolve: (_root, args, ctx) => {
-      const scope = ctx.governance;
-      const listKey = listKeyOf('entitySummaries', { ...args });
-      const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
-      checkPaging(scope, args, listKey);
-      const request = {
-        criteria: { fullText: searchArg(args.search), filters: toPredicates(args.filters) },
-        ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
-        ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
-      };
-      return governanceConnection(scope, args, listKey, async (page, size, priority) => {
-        const res = await scope.client.searchEntitySummaries(request, { page, size, sort: args.orderBy ?? 'name,asc', priority });
-        return { items: res.content, total: res.totalElements };
-      });
+    {
+      name: 'EntitySummaryConnection',
+      description: 'A page of record summaries.',
+      edgesField: { description: 'The items of this page, each with its cursor.' },
     },
-  }, { name: 'EntitySummaryConnection', description: 'A page of record summaries.', edgesField: { description: 'The items of this page, each with its cursor.' } }, { name: 'EntitySummaryEdge', description: 'A record summary in a page, with its cursor.', nodeField: { description: 'The item itself.' } }),
+    {
+      name: 'EntitySummaryEdge',
+      description: 'A record summary in a page, with its cursor.',
+      nodeField: { description: 'The item itself.' },
+    },
+  ),
 );

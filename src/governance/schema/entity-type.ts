@@ -20,7 +20,8 @@ const isFull = (t: Shape): t is EntityTypeInformation => 'settings' in t;
 export async function full(t: Shape, ctx: Context): Promise<EntityTypeInformation> {
   if (isFull(t)) return t;
   const loaded = await ctx.governance.loaders.entityType.load(t.id);
-  if (!loaded) throw new UpstreamError('governance', 'not-found', 'The entity type this record refers to no longer exists.');
+  if (!loaded)
+    throw new UpstreamError('governance', 'not-found', 'The entity type this record refers to no longer exists.');
   return loaded;
 }
 
@@ -31,44 +32,137 @@ function fromFull<K extends keyof EntityTypeInformation>(key: K) {
 
 /** A field the embedded reference may already hold; loads the full type only when it does not. */
 function fromReference<K extends keyof EntityTypeReference & keyof EntityTypeInformation>(key: K) {
-  return async (t: Shape, _args: unknown, ctx: Context) => (t[key] !== undefined ? t[key] : (await full(t, ctx))[key]) ?? null;
+  return async (t: Shape, _args: unknown, ctx: Context) =>
+    (t[key] !== undefined ? t[key] : (await full(t, ctx))[key]) ?? null;
 }
 
 const EntityTypeSettingsRef = builder.objectRef<EntityTypeSettings>('EntityTypeSettings').implement({
   description: 'Which features are switched on for records of an entity type.',
   fields: (t) => ({
-    enableWorkflow: t.exposeBoolean('enableWorkflow', { nullable: false, description: 'Records of this type move through a workflow of stages.' }),
-    enableWorkflowStageTracking: t.exposeBoolean('enableWorkflowStageTracking', { nullable: false, description: 'Time spent in each workflow stage is tracked.' }),
-    enableAudit: t.boolean({ nullable: true, description: 'Changes to records of this type are audited (null when the platform does not say).', resolve: (s) => s.enableAudit ?? null }),
-    assessable: t.exposeBoolean('assessable', { nullable: false, description: 'Records of this type can be assessed.' }),
-    enableTask: t.exposeBoolean('enableTask', { nullable: false, description: 'Tasks can be attached to records of this type.' }),
-    enableRisk: t.exposeBoolean('enableRisk', { nullable: false, description: 'Risks can be attached to records of this type.' }),
-    enableDocument: t.exposeBoolean('enableDocument', { nullable: false, description: 'Documents can be attached to records of this type.' }),
-    enableControl: t.exposeBoolean('enableControl', { nullable: false, description: 'Controls can be attached to records of this type.' }),
-    enableWebForm: t.exposeBoolean('enableWebForm', { nullable: false, description: 'Records of this type can be created through a web form.' }),
-    enableComment: t.exposeBoolean('enableComment', { nullable: false, description: 'Records of this type can be commented on.' }),
+    enableWorkflow: t.exposeBoolean('enableWorkflow', {
+      nullable: false,
+      description: 'Records of this type move through a workflow of stages.',
+    }),
+    enableWorkflowStageTracking: t.exposeBoolean('enableWorkflowStageTracking', {
+      nullable: false,
+      description: 'Time spent in each workflow stage is tracked.',
+    }),
+    enableAudit: t.boolean({
+      nullable: true,
+      description: 'Changes to records of this type are audited (null when the platform does not say).',
+      resolve: (s) => s.enableAudit ?? null,
+    }),
+    assessable: t.exposeBoolean('assessable', {
+      nullable: false,
+      description: 'Records of this type can be assessed.',
+    }),
+    enableTask: t.exposeBoolean('enableTask', {
+      nullable: false,
+      description: 'Tasks can be attached to records of this type.',
+    }),
+    enableRisk: t.exposeBoolean('enableRisk', {
+      nullable: false,
+      description: 'Risks can be attached to records of this type.',
+    }),
+    enableDocument: t.exposeBoolean('enableDocument', {
+      nullable: false,
+      description: 'Documents can be attached to records of this type.',
+    }),
+    enableControl: t.exposeBoolean('enableControl', {
+      nullable: false,
+      description: 'Controls can be attached to records of this type.',
+    }),
+    enableWebForm: t.exposeBoolean('enableWebForm', {
+      nullable: false,
+      description: 'Records of this type can be created through a web form.',
+    }),
+    enableComment: t.exposeBoolean('enableComment', {
+      nullable: false,
+      description: 'Records of this type can be commented on.',
+    }),
   }),
 });
 
 EntityTypeRef.implement({
   description: 'A kind of record in the governance platform (its entity type), with its module and settings.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The entity type\'s uuid.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The entity type\'s name, e.g. `datasets`; also its schema name for the AI kinds.' }),
-    kind: t.field({ type: EntityKind, nullable: true, description: 'The AI governance kind of this type; null for types of other modules.', resolve: (type) => kindOf(type.name) }),
-    displayName: t.string({ nullable: false, description: 'A human name of the type for display, e.g. `AI System` for `aisystems`.', resolve: (type) => typeDisplayName(type.name) }),
-    nameKey: t.string({ nullable: true, description: 'The localisation key of the name.', resolve: fromReference('nameKey') }),
-    seeded: t.boolean({ nullable: true, description: 'Whether the type is built into the platform (true) or was added by the tenant.', resolve: fromReference('seeded') }),
-    moduleName: t.string({ nullable: true, description: 'The platform module the type belongs to, e.g. `AIGovernance`.', resolve: fromReference('moduleName') }),
-    schemaName: t.string({ nullable: true, description: 'The name of the schema that holds the type\'s attributes.', resolve: fromReference('schemaName') }),
-    description: t.string({ nullable: true, description: 'What records of this type are.', resolve: fromFull('description') }),
-    descriptionKey: t.string({ nullable: true, description: 'The localisation key of the description.', resolve: fromFull('descriptionKey') }),
-    enabled: t.boolean({ nullable: true, description: 'Whether the type is switched on for the tenant.', resolve: fromFull('enabled') }),
-    moduleScopes: t.stringList({ description: 'Codes of the modules that use this type, such as `AIG`, `DM` or `ITRM`.', resolve: async (type, _a, ctx) => (await full(type, ctx)).moduleScopes ?? [] }),
-    workflowType: t.id({ nullable: true, description: 'The uuid of the workflow records of this type move through; null when the type has no workflow.', resolve: fromFull('workflowType') }),
-    settings: t.field({ type: EntityTypeSettingsRef, description: 'Which features are switched on for records of this type.', resolve: fromFull('settings') }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the type was created.', resolve: async (type, _a, ctx) => (await full(type, ctx)).auditFields?.createdDate ?? null }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the type was last changed.', resolve: async (type, _a, ctx) => (await full(type, ctx)).auditFields?.lastUpdatedDate ?? null }),
+    id: t.exposeID('id', { nullable: false, description: "The entity type's uuid." }),
+    name: t.exposeString('name', {
+      nullable: false,
+      description: "The entity type's name, e.g. `datasets`; also its schema name for the AI kinds.",
+    }),
+    kind: t.field({
+      type: EntityKind,
+      nullable: true,
+      description: 'The AI governance kind of this type; null for types of other modules.',
+      resolve: (type) => kindOf(type.name),
+    }),
+    displayName: t.string({
+      nullable: false,
+      description: 'A human name of the type for display, e.g. `AI System` for `aisystems`.',
+      resolve: (type) => typeDisplayName(type.name),
+    }),
+    nameKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the name.',
+      resolve: fromReference('nameKey'),
+    }),
+    seeded: t.boolean({
+      nullable: true,
+      description: 'Whether the type is built into the platform (true) or was added by the tenant.',
+      resolve: fromReference('seeded'),
+    }),
+    moduleName: t.string({
+      nullable: true,
+      description: 'The platform module the type belongs to, e.g. `AIGovernance`.',
+      resolve: fromReference('moduleName'),
+    }),
+    schemaName: t.string({
+      nullable: true,
+      description: "The name of the schema that holds the type's attributes.",
+      resolve: fromReference('schemaName'),
+    }),
+    description: t.string({
+      nullable: true,
+      description: 'What records of this type are.',
+      resolve: fromFull('description'),
+    }),
+    descriptionKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the description.',
+      resolve: fromFull('descriptionKey'),
+    }),
+    enabled: t.boolean({
+      nullable: true,
+      description: 'Whether the type is switched on for the tenant.',
+      resolve: fromFull('enabled'),
+    }),
+    moduleScopes: t.stringList({
+      description: 'Codes of the modules that use this type, such as `AIG`, `DM` or `ITRM`.',
+      resolve: async (type, _a, ctx) => (await full(type, ctx)).moduleScopes ?? [],
+    }),
+    workflowType: t.id({
+      nullable: true,
+      description: 'The uuid of the workflow records of this type move through; null when the type has no workflow.',
+      resolve: fromFull('workflowType'),
+    }),
+    settings: t.field({
+      type: EntityTypeSettingsRef,
+      description: 'Which features are switched on for records of this type.',
+      resolve: fromFull('settings'),
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the type was created.',
+      resolve: async (type, _a, ctx) => (await full(type, ctx)).auditFields?.createdDate ?? null,
+    }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the type was last changed.',
+      resolve: async (type, _a, ctx) => (await full(type, ctx)).auditFields?.lastUpdatedDate ?? null,
+    }),
   }),
 });
 
@@ -77,33 +171,54 @@ builder.queryFields((t) => ({
     type: EntityTypeRef,
     nullable: true,
     description: 'One entity type by its uuid; null when there is none with that id.',
-    args: { id: t.arg.id({ required: true, description: 'The entity type\'s uuid.' }) },
+    args: { id: t.arg.id({ required: true, description: "The entity type's uuid." }) },
     resolve: (_root, args, ctx) => ctx.governance.loaders.entityType.load(uuidArg(args.id, 'id')),
   }),
-  entityTypes: t.connection({
-    type: EntityTypeRef,
-    description: 'Entity types of the tenant, of every module, sorted by name.',
-    args: {
-      search: t.arg.string({ description: 'Full-text search over the types\' names and descriptions (at most 500 characters).' }),
-      moduleScope: t.arg.string({ description: 'Only types used by this module code, e.g. `AIG`.' }),
-      enabled: t.arg.boolean({ description: 'Only types that are switched on (true) or off (false).' }),
-      seeded: t.arg.boolean({ description: 'Only built-in types (true) or tenant-added ones (false).' }),
-      orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
+  entityTypes: t.connection(
+    {
+      type: EntityTypeRef,
+      description: 'Entity types of the tenant, of every module, sorted by name.',
+      args: {
+        search: t.arg.string({
+          description: "Full-text search over the types' names and descriptions (at most 500 characters).",
+        }),
+        moduleScope: t.arg.string({ description: 'Only types used by this module code, e.g. `AIG`.' }),
+        enabled: t.arg.boolean({ description: 'Only types that are switched on (true) or off (false).' }),
+        seeded: t.arg.boolean({ description: 'Only built-in types (true) or tenant-added ones (false).' }),
+        orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
+      },
+      resolve: (_root, args, ctx) => {
+        const scope = ctx.governance;
+        const listKey = listKeyOf('entityTypes', { ...args });
+        checkPaging(scope, args, listKey);
+        const filters = [
+          args.moduleScope != null
+            ? { field: 'moduleScopes.module', operator: 'EQUAL_TO' as const, value: [args.moduleScope] }
+            : null,
+          args.enabled != null ? { field: 'enabled', operator: 'EQUAL_TO' as const, value: [args.enabled] } : null,
+          args.seeded != null ? { field: 'seeded', operator: 'EQUAL_TO' as const, value: [args.seeded] } : null,
+        ].filter((f) => f !== null);
+        const criteria = { fullText: searchArg(args.search), ...(filters.length ? { filters } : {}) };
+        return governanceConnection(scope, args, listKey, async (page, size, priority) => {
+          const res = await scope.client.searchEntityTypes(criteria, {
+            page,
+            size,
+            sort: args.orderBy ?? 'name,asc',
+            priority,
+          });
+          return { items: res.content, total: res.totalElements };
+        });
+      },
     },
-    resolve: (_root, args, ctx) => {
-      const scope = ctx.governance;
-      const listKey = listKeyOf('entityTypes', { ...args });
-      checkPaging(scope, args, listKey);
-      const filters = [
-        args.moduleScope != null ? { field: 'moduleScopes.module', operator: 'EQUAL_TO' as const, value: [args.moduleScope] } : null,
-        args.enabled != null ? { field: 'enabled', operator: 'EQUAL_TO' as const, value: [args.enabled] } : null,
-        args.seeded != null ? { field: 'seeded', operator: 'EQUAL_TO' as const, value: [args.seeded] } : null,
-      ].filter((f) => f !== null);
-      const criteria = { fullText: searchArg(args.search), ...(filters.length ? { filters } : {}) };
-      return governanceConnection(scope, args, listKey, async (page, size, priority) => {
-        const res = await scope.client.searchEntityTypes(criteria, { page, size, sort: args.orderBy ?? 'name,asc', priority });
-        return { items: res.content, total: res.totalElements };
-      });
+    {
+      name: 'EntityTypeConnection',
+      description: 'A page of entity types.',
+      edgesField: { description: 'The items of this page, each with its cursor.' },
     },
-  }, { name: 'EntityTypeConnection', description: 'A page of entity types.', edgesField: { description: 'The items of this page, each with its cursor.' } }, { name: 'EntityTypeEdge', description: 'An entity type in a page, with its cursor.', nodeField: { description: 'The item itself.' } }),
+    {
+      name: 'EntityTypeEdge',
+      description: 'An entity type in a page, with its cursor.',
+      nodeField: { description: 'The item itself.' },
+    },
+  ),
 }));

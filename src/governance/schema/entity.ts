@@ -9,49 +9,112 @@ import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation } from '../wire.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
-import { EntityAttributeRef, EntityRef, EntityStageRef, EntityTypeRef, UserRef, type EntityAttributeShape } from './refs.js';
+import {
+  EntityAttributeRef,
+  EntityRef,
+  EntityStageRef,
+  EntityTypeRef,
+  UserRef,
+  type EntityAttributeShape,
+} from './refs.js';
 import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
   const out: EntityAttributeShape[] = [];
   const { extendedBaseAttributes, ...text } = e.entityDetail ?? {};
-  for (const [name, values] of Object.entries(text)) if (Array.isArray(values)) out.push({ name, group: 'base', values: values });
-  for (const [name, values] of Object.entries(extendedBaseAttributes ?? {})) out.push({ name, group: 'extended', values: values });
-  for (const [name, values] of Object.entries(e.attributes ?? {})) if (Array.isArray(values)) out.push({ name, group: 'custom', values });
+  for (const [name, values] of Object.entries(text))
+    if (Array.isArray(values)) out.push({ name, group: 'base', values: values });
+  for (const [name, values] of Object.entries(extendedBaseAttributes ?? {}))
+    out.push({ name, group: 'extended', values: values });
+  for (const [name, values] of Object.entries(e.attributes ?? {}))
+    if (Array.isArray(values)) out.push({ name, group: 'custom', values });
   return out;
 }
 
 EntityRef.implement({
   description: 'An AI governance record: a model, dataset, AI system or AI agent.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The record\'s uuid.' }),
-    number: t.exposeInt('number', { nullable: false, description: 'The record\'s sequence number, in the order records were created.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The record\'s name.' }),
-    version: t.string({ nullable: false, description: 'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.', resolve: (e) => entityVersion(e) }),
-    displayLabel: t.string({ nullable: false, description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.', resolve: (e) => `${e.number} | ${e.name}` }),
-    kind: t.field({ type: EntityKind, nullable: true, description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).', resolve: (e) => kindOf(e.entityType?.name) }),
-    organizationId: t.exposeID('orgGroupId', { nullable: false, description: 'The uuid of the organization that owns the record.' }),
-    schemaId: t.exposeID('schemaId', { nullable: false, description: 'The uuid of the schema that defines the record\'s attributes.' }),
-    type: t.field({ nullable: false, type: EntityTypeRef, description: 'The record\'s entity type.', resolve: (e) => e.entityType }),
-    workflowStage: t.field({ type: EntityStageRef, nullable: true, description: 'The workflow stage the record is in; null when its type has no workflow.', resolve: (e) => e.workflowAndStage ?? null }),
+    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
+    number: t.exposeInt('number', {
+      nullable: false,
+      description: "The record's sequence number, in the order records were created.",
+    }),
+    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
+    version: t.string({
+      nullable: false,
+      description:
+        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
+      resolve: (e) => entityVersion(e),
+    }),
+    displayLabel: t.string({
+      nullable: false,
+      description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
+      resolve: (e) => `${e.number} | ${e.name}`,
+    }),
+    kind: t.field({
+      type: EntityKind,
+      nullable: true,
+      description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).',
+      resolve: (e) => kindOf(e.entityType?.name),
+    }),
+    organizationId: t.exposeID('orgGroupId', {
+      nullable: false,
+      description: 'The uuid of the organization that owns the record.',
+    }),
+    schemaId: t.exposeID('schemaId', {
+      nullable: false,
+      description: "The uuid of the schema that defines the record's attributes.",
+    }),
+    type: t.field({
+      nullable: false,
+      type: EntityTypeRef,
+      description: "The record's entity type.",
+      resolve: (e) => e.entityType,
+    }),
+    workflowStage: t.field({
+      type: EntityStageRef,
+      nullable: true,
+      description: 'The workflow stage the record is in; null when its type has no workflow.',
+      resolve: (e) => e.workflowAndStage ?? null,
+    }),
     attributes: t.field({
       nullable: false,
       type: [EntityAttributeRef],
-      description: 'The record\'s attributes: seeded text ones, seeded option ones (with option keys) and custom ones.',
+      description: "The record's attributes: seeded text ones, seeded option ones (with option keys) and custom ones.",
       resolve: (e) => attributesOf(e),
     }),
     attribute: t.field({
       type: EntityAttributeRef,
       nullable: true,
       description: 'One attribute by its field name; null when the record has no such attribute.',
-      args: { name: t.arg.string({ required: true, description: 'The attribute\'s field name, e.g. `description`.' }) },
+      args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
     }),
-    createdAt: t.field({ nullable: false, type: 'DateTime', description: 'When the record was created.', resolve: (e) => e.auditFields.createdDate }),
-    updatedAt: t.field({ nullable: false, type: 'DateTime', description: 'When the record was last changed.', resolve: (e) => e.auditFields.lastUpdatedDate }),
-    createdBy: t.field({ type: UserRef, nullable: true, description: 'Who created the record.', resolve: (e) => e.auditFields.createdBy ?? null }),
-    lastModifiedBy: t.field({ type: UserRef, nullable: true, description: 'Who last changed the record.', resolve: (e) => e.auditFields.lastModifiedBy ?? null }),
+    createdAt: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: 'When the record was created.',
+      resolve: (e) => e.auditFields.createdDate,
+    }),
+    updatedAt: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: 'When the record was last changed.',
+      resolve: (e) => e.auditFields.lastUpdatedDate,
+    }),
+    createdBy: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Who created the record.',
+      resolve: (e) => e.auditFields.createdBy ?? null,
+    }),
+    lastModifiedBy: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Who last changed the record.',
+      resolve: (e) => e.auditFields.lastModifiedBy ?? null,
+    }),
   }),
 });
 
@@ -60,28 +123,48 @@ builder.queryFields((t) => ({
     type: EntityRef,
     nullable: true,
     description: 'One AI governance record by its uuid; null when there is none with that id.',
-    args: { id: t.arg.id({ required: true, description: 'The record\'s uuid.' }) },
+    args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
     resolve: (_root, args, ctx) => ctx.governance.loaders.entity.load(uuidArg(args.id, 'id')),
   }),
-  entities: t.connection({
-    type: EntityRef,
-    description: 'AI governance records with all their details, of one kind or of every kind, sorted by name.',
-    args: {
-      kind: t.arg({ type: EntityKind, description: 'Only records of this kind; all four kinds when omitted.' }),
-      search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
-      filters: t.arg({ type: [RecordFilter], description: 'Conditions on attributes, e.g. a `type` or `source` option uuid; all must hold.' }),
-      orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
+  entities: t.connection(
+    {
+      type: EntityRef,
+      description: 'AI governance records with all their details, of one kind or of every kind, sorted by name.',
+      args: {
+        kind: t.arg({ type: EntityKind, description: 'Only records of this kind; all four kinds when omitted.' }),
+        search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
+        filters: t.arg({
+          type: [RecordFilter],
+          description: 'Conditions on attributes, e.g. a `type` or `source` option uuid; all must hold.',
+        }),
+        orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
+      },
+      resolve: (_root, args, ctx) => {
+        const scope = ctx.governance;
+        const listKey = listKeyOf('entities', { ...args });
+        checkPaging(scope, args, listKey);
+        const criteria = { fullText: searchArg(args.search), filters: toPredicates(args.filters) };
+        return governanceConnection(scope, args, listKey, async (page, size, priority) => {
+          const res = await scope.client.searchEntities(args.kind ?? undefined, criteria, {
+            page,
+            size,
+            sort: args.orderBy ?? 'name,asc',
+            priority,
+          });
+          scope.loaders.primeEntities(res.content);
+          return { items: res.content, total: res.totalElements };
+        });
+      },
     },
-    resolve: (_root, args, ctx) => {
-      const scope = ctx.governance;
-      const listKey = listKeyOf('entities', { ...args });
-      checkPaging(scope, args, listKey);
-      const criteria = { fullText: searchArg(args.search), filters: toPredicates(args.filters) };
-      return governanceConnection(scope, args, listKey, async (page, size, priority) => {
-        const res = await scope.client.searchEntities(args.kind ?? undefined, criteria, { page, size, sort: args.orderBy ?? 'name,asc', priority });
-        scope.loaders.primeEntities(res.content);
-        return { items: res.content, total: res.totalElements };
-      });
+    {
+      name: 'EntityConnection',
+      description: 'A page of AI governance records.',
+      edgesField: { description: 'The items of this page, each with its cursor.' },
     },
-  }, { name: 'EntityConnection', description: 'A page of AI governance records.', edgesField: { description: 'The items of this page, each with its cursor.' } }, { name: 'EntityEdge', description: 'A record in a page, with its cursor.', nodeField: { description: 'The item itself.' } }),
+    {
+      name: 'EntityEdge',
+      description: 'A record in a page, with its cursor.',
+      nodeField: { description: 'The item itself.' },
+    },
+  ),
 }));

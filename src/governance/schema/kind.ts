@@ -6,18 +6,27 @@ import { builder } from '../../graph/builder.js';
 import { AI_ENTITY_TYPE_NAMES, type AiEntityTypeName } from '../wire.js';
 
 export const EntityKind = builder.enumType('EntityKind', {
-  description: 'The kind of an AI governance record. Records of other kinds (vendors, assets, …) can appear at the other end of a link but have no kind.',
+  description:
+    'The kind of an AI governance record. Records of other kinds (vendors, assets, …) can appear at the other end of a link but have no kind.',
   values: {
     MODEL: { value: 'models', description: 'A machine learning or AI model (entity type `models`).' },
-    DATASET: { value: 'datasets', description: 'A dataset used to train, test or run models (entity type `datasets`).' },
-    AI_SYSTEM: { value: 'aisystems', description: 'An AI system built from models, datasets and agents (entity type `aisystems`).' },
+    DATASET: {
+      value: 'datasets',
+      description: 'A dataset used to train, test or run models (entity type `datasets`).',
+    },
+    AI_SYSTEM: {
+      value: 'aisystems',
+      description: 'An AI system built from models, datasets and agents (entity type `aisystems`).',
+    },
     AI_AGENT: { value: 'aiagents', description: 'An autonomous or assistive AI agent (entity type `aiagents`).' },
   } as const,
 });
 
 /** The kind of an entity type name, or null for record kinds outside AI governance. */
 export function kindOf(typeName: string | undefined | null): AiEntityTypeName | null {
-  return typeName && (AI_ENTITY_TYPE_NAMES as readonly string[]).includes(typeName) ? (typeName as AiEntityTypeName) : null;
+  return typeName && (AI_ENTITY_TYPE_NAMES as readonly string[]).includes(typeName)
+    ? (typeName as AiEntityTypeName)
+    : null;
 }
 
 const DISPLAY_NAMES: Record<string, string> = {
@@ -35,5 +44,12 @@ const DISPLAY_NAMES: Record<string, string> = {
  * does not know are split at dashes and underscores and capitalised (`risk_items` → `Risk Items`).
  */
 export function typeDisplayName(typeName: string): string {
-  return DISPLAY_NAMES[typeName] ?? typeName.split(/[-_\s]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+  return (
+    DISPLAY_NAMES[typeName] ??
+    typeName
+      .split(/[-_\s]+/)
+      .filter(Boolean)
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join(' ')
+  );
 }

@@ -18,20 +18,30 @@ import { nonEmptyArg, uuidArg } from './validate.js';
 const LinkEndInput = builder.inputType('GovernanceLinkEndInput', {
   description: 'One end of a new link: a record and, optionally, its kind or type name.',
   fields: (t) => ({
-    id: t.id({ required: true, description: 'The record\'s uuid.' }),
-    kind: t.field({ type: EntityKind, description: 'The record\'s kind; looked up when omitted.' }),
-    typeName: t.string({ description: 'The record\'s entity type name, for records outside AI governance such as `vendors`.' }),
+    id: t.id({ required: true, description: "The record's uuid." }),
+    kind: t.field({ type: EntityKind, description: "The record's kind; looked up when omitted." }),
+    typeName: t.string({
+      description: "The record's entity type name, for records outside AI governance such as `vendors`.",
+    }),
   }),
 });
 
 const CreateLinkInput = builder.inputType('CreateGovernanceLinkInput', {
   description: 'A new link between two records.',
   fields: (t) => ({
-    linkTypeId: t.id({ description: 'The uuid of the link type (a relationship type id); give this or `relationshipType`.' }),
-    relationshipType: t.string({ description: 'The name of the link type, e.g. `ai-system-composition` (see `relationshipTypes`); an unknown name is a BAD_USER_INPUT that lists the known ones.' }),
+    linkTypeId: t.id({
+      description: 'The uuid of the link type (a relationship type id); give this or `relationshipType`.',
+    }),
+    relationshipType: t.string({
+      description:
+        'The name of the link type, e.g. `ai-system-composition` (see `relationshipTypes`); an unknown name is a BAD_USER_INPUT that lists the known ones.',
+    }),
     entity1: t.field({ type: LinkEndInput, required: true, description: 'The first end (the source).' }),
     entity2: t.field({ type: LinkEndInput, required: true, description: 'The second end (the target).' }),
-    attributes: t.field({ type: 'JSONObject', description: 'The link\'s own attributes, passed to the upstream as they are.' }),
+    attributes: t.field({
+      type: 'JSONObject',
+      description: "The link's own attributes, passed to the upstream as they are.",
+    }),
   }),
 });
 
@@ -42,7 +52,8 @@ const DeleteLinkPayload = builder.objectRef<Deleted<LinkInformation>>('DeleteGov
     node: t.field({
       type: LinkRef,
       nullable: true,
-      description: 'The link as it was just before the delete. The upstream\'s delete answers no link, so selecting this costs one read before the delete.',
+      description:
+        "The link as it was just before the delete. The upstream's delete answers no link, so selecting this costs one read before the delete.",
       resolve: (p) => p.node,
     }),
   }),
@@ -56,23 +67,46 @@ function checkEnd(end: EndArg, argument: string): { id: string; typeName?: strin
   return { id, typeName };
 }
 
-async function resolveEnd(end: { id: string; typeName?: string }, argument: string, ctx: Context): Promise<LinkRequestEnd> {
+async function resolveEnd(
+  end: { id: string; typeName?: string },
+  argument: string,
+  ctx: Context,
+): Promise<LinkRequestEnd> {
   if (end.typeName) return { id: end.id, entityType: { name: end.typeName } };
   const entity = await ctx.governance.loaders.entity.load(end.id);
-  if (!entity) throw badInput(`No AI governance record has the id in "${argument}.id"; give "typeName" for records of other kinds.`, `${argument}.id`);
+  if (!entity)
+    throw badInput(
+      `No AI governance record has the id in "${argument}.id"; give "typeName" for records of other kinds.`,
+      `${argument}.id`,
+    );
   return { id: end.id, entityType: { name: entity.entityType.name } };
 }
 
 /** The link type's uuid, given or looked up by name among the known relationship types. */
-function linkTypeOf(input: { linkTypeId?: string | number | null; relationshipType?: string | null }, ctx: Context): string {
+function linkTypeOf(
+  input: { linkTypeId?: string | number | null; relationshipType?: string | null },
+  ctx: Context,
+): string {
   const hasId = input.linkTypeId != null;
   const hasName = input.relationshipType != null;
-  if (hasId === hasName) throw badInput('Give exactly one of "linkTypeId" or "relationshipType".', hasId ? 'input.relationshipType' : 'input.linkTypeId');
+  if (hasId === hasName)
+    throw badInput(
+      'Give exactly one of "linkTypeId" or "relationshipType".',
+      hasId ? 'input.relationshipType' : 'input.linkTypeId',
+    );
   if (hasId) return uuidArg(input.linkTypeId!, 'input.linkTypeId');
   const { discovery } = ctx.governance;
   const known = discovery.relationshipType(input.relationshipType!);
-  if (!known) throw badInput(`"${input.relationshipType}" is not a known relationship type; known: ${nameList(discovery.relationshipTypes().map((r) => r.name))}.`, 'input.relationshipType');
-  if (!known.id) throw badInput(`The uuid of relationship type "${known.name}" is not known yet (configure it, or give "linkTypeId").`, 'input.relationshipType');
+  if (!known)
+    throw badInput(
+      `"${input.relationshipType}" is not a known relationship type; known: ${nameList(discovery.relationshipTypes().map((r) => r.name))}.`,
+      'input.relationshipType',
+    );
+  if (!known.id)
+    throw badInput(
+      `The uuid of relationship type "${known.name}" is not known yet (configure it, or give "linkTypeId").`,
+      'input.relationshipType',
+    );
   return known.id;
 }
 
@@ -88,23 +122,39 @@ builder.mutationFields((t) => ({
       const linkTypeId = linkTypeOf(input, ctx);
       const ends = [checkEnd(input.entity1, 'input.entity1'), checkEnd(input.entity2, 'input.entity2')] as const;
       const { client } = ctx.governance;
-      return idempotentCreate(ctx.idempotency, info, { upstream: 'governance', identity: client.identity }, { linkTypeId, ends, attributes: input.attributes ?? null }, clientMutationId, async () => {
-        const [entity1, entity2] = await Promise.all([resolveEnd(ends[0], 'input.entity1', ctx), resolveEnd(ends[1], 'input.entity2', ctx)]);
-        const link = await client.createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null });
-        client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
-        // A link is part of both records' view (their links lists).
-        for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
-        return link;
-      });
+      return idempotentCreate(
+        ctx.idempotency,
+        info,
+        { upstream: 'governance', identity: client.identity },
+        { linkTypeId, ends, attributes: input.attributes ?? null },
+        clientMutationId,
+        async () => {
+          const [entity1, entity2] = await Promise.all([
+            resolveEnd(ends[0], 'input.entity1', ctx),
+            resolveEnd(ends[1], 'input.entity2', ctx),
+          ]);
+          const link = await client.createLink(linkTypeId, {
+            entity1,
+            entity2,
+            attributes: input.attributes ?? null,
+            context: null,
+          });
+          client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
+          // A link is part of both records' view (their links lists).
+          for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
+          return link;
+        },
+      );
     },
   }),
   deleteLink: t.field({
     type: DeleteLinkPayload,
     nullable: true,
-    description: 'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',
+    description:
+      'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',
     args: {
-      id: t.arg.id({ required: true, description: 'The link\'s uuid.' }),
-      linkTypeId: t.arg.id({ required: true, description: 'The uuid of the link\'s type.' }),
+      id: t.arg.id({ required: true, description: "The link's uuid." }),
+      linkTypeId: t.arg.id({ required: true, description: "The uuid of the link's type." }),
     },
     resolve: async (_root, args, ctx, info) => {
       const id = uuidArg(args.id, 'id');

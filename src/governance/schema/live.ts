@@ -16,21 +16,36 @@ import { uuidArg } from './validate.js';
 const MISSING = 'missing';
 
 const EntityChange = builder.objectRef<{ change: Change; entity: EntityInformation | null }>('EntityChange').implement({
-  description: 'A record changed; `entity` is it as the subscriber\'s credential reads it now.',
+  description: "A record changed; `entity` is it as the subscriber's credential reads it now.",
   fields: (t) => ({
-    id: t.id({ nullable: false, description: 'The record\'s uuid.', resolve: (c) => c.change.id }),
-    origin: t.field({ type: ChangeOrigin, nullable: false, description: 'How the gateway learned of the change.', resolve: (c) => c.change.origin }),
-    deleted: t.boolean({ nullable: false, description: 'Whether the record is gone: `entity` is then null.', resolve: (c) => Boolean(c.change.deleted) || c.entity === null }),
-    entity: t.field({ type: EntityRef, nullable: true, description: 'The record now, read with the subscriber\'s credential; null when it no longer reads.', resolve: (c) => c.entity }),
+    id: t.id({ nullable: false, description: "The record's uuid.", resolve: (c) => c.change.id }),
+    origin: t.field({
+      type: ChangeOrigin,
+      nullable: false,
+      description: 'How the gateway learned of the change.',
+      resolve: (c) => c.change.origin,
+    }),
+    deleted: t.boolean({
+      nullable: false,
+      description: 'Whether the record is gone: `entity` is then null.',
+      resolve: (c) => Boolean(c.change.deleted) || c.entity === null,
+    }),
+    entity: t.field({
+      type: EntityRef,
+      nullable: true,
+      description: "The record now, read with the subscriber's credential; null when it no longer reads.",
+      resolve: (c) => c.entity,
+    }),
   }),
 });
 
 builder.subscriptionField('entityChanged', (t) =>
   t.field({
     type: EntityChange,
-    description: 'Sends the record each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.',
+    description:
+      'Sends the record each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.',
     args: {
-      id: t.arg.id({ required: true, description: 'The record\'s uuid.' }),
+      id: t.arg.id({ required: true, description: "The record's uuid." }),
       pollIntervalSeconds: t.arg.int({ description: POLL_ARG_HELP }),
     },
     subscribe: (_root, args, ctx) => {

@@ -2,7 +2,13 @@
  * Argument checks and the list helper shared by the governance fields. Every check runs before the
  * first upstream call, so a bad argument costs the account nothing.
  */
-import { resolveOffsetConnection, validateConnectionArgs, type ConnectionArgs, type Connection, type FetchedPage } from '../../graph/paging.js';
+import {
+  resolveOffsetConnection,
+  validateConnectionArgs,
+  type ConnectionArgs,
+  type Connection,
+  type FetchedPage,
+} from '../../graph/paging.js';
 import type { PriorityName } from '../../core/concurrency-cap.js';
 import { badInput } from '../../graph/errors.js';
 import type { GovernanceScope } from '../service.js';
@@ -43,5 +49,13 @@ export function governanceConnection<T>(
   fetchPage: (page: number, size: number, priority: PriorityName) => Promise<FetchedPage<T>>,
   defaultPageSize = 20,
 ): Promise<Connection<T>> {
-  return resolveOffsetConnection({ args, listKey, maxPageSize: scope.maxPageSize, upstreamMaxSize: UPSTREAM_MAX_PAGE, firstPageIndex: 0, defaultPageSize, fetchPage });
+  return resolveOffsetConnection({
+    args,
+    listKey,
+    maxPageSize: scope.maxPageSize,
+    upstreamMaxSize: UPSTREAM_MAX_PAGE,
+    firstPageIndex: 0,
+    defaultPageSize,
+    fetchPage,
+  });
 }

@@ -23,30 +23,81 @@ const WorkflowMode = builder.enumType('WorkflowMode', {
 EntityStageRef.implement({
   description: 'The workflow stage a record is in, and the workflow it belongs to.',
   fields: (t) => ({
-    id: t.exposeID('stageId', { nullable: false, description: 'The stage\'s uuid.' }),
-    name: t.exposeString('stageName', { nullable: false, description: 'The stage\'s name, e.g. `Ideation`.' }),
-    nameKey: t.string({ nullable: true, description: 'The localisation key of the stage name.', resolve: (s) => s.stageNameKey ?? null }),
-    badgeColor: t.string({ nullable: true, description: 'The badge colour the platform shows for the stage, e.g. `New`.', resolve: (s) => s.badgeColor ?? null }),
+    id: t.exposeID('stageId', { nullable: false, description: "The stage's uuid." }),
+    name: t.exposeString('stageName', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
+    nameKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the stage name.',
+      resolve: (s) => s.stageNameKey ?? null,
+    }),
+    badgeColor: t.string({
+      nullable: true,
+      description: 'The badge colour the platform shows for the stage, e.g. `New`.',
+      resolve: (s) => s.badgeColor ?? null,
+    }),
     workflowId: t.exposeID('id', { nullable: false, description: 'The uuid of the workflow the stage belongs to.' }),
-    workflowName: t.exposeString('name', { nullable: false, description: 'The name of the workflow, e.g. `Default Workflow`.' }),
-    workflowType: t.exposeID('type', { nullable: false, description: 'The workflow\'s type as the platform records it on the stage (a label such as `Vendor` on some tenants); `moveEntityToStage` takes the entity type\'s `workflowType` instead.' }),
-    workflowMode: t.field({ type: WorkflowMode, nullable: true, description: 'Whether the workflow is basic or advanced.', resolve: (s) => s.workflowMode ?? null }),
+    workflowName: t.exposeString('name', {
+      nullable: false,
+      description: 'The name of the workflow, e.g. `Default Workflow`.',
+    }),
+    workflowType: t.exposeID('type', {
+      nullable: false,
+      description:
+        "The workflow's type as the platform records it on the stage (a label such as `Vendor` on some tenants); `moveEntityToStage` takes the entity type's `workflowType` instead.",
+    }),
+    workflowMode: t.field({
+      type: WorkflowMode,
+      nullable: true,
+      description: 'Whether the workflow is basic or advanced.',
+      resolve: (s) => s.workflowMode ?? null,
+    }),
   }),
 });
 
 WorkflowStageRef.implement({
   description: 'A stage of a workflow, as the platform describes it after moving a record into it.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The stage\'s uuid.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The stage\'s name.' }),
-    nameKey: t.string({ nullable: true, description: 'The localisation key of the stage name.', resolve: (s) => s.nameKey ?? null }),
-    description: t.string({ nullable: true, description: 'What the stage means, when the workflow says.', resolve: (s) => s.description ?? null }),
-    sequence: t.exposeInt('sequence', { nullable: false, description: 'The stage\'s position in its workflow, from 1.' }),
-    badgeColor: t.string({ nullable: true, description: 'The badge colour the platform shows for the stage.', resolve: (s) => s.badgeColor ?? null }),
-    approvalStage: t.boolean({ nullable: true, description: 'Whether entering the stage needs an approval.', resolve: (s) => s.approvalStage ?? null }),
-    exceptionStage: t.boolean({ nullable: true, description: 'Whether the stage is an exception stage.', resolve: (s) => s.exceptionStage ?? null }),
-    allowDeletion: t.boolean({ nullable: true, description: 'Whether records in this stage may be deleted.', resolve: (s) => s.allowDeletion ?? null }),
-    autoAdvanceOnApproval: t.boolean({ nullable: true, description: 'Whether a record moves on by itself once approved.', resolve: (s) => s.autoAdvanceOnApproval ?? null }),
+    id: t.exposeID('id', { nullable: false, description: "The stage's uuid." }),
+    name: t.exposeString('name', { nullable: false, description: "The stage's name." }),
+    nameKey: t.string({
+      nullable: true,
+      description: 'The localisation key of the stage name.',
+      resolve: (s) => s.nameKey ?? null,
+    }),
+    description: t.string({
+      nullable: true,
+      description: 'What the stage means, when the workflow says.',
+      resolve: (s) => s.description ?? null,
+    }),
+    sequence: t.exposeInt('sequence', {
+      nullable: false,
+      description: "The stage's position in its workflow, from 1.",
+    }),
+    badgeColor: t.string({
+      nullable: true,
+      description: 'The badge colour the platform shows for the stage.',
+      resolve: (s) => s.badgeColor ?? null,
+    }),
+    approvalStage: t.boolean({
+      nullable: true,
+      description: 'Whether entering the stage needs an approval.',
+      resolve: (s) => s.approvalStage ?? null,
+    }),
+    exceptionStage: t.boolean({
+      nullable: true,
+      description: 'Whether the stage is an exception stage.',
+      resolve: (s) => s.exceptionStage ?? null,
+    }),
+    allowDeletion: t.boolean({
+      nullable: true,
+      description: 'Whether records in this stage may be deleted.',
+      resolve: (s) => s.allowDeletion ?? null,
+    }),
+    autoAdvanceOnApproval: t.boolean({
+      nullable: true,
+      description: 'Whether a record moves on by itself once approved.',
+      resolve: (s) => s.autoAdvanceOnApproval ?? null,
+    }),
   }),
 });
 
@@ -55,8 +106,8 @@ const MoveToStageInput = builder.inputType('MoveEntityToStageInput', {
   fields: (t) => ({
     entityId: t.id({ required: true, description: 'The uuid of the record to move.' }),
     nextStageName: t.string({ required: true, description: 'The name of the stage to move to, e.g. `Development`.' }),
-    workflowType: t.id({ description: 'The workflow type uuid; taken from the record\'s type when omitted.' }),
-    executeRule: t.boolean({ description: 'Whether the workflow\'s rules run on the move.' }),
+    workflowType: t.id({ description: "The workflow type uuid; taken from the record's type when omitted." }),
+    executeRule: t.boolean({ description: "Whether the workflow's rules run on the move." }),
   }),
 });
 
@@ -68,7 +119,8 @@ async function workflowTypeOf(entityId: string, ctx: Context): Promise<string | 
   const entity = await ctx.governance.loaders.entity.load(entityId);
   if (!entity) return null;
   const type = await ctx.governance.loaders.entityType.load(entity.entityType.id);
-  if (!type?.workflowType) throw badInput(`Records of type "${entity.entityType.name}" have no workflow.`, 'input.entityId');
+  if (!type?.workflowType)
+    throw badInput(`Records of type "${entity.entityType.name}" have no workflow.`, 'input.entityId');
   return type.workflowType;
 }
 
@@ -76,7 +128,8 @@ builder.mutationField('moveEntityToStage', (t) =>
   t.field({
     type: WorkflowStageRef,
     nullable: true,
-    description: 'Moves a record to a named stage of its workflow and returns that stage; NOT_FOUND when there is no such record, and a stage the platform refuses is a BAD_USER_INPUT that lists the stages known for the record\'s type (see `EntityType.workflow`).',
+    description:
+      "Moves a record to a named stage of its workflow and returns that stage; NOT_FOUND when there is no such record, and a stage the platform refuses is a BAD_USER_INPUT that lists the stages known for the record's type (see `EntityType.workflow`).",
     args: { input: t.arg({ type: MoveToStageInput, required: true, description: 'The record and the stage.' }) },
     resolve: async (_root, { input }, ctx) => {
       const entityId = uuidArg(input.entityId, 'input.entityId');
@@ -95,7 +148,10 @@ builder.mutationField('moveEntityToStage', (t) =>
         if (!isUpstreamError(error) || error.kind !== 'bad-request') throw error;
         const name = await typeName().catch(() => undefined);
         const known = name ? discovery.workflowStages(name).map((s) => s.name) : [];
-        throw badInput(`The workflow refused the stage "${nextStageName}"${name ? ` for ${name}` : ''}; known stages: ${nameList(known)}.`, 'input.nextStageName');
+        throw badInput(
+          `The workflow refused the stage "${nextStageName}"${name ? ` for ${name}` : ''}; known stages: ${nameList(known)}.`,
+          'input.nextStageName',
+        );
       }
       if (!stage) throw notFound('record', 'input.entityId');
       const name = await typeName().catch(() => undefined);

@@ -59,7 +59,10 @@ export const defaultCostModel: CostModel = {
     'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
     'Category.parent': { upstream: 'calendar', calls: 1 },
   },
-  typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({ prefix, upstream: 'calendar' as const })),
+  typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({
+    prefix,
+    upstream: 'calendar' as const,
+  })),
   defaultUpstream: 'governance',
 };
 
@@ -92,7 +95,9 @@ export function estimateOperationCostDetailed(
   variables: Record<string, unknown> | null | undefined,
   model: CostModel = defaultCostModel,
 ): DetailedEstimate {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -124,7 +129,14 @@ export function estimateOperationCostDetailed(
   const upstreamOf = (typeName: string): UpstreamName =>
     model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? model.defaultUpstream;
 
-  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, isRoot: boolean, seen: Set<string>, at: string) => {
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLCompositeType,
+    multiplier: number,
+    isRoot: boolean,
+    seen: Set<string>,
+    at: string,
+  ) => {
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const cond = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
@@ -139,10 +151,11 @@ export function estimateOperationCostDetailed(
         continue;
       }
       const name = selection.name.value;
-      const path = at ? `${at}.${selection.alias?.value ?? name}` : selection.alias?.value ?? name;
+      const path = at ? `${at}.${selection.alias?.value ?? name}` : (selection.alias?.value ?? name);
       // Unions have no fields of their own (their members are reached through fragments);
       // `__typename` and introspection fields are not in `getFields` and cost nothing upstream.
-      const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as GraphQLField<unknown, unknown> | undefined;
+      const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as
+        GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
       const named = getNamedType(field.type);
       const args = argumentValues(field, selection.arguments ?? [], variables ?? {});
@@ -172,7 +185,11 @@ export function estimateOperationCostDetailed(
   return detailed();
 }
 
-function argumentValues(field: GraphQLField<unknown, unknown>, nodes: readonly { name: { value: string }; value: Parameters<typeof valueFromAST>[0] }[], variables: Record<string, unknown>): Record<string, unknown> {
+function argumentValues(
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly { name: { value: string }; value: Parameters<typeof valueFromAST>[0] }[],
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const arg of field.args) {
     const node = nodes.find((n) => n.name.value === arg.name);
@@ -182,7 +199,11 @@ function argumentValues(field: GraphQLField<unknown, unknown>, nodes: readonly {
   return out;
 }
 
-function pageRequest(args: Record<string, unknown>, defaultSize: number, maxSize: number): { items: number; offsetUnknown: boolean } | undefined {
+function pageRequest(
+  args: Record<string, unknown>,
+  defaultSize: number,
+  maxSize: number,
+): { items: number; offsetUnknown: boolean } | undefined {
   const first = typeof args.first === 'number' ? args.first : undefined;
   const last = typeof args.last === 'number' ? args.last : undefined;
   if (first !== undefined && last !== undefined) return undefined;

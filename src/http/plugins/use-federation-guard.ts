@@ -19,9 +19,16 @@ export interface FederationGuardOptions {
 
 const routerOnlyRule: ValidationRule = (context) => ({
   Field(node) {
-    if (!ROUTER_FIELDS.has(node.name.value) || context.getParentType()?.name !== context.getSchema().getQueryType()?.name) return;
+    if (
+      !ROUTER_FIELDS.has(node.name.value) ||
+      context.getParentType()?.name !== context.getSchema().getQueryType()?.name
+    )
+      return;
     context.reportError(
-      new GraphQLError(`"${node.name.value}" answers the federation router only.`, { nodes: [node], extensions: { code: 'FORBIDDEN' } }),
+      new GraphQLError(`"${node.name.value}" answers the federation router only.`, {
+        nodes: [node],
+        extensions: { code: 'FORBIDDEN' },
+      }),
     );
   },
 });

@@ -57,7 +57,8 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed: no caching
           const fresh = (args.contextValue as Context).usage.freshForSeconds();
-          const maxAge = fresh === null ? null : fresh === Number.POSITIVE_INFINITY ? options.defaultMaxAgeSeconds : fresh;
+          const maxAge =
+            fresh === null ? null : fresh === Number.POSITIVE_INFINITY ? options.defaultMaxAgeSeconds : fresh;
           policies.set(request, { maxAge, errors: Boolean(result.errors?.length) });
         },
       };
@@ -77,7 +78,10 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
       const body = await response.text();
       const etag = etagOf(request.headers.get('authorization') ?? '', body);
       headers.set('etag', etag);
-      headers.set('cache-control', policy.maxAge === null || policy.maxAge === 0 ? 'private, no-cache' : `private, max-age=${policy.maxAge}`);
+      headers.set(
+        'cache-control',
+        policy.maxAge === null || policy.maxAge === 0 ? 'private, no-cache' : `private, max-age=${policy.maxAge}`,
+      );
       if (matches(request.headers.get('if-none-match'), etag)) {
         headers.delete('content-length');
         headers.delete('content-type');

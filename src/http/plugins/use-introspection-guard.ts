@@ -15,10 +15,13 @@ export const noIntrospectionRule: ValidationRule = (context) => ({
   Field(node) {
     if (META_FIELDS.has(node.name.value)) {
       context.reportError(
-        new GraphQLError(`GraphQL introspection is disabled on this server, but the query asked for "${node.name.value}".`, {
-          nodes: [node],
-          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-        }),
+        new GraphQLError(
+          `GraphQL introspection is disabled on this server, but the query asked for "${node.name.value}".`,
+          {
+            nodes: [node],
+            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          },
+        ),
       );
     }
   },

@@ -11,7 +11,11 @@ export function useMetricsEndpoint(registry: Registry, endpoint = '/metrics'): P
         return;
       }
       const body = await registry.metrics();
-      endResponse(new fetchAPI.Response(request.method === 'HEAD' ? null : body, { headers: { 'content-type': registry.contentType } }));
+      endResponse(
+        new fetchAPI.Response(request.method === 'HEAD' ? null : body, {
+          headers: { 'content-type': registry.contentType },
+        }),
+      );
     },
   };
 }

@@ -16,7 +16,12 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
-import { defaultCostModel, estimateOperationCostDetailed, type CostModel, type DetailedEstimate } from './operation-cost.js';
+import {
+  defaultCostModel,
+  estimateOperationCostDetailed,
+  type CostModel,
+  type DetailedEstimate,
+} from './operation-cost.js';
 
 export interface OperationBudgetOptions {
   /** Upstream calls one operation may make per upstream. */
@@ -29,17 +34,28 @@ export interface OperationBudgetOptions {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function useOperationBudget(options: OperationBudgetOptions): Plugin<Context> {
-  const model = { ...(options.model ?? defaultCostModel), ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}) };
+  const model = {
+    ...(options.model ?? defaultCostModel),
+    ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}),
+  };
   const retryAfterOf = new WeakMap<Request, number>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Context & { request?: Request };
-      const estimate = estimateOperationCostDetailed(args.schema as GraphQLSchema, args.document as DocumentNode, args.operationName as string | null | undefined, args.variableValues as Record<string, unknown> | undefined, model);
+      const estimate = estimateOperationCostDetailed(
+        args.schema as GraphQLSchema,
+        args.document as DocumentNode,
+        args.operationName as string | null | undefined,
+        args.variableValues as Record<string, unknown> | undefined,
+        model,
+      );
       if (context.usage) context.usage.estimate = estimate.total;
       // GraphQL over HTTP: 4xx for the application/graphql-response+json media type; a multipart or
       // event-stream answer (@defer, subscriptions) carries the error in its first part instead.
       const responseJson = /application\/graphql-response\+json/.test(context.request?.headers.get('accept') ?? '');
-      const refusal = costRefusal(estimate, options.maxCallsPerOperation, responseJson) ?? (context.usage ? budgetRefusal(estimate, context) : undefined);
+      const refusal =
+        costRefusal(estimate, options.maxCallsPerOperation, responseJson) ??
+        (context.usage ? budgetRefusal(estimate, context) : undefined);
       if (refusal) {
         const retryAfter = refusal.extensions.retryAfter as number | undefined;
         if (retryAfter !== undefined && context.request) retryAfterOf.set(context.request, retryAfter);
@@ -56,7 +72,8 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
             if (upstream?.kind === 'rate-limited') return [upstream.retryAfter ?? 1];
             return e.extensions?.code === ErrorCode.RATE_LIMITED ? [Number(e.extensions.retryAfter) || 1] : [];
           });
-          if (waits.length > 0 && ctx.request) retryAfterOf.set(ctx.request, Math.max(...waits, retryAfterOf.get(ctx.request) ?? 0));
+          if (waits.length > 0 && ctx.request)
+            retryAfterOf.set(ctx.request, Math.max(...waits, retryAfterOf.get(ctx.request) ?? 0));
           if (ctx.usage?.stale) setResult({ ...result, extensions: { ...result.extensions, stale: true } });
         },
       };
@@ -107,7 +124,8 @@ function budgetRefusal(estimate: DetailedEstimate, context: Context) {
       // An upper bound of what the rule can give before the deadline (what is left if no point frees
       // by then, else every point of this span and a full allowance per span after it), so this
       // refuses only what cannot be served.
-      const capacity = (r: (typeof s.rules)[number]) => (r.nextSlotInMs > left ? r.remaining : r.allowed * (1 + Math.floor(left / r.windowMs)));
+      const capacity = (r: (typeof s.rules)[number]) =>
+        r.nextSlotInMs > left ? r.remaining : r.allowed * (1 + Math.floor(left / r.windowMs));
       const short = s.rules.find((r) => calls > capacity(r));
       if (!short) continue;
       waitMs = Math.max(1_000, short.nextSlotInMs);
@@ -115,7 +133,12 @@ function budgetRefusal(estimate: DetailedEstimate, context: Context) {
     }
     const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
     return createGraphQLError(`This operation cannot be served now: ${why}; retry in ${retryAfter} s.`, {
-      extensions: { code: ErrorCode.RATE_LIMITED, retryAfter, estimatedCalls: estimate.total, http: { status: 429, headers: { 'Retry-After': String(retryAfter) } } },
+      extensions: {
+        code: ErrorCode.RATE_LIMITED,
+        retryAfter,
+        estimatedCalls: estimate.total,
+        http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+      },
     });
   }
   return undefined;

@@ -37,7 +37,14 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
   const records = new WeakMap<Request, OperationRecord>();
   return {
     onParams({ request, params }) {
-      const record: OperationRecord = { requestId: requestIdOf(request), clientRequestId: clientRequestIdOf(request), startedAt: performance.now(), operationName: params.operationName ?? undefined, errorCodes: [], upstreamErrors: [] };
+      const record: OperationRecord = {
+        requestId: requestIdOf(request),
+        clientRequestId: clientRequestIdOf(request),
+        startedAt: performance.now(),
+        operationName: params.operationName ?? undefined,
+        errorCodes: [],
+        upstreamErrors: [],
+      };
       records.set(request, record);
       for (const l of listeners) l.start?.(record, request);
     },
@@ -62,7 +69,7 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
       const record = records.get(request);
       if (!record || Symbol.asyncIterator in result) return;
       for (const r of Array.isArray(result) ? result : [result]) {
-        for (const e of (r.errors ?? [])) {
+        for (const e of r.errors ?? []) {
           const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNCODED';
           record.errorCodes.push(code);
           const upstream = e.extensions?.upstream;

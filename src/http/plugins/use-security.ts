@@ -36,7 +36,11 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
     }),
     useFieldRepeatLimit(security.maxFieldRepeats),
     useIntrospectionGuard({ allowed: security.introspection }),
-    useFederationGuard({ introspection: security.introspection, secret: security.federationSecret, header: security.federationSecretHeader }),
+    useFederationGuard({
+      introspection: security.introspection,
+      secret: security.federationSecret,
+      header: security.federationSecretHeader,
+    }),
     useValidationCodes(),
     useErrorLimit(security.maxErrors),
   ];
@@ -71,9 +75,12 @@ function reject(limit: string): { propagateOnRejection: false; onReject: GraphQL
 function useErrorLimit(max: number): Plugin {
   return {
     onResultProcess({ result, setResult }) {
-      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors || result.errors.length <= max) return;
+      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors || result.errors.length <= max)
+        return;
       const dropped = result.errors.length - (max - 1);
-      const summary = new GraphQLError(`${dropped} more errors were left out of this response.`, { extensions: { code: 'TOO_MANY_ERRORS', omitted: dropped } });
+      const summary = new GraphQLError(`${dropped} more errors were left out of this response.`, {
+        extensions: { code: 'TOO_MANY_ERRORS', omitted: dropped },
+      });
       setResult({ ...result, errors: [...result.errors.slice(0, max - 1), summary] });
     },
   };
@@ -88,7 +95,9 @@ function useErrorLimit(max: number): Plugin {
 /** graphql-js stops validating a document past its work budget with a bare "Validation aborted." */
 function explainAbort(error: GraphQLError): GraphQLError {
   return error.message === 'Validation aborted.'
-    ? new GraphQLError('Validation aborted: the document is too expensive to validate (too many repeated or overlapping fields).')
+    ? new GraphQLError(
+        'Validation aborted: the document is too expensive to validate (too many repeated or overlapping fields).',
+      )
     : error;
 }
 
@@ -110,7 +119,10 @@ function useValidationCodes(): Plugin {
     },
     onValidate() {
       return ({ valid, result, setResult }) => {
-        if (!valid) setResult((result as readonly GraphQLError[]).map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
+        if (!valid)
+          setResult(
+            (result as readonly GraphQLError[]).map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')),
+          );
       };
     },
     onResultProcess({ result, setResult }) {

@@ -8,7 +8,16 @@ import type { WireTaxonomy } from '../../wire.js';
 import { isValidTimezone, parseDate, utcWall } from '../dates.js';
 import type { RouteDeps } from '../respond.js';
 import { REGISTERED_STATUSES, type CostRecord, type EventRecord, type PostStatus } from '../store.js';
-import { isBoolish, isDate, isPositiveInt, isUrlOrEmpty, toList, truthy, type ArgSpecs, type Params } from '../validate.js';
+import {
+  isBoolish,
+  isDate,
+  isPositiveInt,
+  isUrlOrEmpty,
+  toList,
+  truthy,
+  type ArgSpecs,
+  type Params,
+} from '../validate.js';
 import { createOrganizer, createVenue } from './linked-write.js';
 
 export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
@@ -21,13 +30,18 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
       if (typeof item === 'object') {
         const o = item as Record<string, unknown>;
         if (o.id !== undefined) return isPositiveInt(o.id) && store.post(Number(o.id))?.kind === kind;
-        return typeof o[kind] === 'string' && (o[kind]).trim() !== '';
+        return typeof o[kind] === 'string' && o[kind].trim() !== '';
       }
       return isPositiveInt(item) && store.post(Number(item))?.kind === kind;
     });
   };
   return {
-    title: { type: 'string', description: 'The event title', required: creating, validate: (v) => typeof v === 'string' },
+    title: {
+      type: 'string',
+      description: 'The event title',
+      required: creating,
+      validate: (v) => typeof v === 'string',
+    },
     start_date: { type: 'string', description: 'The event start date and time', required: creating, validate: isDate },
     end_date: { type: 'string', description: 'The event end date and time', required: creating, validate: isDate },
     author: { type: 'integer', description: 'The author id', validate: isPositiveInt },
@@ -36,10 +50,22 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
     description: { type: 'string', description: 'The event description' },
     slug: { type: 'string', description: 'The event slug' },
     excerpt: { type: 'string', description: 'The event excerpt' },
-    status: { type: 'string', description: 'The event post status', validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v) },
-    timezone: { type: 'string', description: 'The event time zone', validate: (v) => v === '' || (typeof v === 'string' && isValidTimezone(v)) },
+    status: {
+      type: 'string',
+      description: 'The event post status',
+      validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v),
+    },
+    timezone: {
+      type: 'string',
+      description: 'The event time zone',
+      validate: (v) => v === '' || (typeof v === 'string' && isValidTimezone(v)),
+    },
     all_day: { ...bool('Whether the event lasts the whole day'), default: false },
-    image: { type: 'string', description: 'Featured image id or URL', validate: (v) => isPositiveInt(v) || (typeof v === 'string' && isUrlOrEmpty(v)) },
+    image: {
+      type: 'string',
+      description: 'Featured image id or URL',
+      validate: (v) => isPositiveInt(v) || (typeof v === 'string' && isUrlOrEmpty(v)),
+    },
     cost: { type: 'string', description: 'The event cost, e.g. "$10" or "5 - 20"' },
     website: { type: 'string', description: 'The event website URL', default: null, validate: isUrlOrEmpty },
     show_map: bool('Whether to show a map'),
@@ -47,10 +73,27 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
     hide_from_listings: bool('Hide the event in listings'),
     sticky: bool('Stick the event in month views'),
     featured: bool('Feature the event'),
-    categories: { type: 'array', items: { type: 'integer' }, description: 'Category ids, names or slugs', default: null },
+    categories: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Category ids, names or slugs',
+      default: null,
+    },
     tags: { type: 'array', items: { type: 'integer' }, description: 'Tag ids, names or slugs', default: null },
-    venue: { type: 'array', items: { type: 'integer' }, description: 'Venue id or data', default: null, validate: linked('venue') },
-    organizer: { type: 'array', items: { type: 'integer' }, description: 'Organizer ids or data', default: null, validate: linked('organizer') },
+    venue: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Venue id or data',
+      default: null,
+      validate: linked('venue'),
+    },
+    organizer: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Organizer ids or data',
+      default: null,
+      validate: linked('organizer'),
+    },
     ...(creating ? {} : { password: { type: 'string' as const, description: 'The event password' } }),
   };
 }
@@ -62,7 +105,8 @@ export function parseCost(raw: unknown): CostRecord {
   const s = String(raw ?? '').trim();
   if (s === '') return { values: [], symbol: '', code: '', position: '' };
   const numbers = (s.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
-  if (/^free$/i.test(s) || (numbers.length > 0 && numbers.every((n) => Number(n) === 0))) return { values: ['0'], symbol: '', code: '', position: '' };
+  if (/^free$/i.test(s) || (numbers.length > 0 && numbers.every((n) => Number(n) === 0)))
+    return { values: ['0'], symbol: '', code: '', position: '' };
   const symbol = /[^\d\s.,–-]/u.exec(s)?.[0] ?? '';
   const position = symbol === '' ? '' : s.indexOf(symbol) < s.search(/\d/) ? 'prefix' : 'postfix';
   const values = [...new Set(numbers)].sort((a, b) => Number(a) - Number(b));
@@ -73,7 +117,9 @@ export function parseCost(raw: unknown): CostRecord {
 function termIds(deps: RouteDeps, taxonomy: WireTaxonomy, v: unknown): number[] {
   const ids: number[] = [];
   for (const item of toList(v)) {
-    const found = deps.store.findTerm(taxonomy, item) ?? deps.store.terms(taxonomy).find((t) => t.name.toLowerCase() === item.toLowerCase());
+    const found =
+      deps.store.findTerm(taxonomy, item) ??
+      deps.store.terms(taxonomy).find((t) => t.name.toLowerCase() === item.toLowerCase());
     if (found) ids.push(found.id);
     else if (!/^\d+$/.test(item)) {
       const slug = deps.store.uniqueSlug(item, (s) => deps.store.terms(taxonomy).some((t) => t.slug === s));
@@ -129,13 +175,16 @@ export function applyEventBody(deps: RouteDeps, event: EventRecord, p: Params, c
   if (p.cost !== undefined) event.cost = parseCost(p.cost);
   if (p.website !== undefined && p.website !== null) event.website = String(p.website);
   if (p.image !== undefined) event.image = imageFrom(p.image);
-  if (p.categories !== undefined && p.categories !== null) event.categoryIds = termIds(deps, 'tribe_events_cat', p.categories);
+  if (p.categories !== undefined && p.categories !== null)
+    event.categoryIds = termIds(deps, 'tribe_events_cat', p.categories);
   if (p.tags !== undefined && p.tags !== null) event.tagIds = termIds(deps, 'post_tag', p.tags);
   // Omitted venue/organizer resolve to "none".
   event.venueIds = linkedIds(deps, 'venue', p.venue);
   event.organizerIds = linkedIds(deps, 'organizer', p.organizer);
   if (typeof p.slug === 'string' && p.slug.trim() !== '') {
-    event.slug = deps.store.uniqueSlug(p.slug, (s) => deps.store.events().some((e) => e.slug === s && e.id !== event.id));
+    event.slug = deps.store.uniqueSlug(p.slug, (s) =>
+      deps.store.events().some((e) => e.slug === s && e.id !== event.id),
+    );
   }
   event.modified = utcWall(now);
 }
@@ -151,11 +200,31 @@ export function newEvent(deps: RouteDeps, p: Params): EventRecord {
   const id = deps.store.nextPostId();
   const title = String(p.title ?? '');
   return {
-    kind: 'event', id, author: 1, status: 'publish', date: now, modified: now,
+    kind: 'event',
+    id,
+    author: 1,
+    status: 'publish',
+    date: now,
+    modified: now,
     slug: deps.store.uniqueSlug(title, (s) => deps.store.events().some((e) => e.slug === s)),
-    title, description: '', excerpt: '', allDay: false, start: now, end: now, timezone: 'UTC',
-    cost: parseCost(''), showMap: true, showMapLink: true, hidden: false, sticky: false, featured: false,
-    categoryIds: [], tagIds: [], venueIds: [], organizerIds: [], customFields: {}, postParent: 0,
+    title,
+    description: '',
+    excerpt: '',
+    allDay: false,
+    start: now,
+    end: now,
+    timezone: 'UTC',
+    cost: parseCost(''),
+    showMap: true,
+    showMapLink: true,
+    hidden: false,
+    sticky: false,
+    featured: false,
+    categoryIds: [],
+    tagIds: [],
+    venueIds: [],
+    organizerIds: [],
+    customFields: {},
+    postParent: 0,
   };
 }
-

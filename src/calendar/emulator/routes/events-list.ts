@@ -13,13 +13,27 @@ import { RestError } from '../errors.js';
 import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
 import { serializeEvent } from '../serialize.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
-import { checkArgs, isBoolish, isDate, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams, toList, truthy, type ArgSpecs, type Params } from '../validate.js';
+import {
+  checkArgs,
+  isBoolish,
+  isDate,
+  isNonEmptyString,
+  isPositiveInt,
+  pageArgs,
+  paging,
+  readParams,
+  toList,
+  truthy,
+  type ArgSpecs,
+  type Params,
+} from '../validate.js';
 
 const DATE_FILTERS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 
 export function eventListArgs(deps: RouteDeps, user: CalendarUser | null): ArgSpecs {
   const { store } = deps;
-  const allExist = (find: (s: string) => unknown) => (v: unknown) => toList(v).length > 0 && toList(v).every((s) => find(s) !== undefined);
+  const allExist = (find: (s: string) => unknown) => (v: unknown) =>
+    toList(v).length > 0 && toList(v).every((s) => find(s) !== undefined);
   const dateArg = (description: string) => ({ type: 'string' as const, description, validate: isDate });
   return {
     ...pageArgs(),
@@ -29,26 +43,74 @@ export function eventListArgs(deps: RouteDeps, user: CalendarUser | null): ArgSp
     starts_after: dateArg('Events starting after this date'),
     ends_before: dateArg('Events ending before this date'),
     ends_after: dateArg('Events ending after this date'),
-    strict_dates: { type: 'boolean', description: 'Use the given times exactly instead of whole days', default: false, validate: isBoolish },
-    search: { type: 'string', description: 'Events whose title or description contains this text', validate: isNonEmptyString },
-    categories: { type: 'array', items: { type: 'integer' }, description: 'Category ids or slugs', validate: allExist((s) => store.findTerm('tribe_events_cat', s)) },
-    tags: { type: 'array', items: { type: 'integer' }, description: 'Tag ids or slugs', validate: allExist((s) => store.findTerm('post_tag', s)) },
-    venue: { type: 'array', items: { type: 'integer' }, description: 'Venue ids', validate: allExist((s) => (isPositiveInt(s) ? store.venue(Number(s)) : undefined)) },
-    organizer: { type: 'array', items: { type: 'integer' }, description: 'Organizer ids', validate: allExist((s) => (isPositiveInt(s) ? store.organizer(Number(s)) : undefined)) },
-    featured: { type: 'boolean', description: 'Only featured (true) or non-featured (false) events', validate: isBoolish },
+    strict_dates: {
+      type: 'boolean',
+      description: 'Use the given times exactly instead of whole days',
+      default: false,
+      validate: isBoolish,
+    },
+    search: {
+      type: 'string',
+      description: 'Events whose title or description contains this text',
+      validate: isNonEmptyString,
+    },
+    categories: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Category ids or slugs',
+      validate: allExist((s) => store.findTerm('tribe_events_cat', s)),
+    },
+    tags: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Tag ids or slugs',
+      validate: allExist((s) => store.findTerm('post_tag', s)),
+    },
+    venue: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Venue ids',
+      validate: allExist((s) => (isPositiveInt(s) ? store.venue(Number(s)) : undefined)),
+    },
+    organizer: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Organizer ids',
+      validate: allExist((s) => (isPositiveInt(s) ? store.organizer(Number(s)) : undefined)),
+    },
+    featured: {
+      type: 'boolean',
+      description: 'Only featured (true) or non-featured (false) events',
+      validate: isBoolish,
+    },
     status: {
       type: 'string',
       description: 'Post status(es), CSV',
       // Anonymous users may only ask for `publish`; editors for any registered status.
-      validate: (v) => toList(v).length > 0 && toList(v).every((s) => (user?.canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')),
+      validate: (v) =>
+        toList(v).length > 0 &&
+        toList(v).every((s) => (user?.canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')),
     },
     geoloc: { type: 'boolean', description: 'Requires Events Calendar Pro (not active)', validate: () => false },
     geoloc_lat: { type: 'number', description: 'Requires Events Calendar Pro (not active)', validate: () => false },
     geoloc_lng: { type: 'number', description: 'Requires Events Calendar Pro (not active)', validate: () => false },
-    include: { type: 'array', items: { type: 'integer' }, description: 'Only these event ids; date filters are ignored', validate: (v) => toList(v).length > 0 && toList(v).every(isPositiveInt) },
-    post_parent: { type: 'integer', description: 'Events whose parent is this event', validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined },
+    include: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Only these event ids; date filters are ignored',
+      validate: (v) => toList(v).length > 0 && toList(v).every(isPositiveInt),
+    },
+    post_parent: {
+      type: 'integer',
+      description: 'Events whose parent is this event',
+      validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined,
+    },
     // Event Tickets is not active: asking for ticketed events is invalid.
-    ticketed: { type: 'boolean', description: 'Requires Event Tickets (not active)', validate: (v) => isBoolish(v) && !truthy(v) },
+    ticketed: {
+      type: 'boolean',
+      description: 'Requires Event Tickets (not active)',
+      validate: (v) => isBoolish(v) && !truthy(v),
+    },
   };
 }
 
@@ -60,7 +122,11 @@ function bound(raw: unknown, now: Date, strict: boolean, edge: 'start' | 'end'):
   return edge === 'start' ? startOfDay(wall) : endOfDay(wall);
 }
 
-export function listEvents(deps: RouteDeps, params: Params, user: CalendarUser | null): { events: EventRecord[]; query: [string, unknown][] } {
+export function listEvents(
+  deps: RouteDeps,
+  params: Params,
+  user: CalendarUser | null,
+): { events: EventRecord[]; query: [string, unknown][] } {
   const { store } = deps;
   const now = deps.now();
   const strict = truthy(params.strict_dates);
@@ -69,9 +135,19 @@ export function listEvents(deps: RouteDeps, params: Params, user: CalendarUser |
   const explicitStart = params.start_date !== undefined;
   const explicitEnd = params.end_date !== undefined;
   // Defaults: yesterday (inclusive → 00:00) to +24 months; dropped when a starts_*/ends_* filter is used.
-  const startDate = explicitStart ? bound(params.start_date, now, strict, 'start') : hasRange ? undefined : startOfDay(utcWall(new Date(now.getTime() - 86_400_000)));
-  const endDate = explicitEnd ? bound(params.end_date, now, strict, 'end') : hasRange ? undefined : endOfDay(addMonths(utcWall(now), 24));
-  const range = Object.fromEntries(DATE_FILTERS.map((k) => [k, params[k] === undefined ? undefined : bound(params[k], now, strict, 'end')]));
+  const startDate = explicitStart
+    ? bound(params.start_date, now, strict, 'start')
+    : hasRange
+      ? undefined
+      : startOfDay(utcWall(new Date(now.getTime() - 86_400_000)));
+  const endDate = explicitEnd
+    ? bound(params.end_date, now, strict, 'end')
+    : hasRange
+      ? undefined
+      : endOfDay(addMonths(utcWall(now), 24));
+  const range = Object.fromEntries(
+    DATE_FILTERS.map((k) => [k, params[k] === undefined ? undefined : bound(params[k], now, strict, 'end')]),
+  );
 
   const statuses = params.status !== undefined ? toList(params.status) : user?.canEdit ? undefined : ['publish'];
   const cats = toList(params.categories).map((s) => store.findTerm('tribe_events_cat', s)!.id);
@@ -87,8 +163,17 @@ export function listEvents(deps: RouteDeps, params: Params, user: CalendarUser |
     .filter((e) => (statuses ? statuses.includes(e.status) : e.status !== 'trash'))
     .filter((e) => !include || include.includes(e.id))
     .filter((e) => include !== undefined || ((!startDate || e.start >= startDate) && (!endDate || e.end <= endDate)))
-    .filter((e) => include !== undefined || ((!range.starts_before || e.start < range.starts_before) && (!range.starts_after || e.start > range.starts_after)))
-    .filter((e) => include !== undefined || ((!range.ends_before || e.end < range.ends_before) && (!range.ends_after || e.end > range.ends_after)))
+    .filter(
+      (e) =>
+        include !== undefined ||
+        ((!range.starts_before || e.start < range.starts_before) &&
+          (!range.starts_after || e.start > range.starts_after)),
+    )
+    .filter(
+      (e) =>
+        include !== undefined ||
+        ((!range.ends_before || e.end < range.ends_before) && (!range.ends_after || e.end > range.ends_after)),
+    )
     .filter((e) => !search || e.title.toLowerCase().includes(search) || e.description.toLowerCase().includes(search))
     .filter((e) => cats.length === 0 || e.categoryIds.some((id) => cats.includes(id)))
     .filter((e) => tags.length === 0 || e.tagIds.some((id) => tags.includes(id)))

@@ -31,13 +31,37 @@ function routeTable(deps: RouteDeps, namespace: string): RouteInfo[] {
     search: { type: 'string', description: 'Search string' },
     hide_empty: { type: 'boolean', description: 'Hide terms without events', default: true },
   };
-  const termWrite: ArgSpecs = { name: { type: 'string', description: 'Term name', required: true }, description: { type: 'string', description: 'Description' }, slug: { type: 'string', description: 'Slug' } };
+  const termWrite: ArgSpecs = {
+    name: { type: 'string', description: 'Term name', required: true },
+    description: { type: 'string', description: 'Description' },
+    slug: { type: 'string', description: 'Slug' },
+  };
   const routes: RouteInfo[] = [
-    { path: '', endpoints: [{ methods: ['GET'], args: { namespace: { type: 'string', description: '', default: namespace }, context: { type: 'string', description: '', default: 'view' } } }] },
+    {
+      path: '',
+      endpoints: [
+        {
+          methods: ['GET'],
+          args: {
+            namespace: { type: 'string', description: '', default: namespace },
+            context: { type: 'string', description: '', default: 'view' },
+          },
+        },
+      ],
+    },
     { path: '/doc', endpoints: [{ methods: ['GET'], args: {} }] },
-    { path: '/events', endpoints: [{ methods: ['GET'], args: eventListArgs(deps, null) }, { methods: ['POST'], args: eventWriteArgs(deps, true) }] },
+    {
+      path: '/events',
+      endpoints: [
+        { methods: ['GET'], args: eventListArgs(deps, null) },
+        { methods: ['POST'], args: eventWriteArgs(deps, true) },
+      ],
+    },
   ];
-  for (const [suffix, arg] of [['(?P<id>\\d+)', idArg], ['by-slug/(?P<slug>[^/]+)', slugArg]] as const) {
+  for (const [suffix, arg] of [
+    ['(?P<id>\\d+)', idArg],
+    ['by-slug/(?P<slug>[^/]+)', slugArg],
+  ] as const) {
     routes.push({
       path: `/events/${suffix}`,
       endpoints: [
@@ -48,14 +72,43 @@ function routeTable(deps: RouteDeps, namespace: string): RouteInfo[] {
     });
   }
   for (const kind of ['venue', 'organizer'] as const) {
-    routes.push({ path: `/${kind}s`, endpoints: [{ methods: ['GET'], args: pageArgs }, { methods: ['POST'], args: linkedWriteArgs(kind, true) }] });
-    for (const [suffix, arg] of [['(?P<id>\\d+)', idArg], ['by-slug/(?P<slug>[^/]+)', slugArg]] as const) {
-      routes.push({ path: `/${kind}s/${suffix}`, endpoints: [{ methods: ['GET'], args: arg }, { methods: ['DELETE'], args: arg }, { methods: W, args: { ...arg, ...linkedWriteArgs(kind, false) } }] });
+    routes.push({
+      path: `/${kind}s`,
+      endpoints: [
+        { methods: ['GET'], args: pageArgs },
+        { methods: ['POST'], args: linkedWriteArgs(kind, true) },
+      ],
+    });
+    for (const [suffix, arg] of [
+      ['(?P<id>\\d+)', idArg],
+      ['by-slug/(?P<slug>[^/]+)', slugArg],
+    ] as const) {
+      routes.push({
+        path: `/${kind}s/${suffix}`,
+        endpoints: [
+          { methods: ['GET'], args: arg },
+          { methods: ['DELETE'], args: arg },
+          { methods: W, args: { ...arg, ...linkedWriteArgs(kind, false) } },
+        ],
+      });
     }
   }
   for (const plural of ['categories', 'tags']) {
-    routes.push({ path: `/${plural}`, endpoints: [{ methods: ['GET'], args: termArgs }, { methods: ['POST'], args: termWrite }] });
-    routes.push({ path: `/${plural}/(?P<id>\\d+)`, endpoints: [{ methods: ['GET'], args: idArg }, { methods: W, args: { ...idArg, ...termWrite } }, { methods: ['DELETE'], args: idArg }] });
+    routes.push({
+      path: `/${plural}`,
+      endpoints: [
+        { methods: ['GET'], args: termArgs },
+        { methods: ['POST'], args: termWrite },
+      ],
+    });
+    routes.push({
+      path: `/${plural}/(?P<id>\\d+)`,
+      endpoints: [
+        { methods: ['GET'], args: idArg },
+        { methods: W, args: { ...idArg, ...termWrite } },
+        { methods: ['DELETE'], args: idArg },
+      ],
+    });
   }
   return routes;
 }
@@ -101,12 +154,28 @@ export function indexRoutes(deps: RouteDeps, namespace: string): Hono<Env> {
         const op: Record<string, unknown> = {
           parameters: Object.entries(e.args)
             .filter(([name]) => method === 'get' || method === 'delete' || inPath(name))
-            .map(([name, a]) => ({ name, in: inPath(name) ? 'path' : 'query', description: a.description, required: inPath(name) || !!a.required, schema: { type: a.type } })),
-          responses: { 200: { description: 'OK' }, 400: { description: 'Invalid parameters' }, ...(method === 'get' ? {} : { 401: { description: 'Unauthorized' }, 403: { description: 'Forbidden' } }) },
+            .map(([name, a]) => ({
+              name,
+              in: inPath(name) ? 'path' : 'query',
+              description: a.description,
+              required: inPath(name) || !!a.required,
+              schema: { type: a.type },
+            })),
+          responses: {
+            200: { description: 'OK' },
+            400: { description: 'Invalid parameters' },
+            ...(method === 'get' ? {} : { 401: { description: 'Unauthorized' }, 403: { description: 'Forbidden' } }),
+          },
         };
         if (method === 'post') {
           const body = Object.entries(e.args).filter(([name]) => !inPath(name));
-          op.requestBody = { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: Object.fromEntries(body.map(([n, a]) => [n, publicArg(a)])) } } } };
+          op.requestBody = {
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: { type: 'object', properties: Object.fromEntries(body.map(([n, a]) => [n, publicArg(a)])) },
+              },
+            },
+          };
         }
         ops[method] = op;
       }
@@ -115,17 +184,73 @@ export function indexRoutes(deps: RouteDeps, namespace: string): Hono<Env> {
     const str = { type: 'string' };
     return sendJson(c, {
       openapi: '3.0.0',
-      info: { version: '1.0.0', title: 'The Events Calendar REST API', description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.' },
+      info: {
+        version: '1.0.0',
+        title: 'The Events Calendar REST API',
+        description:
+          'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+      },
       components: {
         schemas: {
-          ImageSize: { type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' }, 'mime-type': str, url: str } },
-          CostDetails: { type: 'object', properties: { currency_symbol: str, currency_position: str, values: { type: 'array', items: { type: 'integer' } } } },
-          Term: { type: 'object', properties: { id: { type: 'integer' }, name: str, slug: str, taxonomy: str, description: str, parent: { type: 'integer' }, count: { type: 'integer' } } },
-          Image: { type: 'object', properties: { url: str, id: { type: 'integer' }, extension: str, width: { type: 'integer' }, height: { type: 'integer' } } },
-          DateDetails: { type: 'object', properties: Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, { type: 'integer' }])) },
-          Event: { type: 'object', properties: { id: { type: 'integer' }, author: { type: 'integer' }, title: str, start_date: str, end_date: str, venue: { $ref: '#/components/schemas/Venue' } } },
-          Venue: { type: 'object', properties: { id: { type: 'integer' }, venue: str, address: str, city: str, country: str } },
-          Organizer: { type: 'object', properties: { id: { type: 'integer' }, organizer: str, email: str, phone: str } },
+          ImageSize: {
+            type: 'object',
+            properties: { width: { type: 'integer' }, height: { type: 'integer' }, 'mime-type': str, url: str },
+          },
+          CostDetails: {
+            type: 'object',
+            properties: {
+              currency_symbol: str,
+              currency_position: str,
+              values: { type: 'array', items: { type: 'integer' } },
+            },
+          },
+          Term: {
+            type: 'object',
+            properties: {
+              id: { type: 'integer' },
+              name: str,
+              slug: str,
+              taxonomy: str,
+              description: str,
+              parent: { type: 'integer' },
+              count: { type: 'integer' },
+            },
+          },
+          Image: {
+            type: 'object',
+            properties: {
+              url: str,
+              id: { type: 'integer' },
+              extension: str,
+              width: { type: 'integer' },
+              height: { type: 'integer' },
+            },
+          },
+          DateDetails: {
+            type: 'object',
+            properties: Object.fromEntries(
+              ['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, { type: 'integer' }]),
+            ),
+          },
+          Event: {
+            type: 'object',
+            properties: {
+              id: { type: 'integer' },
+              author: { type: 'integer' },
+              title: str,
+              start_date: str,
+              end_date: str,
+              venue: { $ref: '#/components/schemas/Venue' },
+            },
+          },
+          Venue: {
+            type: 'object',
+            properties: { id: { type: 'integer' }, venue: str, address: str, city: str, country: str },
+          },
+          Organizer: {
+            type: 'object',
+            properties: { id: { type: 'integer' }, organizer: str, email: str, phone: str },
+          },
         },
       },
       servers: [{ url: deps.site.apiRoot }],

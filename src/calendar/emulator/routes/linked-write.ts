@@ -7,23 +7,47 @@ import type { RouteDeps } from '../respond.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type PostStatus, type VenueRecord } from '../store.js';
 import { isBoolish, isDate, isPositiveInt, isUrlOrEmpty, truthy, type ArgSpecs, type Params } from '../validate.js';
 
-const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'] as const;
+const VENUE_FIELDS = [
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'zip',
+  'phone',
+  'website',
+  'stateprovince',
+] as const;
 const ORGANIZER_FIELDS = ['phone', 'website', 'email'] as const;
 
 export function linkedWriteArgs(kind: 'venue' | 'organizer', creating: boolean): ArgSpecs {
   const str = (description: string) => ({ type: 'string' as const, description, default: null });
   const fields = kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS;
   return {
-    [kind]: { type: 'string', description: `The ${kind} name`, required: creating, validate: (v) => typeof v === 'string' && v.trim() !== '' },
+    [kind]: {
+      type: 'string',
+      description: `The ${kind} name`,
+      required: creating,
+      validate: (v) => typeof v === 'string' && v.trim() !== '',
+    },
     author: { type: 'integer', description: 'The author id', validate: isPositiveInt },
     date: { type: 'string', description: 'Publication date', validate: isDate },
     date_utc: { type: 'string', description: 'Publication date (UTC)', validate: isDate },
     description: str(`The ${kind} description`),
-    status: { type: 'string', description: 'Post status', validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v) },
-    ...Object.fromEntries(fields.map((f) => [f, { ...str(`The ${kind} ${f}`), ...(f === 'website' ? { validate: isUrlOrEmpty } : {}) }])),
+    status: {
+      type: 'string',
+      description: 'Post status',
+      validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v),
+    },
+    ...Object.fromEntries(
+      fields.map((f) => [f, { ...str(`The ${kind} ${f}`), ...(f === 'website' ? { validate: isUrlOrEmpty } : {}) }]),
+    ),
     image: str('Featured image id or URL'),
     ...(kind === 'venue'
-      ? { show_map: { ...str('Whether to show a map'), validate: isBoolish }, show_map_link: { ...str('Whether to show a map link'), validate: isBoolish } }
+      ? {
+          show_map: { ...str('Whether to show a map'), validate: isBoolish },
+          show_map_link: { ...str('Whether to show a map link'), validate: isBoolish },
+        }
       : {}),
   };
 }
@@ -51,19 +75,41 @@ export function applyOrganizerBody(deps: RouteDeps, o: OrganizerRecord, p: Param
 const base = (deps: RouteDeps, name: string, kind: 'venue' | 'organizer') => {
   const now = utcWall(deps.now());
   return {
-    id: deps.store.nextPostId(), author: 1, status: 'publish' as PostStatus, date: now, modified: now, title: name,
-    slug: deps.store.uniqueSlug(name, (s) => deps.store.bySlug(kind, s) !== undefined), description: '', excerpt: '',
+    id: deps.store.nextPostId(),
+    author: 1,
+    status: 'publish' as PostStatus,
+    date: now,
+    modified: now,
+    title: name,
+    slug: deps.store.uniqueSlug(name, (s) => deps.store.bySlug(kind, s) !== undefined),
+    description: '',
+    excerpt: '',
   };
 };
 
 export function createVenue(deps: RouteDeps, p: Params): VenueRecord {
   const name = String(p.venue ?? '');
   // Duplicate avoidance: same name and the same given details → reuse.
-  const same = deps.store.venues().find((v) => v.status !== 'trash' && v.title === name && VENUE_FIELDS.every((f) => p[f] === undefined || p[f] === v[f]));
+  const same = deps.store
+    .venues()
+    .find(
+      (v) => v.status !== 'trash' && v.title === name && VENUE_FIELDS.every((f) => p[f] === undefined || p[f] === v[f]),
+    );
   if (same) return same;
   const v: VenueRecord = {
-    kind: 'venue', ...base(deps, name, 'venue'),
-    address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', website: '', stateprovince: '', showMap: true, showMapLink: true,
+    kind: 'venue',
+    ...base(deps, name, 'venue'),
+    address: '',
+    city: '',
+    country: '',
+    province: '',
+    state: '',
+    zip: '',
+    phone: '',
+    website: '',
+    stateprovince: '',
+    showMap: true,
+    showMapLink: true,
   };
   applyVenueBody(deps, v, p);
   return deps.store.addPost(v);
@@ -71,7 +117,12 @@ export function createVenue(deps: RouteDeps, p: Params): VenueRecord {
 
 export function createOrganizer(deps: RouteDeps, p: Params): OrganizerRecord {
   const name = String(p.organizer ?? '');
-  const same = deps.store.organizers().find((o) => o.status !== 'trash' && o.title === name && ORGANIZER_FIELDS.every((f) => p[f] === undefined || p[f] === o[f]));
+  const same = deps.store
+    .organizers()
+    .find(
+      (o) =>
+        o.status !== 'trash' && o.title === name && ORGANIZER_FIELDS.every((f) => p[f] === undefined || p[f] === o[f]),
+    );
   if (same) return same;
   const o: OrganizerRecord = { kind: 'organizer', ...base(deps, name, 'organizer'), phone: '', website: '', email: '' };
   applyOrganizerBody(deps, o, p);

@@ -11,7 +11,18 @@ import { invalidParams, RestError } from '../errors.js';
 import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
 import { serializeOrganizer, serializeVenue } from '../serialize.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type VenueRecord } from '../store.js';
-import { checkArgs, isBoolish, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams, toList, truthy, type ArgSpecs } from '../validate.js';
+import {
+  checkArgs,
+  isBoolish,
+  isNonEmptyString,
+  isPositiveInt,
+  pageArgs,
+  paging,
+  readParams,
+  toList,
+  truthy,
+  type ArgSpecs,
+} from '../validate.js';
 import { applyOrganizerBody, applyVenueBody, createOrganizer, createVenue, linkedWriteArgs } from './linked-write.js';
 
 type Kind = 'venue' | 'organizer';
@@ -23,17 +34,36 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
   const plural = `${kind}s`;
   const all = (): Rec[] => (kind === 'venue' ? store.venues() : store.organizers());
   const get = (id: number): Rec | undefined => (kind === 'venue' ? store.venue(id) : store.organizer(id));
-  const serialize = (r: Rec, single = false) => (r.kind === 'venue' ? serializeVenue(site, r, single) : serializeOrganizer(site, r, single));
+  const serialize = (r: Rec, single = false) =>
+    r.kind === 'venue' ? serializeVenue(site, r, single) : serializeOrganizer(site, r, single);
   const linkKey = kind === 'venue' ? 'venueIds' : 'organizerIds';
   const eventsOf = (r: Rec) => store.events().filter((e) => e.status !== 'trash' && e[linkKey].includes(r.id));
 
   const listArgs = (canEdit: boolean): ArgSpecs => ({
     ...pageArgs(),
-    search: { type: 'string', description: `${kind}s whose name or description contains this text`, validate: isNonEmptyString },
-    event: { type: 'integer', description: `${kind}s related to this event`, validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined },
+    search: {
+      type: 'string',
+      description: `${kind}s whose name or description contains this text`,
+      validate: isNonEmptyString,
+    },
+    event: {
+      type: 'integer',
+      description: `${kind}s related to this event`,
+      validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined,
+    },
     has_events: { type: 'boolean', description: `${kind}s with (true) or without (false) events`, validate: isBoolish },
-    only_with_upcoming: { type: 'boolean', description: `Only ${kind}s with upcoming events`, default: false, validate: isBoolish },
-    status: { type: 'string', description: 'Post status(es)', validate: (v) => toList(v).length > 0 && toList(v).every((s) => (canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')) },
+    only_with_upcoming: {
+      type: 'boolean',
+      description: `Only ${kind}s with upcoming events`,
+      default: false,
+      validate: isBoolish,
+    },
+    status: {
+      type: 'string',
+      description: 'Post status(es)',
+      validate: (v) =>
+        toList(v).length > 0 && toList(v).every((s) => (canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')),
+    },
   });
 
   const list = async (c: Context<Env>) => {
@@ -49,7 +79,9 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
       .filter((r) => !search || r.title.toLowerCase().includes(search) || r.description.toLowerCase().includes(search))
       .filter((r) => !event || event[linkKey].includes(r.id))
       .filter((r) => params.has_events === undefined || eventsOf(r).length > 0 === truthy(params.has_events))
-      .filter((r) => !truthy(params.only_with_upcoming) || eventsOf(r).some((e) => e.status === 'publish' && e.end >= now))
+      .filter(
+        (r) => !truthy(params.only_with_upcoming) || eventsOf(r).some((e) => e.status === 'publish' && e.end >= now),
+      )
       .sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
     const { page, perPage } = paging(params);
     const { items, total, totalPages } = slicePage(rows, page, perPage);
@@ -58,12 +90,23 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     }
     const base = `${site.apiRoot}/${plural}/`;
     const query: [string, unknown][] = [
-      ['page', page > 1 ? page : undefined], ['per_page', perPage], ['search', params.search], ['event', params.event],
-      ['has_events', params.has_events], ['only_with_upcoming', params.only_with_upcoming], ['status', statuses?.join(',')],
+      ['page', page > 1 ? page : undefined],
+      ['per_page', perPage],
+      ['search', params.search],
+      ['event', params.event],
+      ['has_events', params.has_events],
+      ['only_with_upcoming', params.only_with_upcoming],
+      ['status', statuses?.join(',')],
     ];
     return sendJson(
       c,
-      { [plural]: items.map((r) => serialize(r)), rest_url: withQuery(base, query), ...pageLinks(base, query, page, totalPages), total, total_pages: totalPages },
+      {
+        [plural]: items.map((r) => serialize(r)),
+        rest_url: withQuery(base, query),
+        ...pageLinks(base, query, page, totalPages),
+        total,
+        total_pages: totalPages,
+      },
       200,
       totalsHeaders(total, totalPages),
     );
@@ -85,7 +128,8 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
   const read = async (c: Context<Env>) => {
     const user = authenticate(c.req.header('authorization'));
     const r = resolve(c);
-    if (r.status !== 'publish' && !user?.canEdit) throw new RestError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`);
+    if (r.status !== 'publish' && !user?.canEdit)
+      throw new RestError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`);
     return sendJson(c, serialize(r, true));
   };
 

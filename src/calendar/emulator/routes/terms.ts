@@ -12,7 +12,18 @@ import { invalidParams, RestError } from '../errors.js';
 import { pageLinks, sendJson, slicePage, totalsHeaders, type RouteDeps } from '../respond.js';
 import { serializeTerm } from '../serialize.js';
 import { slugify, type TermRecord } from '../store.js';
-import { checkArgs, isBoolish, isPositiveInt, pageArgs, paging, readParams, toList, truthy, type ArgSpecs, type Params } from '../validate.js';
+import {
+  checkArgs,
+  isBoolish,
+  isPositiveInt,
+  pageArgs,
+  paging,
+  readParams,
+  toList,
+  truthy,
+  type ArgSpecs,
+  type Params,
+} from '../validate.js';
 
 const ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'];
 
@@ -27,33 +38,78 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
   const listArgs: ArgSpecs = {
     ...pageArgs(),
     search: { type: 'string', description: 'Terms whose name contains this text' },
-    exclude: { type: 'array', items: { type: 'integer' }, description: 'Term ids to leave out', validate: (v) => toList(v).every(isId) },
-    include: { type: 'array', items: { type: 'integer' }, description: 'Only these term ids or slugs', validate: (v) => toList(v).every((s) => store.findTerm(taxonomy, s) !== undefined) },
-    order: { type: 'string', description: 'Sort direction', enum: ['asc', 'desc'], default: 'asc', validate: (v) => v === 'asc' || v === 'desc' },
-    orderby: { type: 'string', description: 'Term attribute to sort by', enum: ORDERBY, default: 'name', validate: (v) => ORDERBY.includes(String(v)) },
+    exclude: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Term ids to leave out',
+      validate: (v) => toList(v).every(isId),
+    },
+    include: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Only these term ids or slugs',
+      validate: (v) => toList(v).every((s) => store.findTerm(taxonomy, s) !== undefined),
+    },
+    order: {
+      type: 'string',
+      description: 'Sort direction',
+      enum: ['asc', 'desc'],
+      default: 'asc',
+      validate: (v) => v === 'asc' || v === 'desc',
+    },
+    orderby: {
+      type: 'string',
+      description: 'Term attribute to sort by',
+      enum: ORDERBY,
+      default: 'name',
+      validate: (v) => ORDERBY.includes(String(v)),
+    },
     hide_empty: { type: 'boolean', description: 'Hide terms without events', default: true, validate: isBoolish },
-    ...(hierarchical ? { parent: { type: 'integer' as const, description: 'Children of this category', validate: isId } } : {}),
+    ...(hierarchical
+      ? { parent: { type: 'integer' as const, description: 'Children of this category', validate: isId } }
+      : {}),
     post: { type: 'integer', description: 'Terms of this event', validate: isEvent },
     event: { type: 'integer', description: 'Alias of post', validate: isEvent },
     slug: { type: 'string', description: 'Terms with this slug (or any of these slugs)' },
   };
 
   const writeArgs = (creating: boolean): ArgSpecs => ({
-    name: { type: 'string', description: 'The term name', required: creating, validate: (v) => typeof v === 'string' && v.trim() !== '' },
+    name: {
+      type: 'string',
+      description: 'The term name',
+      required: creating,
+      validate: (v) => typeof v === 'string' && v.trim() !== '',
+    },
     description: { type: 'string', description: 'The term description' },
     slug: { type: 'string', description: 'The term slug' },
-    ...(hierarchical ? { parent: { type: 'integer' as const, description: 'The parent category id', validate: (v: unknown) => Number(v) === 0 || store.term(Number(v), taxonomy) !== undefined } } : {}),
+    ...(hierarchical
+      ? {
+          parent: {
+            type: 'integer' as const,
+            description: 'The parent category id',
+            validate: (v: unknown) => Number(v) === 0 || store.term(Number(v), taxonomy) !== undefined,
+          },
+        }
+      : {}),
   });
 
   const sortKey = (t: TermRecord, by: string, include: number[]): string | number => {
     switch (by) {
-      case 'id': return t.id;
-      case 'include': return include.indexOf(t.id);
-      case 'count': return store.termCount(t);
-      case 'term_group': return 0;
-      case 'slug': case 'include_slugs': return t.slug;
-      case 'description': return t.description;
-      default: return t.name.toLowerCase();
+      case 'id':
+        return t.id;
+      case 'include':
+        return include.indexOf(t.id);
+      case 'count':
+        return store.termCount(t);
+      case 'term_group':
+        return 0;
+      case 'slug':
+      case 'include_slugs':
+        return t.slug;
+      case 'description':
+        return t.description;
+      default:
+        return t.name.toLowerCase();
     }
   };
 
@@ -87,13 +143,23 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
     const { page, perPage } = paging(params);
     const { items, total, totalPages } = slicePage(rows, page, perPage);
     if (page > totalPages && total > 0) {
-      throw new RestError(400, 'rest_term_invalid_page_number', 'The page number requested is larger than the number of pages available.');
+      throw new RestError(
+        400,
+        'rest_term_invalid_page_number',
+        'The page number requested is larger than the number of pages available.',
+      );
     }
     const base = `${site.apiRoot}/${plural}/`;
     const query = Object.entries(params).filter(([k]) => k !== 'page');
     return sendJson(
       c,
-      { rest_url: base, total, total_pages: totalPages, [plural]: items.map((t) => serializeTerm(site, store, t)), ...pageLinks(base, [['page', page], ...query], page, totalPages) },
+      {
+        rest_url: base,
+        total,
+        total_pages: totalPages,
+        [plural]: items.map((t) => serializeTerm(site, store, t)),
+        ...pageLinks(base, [['page', page], ...query], page, totalPages),
+      },
       200,
       totalsHeaders(total, totalPages),
     );
@@ -106,7 +172,9 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
   };
 
   const duplicate = (name: string, parent: number, except?: number) => {
-    const t = store.terms(taxonomy).find((x) => x.id !== except && x.name.toLowerCase() === name.trim().toLowerCase() && x.parent === parent);
+    const t = store
+      .terms(taxonomy)
+      .find((x) => x.id !== except && x.name.toLowerCase() === name.trim().toLowerCase() && x.parent === parent);
     if (t) throw new RestError(400, 'term_exists', 'A term with the name provided already exists in this taxonomy.');
   };
   const slugFor = (wanted: string, except?: number) =>
@@ -121,7 +189,13 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
     const parent = hierarchical ? Number(p.parent ?? 0) : 0;
     duplicate(name, parent);
     const slug = slugFor(typeof p.slug === 'string' && slugify(p.slug) ? p.slug : name);
-    const t = store.addTerm({ taxonomy, name, slug, description: typeof p.description === 'string' ? p.description : '', parent });
+    const t = store.addTerm({
+      taxonomy,
+      name,
+      slug,
+      description: typeof p.description === 'string' ? p.description : '',
+      parent,
+    });
     return sendJson(c, serializeTerm(site, store, t), 201);
   };
 

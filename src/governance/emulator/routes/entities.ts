@@ -14,7 +14,8 @@ const NAME_SORTS = ['name,asc', 'name,desc'] as const;
 const STRATEGIES: TraversalStrategy[] = ['DESCENDANTS', 'ANCESTORS_AND_DESCENDANTS', 'ALL'];
 
 function checkName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 255) throw invalid('name is required and must be 1 to 255 characters');
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 255)
+    throw invalid('name is required and must be 1 to 255 characters');
   return name;
 }
 
@@ -25,21 +26,32 @@ function checkAttributes(attributes: unknown): Record<string, Array<{ id?: strin
 
 export function entityRoutes({ store, requireScopes }: RouteDeps) {
   const app = new Hono<Env>();
-  const typeFromQuery = (c: Context<Env>) => store.aiTypeFromQuery(uuidQuery(c, 'entityTypeId'), c.req.query('entityTypeName'));
+  const typeFromQuery = (c: Context<Env>) =>
+    store.aiTypeFromQuery(uuidQuery(c, 'entityTypeId'), c.req.query('entityTypeName'));
 
   /** Search over the live AI records: kind, org visibility, criteria, then name order and a page. */
-  const search = (c: Context<Env>, request: BasicSearchRequest | undefined, typeName: string | undefined, withLabel: boolean) => {
+  const search = (
+    c: Context<Env>,
+    request: BasicSearchRequest | undefined,
+    typeName: string | undefined,
+    withLabel: boolean,
+  ) => {
     const page = parsePageParams((n) => c.req.query(n), { size: 20, sort: 'name,asc', allowedSorts: NAME_SORTS });
     const criteria = validateCriteria(request?.criteria);
     const rawStrategy = request?.organizationTraversalStrategy;
     const strategy = String(rawStrategy ?? 'DESCENDANTS').toUpperCase() as TraversalStrategy;
-    if (!STRATEGIES.includes(strategy)) throw invalid(`organizationTraversalStrategy must be one of ${STRATEGIES.join(', ')}`);
+    if (!STRATEGIES.includes(strategy))
+      throw invalid(`organizationTraversalStrategy must be one of ${STRATEGIES.join(', ')}`);
     const requestedOrg = request?.requestedOrganizationId;
-    if (requestedOrg !== undefined && requestedOrg !== null && typeof requestedOrg !== 'string') throw invalid('requestedOrganizationId must be a uuid');
+    if (requestedOrg !== undefined && requestedOrg !== null && typeof requestedOrg !== 'string')
+      throw invalid('requestedOrganizationId must be a uuid');
     const orgs = store.visibleOrgs(strategy, requestedOrg ?? undefined);
     const records = store
       .liveEntities()
-      .filter((e) => (!typeName || e.typeName === typeName) && orgs.has(e.orgGroupId) && matchesEntity(e, criteria, withLabel))
+      .filter(
+        (e) =>
+          (!typeName || e.typeName === typeName) && orgs.has(e.orgGroupId) && matchesEntity(e, criteria, withLabel),
+      )
       .sort(byName(page.sort.endsWith('desc') ? 'desc' : 'asc'));
     return { records, page };
   };

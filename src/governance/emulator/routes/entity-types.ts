@@ -11,7 +11,11 @@ export function entityTypeRoutes({ store, requireScopes }: RouteDeps) {
   const app = new Hono<Env>();
 
   app.post('/entity-types/search', requireScopes(SCOPES.read), async (c) => {
-    const page = parsePageParams((n) => c.req.query(n), { size: 20, sort: 'name,asc', allowedSorts: ['name,asc', 'name,desc'] });
+    const page = parsePageParams((n) => c.req.query(n), {
+      size: 20,
+      sort: 'name,asc',
+      allowedSorts: ['name,asc', 'name,desc'],
+    });
     const criteria = validateCriteria(await readJson(c, false));
     const types = store.data.entityTypes
       .filter((t) => matchesType(t, criteria))

@@ -20,7 +20,8 @@ export function linkRoutes({ store, requireScopes }: RouteDeps) {
     if (typeof given.id !== 'string' || !UUID.test(given.id)) throw invalid(`${which}.id must be a uuid`);
     const record = store.anyEntity(given.id.toLowerCase());
     if (!record || record.deleted) throw notFound(given.id, given.entityType?.name ?? 'Entity');
-    if (given.entityType?.name !== undefined && given.entityType.name !== record.typeName) throw notFound(given.id, given.entityType.name);
+    if (given.entityType?.name !== undefined && given.entityType.name !== record.typeName)
+      throw notFound(given.id, given.entityType.name);
     return record;
   };
 
@@ -47,30 +48,39 @@ export function linkRoutes({ store, requireScopes }: RouteDeps) {
    * Links where the entity is either end, newest id order by default. `fullText` matches the other
    * end's name; a filter on `entityType.name` narrows the other end's kind.
    */
-  app.post('/linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages', requireScopes(SCOPES.related), async (c) => {
-    const typeName = c.req.param('entityTypeName');
-    if (!(AI_ENTITY_TYPE_NAMES as readonly string[]).includes(typeName)) throw invalid(`entityTypeName must be one of ${AI_ENTITY_TYPE_NAMES.join(', ')}`);
-    const entityId = uuidParam(c, 'entityId');
-    const page = parsePageParams((n) => c.req.query(n), { size: 10, sort: 'id,desc', allowedSorts: ['id,asc', 'id,desc'] });
-    const body = await readJson<AttributeQueryCriteria>(c, true);
-    const criteria = validateCriteria(body);
-    const entity = store.entity(entityId, store.typeByName(typeName));
-    const text = criteria.fullText?.trim().toLowerCase();
-    const sign = page.sort === 'id,asc' ? 1 : -1;
-    const links = store.data.links
-      .filter((l) => l.entity1Id === entity.id || l.entity2Id === entity.id)
-      .filter((l) => {
-        const other = store.resolve(l.entity1Id === entity.id ? l.entity2Id : l.entity1Id).entity;
-        if (text && !other.name.toLowerCase().includes(text)) return false;
-        return (criteria.filters ?? []).every((f) => {
-          if (f.field !== 'entityType.name') return false;
-          const values = (Array.isArray(f.value) ? f.value : [f.value]).map(String);
-          return values.includes(other.typeName) !== (f.operator === 'NOT_EQUAL_TO');
-        });
-      })
-      .sort((a, b) => (a.id < b.id ? -sign : a.id > b.id ? sign : 0));
-    return c.json(linksPage(links, page, (l) => renderRelated(l, store.linkType(l.linkTypeId), store.resolve)));
-  });
+  app.post(
+    '/linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages',
+    requireScopes(SCOPES.related),
+    async (c) => {
+      const typeName = c.req.param('entityTypeName');
+      if (!(AI_ENTITY_TYPE_NAMES as readonly string[]).includes(typeName))
+        throw invalid(`entityTypeName must be one of ${AI_ENTITY_TYPE_NAMES.join(', ')}`);
+      const entityId = uuidParam(c, 'entityId');
+      const page = parsePageParams((n) => c.req.query(n), {
+        size: 10,
+        sort: 'id,desc',
+        allowedSorts: ['id,asc', 'id,desc'],
+      });
+      const body = await readJson<AttributeQueryCriteria>(c, true);
+      const criteria = validateCriteria(body);
+      const entity = store.entity(entityId, store.typeByName(typeName));
+      const text = criteria.fullText?.trim().toLowerCase();
+      const sign = page.sort === 'id,asc' ? 1 : -1;
+      const links = store.data.links
+        .filter((l) => l.entity1Id === entity.id || l.entity2Id === entity.id)
+        .filter((l) => {
+          const other = store.resolve(l.entity1Id === entity.id ? l.entity2Id : l.entity1Id).entity;
+          if (text && !other.name.toLowerCase().includes(text)) return false;
+          return (criteria.filters ?? []).every((f) => {
+            if (f.field !== 'entityType.name') return false;
+            const values = (Array.isArray(f.value) ? f.value : [f.value]).map(String);
+            return values.includes(other.typeName) !== (f.operator === 'NOT_EQUAL_TO');
+          });
+        })
+        .sort((a, b) => (a.id < b.id ? -sign : a.id > b.id ? sign : 0));
+      return c.json(linksPage(links, page, (l) => renderRelated(l, store.linkType(l.linkTypeId), store.resolve)));
+    },
+  );
 
   return app;
 }

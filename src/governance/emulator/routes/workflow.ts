@@ -18,11 +18,13 @@ export function workflowRoutes({ store, requireScopes }: RouteDeps) {
     const entityId = uuidParam(c, 'entityId');
     const workflowType = uuidParam(c, 'type');
     const body = objectBody<StageRequest>(await readJson(c, true), 'body');
-    if (typeof body.nextStageName !== 'string' || body.nextStageName.trim() === '') throw invalid('nextStageName is required');
+    if (typeof body.nextStageName !== 'string' || body.nextStageName.trim() === '')
+      throw invalid('nextStageName is required');
     const record = store.entity(entityId);
     const workflow = store.typeByName(record.typeName)!.workflow;
     if (!workflow) throw invalid(`Entity type ${record.typeName} has no workflow`);
-    if (workflow.type !== workflowType) throw invalid(`Workflow type ${workflowType} does not apply to ${record.typeName}`);
+    if (workflow.type !== workflowType)
+      throw invalid(`Workflow type ${workflowType} does not apply to ${record.typeName}`);
     const wantedName = body.nextStageName.trim().toLowerCase();
     const stage = workflow.stages.find((s) => s.name.toLowerCase() === wantedName);
     if (!stage) throw invalid(`Stage '${body.nextStageName}' is not a stage of ${workflow.name}`);
