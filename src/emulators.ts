@@ -5,23 +5,17 @@
  */
 import { startCalendarEmulator } from './calendar/emulator/index.js';
 import { startGovernanceEmulator } from './governance/emulator/index.js';
+import { isSet, readSettings } from './config/settings.js';
 
-const port = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    console.error(`${name} must be a port number (got "${process.env[name]}").`);
-    process.exit(1);
-  }
-  return n;
-};
-
-const host = process.env.HOST ?? '127.0.0.1';
-const governance = await startGovernanceEmulator({
-  port: port('GOVERNANCE_EMULATOR_PORT', 4010),
-  host,
-  controlRoutes: true,
-});
-const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT', 4020), host, controlRoutes: true });
+const { settings, problems } = readSettings();
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+const host = isSet('HOST') ? settings.HOST! : '127.0.0.1';
+const port = (name: 'GOVERNANCE_EMULATOR_PORT' | 'CALENDAR_EMULATOR_PORT') => settings[name];
+const governance = await startGovernanceEmulator({ port: port('GOVERNANCE_EMULATOR_PORT'), host, controlRoutes: true });
+const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT'), host, controlRoutes: true });
 
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
 console.log(

@@ -1,14 +1,21 @@
 /**
- * Process entry: read the environment, start the embedded emulators when no upstream URLs are
- * configured, build the gateway and listen. Configuration problems are printed one per line and
- * the process exits 1, without a stack trace.
+ * Process entry: read and validate the settings, start the embedded emulators when asked (the
+ * zero-config default outside production), build the gateway and listen. Configuration problems
+ * are printed one per line and the process exits 1, without a stack trace. `--help` lists every
+ * setting. SIGTERM/SIGINT drain gracefully (`http/drain.ts`); a second signal exits at once.
  */
 import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { renderHelp } from './config/help.js';
 import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-emulators.js';
 import { createGateway } from './app/gateway.js';
+import { Drain } from './http/drain.js';
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(renderHelp());
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -21,15 +28,19 @@ async function main(): Promise<void> {
   }
 
   let embedded: EmbeddedUpstreams | undefined;
-  if (!config.governance.url && !config.calendar.url) {
-    embedded = await startEmbeddedUpstreams(config, { controlRoutes: config.env !== 'production' });
+  if (config.embeddedEmulators) {
+    embedded = await startEmbeddedUpstreams(config, { controlRoutes: config.emulatorFaultRoutes });
     config = embedded.config;
-    console.log(`embedded governance emulator: ${embedded.governanceOrigin}`);
+    console.log(
+      `embedded governance emulator: ${embedded.governanceOrigin}${config.emulatorFaultRoutes ? ' (fault routes on)' : ''}`,
+    );
     console.log(`embedded calendar emulator:   ${embedded.calendarApiRoot}`);
   }
 
-  const gateway = createGateway({ config });
-  const server = createServer(gateway.yoga);
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
+  const gateway = createGateway({ config, extraPlugins: [drain.plugin()] });
+  const server = createServer(drain.wrap(gateway.yoga));
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -37,16 +48,27 @@ async function main(): Promise<void> {
     console.log(`gateway ready: http://${host}:${port}/graphql${config.graphiql ? ' (GraphiQL in a browser)' : ''}`);
   });
 
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    console.log(`${signal}: shutting down`);
+    if (stopping) {
+      log(JSON.stringify({ level: 'warn', msg: `${signal} again: exiting at once` }));
+      process.exit(1);
+    }
+    stopping = true;
+    log(JSON.stringify({ level: 'info', msg: `${signal}: draining`, drainMs: config.http.drainMs }));
+    // Idle keep-alive sockets go now; the listener stays open so probes see /ready turn 503.
+    server.closeIdleConnections();
+    const report = await drain.begin();
     server.close();
     server.closeAllConnections();
+    // Flushes the budget counters to Redis, closes Redis and the upstream pools.
     await gateway.close();
     await embedded?.close();
+    log(JSON.stringify({ level: 'info', msg: 'drained; exiting', ...report }));
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((e: unknown) => {

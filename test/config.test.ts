@@ -7,6 +7,8 @@ const real = {
   GOVERNANCE_CLIENT_ID: 'id',
   GOVERNANCE_CLIENT_SECRET: 's3cret-value',
   CALENDAR_URL: 'https://site.example/wp-json/calendar/events/v1',
+  CALENDAR_USER: 'editor',
+  CALENDAR_APP_PASSWORD: 'abcd efgh',
 };
 
 describe('configuration', () => {

@@ -178,7 +178,8 @@ describe('request log', () => {
 
     try {
       const read = await gql(configured, PROBE, { headers: { 'x-request-id': 'probe-1' } });
-      expect(read.headers.get('x-request-id')).toBe('probe-1');
+      // The gateway's own id answers; the caller's is logged beside it.
+      expect(read.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       await gql(configured, 'mutation LogTag($name: String!) { createTag(input: { name: $name }) { id } }', {
         variables: { name: 'log-test' },
       });
@@ -206,7 +207,8 @@ describe('request log', () => {
     expect(probe).toMatchObject({
       msg: 'graphql request',
       level: 'info',
-      requestId: 'probe-1',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      clientRequestId: 'probe-1',
       operationType: 'query',
       status: 200,
       errors: [],
@@ -281,6 +283,9 @@ describe('tracing', () => {
       expect(new Set(clients.map((c) => c.attributes['gateway.upstream']))).toEqual(
         new Set(['governance', 'calendar']),
       );
+      // Each upstream request carried W3C traceparent naming its own client span.
+      const sent = [...seenBy(stack.governance), ...seenBy(stack.calendar)].map((r) => r.traceparent);
+      expect(sent.sort()).toEqual(clients.map((c) => `00-${traceId}-${c.spanId}-01`).sort());
     });
   });
 });

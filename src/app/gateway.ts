@@ -4,7 +4,6 @@
  * their own server; `server.ts` is the process entry that listens.
  */
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
@@ -14,7 +13,8 @@ import type { Context } from '../graph/context.js';
 import { UsageTracker } from '../core/usage.js';
 import { maskError } from '../graph/errors.js';
 import { GovernanceService } from '../governance/service.js';
-import { defaultGraphiQLQuery } from '../http/graphiql.js';
+import { useCompression } from '../http/compression.js';
+import { useGraphiQLPage } from '../http/graphiql-page.js';
 import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
@@ -36,6 +36,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
+  /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
+  extraPlugins?: Plugin[];
 }
 
 export interface Gateway {
@@ -50,7 +52,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink }: GatewayOptions): Gateway {
+export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
   const observability = createObservability({ config, logSink, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
@@ -82,9 +84,14 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery } : false,
-    // Yoga's default GraphiQL loads its files from a CDN; this one is inlined and works offline.
-    renderGraphiQL,
+    // CORS_ORIGINS: `*` any origin, a list, or nothing (closed; the production default).
+    cors: config.http.corsOrigins.includes('*')
+      ? { origin: '*' }
+      : config.http.corsOrigins.length > 0
+        ? { origin: config.http.corsOrigins, credentials: true }
+        : false,
+    // Served precompressed by useGraphiQLPage (inlined, works offline) instead of Yoga's CDN page.
+    graphiql: false,
     maskedErrors: { maskError, isDev: config.env === 'development' },
     // Expected errors are one request log line; only unexpected ones print a stack (logging.ts).
     logging: yogaLogger(config.logLevel),
@@ -97,6 +104,8 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
     // fragments too), the request's usage budget and the account budget all count them.
     plugins: [
       useDeferStream(),
+      ...(extraPlugins as Plugin<Context>[]),
+      ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []),
       ...observability.plugins,
       ...persisted,
       ...securityPlugins(config.security),
@@ -107,6 +116,7 @@ export function createGateway({ config, dispatcher, logSink }: GatewayOptions): 
       }),
       useCacheSettle(upstreams.cache),
       useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }),
+      ...(config.http.compression ? [useCompression() as Plugin<Context>] : []),
     ],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);

@@ -4,12 +4,13 @@
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
-import { EnvReader, type Env } from './env-reader.js';
-import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
+import { isSet, readSettings, type Env, type Settings } from './settings.js';
+import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
 import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
 
 export type { RateProfile } from './traffic.js';
+import type { RateProfile } from './traffic.js';
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {
@@ -73,6 +74,12 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** CORS, compression and graceful shutdown (`src/http/drain.ts`). */
+  http: HttpConfig;
+  /** Serve the built-in emulators' fake data (never implicitly in production). */
+  embeddedEmulators: boolean;
+  /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
+  emulatorFaultRoutes: boolean;
   /** Write integrity: record locks and idempotency keys (see README "Writes"). */
   writes: WritesConfig;
   /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
@@ -91,6 +98,16 @@ export interface LiveConfig {
   maxPollIntervalMs: number;
   /** Largest share of an upstream's per-minute budget that polling may use, per replica. */
   pollBudgetShare: number;
+}
+
+export interface HttpConfig {
+  /** Browser origins allowed by CORS; `['*']` any, `[]` none. */
+  corsOrigins: string[];
+  compression: boolean;
+  /** How long in-flight operations may run after SIGTERM/SIGINT. */
+  drainMs: number;
+  /** Retry-After (s) on the 503 answering new requests during the drain. */
+  retryAfterS: number;
 }
 
 export interface WritesConfig {
@@ -146,95 +163,98 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-  const read = new EnvReader(env, problems);
+export function loadConfig(env?: Env): Config {
+  const { settings: s, problems } = readSettings(env);
 
-  const nodeEnv = read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const nodeEnv = s.NODE_ENV;
   const production = nodeEnv === 'production';
-  const governanceUrl = read.url('GOVERNANCE_URL');
-  const calendarUrl = read.url('CALENDAR_URL');
-  const rateProfile = read.oneOf('GOVERNANCE_RATE_PROFILE', ['production', 'sandbox'] as const, 'production');
-  const graphiql = read.bool('GRAPHIQL', !production);
+  const governanceUrl = s.GOVERNANCE_URL;
+  const calendarUrl = s.CALENDAR_URL;
+  const graphiql = s.GRAPHIQL ?? !production;
 
   const config: Config = {
-    port: read.int('PORT', 4000, 0, 65535),
-    host: read.string('HOST') ?? '0.0.0.0',
+    port: s.PORT,
+    host: s.HOST ?? '0.0.0.0',
     env: nodeEnv,
     governance: {
       url: governanceUrl?.replace(/\/+$/, ''),
       tokenUrl:
-        read.url('GOVERNANCE_TOKEN_URL') ??
+        s.GOVERNANCE_TOKEN_URL ??
         (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
-      clientId: read.string('GOVERNANCE_CLIENT_ID'),
-      clientSecret: read.string('GOVERNANCE_CLIENT_SECRET'),
-      authMode: read.oneOf('GOVERNANCE_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
-      rateProfile,
+      clientId: s.GOVERNANCE_CLIENT_ID,
+      clientSecret: s.GOVERNANCE_CLIENT_SECRET,
+      authMode: s.GOVERNANCE_AUTH_MODE,
+      rateProfile: s.GOVERNANCE_RATE_PROFILE,
     },
     calendar: {
       url: calendarUrl?.replace(/\/+$/, ''),
-      user: read.string('CALENDAR_USER'),
-      appPassword: read.string('CALENDAR_APP_PASSWORD'),
-      authMode: read.oneOf('CALENDAR_AUTH_MODE', ['configured', 'forward'] as const, 'configured'),
+      user: s.CALENDAR_USER,
+      appPassword: s.CALENDAR_APP_PASSWORD,
+      authMode: s.CALENDAR_AUTH_MODE,
     },
-    redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
-    redisCacheUrl: read.url('REDIS_CACHE_URL', ['redis:', 'rediss:']),
-    maxPageSize: read.int('GATEWAY_MAX_PAGE_SIZE', 500, 1, 10_000),
+    redisUrl: s.REDIS_URL,
+    redisCacheUrl: s.REDIS_CACHE_URL,
+    maxPageSize: s.GATEWAY_MAX_PAGE_SIZE,
     timeouts: {
-      connectMs: read.int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
-      headersMs: read.int('UPSTREAM_HEADERS_TIMEOUT_MS', 15_000, 1, 600_000),
-      bodyMs: read.int('UPSTREAM_BODY_TIMEOUT_MS', 15_000, 1, 600_000),
+      connectMs: s.UPSTREAM_CONNECT_TIMEOUT_MS,
+      headersMs: s.UPSTREAM_HEADERS_TIMEOUT_MS,
+      bodyMs: s.UPSTREAM_BODY_TIMEOUT_MS,
     },
-    maxUpstreamBodyBytes: read.int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
+    maxUpstreamBodyBytes: s.UPSTREAM_MAX_BODY_BYTES,
     maxConcurrent: {
-      governance: read.int('GOVERNANCE_MAX_CONCURRENT', 64, 1, 1024),
-      calendar: read.int('CALENDAR_MAX_CONCURRENT', 8, 1, 1024),
+      governance: s.GOVERNANCE_MAX_CONCURRENT,
+      calendar: s.CALENDAR_MAX_CONCURRENT,
     },
     cache: {
-      maxBytes: read.int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
-      ttlMs: read.int('CACHE_TTL_MS', 30_000, 0, 86_400_000),
-      maxStaleMs: read.int('CACHE_MAX_STALE_MS', 300_000, 0, 86_400_000),
+      maxBytes: s.CACHE_MAX_BYTES,
+      ttlMs: s.CACHE_TTL_MS,
+      maxStaleMs: s.CACHE_MAX_STALE_MS,
       shared: {
-        enabled: read.bool('CACHE_SHARED', true),
-        waitMs: read.int('CACHE_SHARED_WAIT_MS', 2_000, 0, 60_000),
-        maxEntryBytes: read.int('CACHE_SHARED_MAX_ENTRY_BYTES', 1024 * 1024, 0, 512 * 1024 * 1024),
+        enabled: s.CACHE_SHARED,
+        waitMs: s.CACHE_SHARED_WAIT_MS,
+        maxEntryBytes: s.CACHE_SHARED_MAX_ENTRY_BYTES,
       },
     },
     retry: {
-      retries: read.int('UPSTREAM_RETRIES', 2, 0, 10),
-      baseDelayMs: read.int('UPSTREAM_RETRY_BASE_MS', 100, 0, 60_000),
-      maxDelayMs: read.int('UPSTREAM_RETRY_MAX_MS', 2_000, 0, 600_000),
+      retries: s.UPSTREAM_RETRIES,
+      baseDelayMs: s.UPSTREAM_RETRY_BASE_MS,
+      maxDelayMs: s.UPSTREAM_RETRY_MAX_MS,
     },
     graphiql,
-    logLevel: read.oneOf(
-      'LOG_LEVEL',
-      ['debug', 'info', 'warn', 'error', 'silent'] as const,
-      nodeEnv === 'test' ? 'warn' : 'info',
-    ),
-    observability: readObservabilityConfig(env, problems),
-    persistedOperations: read.oneOf('PERSISTED_OPERATIONS', ['off', 'allow', 'only'] as const, 'off'),
-    security: readSecurity(read, production, graphiql),
-    traffic: readTrafficConfig(env, problems, rateProfile),
+    logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : nodeEnv === 'test' ? 'warn' : 'info',
+    observability: readObservabilityConfig(s),
+    persistedOperations: s.PERSISTED_OPERATIONS,
+    security: readSecurity(s, production, graphiql),
+    traffic: readTrafficConfig(s, problems),
+    http: {
+      // Closed by default in production: a browser app on another origin must be listed.
+      corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),
+      compression: s.COMPRESSION,
+      drainMs: s.SHUTDOWN_DRAIN_MS,
+      retryAfterS: s.SHUTDOWN_RETRY_AFTER_S,
+    },
+    embeddedEmulators: s.EMBEDDED_EMULATORS ?? (!production && !governanceUrl && !calendarUrl),
+    emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
+    discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
     writes: { lockLeaseMs: 0, lockWaitMs: 0, idempotencyTtlMs: 0 },
     inputLimits: {
-      name: read.int('GATEWAY_MAX_NAME_LENGTH', 255, 1, 100_000),
-      search: read.int('GATEWAY_MAX_SEARCH_LENGTH', 500, 1, 100_000),
-      text: read.int('GATEWAY_MAX_TEXT_LENGTH', 65_535, 1, 10_000_000),
-      field: read.int('GATEWAY_MAX_FIELD_LENGTH', 2_000, 1, 1_000_000),
+      name: s.GATEWAY_MAX_NAME_LENGTH,
+      search: s.GATEWAY_MAX_SEARCH_LENGTH,
+      text: s.GATEWAY_MAX_TEXT_LENGTH,
+      field: s.GATEWAY_MAX_FIELD_LENGTH,
     },
-    discovery: readDiscoveryConfig(read.string('GOVERNANCE_DISCOVERY_FILE'), problems),
     live: {
-      pollIntervalMs: read.int('LIVE_POLL_INTERVAL_MS', 30_000, 10, 3_600_000),
-      minPollIntervalMs: read.int('LIVE_POLL_MIN_INTERVAL_MS', 5_000, 10, 3_600_000),
-      maxPollIntervalMs: read.int('LIVE_POLL_MAX_INTERVAL_MS', 300_000, 10, 3_600_000),
-      pollBudgetShare: read.int('LIVE_POLL_BUDGET_PERCENT', 10, 0, 100) / 100,
+      pollIntervalMs: s.LIVE_POLL_INTERVAL_MS,
+      minPollIntervalMs: s.LIVE_POLL_MIN_INTERVAL_MS,
+      maxPollIntervalMs: s.LIVE_POLL_MAX_INTERVAL_MS,
+      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
     },
   };
   const writeDeadline = config.timeouts.connectMs + config.timeouts.headersMs + config.timeouts.bodyMs;
   config.writes = {
-    lockLeaseMs: read.int('WRITE_LOCK_LEASE_MS', writeDeadline + 5_000, 1_000, 3_600_000),
-    lockWaitMs: read.int('WRITE_LOCK_WAIT_MS', config.traffic.queueDeadlineMs, 0, 3_600_000),
-    idempotencyTtlMs: read.int('IDEMPOTENCY_TTL_MS', 86_400_000, 1_000, 30 * 86_400_000),
+    lockLeaseMs: s.WRITE_LOCK_LEASE_MS ?? writeDeadline + 5_000,
+    lockWaitMs: s.WRITE_LOCK_WAIT_MS ?? config.traffic.queueDeadlineMs,
+    idempotencyTtlMs: s.IDEMPOTENCY_TTL_MS,
   };
   if (config.writes.lockLeaseMs <= writeDeadline) {
     problems.push(
@@ -259,7 +279,29 @@ export function loadConfig(env: Env = process.env): Config {
   if (Boolean(c.user) !== Boolean(c.appPassword)) {
     problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
   }
-  if (Boolean(governanceUrl) !== Boolean(calendarUrl)) {
+  if (config.embeddedEmulators && (governanceUrl || calendarUrl)) {
+    problems.push(
+      'EMBEDDED_EMULATORS=true serves the built-in emulators: unset GOVERNANCE_URL and CALENDAR_URL, or EMBEDDED_EMULATORS.',
+    );
+  } else if (production && !config.embeddedEmulators) {
+    // Production never falls back to fake data: name everything a real deployment still needs.
+    const missing = [
+      ...(governanceUrl ? [] : ['GOVERNANCE_URL']),
+      ...(g.authMode === 'configured' && !g.clientId ? ['GOVERNANCE_CLIENT_ID'] : []),
+      ...(g.authMode === 'configured' && !g.clientSecret ? ['GOVERNANCE_CLIENT_SECRET'] : []),
+      ...(calendarUrl ? [] : ['CALENDAR_URL']),
+      ...(c.authMode === 'configured' && !c.user ? ['CALENDAR_USER'] : []),
+      ...(c.authMode === 'configured' && !c.appPassword ? ['CALENDAR_APP_PASSWORD'] : []),
+    ];
+    if (missing.length > 0) {
+      // One message replaces the pairwise ones above, which would repeat the same names.
+      for (let i = problems.length - 1; i >= 0; i--)
+        if (/GOVERNANCE_CLIENT|CALENDAR_USER and/.test(problems[i]!)) problems.splice(i, 1);
+      problems.push(
+        `NODE_ENV=production needs real upstreams; missing: ${missing.join(', ')}. (To serve the built-in emulators' fake data instead, set EMBEDDED_EMULATORS=true explicitly.)`,
+      );
+    }
+  } else if (!config.embeddedEmulators && Boolean(governanceUrl) !== Boolean(calendarUrl)) {
     problems.push(
       'Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.',
     );
@@ -268,22 +310,22 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-function readSecurity(read: EnvReader, production: boolean, graphiql: boolean): SecurityConfig {
+function readSecurity(s: Settings, production: boolean, graphiql: boolean): SecurityConfig {
   return {
     // GraphiQL needs introspection, so turning GraphiQL on in production turns introspection on too,
     // unless ALLOW_INTROSPECTION says otherwise.
-    introspection: read.bool('ALLOW_INTROSPECTION', !production || graphiql),
-    fieldSuggestions: read.bool('GRAPHQL_FIELD_SUGGESTIONS', !production),
-    csrfPrevention: read.bool('CSRF_PREVENTION', production),
-    maxBatch: read.int('GRAPHQL_MAX_BATCH', 0, 0, 100),
-    maxRequestBodyBytes: read.int('GRAPHQL_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 ** 3),
-    maxErrors: read.int('GRAPHQL_MAX_ERRORS', 50, 1, 10_000),
-    maxDepth: read.int('GRAPHQL_MAX_DEPTH', 10, 1, 100),
-    maxAliases: read.int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
-    maxDirectives: read.int('GRAPHQL_MAX_DIRECTIVES', 20, 0, 1000),
-    maxTokens: read.int('GRAPHQL_MAX_TOKENS', 1000, 10, 100_000),
-    maxFieldRepeats: read.int('GRAPHQL_MAX_FIELD_REPEATS', 3, 1, 1000),
-    federationSecret: read.string('FEDERATION_SECRET'),
-    federationSecretHeader: read.string('FEDERATION_SECRET_HEADER') ?? 'x-federation-secret',
+    introspection: s.ALLOW_INTROSPECTION ?? (!production || graphiql),
+    fieldSuggestions: s.GRAPHQL_FIELD_SUGGESTIONS ?? !production,
+    csrfPrevention: s.CSRF_PREVENTION ?? production,
+    maxBatch: s.GRAPHQL_MAX_BATCH,
+    maxRequestBodyBytes: s.GRAPHQL_MAX_BODY_BYTES,
+    maxErrors: s.GRAPHQL_MAX_ERRORS,
+    maxDepth: s.GRAPHQL_MAX_DEPTH,
+    maxAliases: s.GRAPHQL_MAX_ALIASES,
+    maxDirectives: s.GRAPHQL_MAX_DIRECTIVES,
+    maxTokens: s.GRAPHQL_MAX_TOKENS,
+    maxFieldRepeats: s.GRAPHQL_MAX_FIELD_REPEATS,
+    federationSecret: s.FEDERATION_SECRET,
+    federationSecretHeader: s.FEDERATION_SECRET_HEADER ?? 'x-federation-secret',
   };
 }

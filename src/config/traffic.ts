@@ -4,7 +4,7 @@
  * have a small grammar of their own: named rules (`minute:30,hour:500,endpoint-minute:10`) and rules
  * of any window length (`5/10s`, `100/2m`, `endpoint:3/1s`).
  */
-import { EnvReader, type Env } from './env-reader.js';
+import { RATE_WINDOWS_MS, type RateList, type Settings } from './settings.js';
 
 /** The governance account's published rate tier (`GOVERNANCE_RATE_PROFILE`). */
 export type RateProfile = 'production' | 'sandbox';
@@ -68,129 +68,80 @@ const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
 };
 /** Newer platform docs: 1,000 per minute per endpoint, on top of the account rules. */
 const ENDPOINT_MINUTE = 1_000;
-const WINDOW_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, 'endpoint-minute': 60_000, second: 1_000 };
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
-export function readTrafficConfig(env: Env, problems: string[], profile: RateProfile): TrafficConfig {
-  const r = new TrafficReader(env, problems);
-  const base = PROFILES[profile];
+/** Built from the validated settings (`settings.ts` parses the rule lists); adds cross-setting problems. */
+export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfig {
+  const base = PROFILES[s.GOVERNANCE_RATE_PROFILE];
   const governanceDefaults: Record<string, number> = { minute: base.minute, hour: base.hour };
-  if (r.bool('GOVERNANCE_RATE_PER_ENDPOINT', false)) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
+  if (s.GOVERNANCE_RATE_PER_ENDPOINT) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
   return {
     governance: {
-      rules: r.rules('GOVERNANCE_RATE_LIMITS', 'GOVERNANCE_RATE_WINDOWS', governanceDefaults),
-      margin: r.fraction('GOVERNANCE_RATE_MARGIN', 0.9),
-      guardMs: r.optionalInt('GOVERNANCE_RATE_GUARD_MS', 0, 60_000),
+      rules: rules(
+        s.GOVERNANCE_RATE_LIMITS,
+        'GOVERNANCE_RATE_LIMITS',
+        s.GOVERNANCE_RATE_WINDOWS,
+        'GOVERNANCE_RATE_WINDOWS',
+        governanceDefaults,
+        problems,
+      ),
+      margin: s.GOVERNANCE_RATE_MARGIN,
+      guardMs: s.GOVERNANCE_RATE_GUARD_MS,
     },
     calendar: {
       // No published limits: none unless configured; the concurrency cap still applies.
-      rules: r.rules('CALENDAR_RATE_LIMITS', 'CALENDAR_RATE_WINDOWS', {}),
-      margin: r.fraction('CALENDAR_RATE_MARGIN', 1),
-      guardMs: r.optionalInt('CALENDAR_RATE_GUARD_MS', 0, 60_000),
+      rules: rules(
+        s.CALENDAR_RATE_LIMITS,
+        'CALENDAR_RATE_LIMITS',
+        s.CALENDAR_RATE_WINDOWS,
+        'CALENDAR_RATE_WINDOWS',
+        {},
+        problems,
+      ),
+      margin: s.CALENDAR_RATE_MARGIN,
+      guardMs: s.CALENDAR_RATE_GUARD_MS,
     },
-    queueDeadlineMs: r.int('UPSTREAM_QUEUE_DEADLINE_MS', 30_000, 0, 3_600_000),
-    requestDeadlineMs: r.int('UPSTREAM_REQUEST_DEADLINE_MS', 10_000, 1, 600_000),
-    operationDeadlineMs: r.int('GATEWAY_OPERATION_DEADLINE_MS', 20_000, 1, 3_600_000),
-    rampStepMs: r.int('UPSTREAM_RAMP_STEP_MS', 500, 1, 600_000),
-    defaultRetryAfterMs: r.int('UPSTREAM_DEFAULT_RETRY_AFTER_MS', 1_000, 0, 3_600_000),
-    maxPauseMs: r.int('UPSTREAM_MAX_PAUSE_MS', 3_600_000, 0, 86_400_000),
-    rateLimitRetries: r.int('UPSTREAM_RATE_LIMIT_RETRIES', 10, 0, 50),
-    maxCallsPerOperation: r.int('GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION', 1000, 1, 1_000_000),
-    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'gateway:',
-    localShare: r.fraction('GOVERNANCE_LOCAL_SHARE', 0.5),
-    redisCommandTimeoutMs: r.int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
+    queueDeadlineMs: s.UPSTREAM_QUEUE_DEADLINE_MS,
+    requestDeadlineMs: s.UPSTREAM_REQUEST_DEADLINE_MS,
+    operationDeadlineMs: s.GATEWAY_OPERATION_DEADLINE_MS,
+    rampStepMs: s.UPSTREAM_RAMP_STEP_MS,
+    defaultRetryAfterMs: s.UPSTREAM_DEFAULT_RETRY_AFTER_MS,
+    maxPauseMs: s.UPSTREAM_MAX_PAUSE_MS,
+    rateLimitRetries: s.UPSTREAM_RATE_LIMIT_RETRIES,
+    maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
+    redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
+    localShare: s.GOVERNANCE_LOCAL_SHARE,
+    redisCommandTimeoutMs: s.REDIS_COMMAND_TIMEOUT_MS,
     // GATEWAY_USAGE_EXTENSION is the setting's earlier name.
-    costExtension: r.bool('GATEWAY_COST_EXTENSION', r.bool('GATEWAY_USAGE_EXTENSION', true)),
+    costExtension: s.GATEWAY_COST_EXTENSION ?? s.GATEWAY_USAGE_EXTENSION ?? true,
   };
 }
 
-class TrafficReader extends EnvReader {
-  fraction(name: string, fallback: number): number {
-    const raw = this.string(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw.endsWith('%') ? Number(raw.slice(0, -1)) / 100 : raw);
-    if (!Number.isFinite(n) || n <= 0 || n > 1) {
-      this.problems.push(`${name} must be a fraction above 0 and at most 1, e.g. 0.9 or 90% (got "${raw}").`);
-      return fallback;
-    }
-    return n;
+/**
+ * Defaults, overridden rule by rule by the named limits (`0` drops a rule; windows in ms from the
+ * windows setting), then the rules of any window length (`5/10s`, `endpoint:3/1s`).
+ */
+function rules(
+  list: RateList,
+  limitsVar: string,
+  windows: Map<string, number>,
+  windowsVar: string,
+  defaults: Record<string, number>,
+  problems: string[],
+): RateRule[] {
+  const limits = new Map(Object.entries(defaults));
+  for (const [k, v] of list.named) limits.set(k, v);
+  const out: RateRule[] = [];
+  for (const [name, limit] of limits) {
+    if (limit <= 0) continue;
+    const windowMs =
+      windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? RATE_WINDOWS_MS[name]!;
+    if (windowMs < 100) problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
+    out.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
   }
-
-  optionalInt(name: string, min: number, max: number): number | undefined {
-    return this.string(name) === undefined ? undefined : this.int(name, 0, min, max);
+  for (const c of list.custom) {
+    if (c.windowMs < 100) problems.push(`${limitsVar}: a rule's window must be at least 100 ms (got "${c.text}").`);
+    if (c.limit > 0)
+      out.push({ name: c.name, limit: c.limit, windowMs: Math.max(100, c.windowMs), perEndpoint: c.perEndpoint });
   }
-
-  /**
-   * The rules of `limitsVar`: `name:limit` for a named rule (its window from WINDOW_MS or
-   * `windowsVar`), or `limit/duration` for a rule of any window (`5/10s`, `100/2m`, `500/1h`,
-   * `20/1500ms`), `endpoint:` before it to count per endpoint.
-   */
-  private entries(name: string): { named: Map<string, number>; custom: RateRule[] } {
-    const named = new Map<string, number>();
-    const custom: RateRule[] = [];
-    const raw = this.string(name);
-    if (raw === undefined) return { named, custom };
-    for (const part of raw.split(',')) {
-      const m = /^\s*([a-z-]+)\s*[:=]\s*(\d+)\s*$/i.exec(part);
-      if (m && m[1]!.toLowerCase() in WINDOW_MS) {
-        named.set(m[1]!.toLowerCase(), Number(m[2]));
-        continue;
-      }
-      const c = /^\s*(endpoint\s*:\s*)?(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/i.exec(part);
-      if (!c) {
-        this.problems.push(
-          `${name} must look like "minute:30,hour:500" (rules ${Object.keys(WINDOW_MS).join(', ')}) or "5/10s,endpoint:3/1s" (limit per duration in ms, s, m or h) (got "${raw}").`,
-        );
-        return { named: new Map(), custom: [] };
-      }
-      const windowMs = Math.round(Number(c[3] ?? 1) * UNIT_MS[c[4]!.toLowerCase()]!);
-      if (windowMs < 100)
-        this.problems.push(`${name}: a rule's window must be at least 100 ms (got "${part.trim()}").`);
-      const limit = Number(c[2]);
-      if (limit > 0)
-        custom.push({
-          name: `${c[1] ? 'endpoint:' : ''}${limit}/${c[3] ?? ''}${c[4]!.toLowerCase()}`,
-          limit,
-          windowMs: Math.max(100, windowMs),
-          perEndpoint: Boolean(c[1]),
-        });
-    }
-    return { named, custom };
-  }
-
-  /** `name:number` pairs of `windowsVar`, e.g. `minute:1000,hour:20000`. */
-  private windows(name: string): Map<string, number> {
-    const out = new Map<string, number>();
-    const raw = this.string(name);
-    if (raw === undefined) return out;
-    for (const part of raw.split(',')) {
-      const m = /^\s*([a-z-]+)\s*[:=]\s*(\d+)\s*$/i.exec(part);
-      if (!m || !(m[1]!.toLowerCase() in WINDOW_MS)) {
-        this.problems.push(
-          `${name} must look like "minute:1000,hour:20000" with rules ${Object.keys(WINDOW_MS).join(', ')} (got "${raw}").`,
-        );
-        return new Map();
-      }
-      out.set(m[1]!.toLowerCase(), Number(m[2]));
-    }
-    return out;
-  }
-
-  /** Defaults, overridden rule by rule by `limitsVar`; `0` drops a rule. Windows in ms from `windowsVar`. */
-  rules(limitsVar: string, windowsVar: string, defaults: Record<string, number>): RateRule[] {
-    const limits = new Map(Object.entries(defaults));
-    const { named, custom } = this.entries(limitsVar);
-    for (const [k, v] of named) limits.set(k, v);
-    const windows = this.windows(windowsVar);
-    const rules: RateRule[] = [];
-    for (const [name, limit] of limits) {
-      if (limit <= 0) continue;
-      const windowMs =
-        windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? WINDOW_MS[name]!;
-      if (windowMs < 100)
-        this.problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
-      rules.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
-    }
-    return [...rules, ...custom];
-  }
+  return out;
 }

@@ -28,7 +28,9 @@ export interface UpstreamObserver {
   /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
   queued?(event: UpstreamEvent & { priority: string }): () => void;
   /** One attempt on the wire; the returned function runs with its outcome. */
-  request?(event: UpstreamEvent & { method: string; attempt: number }): (outcome: UpstreamOutcome) => void;
+  request?(
+    event: UpstreamEvent & { method: string; attempt: number; headers: Record<string, string> },
+  ): (outcome: UpstreamOutcome) => void;
   /** An attempt failed and another follows. */
   retry?(event: UpstreamEvent & { attempt: number; reason: string }): void;
   /** Traffic control stopped sending to this upstream for a while (after a 429). */

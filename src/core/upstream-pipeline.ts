@@ -252,13 +252,15 @@ export class Upstream {
           requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
         caller.usage.request(this.name);
         onWire = true;
-        const done = observer?.request?.({ ...event!, method: call.method, attempt });
+        // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
+        const headers = observer?.request ? { ...call.headers } : call.headers;
+        const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
         let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
         try {
           const res = await transport.send({
             method: call.method,
             url,
-            headers: call.headers,
+            headers,
             json: call.json,
             body: call.body,
             signal: caller.signal,

@@ -28,6 +28,8 @@ export interface LoggedRequest {
   receivedAt: number;
   /** Whether a fault rule answered this request. */
   fault?: FaultKind;
+  /** The W3C trace context the caller sent, if any. */
+  traceparent?: string;
 }
 
 export type FaultKind =
@@ -205,6 +207,7 @@ export function createControl(options: ControlOptions): {
       status: 0,
       at: Math.round(performance.now() - started),
       receivedAt: performance.timeOrigin + performance.now(),
+      ...(c.req.header('traceparent') ? { traceparent: c.req.header('traceparent') } : {}),
     };
     log.push(entry);
 

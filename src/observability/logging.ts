@@ -77,6 +77,7 @@ function logLine(record: OperationRecord, level: string) {
     level,
     msg: 'graphql request',
     requestId: record.requestId,
+    ...(record.clientRequestId ? { clientRequestId: record.clientRequestId } : {}),
     operationName: record.operationName ?? null,
     operationType: record.operationType ?? null,
     status: record.status,

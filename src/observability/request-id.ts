@@ -1,7 +1,9 @@
 /**
- * One id per HTTP request, shared by the GraphQL context, the log line, the trace and the
- * `x-request-id` response header. A caller's own `x-request-id` is kept when it looks like an id
- * (so a log line can be matched to the caller's), anything else is replaced: it ends up in logs.
+ * One id per HTTP request, made by the gateway itself, shared by the GraphQL context, the log
+ * line, the trace, the `x-request-id` response header and the upstream requests. A caller's own
+ * `x-request-id` never becomes the gateway's id (a caller could otherwise collide or forge log
+ * keys); when it looks like an id it is logged separately as `clientRequestId`, anything else is
+ * dropped, since it ends up in logs.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -11,9 +13,14 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdOf(request: Request): string {
   let id = ids.get(request);
   if (!id) {
-    const given = request.headers.get('x-request-id');
-    id = given && SAFE_ID.test(given) ? given : randomUUID();
+    id = randomUUID();
     ids.set(request, id);
   }
   return id;
+}
+
+/** The caller's `x-request-id`, when it passes validation. */
+export function clientRequestIdOf(request: Request): string | undefined {
+  const given = request.headers.get('x-request-id');
+  return given && SAFE_ID.test(given) ? given : undefined;
 }

@@ -29,6 +29,12 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+const headerSetter = {
+  set: (carrier: Record<string, string>, key: string, value: string) => {
+    carrier[key] = value;
+  },
+};
+
 const headerGetter = {
   get: (h: Headers, key: string) => h.get(key) ?? undefined,
   keys: (h: Headers) => [...h.keys()],
@@ -103,6 +109,8 @@ export function createTracing(options: TracingOptions): Tracing {
           },
           ctx,
         );
+        // W3C trace context upstream: the attempt's span is the parent of whatever the upstream traces.
+        propagator.inject(trace.setSpan(ctx, span), e.headers, headerSetter);
         return ({ status, error }) => {
           if (status !== undefined) span.setAttribute('http.response.status_code', status);
           if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {

@@ -7,10 +7,12 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
-import { requestIdOf } from '../../observability/request-id.js';
+import { clientRequestIdOf, requestIdOf } from '../../observability/request-id.js';
 
 export interface OperationRecord {
   requestId: string;
+  /** The caller's own x-request-id, validated; logged beside ours, never used as ours. */
+  clientRequestId?: string;
   /** performance.now() when the parameters were parsed. */
   startedAt: number;
   operationName?: string;
@@ -37,6 +39,7 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
     onParams({ request, params }) {
       const record: OperationRecord = {
         requestId: requestIdOf(request),
+        clientRequestId: clientRequestIdOf(request),
         startedAt: performance.now(),
         operationName: params.operationName ?? undefined,
         errorCodes: [],

@@ -1,0 +1,34 @@
+/**
+ * `npm run build`: compiles `src/` to `dist/` (tsc, source maps) and ships the files the server
+ * reads at run time: the persisted-operations safelist and the GraphiQL page, precompressed with
+ * brotli (quality 11) and gzip. Prints the page's sizes, so the wire size is visible at each build.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { GRAPHIQL_FILES, compressGraphiQLPage, renderGraphiQLPage } from '../src/http/graphiql-page.js';
+
+const root = new URL('../', import.meta.url);
+const dist = new URL('dist/', root);
+rmSync(dist, { recursive: true, force: true });
+
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+
+mkdirSync(new URL('generated/', dist), { recursive: true });
+copyFileSync(
+  new URL('src/generated/persisted-documents.json', root),
+  new URL('generated/persisted-documents.json', dist),
+);
+
+const graphiqlDir = new URL('http/graphiql/', dist);
+mkdirSync(graphiqlDir, { recursive: true });
+const page = compressGraphiQLPage(renderGraphiQLPage(), true);
+writeFileSync(new URL(GRAPHIQL_FILES.identity, graphiqlDir), page.identity);
+writeFileSync(new URL(GRAPHIQL_FILES.br, graphiqlDir), page.br);
+writeFileSync(new URL(GRAPHIQL_FILES.gzip, graphiqlDir), page.gzip);
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+console.log(
+  `GraphiQL page: ${mb(page.identity.length)} raw, ${mb(page.br.length)} brotli, ${mb(page.gzip.length)} gzip`,
+);
+console.log('built dist/ (start with: npm run start:prod)');

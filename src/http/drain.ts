@@ -1,0 +1,158 @@
+/**
+ * Graceful shutdown at the HTTP edge. `begin()` turns the gateway to draining: /ready answers 503
+ * at once while the listener stays open (so probes and balancers see it), new operations get 503
+ * with Retry-After and Connection: close, and operations already running may finish, with their
+ * upstream writes, until the drain deadline. Whatever still runs then is answered with a typed
+ * error, never a dropped socket: OUTCOME_UNKNOWN for a mutation (its write may or may not have
+ * been applied), SHUTTING_DOWN otherwise; an SSE stream gets a final error event and `complete`.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+export interface DrainOptions {
+  drainMs: number;
+  retryAfterS: number;
+  log?: (line: string) => void;
+}
+
+export interface DrainReport {
+  /** Operations that finished on their own during the drain. */
+  finished: number;
+  /** Answered at the deadline: mutations as OUTCOME_UNKNOWN, the rest as SHUTTING_DOWN. */
+  cutOff: { writes: number; reads: number };
+}
+
+interface InFlight {
+  res: ServerResponse;
+  write: boolean;
+}
+
+export class Drain {
+  private readonly inFlight = new Map<IncomingMessage, InFlight>();
+  private draining = false;
+  private finished = 0;
+  private onIdle?: () => void;
+
+  constructor(private readonly options: DrainOptions) {}
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** Wraps the gateway's request listener: tracks what runs and refuses what arrives too late. */
+  wrap(listener: RequestListener): RequestListener {
+    return (req, res) => {
+      if (this.draining) return this.refuse(req, res);
+      const entry: InFlight = { res, write: false };
+      this.inFlight.set(req, entry);
+      // After a cut-off answer the operation may still try to write; that must not crash the process.
+      res.on('error', () => {});
+      res.once('close', () => {
+        if (this.inFlight.delete(req) && this.draining) {
+          this.finished++;
+          if (this.inFlight.size === 0) this.onIdle?.();
+        }
+      });
+      listener(req, res);
+    };
+  }
+
+  /** Marks requests that execute a mutation, so the deadline can report their outcome as unknown. */
+  plugin(): Plugin {
+    return {
+      onExecute: ({ args }) => {
+        const req = (args.contextValue as { req?: IncomingMessage }).req;
+        const entry = req && this.inFlight.get(req);
+        if (entry && getOperationAST(args.document, args.operationName)?.operation === 'mutation') entry.write = true;
+      },
+    };
+  }
+
+  /** Starts draining; resolves when everything in flight is answered (on its own or at the deadline). */
+  async begin(): Promise<DrainReport> {
+    this.draining = true;
+    // Keep-alive connections of the requests in flight close after their answer.
+    for (const { res } of this.inFlight.values()) if (!res.headersSent) res.setHeader('connection', 'close');
+    if (this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.onIdle = resolve;
+        timer = setTimeout(resolve, this.options.drainMs);
+      });
+      clearTimeout(timer);
+    }
+    const cutOff = { writes: 0, reads: 0 };
+    const answered: Promise<void>[] = [];
+    for (const [req, entry] of this.inFlight) {
+      if (entry.write) cutOff.writes++;
+      else cutOff.reads++;
+      answered.push(this.cutOff(req, entry));
+    }
+    await Promise.all(answered);
+    return { finished: this.finished, cutOff };
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/health') {
+      // Liveness stays green: the process is healthy, only leaving.
+      res
+        .writeHead(200, { 'content-type': 'application/json', connection: 'close' })
+        .end('{"status":"ok","draining":true}');
+      return;
+    }
+    if (path === '/ready') {
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' })
+        .end('{"ready":false,"draining":true}');
+      return;
+    }
+    req.resume();
+    res
+      .writeHead(503, {
+        'content-type': 'application/json',
+        'retry-after': String(this.options.retryAfterS),
+        connection: 'close',
+      })
+      .end(
+        JSON.stringify(
+          errorBody('SHUTTING_DOWN', 'This gateway is shutting down; retry (another replica will answer).'),
+        ),
+      );
+  }
+
+  private cutOff(req: IncomingMessage, { res, write }: InFlight): Promise<void> {
+    const code = write ? 'OUTCOME_UNKNOWN' : 'SHUTTING_DOWN';
+    const message = write
+      ? 'The gateway shut down before this mutation finished: its upstream write may or may not have been applied. Read the record before retrying.'
+      : 'The gateway shut down before this operation finished; retry.';
+    const done = new Promise<void>((resolve) => {
+      res.once('close', () => resolve());
+      res.once('finish', () => resolve());
+    });
+    if (res.writableEnded) return Promise.resolve();
+    if (!res.headersSent) {
+      res.writeHead(503, {
+        'content-type': 'application/json',
+        'retry-after': String(this.options.retryAfterS),
+        connection: 'close',
+      });
+      res.end(JSON.stringify(errorBody(code, message)));
+    } else if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
+      res.write(`event: next\ndata: ${JSON.stringify(errorBody(code, message))}\n\nevent: complete\ndata:\n\n`);
+      res.end();
+    } else {
+      // A multipart (@defer/@stream) answer: end the stream; the client sees it incomplete rather than cut.
+      res.end();
+    }
+    this.options.log?.(
+      JSON.stringify({ level: 'warn', msg: 'drain deadline: operation cut off', code, path: req.url }),
+    );
+    return done;
+  }
+}
+
+function errorBody(code: string, message: string) {
+  return { errors: [{ message, extensions: { code } }] };
+}

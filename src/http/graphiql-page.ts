@@ -1,0 +1,100 @@
+/**
+ * The GraphiQL page (GRAPHIQL): one self-contained HTML file of about 9 MB (GraphiQL and its
+ * editor inlined, so it works offline). `npm run build` precompresses it with brotli at the
+ * highest quality (only brotli brings it under 2 MB) and gzip, next to the compiled module; a
+ * development run without a build compresses it once, faster, on first use. Served with an ETag
+ * and cache headers, so a browser downloads it once per gateway version.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import zlib from 'node:zlib';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { Plugin } from 'graphql-yoga';
+import { chooseEncoding } from './compression.js';
+import { defaultGraphiQLQuery } from './graphiql.js';
+
+export interface GraphiQLPage {
+  etag: string;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+export const PRECOMPRESSED_DIR = new URL('./graphiql/', import.meta.url);
+const FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphiql.html.gz' } as const;
+
+export function renderGraphiQLPage(): string {
+  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery });
+}
+
+const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+
+export function brotli(identity: Buffer, best: boolean): Buffer {
+  return zlib.brotliCompressSync(identity, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: best ? 11 : 6,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    },
+  });
+}
+
+/** Compresses the page; `best` is the build's setting (slow: a minute), otherwise fast settings, each encoding on first use. */
+export function compressGraphiQLPage(html: string, best: boolean): GraphiQLPage {
+  const identity = Buffer.from(html);
+  let br: Buffer | undefined;
+  let gzip: Buffer | undefined;
+  return {
+    etag: etagOf(identity),
+    identity,
+    get br() {
+      return (br ??= brotli(identity, best));
+    },
+    get gzip() {
+      return (gzip ??= zlib.gzipSync(identity, { level: best ? 9 : 6 }));
+    },
+  };
+}
+
+export const GRAPHIQL_FILES = FILES;
+
+let cached: GraphiQLPage | undefined;
+/** The precompressed files of the build when present, else compressed here once. */
+export function loadGraphiQLPage(): GraphiQLPage {
+  if (cached) return cached;
+  const at = (name: string) => new URL(name, PRECOMPRESSED_DIR);
+  if (existsSync(at(FILES.br))) {
+    const identity = readFileSync(at(FILES.identity));
+    cached = { etag: etagOf(identity), identity, br: readFileSync(at(FILES.br)), gzip: readFileSync(at(FILES.gzip)) };
+  } else {
+    cached = compressGraphiQLPage(renderGraphiQLPage(), false);
+  }
+  return cached;
+}
+
+/** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
+export function useGraphiQLPage(endpoint: string): Plugin {
+  return {
+    onRequest({ request, url, endResponse }) {
+      if (request.method !== 'GET' || (url.pathname !== endpoint && url.pathname !== `${endpoint}/`)) return;
+      if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
+      const page = loadGraphiQLPage();
+      const headers: Record<string, string> = {
+        'content-type': 'text/html; charset=utf-8',
+        etag: page.etag,
+        // Revalidated after an hour; the ETag changes with the gateway version.
+        'cache-control': 'public, max-age=3600',
+        vary: 'accept, accept-encoding',
+      };
+      if (request.headers.get('if-none-match') === page.etag) {
+        endResponse(new Response(null, { status: 304, headers }));
+        return;
+      }
+      const encoding = chooseEncoding(request.headers.get('accept-encoding'));
+      const body = encoding ? page[encoding] : page.identity;
+      if (encoding) headers['content-encoding'] = encoding;
+      headers['content-length'] = String(body.length);
+      endResponse(new Response(new Uint8Array(body), { status: 200, headers }));
+    },
+  };
+}

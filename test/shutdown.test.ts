@@ -1,0 +1,184 @@
+/**
+ * Graceful shutdown of a real gateway process (`node --import tsx src/server.ts`, what `npm start`
+ * runs) in front of emulators in this process: SIGTERM during 20 slow writes answers every client
+ * over HTTP, reports each applied write as applied, turns /ready to 503 during the drain and exits 0.
+ * Past the drain deadline, writes still running are answered OUTCOME_UNKNOWN, never with a dropped
+ * socket. And `npm start` + SIGTERM leaves nothing listening on the port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emulatorEnv } from '../src/app/embedded-emulators.js';
+import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+
+const children: ChildProcess[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+  await Promise.all(closers.map((c) => c()));
+});
+
+async function emulators() {
+  const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
+  closers.push(
+    () => governance.close(),
+    () => calendar.close(),
+  );
+  return { governance, calendar, env: emulatorEnv(governance, calendar) };
+}
+
+function start(command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /gateway ready: http:\/\/\S+:(\d+)\/graphql/.exec(out);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
+  ready.catch(() => undefined);
+  return { child, ready, exited, output: () => out };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+type Answer = {
+  status: number;
+  body: { data?: { createTag?: { id: string; name: string } } | null; errors?: { extensions?: { code?: string } }[] };
+};
+
+function createTags(base: string, n: number, prefix: string): Promise<Answer>[] {
+  return Array.from({ length: n }, (_, i) =>
+    fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation($name: String!) { createTag(input: { name: $name }) { id name } }',
+        variables: { name: `${prefix} ${i}` },
+      }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as Answer['body'] })),
+  );
+}
+
+describe('graceful shutdown', () => {
+  it('SIGTERM during 20 slow writes: every client answered, applied writes reported, /ready 503, exit 0', async () => {
+    const up = await emulators();
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...up.env,
+      CALENDAR_MAX_CONCURRENT: '64',
+      LOG_LEVEL: 'warn',
+    });
+    const base = await gw.ready;
+    up.calendar.control.clearRequests();
+    up.calendar.control.setLatency({ fixedMs: 3_000 });
+    const posts = () =>
+      up.calendar.control.requests().requests.filter((r) => r.method === 'POST' && r.path === '/tags');
+
+    const answers = createTags(base, 20, 'Drain');
+    await until(() => posts().length === 20, 'all 20 writes to reach the upstream');
+    gw.child.kill('SIGTERM');
+
+    await until(async () => (await fetch(`${base}/ready`)).status === 503, '/ready to turn 503');
+    const late = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
+    expect(late.status).toBe(503);
+    expect(late.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(late.headers.get('connection')).toBe('close');
+    expect(((await late.json()) as Answer['body']).errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');
+
+    const settled = await Promise.all(answers);
+    expect(await gw.exited).toBe(0);
+    // Every client got an HTTP answer with its created tag; the upstream applied exactly those.
+    expect(settled.map((a) => a.status)).toEqual(Array(20).fill(200));
+    const reported = settled.map((a) => a.body.data?.createTag?.name).sort();
+    expect(reported).toEqual(Array.from({ length: 20 }, (_, i) => `Drain ${i}`).sort());
+    const applied = posts().filter((r) => r.status === 201);
+    expect(applied).toHaveLength(20);
+    expect(gw.output()).toMatch(/"msg":"drained; exiting","finished":2\d,"cutOff":\{"writes":0,"reads":0\}/);
+  }, 60_000);
+
+  it('past the drain deadline, writes still running are answered OUTCOME_UNKNOWN, then exit 0', async () => {
+    const up = await emulators();
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...up.env,
+      CALENDAR_MAX_CONCURRENT: '64',
+      SHUTDOWN_DRAIN_MS: '200',
+      LOG_LEVEL: 'warn',
+    });
+    const base = await gw.ready;
+    up.calendar.control.clearRequests();
+    up.calendar.control.setLatency({ fixedMs: 20_000 });
+    const answers = createTags(base, 5, 'Cut');
+    await until(
+      () => up.calendar.control.requests().requests.filter((r) => r.method === 'POST').length === 5,
+      'the writes to reach the upstream',
+    );
+    gw.child.kill('SIGTERM');
+    const settled = await Promise.all(answers);
+    expect(await gw.exited).toBe(0);
+    for (const a of settled) {
+      expect(a.status).toBe(503);
+      expect(a.body.errors?.[0]?.extensions?.code).toBe('OUTCOME_UNKNOWN');
+    }
+    up.calendar.control.setLatency({});
+  }, 60_000);
+
+  it('a second signal exits at once', async () => {
+    const up = await emulators();
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], { ...up.env, LOG_LEVEL: 'warn' });
+    const base = await gw.ready;
+    up.calendar.control.setLatency({ fixedMs: 20_000 });
+    const pending = createTags(base, 1, 'Twice')[0]!.catch(() => undefined);
+    await until(
+      () => up.calendar.control.requests().requests.some((r) => r.method === 'POST'),
+      'the write to reach the upstream',
+    );
+    gw.child.kill('SIGTERM');
+    await until(() => gw.output().includes('draining'), 'the drain to start');
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited).toBe(1);
+    await pending;
+    up.calendar.control.setLatency({});
+  }, 60_000);
+});
+
+describe('npm start', () => {
+  it('SIGTERM to npm leaves no process on the port', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const npm = start('npm', ['start', '--silent'], { PORT: String(port) });
+    await npm.ready;
+    npm.child.kill('SIGTERM');
+    await npm.exited;
+    // Nothing may still accept connections on the port: an orphaned gateway would.
+    const refused = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    expect(refused).toBe(true);
+  }, 60_000);
+});
