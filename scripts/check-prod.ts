@@ -135,7 +135,7 @@ let out = '';
 let stopping = false;
 const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
 const base = await new Promise<string>((resolve) => {
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     out += c.toString();
     const m = /gateway ready: http:\/\/\S+:(\d+)\/graphql/.exec(out);
     if (m) resolve(`http://127.0.0.1:${m[1]}`);

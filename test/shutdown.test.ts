@@ -42,8 +42,8 @@ function start(command: string, args: string[], env: Record<string, string>) {
       const m = /gateway ready: http:\/\/\S+:(\d+)\/graphql/.exec(out);
       if (m) resolve(`http://127.0.0.1:${m[1]}`);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     void exited.then((code) => reject(new Error(`exited with ${code}: ${out}`)));
   });
   ready.catch(() => undefined);

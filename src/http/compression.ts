@@ -32,6 +32,7 @@ export function chooseEncoding(header: string | null): 'br' | 'gzip' | undefined
 
 export function useCompression(): Plugin {
   return {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
     onResponse({ request, response, setResponse, fetchAPI }) {
       if (!response.body || response.headers.has('content-encoding')) return;
       const type = response.headers.get('content-type') ?? '';

@@ -7,7 +7,7 @@
  * been applied), SHUTTING_DOWN otherwise; an SSE stream gets a final error event and `complete`.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { getOperationAST } from 'graphql';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 export interface DrainOptions {
@@ -64,7 +64,12 @@ export class Drain {
       onExecute: ({ args }) => {
         const req = (args.contextValue as { req?: IncomingMessage }).req;
         const entry = req && this.inFlight.get(req);
-        if (entry && getOperationAST(args.document, args.operationName)?.operation === 'mutation') entry.write = true;
+        if (
+          entry &&
+          getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined)?.operation ===
+            OperationTypeNode.MUTATION
+        )
+          entry.write = true;
       },
     };
   }

@@ -75,6 +75,7 @@ export function loadGraphiQLPage(): GraphiQLPage {
 /** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
 export function useGraphiQLPage(endpoint: string): Plugin {
   return {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' || (url.pathname !== endpoint && url.pathname !== `${endpoint}/`)) return;
       if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
