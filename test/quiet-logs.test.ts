@@ -22,6 +22,8 @@ describe('quiet logs', () => {
         GOVERNANCE_RATE_LIMITS: 'minute:4',
         UPSTREAM_QUEUE_DEADLINE_MS: '10',
         UPSTREAM_RETRIES: '0',
+        // The test injects upstream faults through the embedded emulator's control routes.
+        EMULATOR_FAULT_ROUTES: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -76,7 +78,7 @@ describe('quiet logs', () => {
     await gql('mutation Lost { createTag(input: { name: "lost answer" }) { id } }', 'lost');
 
     // Let the last lines arrive.
-    await vi.waitFor(() => expect(out).toContain('"requestId":"lost"'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(out).toContain('"clientRequestId":"lost"'), { timeout: 10_000 });
     child.kill('SIGTERM');
 
     const stackLines = out.split('\n').filter((l) => /^\s+at\s/.test(l) || /\\n\s+at\s/.test(l));
@@ -86,7 +88,8 @@ describe('quiet logs', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, any>)
       .filter((l) => l.msg === 'graphql request');
-    const byId = Object.fromEntries(lines.map((l) => [l.requestId, l]));
+    // The gateway makes its own request ids; the ids these requests sent are logged as clientRequestId.
+    const byId = Object.fromEntries(lines.map((l) => [l.clientRequestId, l]));
     expect(byId['bad-input']).toMatchObject({
       level: 'warn',
       operationName: 'BadInput',
