@@ -32,7 +32,7 @@ export class ChangeBus {
       subscribeClient.on('error', () => undefined);
       this.subscriber = subscribeClient;
       this.pubsub = createPubSub({
-        eventTarget: createRedisEventTarget({ publishClient: redis.client, subscribeClient }),
+        eventTarget: createRedisEventTarget({ publishClient: quietPublisher(redis), subscribeClient }),
       });
     } else {
       this.pubsub = createPubSub();
@@ -72,4 +72,16 @@ export class ChangeBus {
   close(): void {
     this.subscriber?.disconnect();
   }
+}
+
+/**
+ * The event target only ever calls `publish` and never awaits it: with Redis away the command is
+ * refused, and unhandled that rejection would take the process down. A change published during an
+ * outage reaches this replica's subscribers only; the others see it at their next poll.
+ */
+function quietPublisher(redis: RedisLink): RedisLink['client'] {
+  const publisher = {
+    publish: (channel: string, message: string) => redis.client.publish(channel, message).catch(() => 0),
+  };
+  return publisher as unknown as RedisLink['client'];
 }
