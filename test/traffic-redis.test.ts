@@ -19,7 +19,7 @@ import {
   startGate,
   type Gate,
 } from './support/traffic.js';
-import { REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
+import { OwnRedis, REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
 
 const run = await requireRedis();
 const WINDOW = 1_000;
@@ -110,11 +110,11 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
       rateLimits: { minute: 20, hour: 10_000 },
       windows: { minuteMs: WINDOW, hourMs: 600_000 },
     });
-    // A database of this test's own: other files (the shared cache tier) use the suite's Redis at the
-    // same time, and FLUSHDB must not wipe their keys.
-    const ownDb = REDIS_URL.replace(/\/\d+$/, '/10');
-    const flusher = new Redis(ownDb);
-    const { a, b, ids } = await startPair(emulator, ownDb);
+    // A redis-server of this test's own: FLUSHDB wipes only what this test created.
+    const own = new OwnRedis();
+    const ownUrl = await own.start();
+    const flusher = new Redis(ownUrl);
+    const { a, b, ids } = await startPair(emulator, ownUrl);
     const running = Promise.all([burst(a, ids, 25), burst(b, ids.slice(20), 25)]);
     // Flush as soon as the current window has taken some points.
     await waitFor(() => a.sentAt.length + b.sentAt.length >= 12);
@@ -125,6 +125,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);
     expect(maxPerWindow([...a.sentAt, ...b.sentAt], WINDOW)).toBeLessThanOrEqual(18);
     expect(a.events.concat(b.events).some((e) => e.msg.includes('lost'))).toBe(true);
+    await own.stop();
   });
 
   it('Redis outage: each gateway falls back to its local share, nothing fails, and the shared budget returns with Redis', async () => {

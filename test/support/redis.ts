@@ -14,7 +14,7 @@ import { inject } from 'vitest';
 const BASE_URL = inject('redisUrl');
 const parsed = BASE_URL ? new URL(BASE_URL) : undefined;
 export const REDIS_HOST = parsed?.hostname ?? '127.0.0.1';
-export const REDIS_PORT = Number(parsed?.port || 6379);
+export const REDIS_PORT = Number(parsed?.port || 0);
 /** A database of its own inside that server, so tests that flush it touch nothing else. */
 export const REDIS_DB = 9;
 export const REDIS_URL = BASE_URL
