@@ -89,6 +89,7 @@ export async function runBench(
   const loadAtStart = os.loadavg().map((x) => round(x, 2));
   const up = await startUpstreams({ latencyMs: options.latencyMs });
   let gateway: Child | undefined;
+  let floor: Child | undefined;
   let client: GraphQLClient | undefined;
   const workloads: WorkloadRecord[] = [];
   const wants = (id: string) => !only || only.has(id);
@@ -102,12 +103,14 @@ export async function runBench(
     for (const k of REPORTED_ENV) if (process.env[k]) extraEnv[k] = process.env[k]!;
     delete extraEnv.REDIS_URL; // workloads 1–6 measure one gateway on its own
     gateway = await startChild('gateway-process.ts', up.gatewayEnv(extraEnv));
+    floor = await startChild('floor-process.ts', {});
     const atStart = await gateway.stats();
     client = new GraphQLClient(gateway.url, Math.max(16, options.concurrency));
     const { maxConcurrent } = loadConfig(up.gatewayEnv(extraEnv));
     const ctx: Ctx = {
       up,
       gateway,
+      floor,
       client,
       options,
       caps: { governance: maxConcurrent.governance, calendar: maxConcurrent.calendar },
@@ -182,6 +185,7 @@ export async function runBench(
   } finally {
     await client?.close();
     await gateway?.stop();
+    await floor?.stop();
     await up.close();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { type GraphQLClient, percentile, round } from './client.js';
 import { resourceKey, type UpstreamName } from './lower-bound.js';
+import type { ReplayRequest } from './floor-process.js';
 import type { Child } from './processes.js';
 import type { UpstreamCounts, Upstreams } from './upstreams.js';
 
@@ -18,6 +19,8 @@ export interface Series {
   firstTimeline: Record<string, RouteTimeline>;
   /** The resources the first measured run fetched, keyed as the lower-bound walker keys them. */
   firstResources: Record<UpstreamName, string[]>;
+  /** The upstream requests of the first measured run, for the bare-client floor. */
+  firstRequests: ReplayRequest[];
   times: number[];
   counts: UpstreamCounts[];
   /** What the gateway itself reported per run (its usage extension): a count kept apart from the emulators' logs. */
@@ -56,6 +59,7 @@ export async function series(
     firstData: null,
     firstTimeline: {},
     firstResources: { governance: [], calendar: [] },
+    firstRequests: [],
     times: [],
     counts: [],
     gatewayCounts: [],
@@ -74,6 +78,7 @@ export async function series(
       out.firstData = r.data;
       out.firstTimeline = timeline(up);
       out.firstResources = resources(up);
+      out.firstRequests = up.replayable();
     }
     out.runs++;
     if (r.status !== 200 || r.errors.length > 0) {

@@ -53,11 +53,32 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
   for (const id of ['1', '2'])
     check(
       id,
-      'p50 ÷ (critical-path depth × latency)',
-      '≤ 1.25',
-      (r) => r.criticalPath?.p50Ratio ?? null,
-      (v, r) => r.errors === 0 && num(v) <= 1.25,
+      'cold gateway CPU ÷ bare undici + JSON.parse floor',
+      '≤ 2.0',
+      (r) => r.floor?.gatewayCpuRatio ?? null,
+      (v, r) => r.errors === 0 && num(v) <= 2,
     );
+  check(
+    '2',
+    'p50 ÷ critical path with concurrency caps',
+    '≤ 1.5',
+    (r) => r.criticalPath?.p50RatioWithCaps ?? null,
+    (v, r) => r.errors === 0 && num(v) <= 1.5,
+  );
+  check(
+    '1',
+    'p50 − critical path with caps, ms',
+    '≤ 2 × cold CPU floor',
+    (r) => r.criticalPath?.p50MinusWithCapsMs ?? null,
+    (v, r) => r.errors === 0 && num(v) <= 2 * (r.floor?.cpuMsPerRun ?? 0),
+  );
+  check(
+    '4',
+    'gateway CPU per run, ms (warm)',
+    '≤ 10',
+    (r) => r.gateway?.cpuMsPerRun ?? null,
+    (v, r) => r.errors === 0 && num(v) <= 10,
+  );
   check(
     '3a',
     'p50 ms (all pages concurrently)',

@@ -8,6 +8,7 @@ import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
 import type { LoggedRequest } from '../src/emulator-kit/control.js';
+import type { ReplayRequest } from './floor-process.js';
 import type { GovernanceAccess, UpstreamName } from './lower-bound.js';
 
 export type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;
@@ -23,6 +24,8 @@ export interface Upstreams {
   clearLogs(): void;
   /** API requests per upstream since the last clear (token requests are counted apart). */
   counts(): UpstreamCounts;
+  /** The API requests since the last clear, as a bare client would send them again (the CPU floor). */
+  replayable(): ReplayRequest[];
   /** Runs `fn` with injected latency switched off (setup and lower-bound walks). */
   withoutLatency<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -80,6 +83,16 @@ export async function startUpstreams(options: UpstreamOptions): Promise<Upstream
         token: g.filter(isToken).length,
         rejected429: [...g, ...c].filter((r) => r.status === 429).length,
       };
+    },
+    replayable() {
+      const of = (upstream: ReplayRequest['upstream'], root: string, log: LoggedRequest[]) =>
+        log
+          .filter((r) => !isToken(r) && !r.fault)
+          .map((r) => ({ upstream, method: r.method, url: `${root}${r.path}${r.query}`, body: r.body }));
+      return [
+        ...of('governance', governance.apiRoot, governance.control.requests().requests),
+        ...of('calendar', calendar.apiRoot, calendar.control.requests().requests),
+      ];
     },
     async withoutLatency(fn) {
       governance.control.setLatency({});

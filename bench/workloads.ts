@@ -32,6 +32,8 @@ export interface Ctx {
   caps: Record<UpstreamName, number>;
   up: Upstreams;
   gateway: Child;
+  /** The bare undici + JSON.parse client (floor-process.ts). */
+  floor: Child;
   client: GraphQLClient;
   options: BenchOptions;
 }
@@ -88,6 +90,43 @@ function capped(bound: LowerBound, ctx: Ctx) {
 
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
+/**
+ * The cold CPU floor: the same upstream requests sent again by a bare client (undici + JSON.parse),
+ * in its own process, against the same emulators; the gateway's CPU per run is compared with it.
+ */
+export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) {
+  const { up, options } = ctx;
+  const replay = await ctx.floor.request<{ cpuMsPerReplay: number; requestsPerReplay: number }>('replay', {
+    requests: s.firstRequests,
+    caps: ctx.caps,
+    repeats: options.quick ? 1 : 10,
+    token: { url: up.access.tokenUrl, clientId: up.access.clientId, clientSecret: up.access.clientSecret },
+  });
+  return {
+    formula: 'CPU of a bare undici + JSON.parse client sending the run’s upstream requests',
+    requests: replay.requestsPerReplay,
+    cpuMsPerRun: round(replay.cpuMsPerReplay, 1),
+    cpuMsPerRequest: round(replay.cpuMsPerReplay / Math.max(1, replay.requestsPerReplay), 3),
+    gatewayCpuRatio: round(gatewayCpuMsPerRun / Math.max(0.001, replay.cpuMsPerReplay), 2),
+  };
+}
+
+/** Cold records also say how far p50 is from the critical path with caps, and the CPU floor. */
+async function coldRecord(id: string, name: string, ctx: Ctx, s: Series, bound: LowerBound) {
+  const r = record(id, name, ctx, s, bound);
+  const floor = await cpuFloor(ctx, s, r.gateway.cpuMsPerRun);
+  const capsMs = r.criticalPath?.withConcurrencyCaps.ms ?? null;
+  return {
+    ...r,
+    criticalPath: r.criticalPath && {
+      ...r.criticalPath,
+      p50RatioWithCaps: capsMs ? round(r.wallMs.p50 / capsMs, 2) : null,
+      p50MinusWithCapsMs: capsMs ? round(r.wallMs.p50 - capsMs, 1) : null,
+    },
+    floor,
+  };
+}
+
 /** Workload 1: EntityGraph, cold. */
 export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;
@@ -101,7 +140,7 @@ export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
     { first: options.systems },
     { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
   );
-  return record('1', `EntityGraph(first: ${options.systems}), cold`, ctx, s, bound);
+  return coldRecord('1', `EntityGraph(first: ${options.systems}), cold`, ctx, s, bound);
 }
 
 /** Workload 2: EventGraph, cold. */
@@ -117,7 +156,7 @@ export async function eventGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
     { first: options.events },
     { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
   );
-  return record('2', `EventGraph(first: ${options.events}), cold`, ctx, s, bound);
+  return coldRecord('2', `EventGraph(first: ${options.events}), cold`, ctx, s, bound);
 }
 
 /** Workload 3: one large list each, cold; pages do not depend on one another. */

@@ -30,6 +30,8 @@ export interface LoggedRequest {
   fault?: FaultKind;
   /** The W3C trace context the caller sent, if any. */
   traceparent?: string;
+  /** The request body as text, when there was one (the bench replays requests from it). */
+  body?: string;
 }
 
 export type FaultKind =
@@ -210,6 +212,8 @@ export function createControl(options: ControlOptions): {
       ...(c.req.header('traceparent') ? { traceparent: c.req.header('traceparent') } : {}),
     };
     log.push(entry);
+    // JSON only (Hono keeps the text, so the route still reads it as JSON; a binary upload is left alone).
+    if (/json/.test(c.req.header('content-type') ?? '')) entry.body = await c.req.text();
 
     const delay = (latency.fixedMs ?? 0) + (latency.jitterMs ? rng.next() * latency.jitterMs : 0);
     if (delay > 0) await sleep(delay);

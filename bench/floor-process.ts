@@ -1,0 +1,79 @@
+/**
+ * The floor for a cold run's CPU: a bare client that sends exactly the upstream requests the gateway
+ * sent (taken from the emulators' logs), with undici and JSON.parse and nothing else, at the same
+ * concurrency caps. Its own process, so its CPU time is measured the way the gateway's is.
+ */
+import { Agent, request } from 'undici';
+import { announceReady, serveParent } from './ipc.js';
+
+export interface ReplayRequest {
+  upstream: 'governance' | 'calendar';
+  method: string;
+  url: string;
+  body?: string;
+}
+
+export interface ReplayPayload {
+  requests: ReplayRequest[];
+  caps: Record<ReplayRequest['upstream'], number>;
+  /** Replays measured (after one unmeasured warm-up replay). */
+  repeats: number;
+  token: { url: string; clientId: string; clientSecret: string };
+}
+
+const agent = new Agent({ keepAliveTimeout: 60_000 });
+
+async function fetchToken(token: ReplayPayload['token']): Promise<string> {
+  const res = await request(token.url, {
+    method: 'POST',
+    dispatcher: agent,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: token.clientId,
+      client_secret: token.clientSecret,
+    }).toString(),
+  });
+  const body = (await res.body.json()) as { access_token: string };
+  return `Bearer ${body.access_token}`;
+}
+
+async function replayOnce(payload: ReplayPayload, authorization: string): Promise<number> {
+  let parsed = 0;
+  const send = async (r: ReplayRequest) => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (r.upstream === 'governance') headers.authorization = authorization;
+    if (r.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await request(r.url, { method: r.method as 'GET', headers, body: r.body, dispatcher: agent });
+    const text = await res.body.text();
+    if (text) JSON.parse(text);
+    parsed++;
+  };
+  // Each upstream keeps at most its cap in flight, as the gateway's scheduler does.
+  await Promise.all(
+    (['governance', 'calendar'] as const).map(async (upstream) => {
+      const queue = payload.requests.filter((r) => r.upstream === upstream);
+      const lanes = Array.from({ length: Math.min(payload.caps[upstream], queue.length) }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await send(next);
+      });
+      await Promise.all(lanes);
+    }),
+  );
+  return parsed;
+}
+
+serveParent({
+  replay: async (raw) => {
+    const payload = raw as ReplayPayload;
+    const authorization = await fetchToken(payload.token);
+    await replayOnce(payload, authorization);
+    const before = process.cpuUsage();
+    let requests = 0;
+    for (let i = 0; i < payload.repeats; i++) requests += await replayOnce(payload, authorization);
+    const used = process.cpuUsage(before);
+    const cpuMs = (used.user + used.system) / 1000;
+    return { cpuMsPerReplay: cpuMs / payload.repeats, requestsPerReplay: requests / payload.repeats };
+  },
+});
+
+announceReady('ipc:floor');
