@@ -125,10 +125,11 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
         deadline: Date.now() + config.traffic.operationDeadlineMs,
         status: (name) => upstreams[name].traffic.status(),
       });
-      // Every upstream call of the operation listens on the request's signal; Node warns of a leak
-      // past ten listeners, which one traversal passes legitimately.
-      allowListeners(request.signal, config.traffic.maxCallsPerOperation * 2 + 16);
-      const info = { requestId, headers: request.headers, usage, signal: request.signal };
+      // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
+      // listeners, which one traversal passes legitimately.
+      const signal = operationSignal(request.signal);
+      allowListeners(signal, config.traffic.maxCallsPerOperation * 2 + 16);
+      const info = { requestId, headers: request.headers, usage, signal };
       const live = {
         bus,
         polling,
@@ -177,6 +178,19 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       await observability.close();
     },
   };
+}
+
+/**
+ * A native signal that follows the request's. The server adapter's request signal is a Proxy whose
+ * every property read costs a string test; hundreds of upstream calls check and listen on the
+ * signal, so they get a plain one, fed by a single listener on the request's.
+ */
+function operationSignal(source: AbortSignal | undefined): AbortSignal | undefined {
+  if (!source) return undefined;
+  const controller = new AbortController();
+  if (source.aborted) controller.abort(source.reason);
+  else source.addEventListener('abort', () => controller.abort(source.reason), { once: true });
+  return controller.signal;
 }
 
 function allowListeners(signal: AbortSignal | undefined, n: number): void {

@@ -8,7 +8,7 @@
  * on a connected socket) and, when a status came before the fault, which one, so that the pipeline
  * can tell a write that certainly did not happen from one whose outcome is unknown.
  */
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
 import { UpstreamError, type UpstreamName } from './errors.js';
 
 export interface HttpTimeouts {
@@ -66,69 +66,48 @@ export class HttpTransport {
     this.dispatcher = options.dispatcher ?? createAgent(options.timeouts, options.connections);
   }
 
-  async send(req: HttpRequest): Promise<HttpResponse> {
-    const { upstream, maxBodyBytes } = this.options;
+  /**
+   * One exchange through `dispatcher.dispatch` with a handler of our own: the body is collected
+   * straight from undici's callbacks (no stream), the size limit is checked as chunks arrive, and
+   * every way of ending early (the header timeout, the deadline, the caller's signal) goes through
+   * the one abort function undici hands the handler. No AbortController, no listener per layer.
+   */
+  send(req: HttpRequest): Promise<HttpResponse> {
+    const { upstream, maxBodyBytes, timeouts } = this.options;
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: HttpRequest['body'] | undefined = req.body;
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     }
-    const sent = { value: false };
-    // Our own clock: the headers within their timeout, everything within the deadline.
-    const started = Date.now();
-    const deadline = req.deadline ?? Infinity;
-    const clock = new AbortController();
-    let timedOut = false;
-    let res: Dispatcher.ResponseData | undefined;
-    const arm = (at: number) => {
-      if (!Number.isFinite(at)) return undefined;
-      return setTimeout(
-        () => {
-          timedOut = true;
-          clock.abort();
-          res?.body.destroy();
-        },
-        Math.max(0, at - Date.now()),
-      );
-    };
-    let timer = arm(Math.min(started + this.options.timeouts.headersMs, deadline));
-    const signal = req.signal ? AbortSignal.any([req.signal, clock.signal]) : clock.signal;
-    try {
-      res = await request(req.url, {
-        method: req.method,
-        headers,
-        body: body as string | Buffer | undefined,
-        dispatcher: tracked(this.dispatcher, sent),
-        signal,
-        headersTimeout: this.options.timeouts.headersMs,
-        bodyTimeout: this.options.timeouts.bodyMs,
-      });
-    } catch (cause) {
-      clearTimeout(timer);
-      throw timedOut ? timeoutError(upstream, cause, sent.value) : transportError(upstream, cause, sent.value);
-    }
-    clearTimeout(timer);
-    timer = arm(deadline);
-    const responseHeaders = flattenHeaders(res.headers);
-    let text: string;
-    try {
-      text = await readBounded(res, maxBodyBytes, upstream);
-    } catch (e) {
-      // A status came: the request was sent and answered; only the body went wrong.
-      if (timedOut) throw timeoutError(upstream, e, true, res.statusCode);
-      if (e instanceof UpstreamError)
-        throw new UpstreamError(upstream, e.kind, e.message, { status: res.statusCode, sent: true, cause: e.cause });
-      throw e;
-    } finally {
-      clearTimeout(timer);
-    }
-    return {
-      status: res.statusCode,
-      headers: responseHeaders,
-      body: parseBody(text, res.statusCode, responseHeaders, upstream),
-      bytes: text.length,
-    };
+    if (req.signal?.aborted) return Promise.reject(transportError(upstream, req.signal.reason, false));
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const exchange = new Exchange(upstream, maxBodyBytes, resolve, reject);
+      const deadline = req.deadline ?? Infinity;
+      exchange.arm(Math.min(Date.now() + timeouts.headersMs, deadline), deadline);
+      const signal = req.signal;
+      if (signal) {
+        const onAbort = () => exchange.cancel(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        exchange.onDone = () => signal.removeEventListener('abort', onAbort);
+      }
+      try {
+        this.dispatcher.dispatch(
+          {
+            origin: req.url.origin,
+            path: req.url.pathname + req.url.search,
+            method: req.method,
+            headers,
+            body: body as string | Buffer | undefined,
+            headersTimeout: timeouts.headersMs,
+            bodyTimeout: timeouts.bodyMs,
+          },
+          exchange,
+        );
+      } catch (cause) {
+        exchange.onError(cause);
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -136,32 +115,153 @@ export class HttpTransport {
   }
 }
 
-async function readBounded(res: Dispatcher.ResponseData, max: number, upstream: UpstreamName): Promise<string> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    res.body.destroy();
-    throw new UpstreamError(upstream, 'unavailable', `The ${upstream} service sent a response larger than allowed.`);
+type Abort = (reason?: Error) => void;
+
+/**
+ * The handler of one exchange (undici's callback interface). `sent` turns true when undici starts
+ * writing the request on a connected socket (`onConnect`): before that, a failure (refused or
+ * timed-out connection, a request cancelled while queued) means the upstream never saw it.
+ */
+class Exchange {
+  sent = false;
+  status = 0;
+  onDone?: () => void;
+  private headers: Record<string, string> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private abort?: Abort;
+  /** Why the exchange was ended early, before undici handed us its abort function. */
+  private pendingAbort?: { reason: Error };
+  private timedOut = false;
+  private settled = false;
+  private timer?: NodeJS.Timeout;
+  private bodyDeadline = Infinity;
+
+  constructor(
+    private readonly upstream: UpstreamName,
+    private readonly maxBodyBytes: number,
+    private readonly resolve: (res: HttpResponse) => void,
+    private readonly reject: (e: unknown) => void,
+  ) {}
+
+  /** Our own clock: the headers by `headersAt`, the whole body by `deadline`. */
+  arm(headersAt: number, deadline: number): void {
+    this.bodyDeadline = deadline;
+    this.setTimer(headersAt);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > max) {
-        res.body.destroy();
-        throw new UpstreamError(
-          upstream,
-          'unavailable',
-          `The ${upstream} service sent a response larger than allowed.`,
+
+  private setTimer(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!Number.isFinite(at)) return;
+    this.timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.end(
+          new UpstreamError(this.upstream, 'unavailable', `The ${this.upstream} service did not answer in time.`),
         );
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (cause) {
-    if (cause instanceof UpstreamError) throw cause;
-    throw transportError(upstream, cause, true);
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
-  return Buffer.concat(chunks).toString('utf8');
+
+  cancel(reason: unknown): void {
+    this.end(reason ?? new Error('aborted'));
+  }
+
+  /** Ends the exchange early: undici aborts the request (and calls onError); we answer at once. */
+  private end(reason: unknown): void {
+    const error = reason instanceof Error ? reason : new Error(String(reason));
+    if (this.abort) this.abort(error);
+    else this.pendingAbort = { reason: error };
+    // Queued in undici, or aborted without a callback: answer now rather than when undici gets to it.
+    this.onError(reason);
+  }
+
+  onConnect(abort: Abort): void {
+    if (this.pendingAbort) {
+      abort(this.pendingAbort.reason);
+      return;
+    }
+    this.abort = abort;
+    this.sent = true;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[]): boolean {
+    this.status = statusCode;
+    this.headers = flattenRawHeaders(rawHeaders);
+    // A status came: the rest of the exchange (the body) is bounded by the deadline alone.
+    this.setTimer(this.bodyDeadline);
+    const declared = Number(this.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) this.tooLarge();
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.size += chunk.length;
+    if (this.size > this.maxBodyBytes) {
+      this.tooLarge();
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    this.finish();
+    const text =
+      this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    try {
+      this.resolve({
+        status: this.status,
+        headers: this.headers,
+        body: parseBody(text, this.status, this.headers, this.upstream),
+        bytes: text.length,
+      });
+    } catch (e) {
+      this.reject(e);
+    }
+  }
+
+  onError(cause: unknown): void {
+    if (this.settled) return;
+    this.finish();
+    const { upstream, status } = this;
+    if (this.timedOut) {
+      this.reject(timeoutError(upstream, cause, this.sent, status || undefined));
+      return;
+    }
+    if (cause instanceof UpstreamError) {
+      this.reject(
+        status
+          ? new UpstreamError(upstream, cause.kind, cause.message, { status, sent: true, cause: cause.cause })
+          : cause,
+      );
+      return;
+    }
+    this.reject(transportError(upstream, cause, this.sent || status > 0, status || undefined));
+  }
+
+  onUpgrade(): void {
+    this.onError(new Error('unexpected upgrade'));
+  }
+
+  private tooLarge(): void {
+    this.end(
+      new UpstreamError(
+        this.upstream,
+        'unavailable',
+        `The ${this.upstream} service sent a response larger than allowed.`,
+      ),
+    );
+  }
+
+  private finish(): void {
+    this.settled = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.onDone?.();
+  }
 }
 
 function parseBody(text: string, status: number, headers: Record<string, string>, upstream: UpstreamName): unknown {
@@ -191,36 +291,15 @@ function parseBody(text: string, status: number, headers: Record<string, string>
   }
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+/** Header names lower-cased; repeated headers joined with `, ` as undici's own parser does. */
+function flattenRawHeaders(raw: Buffer[] | string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw))
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!.toString('latin1').toLowerCase();
+    const value = raw[i + 1]!.toString('utf8');
+    out[key] = key in out ? `${out[key]}, ${value}` : value;
+  }
   return out;
-}
-
-/**
- * The same dispatcher, noting in `sent` when undici starts writing this request on a connected
- * socket (`onConnect`/`onRequestStart`). Before that moment a failure (refused or timed-out
- * connection, a request cancelled while queued) means the upstream never saw the request.
- */
-function tracked(dispatcher: Dispatcher, sent: { value: boolean }): Dispatcher {
-  return dispatcher.compose((dispatch) => (opts, handler) => {
-    const wrapped = new Proxy(handler, {
-      get(target, prop, receiver) {
-        if (prop === 'onConnect' || prop === 'onRequestStart') {
-          const original = Reflect.get(target, prop, receiver) as ((...args: unknown[]) => unknown) | undefined;
-          if (typeof original !== 'function') return original;
-          return (...args: unknown[]) => {
-            sent.value = true;
-            return original.apply(target, args);
-          };
-        }
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    return dispatch(opts, wrapped);
-  });
 }
 
 /** Our own timer fired: a timeout after the request went out leaves a write's outcome unknown. */
@@ -232,7 +311,7 @@ function timeoutError(upstream: UpstreamName, cause: unknown, sent: boolean, sta
   });
 }
 
-function transportError(upstream: UpstreamName, cause: unknown, sent: boolean): UpstreamError {
+function transportError(upstream: UpstreamName, cause: unknown, sent: boolean, status?: number): UpstreamError {
   const timedOut =
     cause instanceof undiciErrors.ConnectTimeoutError ||
     cause instanceof undiciErrors.HeadersTimeoutError ||
@@ -247,5 +326,6 @@ function transportError(upstream: UpstreamName, cause: unknown, sent: boolean): 
   return new UpstreamError(upstream, 'unavailable', message, {
     cause,
     sent: sent && !(cause instanceof undiciErrors.ConnectTimeoutError),
+    status,
   });
 }
