@@ -30,6 +30,13 @@ import type {
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
 
+// Built once: zod compiles a schema's checker when it is first used, so a schema per call recompiled it every time.
+const EVENTS_PAGE = archivePageShape('events', eventShape);
+const VENUES_PAGE = archivePageShape('venues', linkedPostShape);
+const ORGANIZERS_PAGE = archivePageShape('organizers', linkedPostShape);
+const CATEGORIES_PAGE = archivePageShape('categories', termShape);
+const TAGS_PAGE = archivePageShape('tags', termShape);
+
 /** A single record is addressed by its numeric id or, where the API allows, its slug. */
 export type RecordRef = { id: number } | { slug: string };
 export type WireQuery = Record<string, QueryValue>;
@@ -95,7 +102,7 @@ export class CalendarClient {
       EVENT_TAGS,
       (b) => b.events,
       poll,
-      archivePageShape('events', eventShape),
+      EVENTS_PAGE,
     );
   }
 
@@ -143,7 +150,7 @@ export class CalendarClient {
       VENUE_TAGS,
       (b) => b.venues,
       undefined,
-      archivePageShape('venues', linkedPostShape),
+      VENUES_PAGE,
     );
   }
   getVenue(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireVenue | null> {
@@ -177,7 +184,7 @@ export class CalendarClient {
       ORGANIZER_TAGS,
       (b) => b.organizers,
       undefined,
-      archivePageShape('organizers', linkedPostShape),
+      ORGANIZERS_PAGE,
     );
   }
   getOrganizer(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireOrganizer | null> {
@@ -214,7 +221,7 @@ export class CalendarClient {
       TERM_TAGS,
       (b) => b.categories,
       undefined,
-      archivePageShape('categories', termShape),
+      CATEGORIES_PAGE,
     );
   }
   getCategory(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
@@ -240,7 +247,7 @@ export class CalendarClient {
       TERM_TAGS,
       (b) => b.tags,
       undefined,
-      archivePageShape('tags', termShape),
+      TAGS_PAGE,
     );
   }
   getTag(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {

@@ -13,6 +13,7 @@ import type {
   CalendarTerm,
   CalendarVenue,
   CostDetails,
+  CustomField,
 } from './model.js';
 import type {
   WireCostDetails,
@@ -76,57 +77,175 @@ export function normalizeCost(details: WireCostDetails | undefined): CostDetails
   };
 }
 
+/*
+ * The records are classes over their wire objects: each field is worked out when a resolver reads
+ * it (and kept, where that costs anything), not for every record of every page. A cold EventGraph
+ * reads a few fields of each venue and organizer it embeds; decoding every name and address and
+ * formatting every date of them showed as the largest share of the calendar's CPU in the bench.
+ */
+
+/** Serialises as the plain record (every field worked out): idempotent replays store results as JSON. */
+abstract class LazyRecord {
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...(this as object) };
+    for (
+      let proto = Object.getPrototypeOf(this) as object;
+      proto !== LazyRecord.prototype;
+      proto = Object.getPrototypeOf(proto) as object
+    )
+      for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(proto)))
+        if (d.get && !(key in out)) out[key] = (this as unknown as Record<string, unknown>)[key];
+    return out;
+  }
+}
+
 export function normalizeTerm(term: WireTerm | WireEmbeddedTerm): CalendarTerm {
-  return {
-    id: term.id,
-    name: decodeHTML(term.name),
-    slug: term.slug,
-    description: term.description ?? '',
-    parentId: term.parent ? term.parent : null,
-    count: term.count ?? 0,
-    url: 'url' in term ? text(term.url) : null,
-  };
+  return new Term(term);
+}
+
+class Term extends LazyRecord implements CalendarTerm {
+  readonly id: number;
+  readonly slug: string;
+  readonly #w: WireTerm | WireEmbeddedTerm;
+  #name?: string;
+  constructor(w: WireTerm | WireEmbeddedTerm) {
+    super();
+    this.#w = w;
+    this.id = w.id;
+    this.slug = w.slug;
+  }
+  get name(): string {
+    return (this.#name ??= decodeHTML(this.#w.name));
+  }
+  get description(): string {
+    return this.#w.description ?? '';
+  }
+  get parentId(): number | null {
+    return this.#w.parent ? this.#w.parent : null;
+  }
+  get count(): number {
+    return this.#w.count ?? 0;
+  }
+  get url(): string | null {
+    return 'url' in this.#w ? text(this.#w.url) : null;
+  }
 }
 
 /** What venues and organizers share: both are posts linked to events. */
-function linkedPost(p: WireVenue | WireOrganizer, name: unknown): CalendarLinkedPost {
-  return {
-    id: p.id,
+abstract class LinkedPost extends LazyRecord implements CalendarLinkedPost {
+  readonly id: number;
+  readonly globalId: string;
+  readonly #p: WireVenue | WireOrganizer;
+  #name?: string;
+  #image?: CalendarImage | null;
+  constructor(p: WireVenue | WireOrganizer) {
+    super();
+    this.#p = p;
+    this.id = p.id;
+    this.globalId = p.global_id;
+  }
+  protected abstract rawName(): unknown;
+  get name(): string {
     // A password-protected venue or organizer sends its name as [] (plugin quirk).
-    name: decoded(name) ?? '',
-    slug: text(p.slug),
-    status: text(p.status),
-    authorId: authorId(p.author),
-    description: text(p.description),
-    url: text(p.url),
-    phone: text(p.phone),
-    website: text(p.website),
-    image: normalizeImage(p.image),
-    globalId: p.global_id,
-    publishedAt: isoDateTime(p.date, p.date_utc),
-    modifiedAt: isoDateTime(p.modified, p.modified_utc),
-  };
+    return (this.#name ??= decoded(this.rawName()) ?? '');
+  }
+  get slug(): string | null {
+    return text(this.#p.slug);
+  }
+  get status(): string | null {
+    return text(this.#p.status);
+  }
+  get authorId(): string | null {
+    return authorId(this.#p.author);
+  }
+  get description(): string | null {
+    return text(this.#p.description);
+  }
+  get url(): string | null {
+    return text(this.#p.url);
+  }
+  get phone(): string | null {
+    return text(this.#p.phone);
+  }
+  get website(): string | null {
+    return text(this.#p.website);
+  }
+  get image(): CalendarImage | null {
+    if (this.#image === undefined) this.#image = normalizeImage(this.#p.image);
+    return this.#image;
+  }
+  get publishedAt(): string | null {
+    return isoDateTime(this.#p.date, this.#p.date_utc);
+  }
+  get modifiedAt(): string | null {
+    return isoDateTime(this.#p.modified, this.#p.modified_utc);
+  }
+}
+
+class Venue extends LinkedPost implements CalendarVenue {
+  readonly #v: WireVenue;
+  constructor(v: WireVenue) {
+    super(v);
+    this.#v = v;
+  }
+  protected rawName(): unknown {
+    return this.#v.venue;
+  }
+  get address(): string | null {
+    return decoded(this.#v.address);
+  }
+  get city(): string | null {
+    return decoded(this.#v.city);
+  }
+  get country(): string | null {
+    return decoded(this.#v.country);
+  }
+  get province(): string | null {
+    return decoded(this.#v.province);
+  }
+  get state(): string | null {
+    return decoded(this.#v.state);
+  }
+  get stateProvince(): string | null {
+    return decoded(this.#v.stateprovince);
+  }
+  get zip(): string | null {
+    return text(this.#v.zip);
+  }
+  get latitude(): number | null {
+    return typeof this.#v.geo_lat === 'number' ? this.#v.geo_lat : null;
+  }
+  get longitude(): number | null {
+    return typeof this.#v.geo_lng === 'number' ? this.#v.geo_lng : null;
+  }
+  get showMap(): boolean | null {
+    return this.#v.show_map ?? null;
+  }
+  get showMapLink(): boolean | null {
+    return this.#v.show_map_link ?? null;
+  }
+}
+
+class Organizer extends LinkedPost implements CalendarOrganizer {
+  readonly #o: WireOrganizer;
+  constructor(o: WireOrganizer) {
+    super(o);
+    this.#o = o;
+  }
+  protected rawName(): unknown {
+    return this.#o.organizer;
+  }
+  get email(): string | null {
+    return decoded(this.#o.email);
+  }
 }
 
 export function normalizeVenue(v: WireVenue): CalendarVenue {
-  return {
-    ...linkedPost(v, v.venue),
-    address: decoded(v.address),
-    city: decoded(v.city),
-    country: decoded(v.country),
-    province: decoded(v.province),
-    state: decoded(v.state),
-    stateProvince: decoded(v.stateprovince),
-    zip: text(v.zip),
-    latitude: typeof v.geo_lat === 'number' ? v.geo_lat : null,
-    longitude: typeof v.geo_lng === 'number' ? v.geo_lng : null,
-    showMap: v.show_map ?? null,
-    showMapLink: v.show_map_link ?? null,
-  };
+  return new Venue(v);
 }
 
 export function normalizeOrganizer(o: WireOrganizer): CalendarOrganizer {
-  return { ...linkedPost(o, o.organizer), email: decoded(o.email) };
+  return new Organizer(o);
 }
 
 /** `venue` is one object, `[]` for none, or a list. */
@@ -138,43 +257,126 @@ export function venueList(venue: WireEvent['venue'] | undefined): WireVenue[] {
 }
 
 export function normalizeEvent(e: WireEvent): CalendarEvent {
-  const tz = text(e.timezone) ?? undefined;
-  const customFields = Array.isArray(e.custom_fields)
-    ? []
-    : Object.entries(e.custom_fields ?? {}).map(([key, f]) => ({ key, label: f.label, value: f.value }));
-  return {
-    id: e.id,
-    globalId: e.global_id,
-    globalIdLineage: Array.isArray(e.global_id_lineage) ? e.global_id_lineage : [],
-    authorId: authorId(e.author),
-    status: e.status,
-    title: decodeHTML(e.title ?? ''),
-    description: e.description ?? '',
-    excerpt: e.excerpt ?? '',
-    slug: e.slug,
-    url: e.url,
-    startDate: isoDateTime(e.start_date, e.utc_start_date, tz) ?? '',
-    endDate: isoDateTime(e.end_date, e.utc_end_date, tz) ?? '',
-    startDateUtc: text(e.utc_start_date) ? `${e.utc_start_date.replace(' ', 'T')}Z` : null,
-    endDateUtc: text(e.utc_end_date) ? `${e.utc_end_date.replace(' ', 'T')}Z` : null,
-    allDay: e.all_day ?? null,
-    timezone: tz ?? null,
-    timezoneAbbr: text(e.timezone_abbr),
-    cost: text(e.cost) === null ? null : decodeHTML(e.cost),
-    costDetails: normalizeCost(e.cost_details),
-    website: text(e.website),
-    showMap: e.show_map ?? null,
-    showMapLink: e.show_map_link ?? null,
-    hideFromListings: e.hide_from_listings ?? null,
-    sticky: e.sticky ?? null,
-    featured: e.featured ?? null,
-    image: normalizeImage(e.image),
-    categories: (e.categories ?? []).map(normalizeTerm),
-    tags: (e.tags ?? []).map(normalizeTerm),
-    venues: venueList(e.venue).map(normalizeVenue),
-    organizers: (Array.isArray(e.organizer) ? e.organizer : []).map(normalizeOrganizer),
-    customFields,
-    publishedAt: isoDateTime(e.date, e.date_utc),
-    modifiedAt: isoDateTime(e.modified, e.modified_utc),
-  };
+  return new CalendarEventRecord(e);
+}
+
+class CalendarEventRecord extends LazyRecord implements CalendarEvent {
+  readonly id: number;
+  readonly globalId: string;
+  readonly status: string;
+  readonly slug: string;
+  readonly url: string;
+  #title?: string;
+  #startDate?: string;
+  #endDate?: string;
+  #costDetails?: CostDetails;
+  #image?: CalendarImage | null;
+  #categories?: CalendarTerm[];
+  #tags?: CalendarTerm[];
+  #venues?: CalendarVenue[];
+  #organizers?: CalendarOrganizer[];
+  #customFields?: CustomField[];
+
+  readonly #e: WireEvent;
+
+  constructor(e: WireEvent) {
+    super();
+    this.#e = e;
+    this.id = e.id;
+    this.globalId = e.global_id;
+    this.status = e.status;
+    this.slug = e.slug;
+    this.url = e.url;
+  }
+  #tz(): string | undefined {
+    return text(this.#e.timezone) ?? undefined;
+  }
+  get globalIdLineage(): string[] {
+    return Array.isArray(this.#e.global_id_lineage) ? this.#e.global_id_lineage : [];
+  }
+  get authorId(): string | null {
+    return authorId(this.#e.author);
+  }
+  get title(): string {
+    return (this.#title ??= decodeHTML(this.#e.title ?? ''));
+  }
+  get description(): string {
+    return this.#e.description ?? '';
+  }
+  get excerpt(): string {
+    return this.#e.excerpt ?? '';
+  }
+  get startDate(): string {
+    return (this.#startDate ??= isoDateTime(this.#e.start_date, this.#e.utc_start_date, this.#tz()) ?? '');
+  }
+  get endDate(): string {
+    return (this.#endDate ??= isoDateTime(this.#e.end_date, this.#e.utc_end_date, this.#tz()) ?? '');
+  }
+  get startDateUtc(): string | null {
+    return text(this.#e.utc_start_date) ? `${this.#e.utc_start_date.replace(' ', 'T')}Z` : null;
+  }
+  get endDateUtc(): string | null {
+    return text(this.#e.utc_end_date) ? `${this.#e.utc_end_date.replace(' ', 'T')}Z` : null;
+  }
+  get allDay(): boolean | null {
+    return this.#e.all_day ?? null;
+  }
+  get timezone(): string | null {
+    return this.#tz() ?? null;
+  }
+  get timezoneAbbr(): string | null {
+    return text(this.#e.timezone_abbr);
+  }
+  get cost(): string | null {
+    return text(this.#e.cost) === null ? null : decodeHTML(this.#e.cost);
+  }
+  get costDetails(): CostDetails {
+    return (this.#costDetails ??= normalizeCost(this.#e.cost_details));
+  }
+  get website(): string | null {
+    return text(this.#e.website);
+  }
+  get showMap(): boolean | null {
+    return this.#e.show_map ?? null;
+  }
+  get showMapLink(): boolean | null {
+    return this.#e.show_map_link ?? null;
+  }
+  get hideFromListings(): boolean | null {
+    return this.#e.hide_from_listings ?? null;
+  }
+  get sticky(): boolean | null {
+    return this.#e.sticky ?? null;
+  }
+  get featured(): boolean | null {
+    return this.#e.featured ?? null;
+  }
+  get image(): CalendarImage | null {
+    if (this.#image === undefined) this.#image = normalizeImage(this.#e.image);
+    return this.#image;
+  }
+  get categories(): CalendarTerm[] {
+    return (this.#categories ??= (this.#e.categories ?? []).map(normalizeTerm));
+  }
+  get tags(): CalendarTerm[] {
+    return (this.#tags ??= (this.#e.tags ?? []).map(normalizeTerm));
+  }
+  get venues(): CalendarVenue[] {
+    return (this.#venues ??= venueList(this.#e.venue).map(normalizeVenue));
+  }
+  get organizers(): CalendarOrganizer[] {
+    return (this.#organizers ??= (Array.isArray(this.#e.organizer) ? this.#e.organizer : []).map(normalizeOrganizer));
+  }
+  get customFields(): CustomField[] {
+    const fields = this.#e.custom_fields;
+    return (this.#customFields ??= Array.isArray(fields)
+      ? []
+      : Object.entries(fields ?? {}).map(([key, f]) => ({ key, label: f.label, value: f.value })));
+  }
+  get publishedAt(): string | null {
+    return isoDateTime(this.#e.date, this.#e.date_utc);
+  }
+  get modifiedAt(): string | null {
+    return isoDateTime(this.#e.modified, this.#e.modified_utc);
+  }
 }
