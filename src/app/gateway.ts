@@ -20,6 +20,7 @@ import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { usePersistedSafelist } from '../http/persisted.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
+import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
@@ -80,6 +81,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const persisted =
     config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
 
+  const logger = yogaLogger(config.logLevel);
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -94,7 +96,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     graphiql: false,
     maskedErrors: { maskError, isDev: config.env === 'development' },
     // Expected errors are one request log line; only unexpected ones print a stack (logging.ts).
-    logging: yogaLogger(config.logLevel),
+    logging: logger,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
     // Larger bodies are answered 413 from their Content-Length, before anything is read or parsed.
@@ -115,6 +117,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
         maxPageSize: config.maxPageSize,
       }),
       useCacheSettle(upstreams.cache),
+      ...(config.jit ? [useJit((msg, detail) => logger && logger.warn(msg, detail)) as Plugin<Context>] : []),
       useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }),
       ...(config.http.compression ? [useCompression() as Plugin<Context>] : []),
     ],

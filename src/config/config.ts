@@ -70,6 +70,8 @@ export interface Config {
   observability: ObservabilityConfig;
   /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
   persistedOperations: 'off' | 'allow' | 'only';
+  /** Compile repeated operations with graphql-jit (`src/http/plugins/use-jit.ts`). */
+  jit: boolean;
   /** Account budget, 429 pause, queue deadline, per-operation budget, Redis sharing (`src/config/traffic.ts`). */
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
@@ -224,6 +226,7 @@ export function loadConfig(env?: Env): Config {
     logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : nodeEnv === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,
+    jit: s.GRAPHQL_JIT,
     security: readSecurity(s, production, graphiql),
     traffic: readTrafficConfig(s, problems),
     http: {

@@ -382,6 +382,12 @@ const DEFINITIONS = {
     defaultText: '* outside production, none in production',
     description: 'Origins allowed to call from a browser (`*` = any, empty = none).',
   }),
+  GRAPHQL_JIT: bool({
+    group: 'server',
+    default: true,
+    description:
+      'Compile repeated operations with graphql-jit (from their second execution); subscriptions, @defer/@stream and what the compiler refuses stay on graphql-js.',
+  }),
   COMPRESSION: bool({
     group: 'server',
     default: true,

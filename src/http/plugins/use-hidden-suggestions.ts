@@ -11,9 +11,18 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 const MASK = ' [Suggestion hidden]';
 
 function hide<E>(error: E): E {
-  // `message` is writable on GraphQLError; keeping the same object keeps path, locations, code.
-  if (error instanceof GraphQLError) error.message = error.message.replace(SUGGESTION, MASK);
-  return error;
+  if (!(error instanceof GraphQLError)) return error;
+  const message = error.message.replace(SUGGESTION, MASK);
+  if (message === error.message) return error;
+  // A new error with the same nodes, path and extensions: graphql-jit's errors have a read-only message.
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions: error.extensions,
+  }) as E;
 }
 
 export function useHiddenSuggestions(): Plugin {
@@ -25,8 +34,8 @@ export function useHiddenSuggestions(): Plugin {
     },
     onExecute() {
       return {
-        onExecuteDone({ result }) {
-          if ('errors' in result && result.errors) result.errors.forEach(hide);
+        onExecuteDone({ result, setResult }) {
+          if ('errors' in result && result.errors?.length) setResult({ ...result, errors: result.errors.map(hide) });
         },
       };
     },

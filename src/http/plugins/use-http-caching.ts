@@ -25,15 +25,27 @@ export interface HttpCachingOptions {
 /**
  * The tag covers the credential and the answer's `data`, not its `extensions`: those report what
  * this one request cost (calls, cache hits), which differs between two requests for the same data.
+ * Keys are sorted first: the executor orders an object's keys by when its fields resolved (and the
+ * compiled executor by the selection), so the same data may come in another order.
  */
 function etagOf(credential: string, body: string): string {
   let content = body;
   try {
-    content = JSON.stringify((JSON.parse(body) as { data?: unknown }).data ?? null);
+    content = canonical((JSON.parse(body) as { data?: unknown }).data ?? null);
   } catch {
     // Not JSON after all: the whole body is the content.
   }
   return `"${createHash('sha256').update(credential).update('\n').update(content).digest('base64url').slice(0, 32)}"`;
+}
+
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`)
+    .join(',')}}`;
 }
 
 /** `If-None-Match` holds the tag (weak comparison, as RFC 9110 wants for it), or `*`. */
