@@ -77,6 +77,8 @@ const addSource = (sources: DiscoverySource[], s: DiscoverySource) => (sources.i
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export class GovernanceDiscovery {
+  /** Answers already observed (held weakly: they live as long as the response cache keeps them). */
+  private readonly seen = new WeakSet<object>();
   private readonly types = new Map<string, KnownRelationshipType>();
   private readonly stages = new Map<string, Map<string, KnownStage>>();
   private readonly options = new Map<string, Map<string, Map<string, KnownOption>>>();
@@ -122,6 +124,9 @@ export class GovernanceDiscovery {
   /** Learns from a successful upstream answer, by the operation that produced it. */
   observe(operation: string, body: unknown): void {
     if (!body || typeof body !== 'object') return;
+    // A cached answer is the same object each time it is served: what it holds was seen already.
+    if (this.seen.has(body)) return;
+    this.seen.add(body);
     switch (operation) {
       case 'entities.get':
       case 'entities.create':
