@@ -12,6 +12,8 @@ export interface GraphQLResult {
   data: unknown;
   /** Upstream requests the gateway says it made (`extensions.cost.<name>.requests`), per upstream. */
   gatewayRequests: Record<string, number>;
+  /** Length of the response body, in characters. */
+  bytes: number;
 }
 
 export class GraphQLClient {
@@ -59,7 +61,14 @@ export class GraphQLClient {
     const gatewayRequests = Object.fromEntries(
       Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.requests ?? 0]),
     );
-    return { ms, status: res.statusCode, errors: body.errors ?? [], data: body.data ?? null, gatewayRequests };
+    return {
+      ms,
+      status: res.statusCode,
+      errors: body.errors ?? [],
+      data: body.data ?? null,
+      gatewayRequests,
+      bytes: text.length,
+    };
   }
 
   close(): Promise<void> {

@@ -21,6 +21,8 @@ export interface Series {
   firstResources: Record<UpstreamName, string[]>;
   /** The upstream requests of the first measured run, for the bare-client floor. */
   firstRequests: ReplayRequest[];
+  /** Size of the first measured run's response body, in characters. */
+  firstBytes: number;
   times: number[];
   counts: UpstreamCounts[];
   /** What the gateway itself reported per run (its usage extension): a count kept apart from the emulators' logs. */
@@ -60,6 +62,7 @@ export async function series(
     firstTimeline: {},
     firstResources: { governance: [], calendar: [] },
     firstRequests: [],
+    firstBytes: 0,
     times: [],
     counts: [],
     gatewayCounts: [],
@@ -79,6 +82,7 @@ export async function series(
       out.firstTimeline = timeline(up);
       out.firstResources = resources(up);
       out.firstRequests = up.replayable();
+      out.firstBytes = r.bytes;
     }
     out.runs++;
     if (r.status !== 200 || r.errors.length > 0) {

@@ -146,5 +146,12 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     (r) => r.lateMs.p95,
     (v) => num(v) <= 50,
   );
+  check(
+    '11',
+    'gateway CPU per upstream request, largest size ÷ smallest (≥ 10× the requests)',
+    '≤ 1.2',
+    (r) => r.cpuPerRequestRatio,
+    (v, r) => r.errors === 0 && num(r.requestSpan) >= num(r.minimumSpan) && num(v) <= 1.2,
+  );
   return out;
 }
