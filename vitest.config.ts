@@ -10,8 +10,12 @@ const MULTI_PROCESS = [
   'test/cache-shared.test.ts',
   'test/graphiql-browser.test.ts',
   'test/load.test.ts',
+  'test/quiet-logs.test.ts',
   'test/server.test.ts',
+  'test/settings.test.ts',
+  'test/shutdown.test.ts',
   'test/traffic-redis.test.ts',
+  'test/traffic-sliding.test.ts',
 ];
 
 export default defineConfig({
@@ -29,7 +33,12 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: MULTI_PROCESS } },
+      // One module graph per worker (not per file): loading the gateway took about as long as the
+      // tests themselves. The files share no module state they change: each builds its own gateway.
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: MULTI_PROCESS, isolate: false },
+      },
       // Other processes start slowly on a loaded machine: a longer timeout there, the same assertions.
       {
         extends: true,
