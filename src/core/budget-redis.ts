@@ -150,7 +150,8 @@ export class SharedBudget {
     if (!client.budgetAdd) options.redis.client.defineCommand('budgetAdd', { lua: ADD_SCRIPT });
     if (!client.budgetHeartbeat) options.redis.client.defineCommand('budgetHeartbeat', { lua: HEARTBEAT_SCRIPT });
     this.poll = setInterval(() => {
-      if (options.redis.ready) void this.tick().catch(() => undefined);
+      // A failed sync is retried at the next tick; the link logs the outage itself.
+      if (options.redis.ready) void options.redis.bestEffort('budget sync', this.tick());
     }, POLL_MS);
     this.poll.unref();
   }

@@ -149,12 +149,13 @@ export class SharedCacheTier {
         if (from === this.self || !Array.isArray(tags)) return;
         cache.invalidateLocal(tags.filter((t): t is string => typeof t === 'string'));
         // The writer waits for this before answering its client (see `bump`).
-        if (typeof id === 'string' && this.redis.ready) this.redis.client.publish(this.acks, id).catch(() => undefined);
+        if (typeof id === 'string' && this.redis.ready)
+          void this.redis.bestEffort('cache invalidation ack', this.redis.client.publish(this.acks, id));
       } catch {
-        // Not ours to understand; ignore.
+        // Not JSON from a gateway (another client on the channel): nothing of ours to drop.
       }
     });
-    void subscriber.subscribe(this.channel, this.acks).catch(() => undefined);
+    void this.redis.bestEffort('cache subscribe', subscriber.subscribe(this.channel, this.acks));
     this.redis.client.on('close', () => {
       if (this.synced)
         options.log?.({ level: 'warn', msg: 'redis unreachable: the response cache is local only until it is back' });
@@ -209,7 +210,8 @@ export class SharedCacheTier {
 
   private miss(keys: string[], versions: string, owner: string | undefined): SharedLookup {
     const release = () => {
-      if (owner && this.redis.ready) this.scripts.gatewayCacheRelease(1, keys[1]!, owner).catch(() => undefined);
+      if (owner && this.redis.ready)
+        void this.redis.bestEffort('cache fill release', this.scripts.gatewayCacheRelease(1, keys[1]!, owner));
     };
     return {
       kind: 'miss',

@@ -97,6 +97,7 @@ export class ResponseCache {
     const dropped = this.invalidateLocal(tags);
     const spread = this.onInvalidate?.(tags);
     if (spread) {
+      // The shared tier keeps what it could not send and retries (cache-shared.ts); here only its end is awaited.
       const tracked = spread.catch(() => undefined).finally(() => this.spreading.delete(tracked));
       this.spreading.add(tracked);
     }

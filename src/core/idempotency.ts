@@ -59,15 +59,17 @@ export class IdempotencyStore {
   async finish(key: string, entry: IdempotencyEntry): Promise<void> {
     this.memory.set(key, entry);
     const redis = this.redis();
-    await redis?.client
-      .set(redis.key('idempotency', key), JSON.stringify(entry), 'PX', this.options.ttlMs)
-      .catch(() => undefined);
+    // Kept in memory in any case; the Redis copy is what other replicas see.
+    await redis?.bestEffort(
+      'idempotency record',
+      redis.client.set(redis.key('idempotency', key), JSON.stringify(entry), 'PX', this.options.ttlMs),
+    );
   }
 
   async forget(key: string): Promise<void> {
     this.memory.delete(key);
     const redis = this.redis();
-    await redis?.client.del(redis.key('idempotency', key)).catch(() => undefined);
+    await redis?.bestEffort('idempotency forget', redis.client.del(redis.key('idempotency', key)));
   }
 
   private beginLocal(key: string, pending: IdempotencyEntry): IdempotencyEntry | null {

@@ -39,7 +39,8 @@ export class PauseGate {
     redis.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.extendLocal(Number(message), 'shared');
     });
-    void redis.subscriber.subscribe(this.channel).catch(() => undefined);
+    // ioredis subscribes again after each reconnection.
+    void redis.bestEffort('pause subscribe', redis.subscriber.subscribe(this.channel));
     redis.onReady(() => void this.sync());
     this.poll = setInterval(() => void this.refresh(), options.pollMs ?? 500);
     this.poll.unref();

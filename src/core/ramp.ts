@@ -133,16 +133,20 @@ export class Ramp {
       this.nextSlotAt = this.probeOkAt;
       const ttl = Math.max(1_000, this.options.spanMs + 30 * this.options.stepMs);
       if (redis?.ready)
-        void redis.client.set(this.leaseKey, `ok:${this.forEnd}:${this.probeOkAt}`, 'PX', ttl).catch(() => undefined);
+        void redis.bestEffort(
+          'ramp probe result',
+          redis.client.set(this.leaseKey, `ok:${this.forEnd}:${this.probeOkAt}`, 'PX', ttl),
+        );
     } else if (redis?.ready) {
-      void redis.client
-        .eval(
+      void redis.bestEffort(
+        'ramp probe release',
+        redis.client.eval(
           `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`,
           1,
           this.leaseKey,
           this.claim,
-        )
-        .catch(() => undefined);
+        ),
+      );
     }
   }
 }

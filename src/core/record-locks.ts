@@ -152,7 +152,8 @@ export class RecordLocks {
       },
       release: async () => {
         clearInterval(renew);
-        await redis.client.eval(RELEASE, 1, redisKey, token).catch(() => undefined);
+        // A lease not released expires by itself.
+        await redis.bestEffort('record lock release', redis.client.eval(RELEASE, 1, redisKey, token));
       },
     };
   }

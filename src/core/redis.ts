@@ -21,6 +21,9 @@ export class RedisLink {
   readonly prefix: string;
   private wasReady = false;
   private readonly readyListeners: (() => void)[] = [];
+  private readonly log?: TrafficLogger;
+  /** Last time each best-effort command's failure was logged (one line a minute per command). */
+  private readonly failureLoggedAt = new Map<string, number>();
 
   constructor(options: RedisLinkOptions) {
     this.prefix = options.prefix;
@@ -37,6 +40,7 @@ export class RedisLink {
     // The subscriber may queue its SUBSCRIBE until connected; ioredis re-subscribes after reconnects.
     this.subscriber = new Redis(options.url, { ...common, enableOfflineQueue: true, commandTimeout: undefined });
     const log = options.log;
+    this.log = log;
     this.client.on('ready', () => {
       if (this.wasReady === false) log?.({ level: 'info', msg: 'redis connected: shared traffic state in use' });
       this.wasReady = true;
@@ -54,6 +58,31 @@ export class RedisLink {
 
   get ready(): boolean {
     return this.client.status === 'ready';
+  }
+
+  /**
+   * A command whose failure leaves nothing to undo (a lease released early expires by itself, a
+   * copy written for the other replicas is written again or rebuilt): it may fail. A failure while
+   * Redis is away is the outage already logged above; one while it is connected (a script error,
+   * an out-of-memory refusal) is not expected and is logged, once a minute per command.
+   */
+  async bestEffort<T>(what: string, command: Promise<T>): Promise<T | undefined> {
+    try {
+      return await command;
+    } catch (e) {
+      if (this.ready) {
+        const now = Date.now();
+        if (now - (this.failureLoggedAt.get(what) ?? 0) >= 60_000) {
+          this.failureLoggedAt.set(what, now);
+          this.log?.({
+            level: 'warn',
+            msg: `redis: ${what} failed`,
+            error: e instanceof Error ? e.message : String(e),
+          });
+        }
+      }
+      return undefined;
+    }
   }
 
   key(...parts: string[]): string {

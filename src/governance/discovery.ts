@@ -198,8 +198,7 @@ export class GovernanceDiscovery {
       if (o.option) this.addOption(typeName, field, o.option, o.id ?? null, o.optionKey ?? null, 'observed');
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- merged from main; to clean up after the lint lands
-  private addOptions(typeName: string, field: string, values: ValueItem[] | unknown): void {
+  private addOptions(typeName: string, field: string, values: unknown): void {
     if (!Array.isArray(values)) return;
     for (const v of values as ValueItem[]) {
       // Only values with an option id are choices; free text is not an option.
@@ -257,8 +256,7 @@ export class GovernanceDiscovery {
     source: DiscoverySource,
   ): void {
     let byName = this.stages.get(typeName);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
-    if (!byName) this.stages.set(typeName, (byName = new Map()));
+    if (!byName) this.stages.set(typeName, (byName = new Map<string, KnownStage>()));
     const key = name.trim().toLowerCase();
     let s = byName.get(key);
     if (!s) {
@@ -280,11 +278,9 @@ export class GovernanceDiscovery {
     source: DiscoverySource,
   ): void {
     let byField = this.options.get(typeName);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
-    if (!byField) this.options.set(typeName, (byField = new Map()));
+    if (!byField) this.options.set(typeName, (byField = new Map<string, Map<string, KnownOption>>()));
     let byOption = byField.get(field);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
-    if (!byOption) byField.set(field, (byOption = new Map()));
+    if (!byOption) byField.set(field, (byOption = new Map<string, KnownOption>()));
     const key = option.trim().toLowerCase();
     let o = byOption.get(key);
     if (!o) {

@@ -81,7 +81,8 @@ export class ChangeBus {
  */
 function quietPublisher(redis: RedisLink): RedisLink['client'] {
   const publisher = {
-    publish: (channel: string, message: string) => redis.client.publish(channel, message).catch(() => 0),
+    publish: async (channel: string, message: string) =>
+      (await redis.bestEffort('live change publish', redis.client.publish(channel, message))) ?? 0,
   };
   return publisher as unknown as RedisLink['client'];
 }

@@ -107,8 +107,8 @@ export class LivePolling {
     const p = poller;
     return () => {
       p.intervals.delete(ticket);
-      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- merged from main; to clean up after the lint lands
-      if (p.intervals.size === 0) this.stop(p);
+      // stop() never rejects: its one Redis command is best effort (RedisLink.bestEffort).
+      if (p.intervals.size === 0) void this.stop(p);
     };
   }
 
@@ -137,7 +137,10 @@ export class LivePolling {
     this.pollers.delete(p.key);
     const redis = this.options.redis;
     if (redis?.ready)
-      await redis.client.eval(RELEASE_LEASE, 1, redis.key('live', 'lease', p.key), this.replica).catch(() => undefined);
+      await redis.bestEffort(
+        'poll lease release',
+        redis.client.eval(RELEASE_LEASE, 1, redis.key('live', 'lease', p.key), this.replica),
+      );
   }
 
   private async round(p: Poller): Promise<void> {
@@ -177,6 +180,7 @@ export class LivePolling {
         (await redis.client.eval(RENEW_LEASE, 1, redis.key('live', 'lease', p.key), this.replica, String(ttl))) === 1
       );
     } catch {
+      // Redis went away meanwhile: as without Redis, this replica polls (a duplicate poll, never a missed one).
       return true;
     }
   }

@@ -146,6 +146,7 @@ builder.mutationField('moveEntityToStage', (t) =>
       } catch (error) {
         // The platform answers a stage it does not know (or may not move to) with a bare 400.
         if (!isUpstreamError(error) || error.kind !== 'bad-request') throw error;
+        // The type's name only words the message better; its own failure is not this error.
         const name = await typeName().catch(() => undefined);
         const known = name ? discovery.workflowStages(name).map((s) => s.name) : [];
         throw badInput(
@@ -154,7 +155,7 @@ builder.mutationField('moveEntityToStage', (t) =>
         );
       }
       if (!stage) throw notFound('record', 'input.entityId');
-      const name = await typeName().catch(() => undefined);
+      const name = await typeName().catch(() => undefined); // as above: only the wording
       if (name) discovery.observeStage(name, stage);
       client.invalidate([Tags.entity(entityId), Tags.entityLists]);
       loaders.forgetEntity(entityId);

@@ -7,7 +7,7 @@
  * streamed (@defer/@stream) answers or answers with errors.
  */
 import { createHash } from 'node:crypto';
-import { getOperationAST } from 'graphql';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 
@@ -63,8 +63,8 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
       if (!request || request.method !== 'GET') return;
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison, @typescript-eslint/no-unsafe-argument -- merged from main; to clean up after the lint lands
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+      const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+      if (operation?.operation !== OperationTypeNode.QUERY) return;
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed: no caching
