@@ -346,9 +346,12 @@ export class GovernanceClient {
 
   // ------------------------------------------------------------------ plumbing
 
-  /** Drops cached answers: for resolvers that still invalidate themselves (to move into `invalidates`). */
-  invalidate(tags: string[]): void {
-    this.upstream.cache.invalidate(tags);
+  /**
+   * Polling saw the entity change outside the gateway: what the gateway holds of it (the record,
+   * the lists and links pages that may show it) goes, for every credential.
+   */
+  changedElsewhere(entityId: string): void {
+    this.upstream.cache.invalidate([Tags.entity(entityId), Tags.entityLists, Tags.linkLists]);
   }
 
   private cache(tags: string[]): UpstreamCall['cache'] {
@@ -366,7 +369,7 @@ export class GovernanceClient {
         return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
       } catch (e) {
         // A write that may have been applied: drop what it may have changed, so a re-read sees it.
-        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') this.invalidate(invalidates);
+        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') this.upstream.cache.invalidate(invalidates);
         throw e;
       }
     };

@@ -5,7 +5,6 @@
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
-import { Tags } from '../client.js';
 import type { AttributeOptionRequest } from '../wire.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
@@ -282,7 +281,6 @@ builder.mutationFields((t) => ({
         optionType: selectable ? 'Static' : 'None',
       };
       const attribute = await ctx.governance.client.addSchemaAttribute(schema, body);
-      ctx.governance.client.invalidate([Tags.entityTypeLists]);
       return attribute;
     },
   }),

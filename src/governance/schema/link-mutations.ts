@@ -8,7 +8,6 @@ import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
 import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import type { LinkInformation, LinkRequestEnd } from '../wire.js';
 import { nameList } from './discovery.js';
 import { EntityKind } from './kind.js';
@@ -139,7 +138,6 @@ builder.mutationFields((t) => ({
             attributes: input.attributes ?? null,
             context: null,
           });
-          client.invalidate([Tags.links(entity1.id), Tags.links(entity2.id)]);
           // A link is part of both records' view (their links lists).
           for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
           return link;
@@ -162,8 +160,6 @@ builder.mutationFields((t) => ({
       const { client } = ctx.governance;
       const node = selects(info, 'node') ? await client.getLink(id, linkTypeId) : null;
       const deleted = await client.deleteLink(id, linkTypeId);
-      // The ends are not known here: every cached links page goes.
-      client.invalidate([Tags.link(id), Tags.linkLists]);
       if (!deleted) throw notFound('link', 'id');
       return { deletedId: id, node };
     },

@@ -8,7 +8,6 @@ import type { Change } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
 import { ChangeOrigin, POLL_ARG_HELP } from '../../live/schema-common.js';
 import { pollInterval, watchAndListen } from '../../live/subscribe.js';
-import { Tags } from '../client.js';
 import type { EntityInformation } from '../wire.js';
 import { EntityRef } from './refs.js';
 import { uuidArg } from './validate.js';
@@ -63,7 +62,7 @@ builder.subscriptionField('entityChanged', (t) =>
             return entity ? fingerprint(entity) : MISSING;
           },
           changed: (current) => {
-            live.fresh(true).governance.client.invalidate([Tags.entity(id), Tags.entityLists, Tags.linkLists]);
+            live.fresh(true).governance.client.changedElsewhere(id);
             live.bus.entityChanged({ id, origin: 'poll', deleted: current === MISSING });
           },
         },

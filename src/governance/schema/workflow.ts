@@ -8,7 +8,6 @@ import { notFound } from '../../graph/delete-payload.js';
 import { isUpstreamError } from '../../core/errors.js';
 import { nameList } from './discovery.js';
 import type { Context } from '../../graph/context.js';
-import { Tags } from '../client.js';
 import { EntityStageRef, WorkflowStageRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
@@ -157,7 +156,6 @@ builder.mutationField('moveEntityToStage', (t) =>
       if (!stage) throw notFound('record', 'input.entityId');
       const name = await typeName().catch(() => undefined); // as above: only the wording
       if (name) discovery.observeStage(name, stage);
-      client.invalidate([Tags.entity(entityId), Tags.entityLists]);
       loaders.forgetEntity(entityId);
       ctx.live.bus.entityChanged({ id: entityId, origin: 'gateway' });
       return stage;
