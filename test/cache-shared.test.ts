@@ -196,7 +196,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
         path: '/events',
         query: { per_page: 2 },
         idempotent: true,
-        priority: 'list',
+        kind: 'page',
         operation: 'events.list',
         cache: { ttlMs: 60_000, tags: ['calendar:events', 'calendar:venues'] },
       } as const;

@@ -79,9 +79,9 @@ describe('governance account budget', () => {
     // Let the window that the token and search used run out.
     await new Promise((r) => setTimeout(r, 700 - (Date.now() % 700) + 5));
     emulator.control.clearRequests();
-    const bulk = ids.slice(0, 12).map((id) => getEntity(gate, caller, id, { priority: 'bulk' }));
+    const bulk = ids.slice(0, 12).map((id) => getEntity(gate, caller, id, { kind: 'more-pages' }));
     await new Promise((r) => setTimeout(r, 50)); // the first window's four are out, eight wait
-    const single = getEntity(gate, caller, ids[20]!, { priority: 'single' });
+    const single = getEntity(gate, caller, ids[20]!, { kind: 'read' });
     await Promise.all([...bulk, single]);
     const order = emulator.control.requests().requests.map((r) => r.path);
     // Four went in the first window; the bulk read already at the head of the line takes the next

@@ -145,7 +145,7 @@ describe('retries', () => {
         json: { name: 'never twice', organization: { id: orgId } },
         headers: caller.headers,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'entities.create',
       },
       caller,

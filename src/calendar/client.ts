@@ -4,7 +4,7 @@
  * `UpstreamError` made from the WordPress error body. Reads are cached under kind tags; writes drop
  * the tags of every answer that may embed what they changed.
  */
-import type { Caller, QueryValue, Upstream, UpstreamCall } from '../core/upstream-pipeline.js';
+import type { Caller, PageKind, QueryValue, Upstream, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
 import { urlPath } from '../core/url-path.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
@@ -92,13 +92,20 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
-  listEvents(query: WireQuery, page: number, perPage: number, poll?: FreshRead): Promise<WirePage<WireEvent> | null> {
+  listEvents(
+    query: WireQuery,
+    page: number,
+    perPage: number,
+    kind: PageKind = 'page',
+    poll?: FreshRead,
+  ): Promise<WirePage<WireEvent> | null> {
     return this.list<WireEventsPage, WireEvent>(
       'events.list',
       '/events',
       query,
       page,
       perPage,
+      kind,
       EVENT_TAGS,
       (b) => b.events,
       poll,
@@ -140,13 +147,19 @@ export class CalendarClient {
   }
 
   // ------------------------------------------------------------------ venues and organizers
-  listVenues(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireVenue> | null> {
+  listVenues(
+    query: WireQuery,
+    page: number,
+    perPage: number,
+    kind: PageKind = 'page',
+  ): Promise<WirePage<WireVenue> | null> {
     return this.list<WireVenuesPage, WireVenue>(
       'venues.list',
       '/venues',
       query,
       page,
       perPage,
+      kind,
       VENUE_TAGS,
       (b) => b.venues,
       undefined,
@@ -174,13 +187,19 @@ export class CalendarClient {
     return this.write('venues.delete', 'DELETE', this.path('venues', ref), undefined, undefined, [TAG.venues]);
   }
 
-  listOrganizers(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireOrganizer> | null> {
+  listOrganizers(
+    query: WireQuery,
+    page: number,
+    perPage: number,
+    kind: PageKind = 'page',
+  ): Promise<WirePage<WireOrganizer> | null> {
     return this.list<WireOrganizersPage, WireOrganizer>(
       'organizers.list',
       '/organizers',
       query,
       page,
       perPage,
+      kind,
       ORGANIZER_TAGS,
       (b) => b.organizers,
       undefined,
@@ -211,13 +230,19 @@ export class CalendarClient {
   }
 
   // ------------------------------------------------------------------ categories and tags
-  listCategories(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
+  listCategories(
+    query: WireQuery,
+    page: number,
+    perPage: number,
+    kind: PageKind = 'page',
+  ): Promise<WirePage<WireTerm> | null> {
     return this.list<WireCategoriesPage, WireTerm>(
       'categories.list',
       '/categories',
       query,
       page,
       perPage,
+      kind,
       TERM_TAGS,
       (b) => b.categories,
       undefined,
@@ -237,13 +262,19 @@ export class CalendarClient {
     return this.write('categories.delete', 'DELETE', urlPath`/categories/${id}`, undefined, undefined, [TAG.terms]);
   }
 
-  listTags(query: WireQuery, page: number, perPage: number): Promise<WirePage<WireTerm> | null> {
+  listTags(
+    query: WireQuery,
+    page: number,
+    perPage: number,
+    kind: PageKind = 'page',
+  ): Promise<WirePage<WireTerm> | null> {
     return this.list<WireTagsPage, WireTerm>(
       'tags.list',
       '/tags',
       query,
       page,
       perPage,
+      kind,
       TERM_TAGS,
       (b) => b.tags,
       undefined,
@@ -279,6 +310,7 @@ export class CalendarClient {
     query: WireQuery,
     page: number,
     perPage: number,
+    kind: PageKind,
     tags: readonly string[],
     items: (body: B) => T[] | undefined,
     poll?: FreshRead,
@@ -289,7 +321,7 @@ export class CalendarClient {
       path,
       query: { ...query, page, per_page: perPage },
       idempotent: true,
-      priority: poll?.background ? 'background' : 'list',
+      kind: poll?.background ? 'poll' : kind,
       operation,
       cache: poll ? undefined : this.cache(tags),
     };
@@ -318,7 +350,7 @@ export class CalendarClient {
       path,
       query,
       idempotent: true,
-      priority: poll?.background ? 'background' : 'single',
+      kind: poll?.background ? 'poll' : 'read',
       operation,
       // Reads made for a write (with the writer's credentials) must see the current record; a read
       // with an event's password is not kept, so no password sits in a cache key; a poll must see
@@ -344,7 +376,7 @@ export class CalendarClient {
     query: WireQuery | undefined,
     invalidate: readonly string[],
   ): Promise<T> {
-    const call: UpstreamCall = { method, path, query, json, idempotent: false, priority: 'write', operation };
+    const call: UpstreamCall = { method, path, query, json, idempotent: false, kind: 'write', operation };
     let res: HttpResponse;
     try {
       res = await this.send(call, this.options.auth.write);

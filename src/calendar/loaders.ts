@@ -7,6 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import { UpstreamError } from '../core/errors.js';
+import type { PageKind } from '../core/upstream-pipeline.js';
 import type { CalendarClient, WirePage, WireQuery } from './client.js';
 import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue } from './normalize.js';
@@ -16,6 +17,8 @@ export interface PageKey {
   query: WireQuery;
   page: number;
   size: number;
+  /** The page a query asked for or one filling out a larger `first` (not part of the key). */
+  kind?: PageKind;
 }
 
 export type Page<T> = WirePage<T> | null;
@@ -135,12 +138,12 @@ export function createCalendarLoaders(client: CalendarClient) {
 
   /** A list page loader whose records also prime their by-id loader. */
   const primedPages = <W, T extends { id: number }>(
-    list: (q: WireQuery, page: number, size: number) => Promise<WirePage<W> | null>,
+    list: (q: WireQuery, page: number, size: number, kind?: PageKind) => Promise<WirePage<W> | null>,
     map: (w: W) => T,
     byId: DataLoader<number, T | null>,
   ) =>
     pages(async (k) =>
-      mapPage(await list(k.query, k.page, k.size), (w) => {
+      mapPage(await list(k.query, k.page, k.size, k.kind), (w) => {
         const n = map(w);
         byId.prime(n.id, n);
         return n;
@@ -159,12 +162,12 @@ export function createCalendarLoaders(client: CalendarClient) {
     /** Primes the loaders with what an event read outside them (a write, a password read) embeds. */
     primeEvent,
     events: pages(async (k) =>
-      mapPage(await client.listEvents(k.query, k.page, k.size), (w) => primeEvent(normalizeEvent(w))),
+      mapPage(await client.listEvents(k.query, k.page, k.size, k.kind), (w) => primeEvent(normalizeEvent(w))),
     ),
-    venues: primedPages((q, p, n) => client.listVenues(q, p, n), normalizeVenue, venue),
-    organizers: primedPages((q, p, n) => client.listOrganizers(q, p, n), normalizeOrganizer, organizer),
-    categories: primedPages((q, p, n) => client.listCategories(q, p, n), normalizeTerm, category),
-    tags: primedPages((q, p, n) => client.listTags(q, p, n), normalizeTerm, tag),
+    venues: primedPages((q, p, n, kind) => client.listVenues(q, p, n, kind), normalizeVenue, venue),
+    organizers: primedPages((q, p, n, kind) => client.listOrganizers(q, p, n, kind), normalizeOrganizer, organizer),
+    categories: primedPages((q, p, n, kind) => client.listCategories(q, p, n, kind), normalizeTerm, category),
+    tags: primedPages((q, p, n, kind) => client.listTags(q, p, n, kind), normalizeTerm, tag),
   };
 }
 

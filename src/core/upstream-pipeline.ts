@@ -28,7 +28,8 @@ export interface UpstreamCall {
   headers?: Record<string, string>;
   /** Safe to repeat and to share between concurrent callers: GETs and read-only search POSTs. */
   idempotent: boolean;
-  priority: PriorityName;
+  /** What the call is for; the scheduler's priority follows from it (`PRIORITY_OF` below). */
+  kind: CallKind;
   /** Names the operation in metrics and logs, e.g. `entities.search`. */
   operation: string;
   /** Cache this answer for the given time, tagged for invalidation; omit for no caching. */
@@ -45,6 +46,28 @@ export interface UpstreamCall {
 import type { Caller } from './caller.js';
 
 export type { Caller };
+
+/**
+ * What a call is for: a write, an access token, one record, the page of a list a query asked for,
+ * further pages fetched to fill a larger `first`, or a live-update poll.
+ */
+export type CallKind = 'write' | 'token' | 'read' | 'page' | 'more-pages' | 'poll';
+
+/** A list page: the one a query asked for, or one filling out a larger `first`. */
+export type PageKind = Extract<CallKind, 'page' | 'more-pages'>;
+
+/**
+ * The one place that ranks calls: writes and tokens first (someone waits on each), then single
+ * reads, then the page a query asked for, then the pages that fill it out, and polls last.
+ */
+export const PRIORITY_OF: Record<CallKind, PriorityName> = {
+  write: 'write',
+  token: 'write',
+  read: 'single',
+  page: 'list',
+  'more-pages': 'bulk',
+  poll: 'background',
+};
 
 export interface RetryPolicy {
   /** Attempts after the first, for idempotent calls on 502/503/504, resets and timeouts. */
@@ -226,6 +249,7 @@ export class Upstream {
   private async send(call: UpstreamCall, url: URL, caller: Caller): Promise<HttpResponse> {
     const { retry, transport, limiter, traffic, observer } = this.options;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
+    const priority = PRIORITY_OF[call.kind];
     const operationDeadline = caller.usage.deadline;
     let deadline = Math.min(traffic.deadline(), operationDeadline);
     const endpoint = `${call.method} ${endpointOf(url)}`;
@@ -233,15 +257,15 @@ export class Upstream {
     let failures = 0;
     let rateLimited = 0;
     for (let attempt = 0; ; attempt++) {
-      const dequeued = observer?.queued?.({ ...event!, priority: call.priority });
+      const dequeued = observer?.queued?.({ ...event!, priority });
       let onWire = false;
-      const scheduled = limiter.schedule(call.priority, async (): Promise<HttpResponse | UpstreamError> => {
+      const scheduled = limiter.schedule(priority, async (): Promise<HttpResponse | UpstreamError> => {
         let admission;
         try {
           // Admission settles asynchronously: a 429 read meanwhile, or an admission that went
           // stale meanwhile (the event loop was slow to get here), gives its point back and asks again.
           for (;;) {
-            admission = await traffic.admit(call.priority, endpoint, deadline, caller.signal);
+            admission = await traffic.admit(priority, endpoint, deadline, caller.signal);
             if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) break;
             traffic.release(admission);
           }

@@ -127,7 +127,7 @@ export class GovernanceAuth {
         url: tokenUrl,
         body: form as unknown as FormData,
         idempotent: false,
-        priority: 'write',
+        kind: 'token',
         operation: 'auth.token',
       },
       { identity: `client:${clientId}`, usage },

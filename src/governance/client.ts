@@ -1,6 +1,6 @@
 /**
  * The governance REST client: the only file that knows the upstream's paths, query parameters and
- * payloads. One method per contract operation; each builds an `UpstreamCall` (priority, cache TTL and
+ * payloads. One method per contract operation; each builds an `UpstreamCall` (kind of call, cache TTL and
  * tags for reads), adds the credential, retries once with a fresh token after a 401, and turns an
  * error status into an `UpstreamError` (see `statusError`). Reads of unknown ids return null.
  */
@@ -9,7 +9,7 @@ import type { Upstream } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
 import { isUpstreamError } from '../core/errors.js';
 import { urlPath } from '../core/url-path.js';
-import type { PriorityName } from '../core/concurrency-cap.js';
+import type { PageKind } from '../core/upstream-pipeline.js';
 import type { GovernanceCredential } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
@@ -51,7 +51,8 @@ export interface PageRequest {
   page: number;
   size: number;
   sort?: string;
-  priority: PriorityName;
+  /** The page a query asked for, or one filling out a larger `first` (the core ranks them). */
+  kind: PageKind;
 }
 
 interface Send {
@@ -91,7 +92,7 @@ export class GovernanceClient {
         query: { ...pageQuery(page), entityTypeName: typeName },
         json: { queryRequest: { criteria } },
         idempotent: true,
-        priority: page.priority,
+        kind: page.kind,
         operation: 'entities.search',
         cache: this.cache([Tags.entityLists]),
       },
@@ -108,7 +109,7 @@ export class GovernanceClient {
         query: pageQuery(page),
         json: request,
         idempotent: true,
-        priority: page.priority,
+        kind: page.kind,
         operation: 'entities.basicSearch',
         cache: this.cache([Tags.entityLists]),
       },
@@ -129,7 +130,7 @@ export class GovernanceClient {
         method: 'GET',
         path: urlPath`/entities/${id}`,
         idempotent: true,
-        priority: background ? 'background' : 'single',
+        kind: background ? 'poll' : 'read',
         operation: 'entities.get',
         cache: fresh ? undefined : this.cache([Tags.entity(id)]),
       },
@@ -147,7 +148,7 @@ export class GovernanceClient {
         query: { entityTypeName: typeName },
         json: body,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'entities.create',
       },
       invalidates: [Tags.entityLists, Tags.linkLists],
@@ -163,7 +164,7 @@ export class GovernanceClient {
         path: urlPath`/entities/${id}`,
         json: body,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'entities.update',
       },
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
@@ -179,7 +180,7 @@ export class GovernanceClient {
         method: 'DELETE',
         path: urlPath`/entities/${id}`,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'entities.delete',
       },
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
@@ -198,7 +199,7 @@ export class GovernanceClient {
         path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`,
         json: body,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'workflow.moveToStage',
       },
       invalidates: [Tags.entity(entityId), Tags.entityLists],
@@ -217,7 +218,7 @@ export class GovernanceClient {
         query: pageQuery(page),
         json: criteria,
         idempotent: true,
-        priority: page.priority,
+        kind: page.kind,
         operation: 'entityTypes.search',
         cache: this.cache([Tags.entityTypeLists]),
       },
@@ -231,7 +232,7 @@ export class GovernanceClient {
         method: 'GET',
         path: urlPath`/entity-types/${id}`,
         idempotent: true,
-        priority: 'single',
+        kind: 'read',
         operation: 'entityTypes.get',
         cache: this.cache([Tags.entityType(id)]),
       },
@@ -250,7 +251,7 @@ export class GovernanceClient {
         query: pageQuery(page),
         json: { fullText: '', ...criteria },
         idempotent: true,
-        priority: page.priority,
+        kind: page.kind,
         operation: 'links.page',
         cache: this.cache([Tags.links(entityId), Tags.linkLists]),
       },
@@ -266,7 +267,7 @@ export class GovernanceClient {
         path: urlPath`/links/${id}`,
         query: { linkTypeId },
         idempotent: true,
-        priority: 'single',
+        kind: 'read',
         operation: 'links.get',
         cache: this.cache([Tags.link(id)]),
       },
@@ -283,7 +284,7 @@ export class GovernanceClient {
         query: { linkTypeId },
         json: body,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'links.create',
       },
       invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
@@ -299,7 +300,7 @@ export class GovernanceClient {
         path: urlPath`/links/${id}`,
         query: { linkTypeId },
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'links.delete',
       },
       invalidates: [Tags.link(id), Tags.linkLists] /* the ends are not known here: every links page goes */,
@@ -319,7 +320,7 @@ export class GovernanceClient {
         query: { attributeId },
         json: options,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'attributes.addOptions',
       },
       invalidates: [Tags.entityTypeLists],
@@ -336,7 +337,7 @@ export class GovernanceClient {
         query: { schemaName },
         json: body,
         idempotent: false,
-        priority: 'write',
+        kind: 'write',
         operation: 'attributes.create',
       },
       invalidates: [Tags.entityTypeLists],
@@ -369,7 +370,8 @@ export class GovernanceClient {
         return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
       } catch (e) {
         // A write that may have been applied: drop what it may have changed, so a re-read sees it.
-        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') this.upstream.cache.invalidate(invalidates);
+        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown')
+          this.upstream.cache.invalidate(invalidates);
         throw e;
       }
     };

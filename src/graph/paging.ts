@@ -6,7 +6,7 @@
  */
 import { badInput } from './errors.js';
 import { planPages } from '../core/pages.js';
-import type { PriorityName } from '../core/concurrency-cap.js';
+import type { PageKind } from '../core/upstream-pipeline.js';
 
 export interface ConnectionArgs {
   first?: number | null;
@@ -38,7 +38,7 @@ export interface OffsetListOptions<T> {
   upstreamMaxSize: number;
   /** 0 for zero-based upstream pages, 1 for one-based. */
   firstPageIndex: 0 | 1;
-  fetchPage: (page: number, size: number, priority: PriorityName) => Promise<FetchedPage<T>>;
+  fetchPage: (page: number, size: number, kind: PageKind) => Promise<FetchedPage<T>>;
 }
 
 export function encodeCursor(listKey: string, offset: number, hash = listHash(listKey)): string {
@@ -96,7 +96,7 @@ export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>):
     let end = beforeOffset;
     if (end === undefined) {
       // Counting from the end needs the total first.
-      const probe = await options.fetchPage(options.firstPageIndex, 1, 'list');
+      const probe = await options.fetchPage(options.firstPageIndex, 1, 'page');
       end = probe.total;
     }
     offset = Math.max(afterOffset, end - args.last);
@@ -109,10 +109,13 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
   const planned = planPages(offset, limit, options.upstreamMaxSize, options.firstPageIndex);
   // The first page tells the list's total; the rest are fetched together, and only those that can
   // hold rows: `first: 500` over a 200-row list costs 4 upstream pages, not 10.
-  const head = await options.fetchPage(planned[0]!.page, planned[0]!.size, 'list');
+  const head = await options.fetchPage(planned[0]!.page, planned[0]!.size, 'page');
   const total = head.total;
   const plan = [planned[0]!, ...planned.slice(1).filter((p) => p.start < total)];
-  const pages = [head, ...(await Promise.all(plan.slice(1).map((p) => options.fetchPage(p.page, p.size, 'bulk'))))];
+  const pages = [
+    head,
+    ...(await Promise.all(plan.slice(1).map((p) => options.fetchPage(p.page, p.size, 'more-pages')))),
+  ];
   const rows: T[] = [];
   plan.forEach((p, i) => {
     const items = pages[i]?.items ?? [];

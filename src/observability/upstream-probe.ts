@@ -52,7 +52,7 @@ export class UpstreamProbe {
     try {
       // Not idempotent for the pipeline: a probe is never retried, one answer is the answer.
       const res = await this.upstream.call(
-        { method: 'HEAD', path: '/', idempotent: false, priority: 'single', operation: 'ready.probe' },
+        { method: 'HEAD', path: '/', idempotent: false, kind: 'read', operation: 'ready.probe' },
         { identity: 'readiness', usage: new UsageTracker(), signal: AbortSignal.timeout(this.timeoutMs) },
       );
       return done(res.status < 500 ? 'up' : 'down', res.status);

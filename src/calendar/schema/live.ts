@@ -112,7 +112,7 @@ builder.subscriptionFields((t) => ({
           resource: `events:${scope}`,
           intervalMs: pollInterval(live, args.pollIntervalSeconds),
           read: async () => {
-            const page = await live.fresh(true).calendar.client.listEvents(query, 1, 50, { background: true });
+            const page = await live.fresh(true).calendar.client.listEvents(query, 1, 50, 'page', { background: true });
             return JSON.stringify(Object.fromEntries((page?.items ?? []).map((e) => [e.id, fingerprint(e)])));
           },
           changed: (current, previous) => {

@@ -25,8 +25,8 @@ export function pagedConnection<T>(
     maxPageSize: scope.maxPageSize,
     upstreamMaxSize: UPSTREAM_MAX_PAGE,
     firstPageIndex: 1,
-    fetchPage: async (page, size) => {
-      const got = await loader.load({ query, page, size });
+    fetchPage: async (page, size, kind) => {
+      const got = await loader.load({ query, page, size, kind });
       if (got) return got;
       const first = await loader.load({ query, page: 1, size: 1 });
       return { items: [], total: first?.total ?? 0 };

@@ -115,13 +115,13 @@ builder.objectField(EntityRef, 'links', (t) =>
           scope,
           args,
           listKey,
-          async (page, size, priority) => {
+          async (page, size, kind) => {
             if (!typeName) return { items: [], total: 0 };
             const res = await scope.loaders.linksPage.load({
               typeName,
               entityId: entity.id,
               criteria,
-              page: { page, size, sort: args.orderBy ?? 'id,desc', priority },
+              page: { page, size, sort: args.orderBy ?? 'id,desc', kind },
             });
             return {
               items: (res?.content ?? []).map((item) => ({ item, parentId: entity.id })),

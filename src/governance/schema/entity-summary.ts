@@ -91,12 +91,12 @@ builder.queryField('entitySummaries', (t) =>
           ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
           ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
         };
-        return governanceConnection(scope, args, listKey, async (page, size, priority) => {
+        return governanceConnection(scope, args, listKey, async (page, size, kind) => {
           const res = await scope.client.searchEntitySummaries(request, {
             page,
             size,
             sort: args.orderBy ?? 'name,asc',
-            priority,
+            kind,
           });
           return { items: res.content, total: res.totalElements };
         });

@@ -199,12 +199,12 @@ builder.queryFields((t) => ({
           args.seeded != null ? { field: 'seeded', operator: 'EQUAL_TO' as const, value: [args.seeded] } : null,
         ].filter((f) => f !== null);
         const criteria = { fullText: searchArg(args.search), ...(filters.length ? { filters } : {}) };
-        return governanceConnection(scope, args, listKey, async (page, size, priority) => {
+        return governanceConnection(scope, args, listKey, async (page, size, kind) => {
           const res = await scope.client.searchEntityTypes(criteria, {
             page,
             size,
             sort: args.orderBy ?? 'name,asc',
-            priority,
+            kind,
           });
           return { items: res.content, total: res.totalElements };
         });

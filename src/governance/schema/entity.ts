@@ -144,12 +144,12 @@ builder.queryFields((t) => ({
         const listKey = listKeyOf('entities', { ...args });
         checkPaging(scope, args, listKey);
         const criteria = { fullText: searchArg(args.search), filters: toPredicates(args.filters) };
-        return governanceConnection(scope, args, listKey, async (page, size, priority) => {
+        return governanceConnection(scope, args, listKey, async (page, size, kind) => {
           const res = await scope.client.searchEntities(args.kind ?? undefined, criteria, {
             page,
             size,
             sort: args.orderBy ?? 'name,asc',
-            priority,
+            kind,
           });
           scope.loaders.primeEntities(res.content);
           return { items: res.content, total: res.totalElements };

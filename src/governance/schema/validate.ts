@@ -9,7 +9,7 @@ import {
   type Connection,
   type FetchedPage,
 } from '../../graph/paging.js';
-import type { PriorityName } from '../../core/concurrency-cap.js';
+import type { PageKind } from '../../core/upstream-pipeline.js';
 import { badInput } from '../../graph/errors.js';
 import type { GovernanceScope } from '../service.js';
 
@@ -46,7 +46,7 @@ export function governanceConnection<T>(
   scope: GovernanceScope,
   args: ConnectionArgs,
   listKey: string,
-  fetchPage: (page: number, size: number, priority: PriorityName) => Promise<FetchedPage<T>>,
+  fetchPage: (page: number, size: number, kind: PageKind) => Promise<FetchedPage<T>>,
   defaultPageSize = 20,
 ): Promise<Connection<T>> {
   return resolveOffsetConnection({
