@@ -9,7 +9,7 @@ import { startStack, type Stack } from './support/stack.js';
 let s: Stack;
 let url: string;
 beforeAll(async () => {
-  s = await startStack({ env: { GRAPHQL_MAX_ERRORS: '5', GRAPHQL_MAX_ALIASES: '100', GRAPHQL_MAX_COST: '100000' } });
+  s = await startStack({ env: { GRAPHQL_MAX_ERRORS: '5', GRAPHQL_MAX_ALIASES: '100' } });
   url = await s.listen();
 });
 

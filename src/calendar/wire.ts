@@ -11,231 +11,242 @@
 
 import { z } from 'zod';
 
+// Read payloads are zod schemas, and their types are inferred from them: one source for the
+// shape the gateway checks (see the picked shapes at the end) and the type both sides compile
+// against. Write bodies, which the gateway builds itself, stay plain interfaces.
+
 /** `Y-m-d H:i:s`, no `T`, no offset (site/event-local or UTC depending on the field). */
-export type WireDateTime = string;
+const wireDateTime = z.string();
+export type WireDateTime = z.infer<typeof wireDateTime>;
 
 /** Every part a zero-padded string (`"07"`), never a number. */
-export interface WireDateDetails {
-  year: string;
-  month: string;
-  day: string;
-  hour: string;
-  minutes: string;
-  seconds: string;
-}
+const wireDateDetails = z.object({
+  year: z.string(),
+  month: z.string(),
+  day: z.string(),
+  hour: z.string(),
+  minutes: z.string(),
+  seconds: z.string(),
+});
+export type WireDateDetails = z.infer<typeof wireDateDetails>;
 
-export interface WireImageSize {
-  width: number;
-  height: number;
-  'mime-type': string;
-  filesize?: number;
-  url: string;
-}
+const wireImageSize = z.object({
+  width: z.number(),
+  height: z.number(),
+  'mime-type': z.string(),
+  filesize: z.number().optional(),
+  url: z.string(),
+});
+export type WireImageSize = z.infer<typeof wireImageSize>;
 
 /** Featured image: WP attachment metadata minus `file`/`image_meta`, empty entries dropped. */
-export interface WireImage {
-  url: string;
-  id: number;
-  extension: string;
-  width: number;
-  height: number;
-  filesize?: number;
-  sizes: Record<string, WireImageSize>;
-}
+const wireImage = z.object({
+  url: z.string(),
+  id: z.number(),
+  extension: z.string(),
+  width: z.number(),
+  height: z.number(),
+  filesize: z.number().optional(),
+  sizes: z.record(z.string(), wireImageSize),
+});
+export type WireImage = z.infer<typeof wireImage>;
 
-export interface WireCostDetails {
-  currency_symbol: string;
-  currency_code: string;
-  currency_position: 'prefix' | 'postfix' | '';
+const wireCostDetails = z.object({
+  currency_symbol: z.string(),
+  currency_code: z.string(),
+  currency_position: z.enum(['prefix', 'postfix', '']),
   /** Numeric strings sorted numerically, e.g. `["5", "20"]`; `[]` when there is no cost. */
-  values: string[];
-}
+  values: z.array(z.string()),
+});
+export type WireCostDetails = z.infer<typeof wireCostDetails>;
 
-export interface WireTermUrls {
-  self: string;
-  collection: string;
+const wireTermUrls = z.object({
+  self: z.string(),
+  collection: z.string(),
   /** Only for terms with a parent. */
-  up?: string;
-}
+  up: z.string().optional(),
+});
+export type WireTermUrls = z.infer<typeof wireTermUrls>;
 
-export type WireTaxonomy = 'tribe_events_cat' | 'post_tag';
+const wireTaxonomy = z.enum(['tribe_events_cat', 'post_tag']);
+export type WireTaxonomy = z.infer<typeof wireTaxonomy>;
 
 /** A category or tag as embedded in an event (a WP_Term cast to an array, plus `id` and `urls`). */
-export interface WireEmbeddedTerm {
-  name: string;
-  slug: string;
-  term_group: number;
-  term_taxonomy_id: number;
-  taxonomy: WireTaxonomy;
-  description: string;
-  parent: number;
-  count: number;
-  filter: 'raw';
-  id: number;
-  urls: WireTermUrls;
-}
+const wireEmbeddedTerm = z.object({
+  name: z.string(),
+  slug: z.string(),
+  term_group: z.number(),
+  term_taxonomy_id: z.number(),
+  taxonomy: wireTaxonomy,
+  description: z.string(),
+  parent: z.number(),
+  count: z.number(),
+  filter: z.literal('raw'),
+  id: z.number(),
+  urls: wireTermUrls,
+});
+export type WireEmbeddedTerm = z.infer<typeof wireEmbeddedTerm>;
 
 /** A category or tag from `/categories`, `/tags` and their single routes (WP core terms controller shape). */
-export interface WireTerm {
-  id: number;
-  count: number;
-  description: string;
-  name: string;
-  slug: string;
-  taxonomy: WireTaxonomy;
+const wireTerm = z.object({
+  id: z.number(),
+  count: z.number(),
+  description: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  taxonomy: wireTaxonomy,
   /** Categories only: tags are not hierarchical. */
-  parent?: number;
+  parent: z.number().optional(),
   /** Usually `[]`. */
-  meta: unknown[] | Record<string, unknown>;
+  meta: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]),
   /** Term archive permalink. */
-  url: string;
-  urls: WireTermUrls;
-}
+  url: z.string(),
+  urls: wireTermUrls,
+});
+export type WireTerm = z.infer<typeof wireTerm>;
 
 /** The post fields venues and organizers share; empty ones are omitted. */
-export interface WireLinkedPost {
-  id: number;
+const wireLinkedPost = z.object({
+  id: z.number(),
   /** Numeric string; omitted when "0". */
-  author?: string;
-  status?: string;
-  date?: WireDateTime;
-  date_utc?: WireDateTime;
-  modified?: WireDateTime;
-  modified_utc?: WireDateTime;
-  url?: string;
-  description?: string;
-  excerpt?: string;
-  slug?: string;
-  image?: WireImage;
-  phone?: string;
-  website?: string;
+  author: z.string().optional(),
+  status: z.string().optional(),
+  date: wireDateTime.optional(),
+  date_utc: wireDateTime.optional(),
+  modified: wireDateTime.optional(),
+  modified_utc: wireDateTime.optional(),
+  url: z.string().optional(),
+  description: z.string().optional(),
+  excerpt: z.string().optional(),
+  slug: z.string().optional(),
+  image: wireImage.optional(),
+  phone: z.string().optional(),
+  website: z.string().optional(),
   /** Only on single GETs. */
-  json_ld?: Record<string, unknown>;
-  global_id: string;
-  global_id_lineage: string[];
-}
+  json_ld: z.record(z.string(), z.unknown()).optional(),
+  global_id: z.string(),
+  global_id_lineage: z.array(z.string()),
+});
+export type WireLinkedPost = z.infer<typeof wireLinkedPost>;
 
 /** A venue's postal address, as read and as written. */
-export interface WireAddress {
-  address?: string;
-  city?: string;
-  country?: string;
-  province?: string;
-  state?: string;
-  zip?: string;
-  stateprovince?: string;
-}
+const wireAddress = z.object({
+  address: z.string().optional(),
+  city: z.string().optional(),
+  country: z.string().optional(),
+  province: z.string().optional(),
+  state: z.string().optional(),
+  zip: z.string().optional(),
+  stateprovince: z.string().optional(),
+});
+export type WireAddress = z.infer<typeof wireAddress>;
 
 /** Venue: every key except the last four is omitted when empty. */
-export interface WireVenue extends WireLinkedPost, WireAddress {
+const wireVenue = wireLinkedPost.extend(wireAddress.shape).extend({
   /** The venue name (HTML entities kept); `[]` on a password-protected venue (plugin quirk). */
-  venue?: string | [];
+  venue: z.union([z.string(), z.tuple([])]).optional(),
   /** Only with Events Calendar Pro geolocation. */
-  geo_lat?: number;
-  geo_lng?: number;
+  geo_lat: z.number().optional(),
+  geo_lng: z.number().optional(),
   /** Default true; `null` on a password-protected venue. */
-  show_map: boolean | null;
-  show_map_link: boolean | null;
-}
+  show_map: z.boolean().nullable(),
+  show_map_link: z.boolean().nullable(),
+});
+export type WireVenue = z.infer<typeof wireVenue>;
 
 /** Organizer: the whole object is filtered, so every empty key is omitted. */
-export interface WireOrganizer extends WireLinkedPost {
+const wireOrganizer = wireLinkedPost.extend({
   /** The organizer name; `[]` on a password-protected organizer (plugin quirk). */
-  organizer?: string | [];
-  email?: string;
-}
+  organizer: z.union([z.string(), z.tuple([])]).optional(),
+  email: z.string().optional(),
+});
+export type WireOrganizer = z.infer<typeof wireOrganizer>;
 
-export interface WireCustomField {
-  label: string;
-  value: string;
-}
+const wireCustomField = z.object({ label: z.string(), value: z.string() });
+export type WireCustomField = z.infer<typeof wireCustomField>;
 
 /** All keys always present, in this order. */
-export interface WireEvent {
-  id: number;
+const wireEvent = z.object({
+  id: z.number(),
   /** `host[/path]?id=N`, no scheme. */
-  global_id: string;
-  global_id_lineage: string[];
+  global_id: z.string(),
+  global_id_lineage: z.array(z.string()),
   /** Numeric string, e.g. `"1"`. */
-  author: string;
-  status: string;
-  date: WireDateTime;
-  date_utc: WireDateTime;
-  modified: WireDateTime;
-  modified_utc: WireDateTime;
-  url: string;
-  rest_url: string;
+  author: z.string(),
+  status: z.string(),
+  date: wireDateTime,
+  date_utc: wireDateTime,
+  modified: wireDateTime,
+  modified_utc: wireDateTime,
+  url: z.string(),
+  rest_url: z.string(),
   /** HTML entities kept (`&amp;`, `&#8217;`, `&#8211;`). */
-  title: string;
+  title: z.string(),
   /** HTML (`<p>…</p>`) or `""`. */
-  description: string;
-  excerpt: string;
-  slug: string;
-  image: false | WireImage;
+  description: z.string(),
+  excerpt: z.string(),
+  slug: z.string(),
+  image: z.union([z.literal(false), wireImage]),
   /** `null` on password-protected events in lists. */
-  all_day: boolean | null;
+  all_day: z.boolean().nullable(),
   /** Event-local time (see `timezone`). All-day: `… 00:00:00` to `… 23:59:59`. */
-  start_date: WireDateTime;
-  start_date_details: WireDateDetails;
-  end_date: WireDateTime;
-  end_date_details: WireDateDetails;
-  utc_start_date: WireDateTime;
-  utc_start_date_details: WireDateDetails;
-  utc_end_date: WireDateTime;
-  utc_end_date_details: WireDateDetails;
+  start_date: wireDateTime,
+  start_date_details: wireDateDetails,
+  end_date: wireDateTime,
+  end_date_details: wireDateDetails,
+  utc_start_date: wireDateTime,
+  utc_start_date_details: wireDateDetails,
+  utc_end_date: wireDateTime,
+  utc_end_date_details: wireDateDetails,
   /** IANA name or `UTC+2`-style; `""` when unknown. */
-  timezone: string;
-  timezone_abbr: string;
+  timezone: z.string(),
+  timezone_abbr: z.string(),
   /** Display string with symbol: `"$10"`, `"€5 – €20"`, `"Free"`, `""`. */
-  cost: string;
-  cost_details: WireCostDetails;
+  cost: z.string(),
+  cost_details: wireCostDetails,
   /** Falls back to the permalink when the event has no website meta; `""` when set empty. */
-  website: string;
-  show_map: boolean | null;
-  show_map_link: boolean | null;
-  hide_from_listings: boolean | null;
-  sticky: boolean | null;
-  featured: boolean | null;
-  categories: WireEmbeddedTerm[];
-  tags: WireEmbeddedTerm[];
+  website: z.string(),
+  show_map: z.boolean().nullable(),
+  show_map_link: z.boolean().nullable(),
+  hide_from_listings: z.boolean().nullable(),
+  sticky: z.boolean().nullable(),
+  featured: z.boolean().nullable(),
+  categories: z.array(wireEmbeddedTerm),
+  tags: z.array(wireEmbeddedTerm),
   /** One venue → object, none → `[]`, several → list. */
-  venue: WireVenue | [] | WireVenue[];
+  venue: z.union([wireVenue, z.tuple([]), z.array(wireVenue)]),
   /** Always a list. */
-  organizer: WireOrganizer[];
+  organizer: z.array(wireOrganizer),
   /** `[]` when none, else keyed by meta key (e.g. `_ecp_custom_2`). */
-  custom_fields: [] | Record<string, WireCustomField>;
+  custom_fields: z.union([z.tuple([]), z.record(z.string(), wireCustomField)]),
   /** Only on `GET /events/{id}` and `/events/by-slug/{slug}`. */
-  json_ld?: Record<string, unknown>;
-}
+  json_ld: z.record(z.string(), z.unknown()).optional(),
+});
+export type WireEvent = z.infer<typeof wireEvent>;
 
 // ---------------------------------------------------------------------------------------------
 // Collections. `next_rest_url`/`previous_rest_url` are absent (not null) when not applicable.
 // Headers: `X-TEC-Total`, `X-TEC-TotalPages`.
 
-interface WirePaging {
-  rest_url: string;
-  next_rest_url?: string;
-  previous_rest_url?: string;
-  total: number;
+const wirePaging = z.object({
+  rest_url: z.string(),
+  next_rest_url: z.string().optional(),
+  previous_rest_url: z.string().optional(),
+  total: z.number(),
   /** `ceil(total / per_page)`, 0 when total is 0. */
-  total_pages: number;
-}
+  total_pages: z.number(),
+});
 
-export interface WireEventsPage extends WirePaging {
-  events: WireEvent[];
-}
-export interface WireVenuesPage extends WirePaging {
-  venues: WireVenue[];
-}
-export interface WireOrganizersPage extends WirePaging {
-  organizers: WireOrganizer[];
-}
-export interface WireCategoriesPage extends WirePaging {
-  categories: WireTerm[];
-}
-export interface WireTagsPage extends WirePaging {
-  tags: WireTerm[];
-}
+const wireEventsPage = wirePaging.extend({ events: z.array(wireEvent) });
+export type WireEventsPage = z.infer<typeof wireEventsPage>;
+const wireVenuesPage = wirePaging.extend({ venues: z.array(wireVenue) });
+export type WireVenuesPage = z.infer<typeof wireVenuesPage>;
+const wireOrganizersPage = wirePaging.extend({ organizers: z.array(wireOrganizer) });
+export type WireOrganizersPage = z.infer<typeof wireOrganizersPage>;
+const wireCategoriesPage = wirePaging.extend({ categories: z.array(wireTerm) });
+export type WireCategoriesPage = z.infer<typeof wireCategoriesPage>;
+const wireTagsPage = wirePaging.extend({ tags: z.array(wireTerm) });
+export type WireTagsPage = z.infer<typeof wireTagsPage>;
 
 // ---------------------------------------------------------------------------------------------
 // Errors: `{code, message, data: {status, params?}}`; HTTP status = data.status.
@@ -343,22 +354,22 @@ export interface WireTagWrite {
 // a fallback. The other fields pass through unchecked (the payload itself is handed on), so the check stays cheap.
 
 /** The fields of an event the graph reads as non-null. */
-export const eventShape = z.object({
-  id: z.number(),
-  title: z.string(),
-  slug: z.string(),
-  status: z.string(),
-  start_date: z.string(),
-  end_date: z.string(),
-  utc_start_date: z.string(),
-  utc_end_date: z.string(),
+export const eventShape = wireEvent.pick({
+  id: true,
+  title: true,
+  slug: true,
+  status: true,
+  start_date: true,
+  end_date: true,
+  utc_start_date: true,
+  utc_end_date: true,
 });
 
 /** Venues and organizers: the id (the name has a plugin quirk of its own and a fallback). */
-export const linkedPostShape = z.object({ id: z.number() });
+export const linkedPostShape = wireLinkedPost.pick({ id: true });
 
 /** Categories and tags. */
-export const termShape = z.object({ id: z.number(), name: z.string(), slug: z.string() });
+export const termShape = wireTerm.pick({ id: true, name: true, slug: true });
 
 /** An archive page whose items sit under `key`, each checked with `item`. */
 export const archivePageShape = <K extends string, S extends z.ZodType>(key: K, item: S) =>
