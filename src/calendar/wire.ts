@@ -237,15 +237,15 @@ const wirePaging = z.object({
   total_pages: z.number(),
 });
 
-const wireEventsPage = wirePaging.extend({ events: z.array(wireEvent) });
+export const wireEventsPage = wirePaging.extend({ events: z.array(wireEvent) });
 export type WireEventsPage = z.infer<typeof wireEventsPage>;
-const wireVenuesPage = wirePaging.extend({ venues: z.array(wireVenue) });
+export const wireVenuesPage = wirePaging.extend({ venues: z.array(wireVenue) });
 export type WireVenuesPage = z.infer<typeof wireVenuesPage>;
-const wireOrganizersPage = wirePaging.extend({ organizers: z.array(wireOrganizer) });
+export const wireOrganizersPage = wirePaging.extend({ organizers: z.array(wireOrganizer) });
 export type WireOrganizersPage = z.infer<typeof wireOrganizersPage>;
-const wireCategoriesPage = wirePaging.extend({ categories: z.array(wireTerm) });
+export const wireCategoriesPage = wirePaging.extend({ categories: z.array(wireTerm) });
 export type WireCategoriesPage = z.infer<typeof wireCategoriesPage>;
-const wireTagsPage = wirePaging.extend({ tags: z.array(wireTerm) });
+export const wireTagsPage = wirePaging.extend({ tags: z.array(wireTerm) });
 export type WireTagsPage = z.infer<typeof wireTagsPage>;
 
 // ---------------------------------------------------------------------------------------------
