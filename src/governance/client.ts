@@ -36,6 +36,9 @@ import type {
 } from './wire.js';
 import { entityShape, springPageShape } from './wire.js';
 
+/** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
+const ENTITY_PAGE = springPageShape(entityShape);
+
 /** Cache tags: a mutation drops exactly what it may have changed. */
 export const Tags = {
   entity: (id: string) => `governance:entity:${id}`,
@@ -85,7 +88,7 @@ export class GovernanceClient {
 
   searchEntities(typeName: AiEntityTypeName | undefined, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityInformation>>({
-      shape: springPageShape(entityShape),
+      shape: ENTITY_PAGE,
       call: {
         method: 'POST',
         path: '/entities/search',
@@ -102,7 +105,7 @@ export class GovernanceClient {
 
   searchEntitySummaries(request: BasicSearchRequest, page: PageRequest) {
     return this.send<SpringPage<BasicEntity>>({
-      shape: springPageShape(entityShape),
+      shape: ENTITY_PAGE,
       call: {
         method: 'POST',
         path: '/entity-basic-details/search',

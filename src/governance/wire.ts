@@ -16,6 +16,13 @@ export type AiEntityTypeName = (typeof AI_ENTITY_TYPE_NAMES)[number];
 
 export type GovernanceScope = 'AI_GOVERNANCE' | 'AI_GOVERNANCE_READ' | 'AI_GOVERNANCE_WRITE';
 
+// Read payloads are zod schemas, and their types are inferred from them: one source for the
+// shapes the gateway checks (picked at the end of this file) and the types the client and the
+// emulator compile against. Request bodies, which the gateway builds itself, stay interfaces.
+
+const uuid = z.string();
+const isoTimestamp = z.string();
+
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
@@ -30,353 +37,380 @@ export const entityTypeReferenceShape = z.object({
 });
 export type EntityTypeReference = z.infer<typeof entityTypeReferenceShape>;
 
-export interface UserReference {
-  id: Uuid;
-  name: string | null;
-  email: string | null;
-  initials: string | null;
-}
+const userReference = z.object({
+  id: uuid,
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  initials: z.string().nullable(),
+});
+export type UserReference = z.infer<typeof userReference>;
 
 /** Audit fields: entities and links carry the user references, entity types only the dates. */
-export interface AuditFields {
-  createdDate: IsoTimestamp;
-  lastUpdatedDate: IsoTimestamp;
-  createdBy?: UserReference;
-  lastModifiedBy?: UserReference;
-}
+const auditFields = z.object({
+  createdDate: isoTimestamp,
+  lastUpdatedDate: isoTimestamp,
+  createdBy: userReference.optional(),
+  lastModifiedBy: userReference.optional(),
+});
+export type AuditFields = z.infer<typeof auditFields>;
 
 /** A value of a text attribute: `id` is null, `value` is the text. */
-export interface ValueItem {
-  id: Uuid | null;
-  value: string;
-  disabled: boolean;
-  valueKey?: string;
-  colorCode?: string;
-  optionSelectionValue?: string;
-  displayLabel?: string;
-}
+const valueItem = z.object({
+  id: uuid.nullable(),
+  value: z.string(),
+  disabled: z.boolean(),
+  valueKey: z.string().optional(),
+  colorCode: z.string().optional(),
+  optionSelectionValue: z.string().optional(),
+  displayLabel: z.string().optional(),
+});
+export type ValueItem = z.infer<typeof valueItem>;
 
 /** A selected option of a select attribute: `id` is the option uuid, `valueKey` its localisation key. */
-export interface OptionValueItem extends ValueItem {
-  id: Uuid;
-  valueKey: string;
-}
+const optionValueItem = valueItem.extend({ id: uuid, valueKey: z.string() });
+export type OptionValueItem = z.infer<typeof optionValueItem>;
 
 /**
  * `entityDetail`: seeded text attributes sit at the top level (`description`, `datasetVersion`, …),
  * seeded select attributes under `extendedBaseAttributes` (`type`, `source`, `function`, …).
  */
-export type EntityDetail = {
-  extendedBaseAttributes?: Record<string, OptionValueItem[]>;
-} & { [attribute: string]: ValueItem[] | Record<string, OptionValueItem[]> | undefined };
+const entityDetail = z
+  .object({ extendedBaseAttributes: z.record(z.string(), z.array(optionValueItem)).optional() })
+  .catchall(z.union([z.array(valueItem), z.record(z.string(), z.array(optionValueItem))]).optional());
+export type EntityDetail = z.infer<typeof entityDetail>;
 
-export interface WorkflowAndStage {
-  id: Uuid;
-  name: string;
-  nameKey?: string;
+const workflowAndStage = z.object({
+  id: uuid,
+  name: z.string(),
+  nameKey: z.string().optional(),
   /** The workflow type (equals the entity type's `workflowType`). */
-  type: Uuid;
-  workflowMode?: 'BASIC' | 'ADVANCED';
-  stageId: Uuid;
-  stageName: string;
-  stageNameKey?: string;
-  badgeColor?: string;
-}
+  type: uuid,
+  workflowMode: z.enum(['BASIC', 'ADVANCED']).optional(),
+  stageId: uuid,
+  stageName: z.string(),
+  stageNameKey: z.string().optional(),
+  badgeColor: z.string().optional(),
+});
+export type WorkflowAndStage = z.infer<typeof workflowAndStage>;
 
 // ---------------------------------------------------------------------------------------------
 // Entities
 
-export interface EntityInformation {
-  id: Uuid;
-  number: number;
-  name: string;
-  orgGroupId: Uuid;
-  schemaId: Uuid;
-  entityType: EntityTypeReference;
-  workflowAndStage: WorkflowAndStage | null;
-  entityDetail: EntityDetail;
+const entityInformation = z.object({
+  id: uuid,
+  number: z.number(),
+  name: z.string(),
+  orgGroupId: uuid,
+  schemaId: uuid,
+  entityType: entityTypeReferenceShape,
+  workflowAndStage: workflowAndStage.nullable(),
+  entityDetail,
   /** Custom attributes keyed by generated field name (e.g. `attributeTextValue.value1_3`); often `{}`. */
-  attributes: Record<string, ValueItem[]>;
-  auditFields: AuditFields;
-}
+  attributes: z.record(z.string(), z.array(valueItem)),
+  auditFields,
+});
+export type EntityInformation = z.infer<typeof entityInformation>;
 
 /** Item of `/entity-basic-details/search`. */
-export interface BasicEntity {
-  id: Uuid;
-  number: number;
-  name: string;
+export const basicEntity = z.object({
+  id: uuid,
+  number: z.number(),
+  name: z.string(),
   /** `"<number> | <name>"`. */
-  displayLabel: string;
-  entityType: EntityTypeReference;
-  orgGroupId: Uuid;
-  schemaId: Uuid;
-}
+  displayLabel: z.string(),
+  entityType: entityTypeReferenceShape,
+  orgGroupId: uuid,
+  schemaId: uuid,
+});
+export type BasicEntity = z.infer<typeof basicEntity>;
 
 // ---------------------------------------------------------------------------------------------
 // Entity types
 
-export interface EntityTypeSettings {
-  enableWorkflow: boolean;
-  enableWorkflowStageTracking: boolean;
-  enableAudit?: boolean;
-  assessable: boolean;
-  enableTask: boolean;
-  enableRisk: boolean;
-  enableDocument: boolean;
-  enableControl: boolean;
-  enableWebForm: boolean;
-  enableComment: boolean;
-}
+const entityTypeSettings = z.object({
+  enableWorkflow: z.boolean(),
+  enableWorkflowStageTracking: z.boolean(),
+  enableAudit: z.boolean().optional(),
+  assessable: z.boolean(),
+  enableTask: z.boolean(),
+  enableRisk: z.boolean(),
+  enableDocument: z.boolean(),
+  enableControl: z.boolean(),
+  enableWebForm: z.boolean(),
+  enableComment: z.boolean(),
+});
+export type EntityTypeSettings = z.infer<typeof entityTypeSettings>;
 
-export interface EntityTypeInformation {
-  id: Uuid;
-  name: string;
-  nameKey?: string;
-  description?: string;
-  descriptionKey?: string;
-  seeded?: boolean;
-  enabled?: boolean;
-  moduleName?: string;
+export const entityTypeInformation = z.object({
+  id: uuid,
+  name: z.string(),
+  nameKey: z.string().optional(),
+  description: z.string().optional(),
+  descriptionKey: z.string().optional(),
+  seeded: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  moduleName: z.string().optional(),
   /** Module codes such as `AIG`, `DM`, `ITRM`. */
-  moduleScopes?: string[];
-  schemaName?: string;
+  moduleScopes: z.array(z.string()).optional(),
+  schemaName: z.string().optional(),
   /** The workflow type uuid (the type's own id where seen), null without a workflow. */
-  workflowType: Uuid | null;
-  settings: EntityTypeSettings;
-  auditFields?: AuditFields;
-}
+  workflowType: uuid.nullable(),
+  settings: entityTypeSettings,
+  auditFields: auditFields.optional(),
+});
+export type EntityTypeInformation = z.infer<typeof entityTypeInformation>;
 
 // ---------------------------------------------------------------------------------------------
 // Links
 
-export interface LinkTypeReference {
-  id: Uuid;
-  name: string;
-  nameKey?: string;
-  idOrNamePresent?: boolean;
-}
+const linkTypeReference = z.object({
+  id: uuid,
+  name: z.string(),
+  nameKey: z.string().optional(),
+  idOrNamePresent: z.boolean().optional(),
+});
+export type LinkTypeReference = z.infer<typeof linkTypeReference>;
 
-export interface LinkTypeLabel {
-  id: number;
-  entityType1ToEntityType2EntityLinkName: string;
-  entityType1ToEntityType2EntityLinkNameKey?: string;
-  entityType2ToEntityType1EntityLinkName: string;
-  entityType2ToEntityType1EntityLinkNameKey?: string;
-}
+const linkTypeLabel = z.object({
+  id: z.number(),
+  entityType1ToEntityType2EntityLinkName: z.string(),
+  entityType1ToEntityType2EntityLinkNameKey: z.string().optional(),
+  entityType2ToEntityType1EntityLinkName: z.string(),
+  entityType2ToEntityType1EntityLinkNameKey: z.string().optional(),
+});
+export type LinkTypeLabel = z.infer<typeof linkTypeLabel>;
 
-export interface LinkEntityDetail {
-  extendedBaseAttributes?: Record<string, OptionValueItem[]>;
-  displayLabel?: string;
-}
+const linkEntityDetail = z.object({
+  extendedBaseAttributes: z.record(z.string(), z.array(optionValueItem)).optional(),
+  displayLabel: z.string().optional(),
+});
+export type LinkEntityDetail = z.infer<typeof linkEntityDetail>;
 
 /** One end of a link. `number` is null in `/links` responses, filled in on the related-entities page. */
-export interface LinkEndpoint {
-  linkEntityDetail: LinkEntityDetail | null;
-  id: Uuid;
-  number: number | null;
-  name: string;
-  entityType: EntityTypeReference;
-  deleted: boolean;
-}
+const linkEndpoint = z.object({
+  linkEntityDetail: linkEntityDetail.nullable(),
+  id: uuid,
+  number: z.number().nullable(),
+  name: z.string(),
+  entityType: entityTypeReferenceShape,
+  deleted: z.boolean(),
+});
+export type LinkEndpoint = z.infer<typeof linkEndpoint>;
 
-export interface LinkInformation {
-  id: Uuid;
-  linkType: LinkTypeReference;
-  linkTypeLabel: LinkTypeLabel;
-  entity1: LinkEndpoint;
-  entity2: LinkEndpoint;
-  schemaId: Uuid;
-  entityLinkDetail: Record<string, unknown> | null;
-  auditFields: AuditFields;
-}
+export const linkInformation = z.object({
+  id: uuid,
+  linkType: linkTypeReference,
+  linkTypeLabel,
+  entity1: linkEndpoint,
+  entity2: linkEndpoint,
+  schemaId: uuid,
+  entityLinkDetail: z.record(z.string(), z.unknown()).nullable(),
+  auditFields,
+});
+export type LinkInformation = z.infer<typeof linkInformation>;
 
 /** `relationshipTypeDetail` of a related-entities item; its `id` is the link type id. */
-export interface RelationshipTypeDetail {
-  id: Uuid;
-  name: string;
-  nameKey: string;
-  schemaName: string;
-  seeded: boolean;
-  moduleName: string;
-  description: string;
-  descriptionKey: string;
-  entityType1ToEntityType2EntityLinkName: string;
-  entityType1ToEntityType2EntityLinkNameKey: string;
-  entityType2ToEntityType1EntityLinkName: string;
-  entityType2ToEntityType1EntityLinkNameKey: string;
-  enableAudit: boolean;
-  allowNewCustomLinkAssociation: boolean;
-  auditFields: AuditFields;
-}
+const relationshipTypeDetail = z.object({
+  id: uuid,
+  name: z.string(),
+  nameKey: z.string(),
+  schemaName: z.string(),
+  seeded: z.boolean(),
+  moduleName: z.string(),
+  description: z.string(),
+  descriptionKey: z.string(),
+  entityType1ToEntityType2EntityLinkName: z.string(),
+  entityType1ToEntityType2EntityLinkNameKey: z.string(),
+  entityType2ToEntityType1EntityLinkName: z.string(),
+  entityType2ToEntityType1EntityLinkNameKey: z.string(),
+  enableAudit: z.boolean(),
+  allowNewCustomLinkAssociation: z.boolean(),
+  auditFields,
+});
+export type RelationshipTypeDetail = z.infer<typeof relationshipTypeDetail>;
 
 /** Item of `/linked-entity-types/…/links/pages`; the entity of the path may be `source` or `target`. */
-export interface RelatedEntityLink {
+export const relatedEntityLink = z.object({
   /** The link id. */
-  id: Uuid;
-  createdDate: IsoTimestamp;
-  lastUpdatedDate: IsoTimestamp;
-  relationshipTypeDetail: RelationshipTypeDetail;
-  source: LinkEndpoint;
-  target: LinkEndpoint;
-}
+  id: uuid,
+  createdDate: isoTimestamp,
+  lastUpdatedDate: isoTimestamp,
+  relationshipTypeDetail,
+  source: linkEndpoint,
+  target: linkEndpoint,
+});
+export type RelatedEntityLink = z.infer<typeof relatedEntityLink>;
 
 // ---------------------------------------------------------------------------------------------
 // Workflow stages
 
 /** The one stage object that the stage-assignment operation returns. */
-export interface WorkflowStageInformation {
-  id: Uuid;
-  name: string;
-  nameKey?: string;
-  description?: string | null;
-  descriptionKey?: string | null;
-  sequence: number;
-  allowDeletion?: boolean;
-  badgeColor?: string;
-  approvalStage?: boolean;
-  exceptionStage?: boolean;
-  autoAdvanceOnApproval?: boolean;
-  customFields?: Record<string, unknown>;
-  stageApprovers?: Array<Record<string, unknown>>;
-  additionalFields?: Record<string, unknown>;
-  advanceStageActionEnabled?: boolean;
-  advanceStageActions?: Array<Record<string, unknown>>;
-  stageExceptionConfiguration?: Record<string, unknown> | null;
-}
+export const workflowStageInformation = z.object({
+  id: uuid,
+  name: z.string(),
+  nameKey: z.string().optional(),
+  description: z.string().nullable().optional(),
+  descriptionKey: z.string().nullable().optional(),
+  sequence: z.number(),
+  allowDeletion: z.boolean().optional(),
+  badgeColor: z.string().optional(),
+  approvalStage: z.boolean().optional(),
+  exceptionStage: z.boolean().optional(),
+  autoAdvanceOnApproval: z.boolean().optional(),
+  customFields: z.record(z.string(), z.unknown()).optional(),
+  stageApprovers: z.array(z.record(z.string(), z.unknown())).optional(),
+  additionalFields: z.record(z.string(), z.unknown()).optional(),
+  advanceStageActionEnabled: z.boolean().optional(),
+  advanceStageActions: z.array(z.record(z.string(), z.unknown())).optional(),
+  stageExceptionConfiguration: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type WorkflowStageInformation = z.infer<typeof workflowStageInformation>;
 
 // ---------------------------------------------------------------------------------------------
 // Attributes
 
-export type AttributeResponseType =
-  'Text' | 'SingleSelect' | 'MultiSelect' | 'Date' | 'Formula' | 'Score' | 'Level' | 'Range';
+const attributeResponseType = z.enum([
+  'Text',
+  'SingleSelect',
+  'MultiSelect',
+  'Date',
+  'Formula',
+  'Score',
+  'Level',
+  'Range',
+]);
+export type AttributeResponseType = z.infer<typeof attributeResponseType>;
 
-export interface AttributeOptionInformation {
-  id?: Uuid;
-  option: string;
-  optionKey?: string;
-  enabled?: boolean;
-  colorCode?: string;
-  sequence?: number;
-}
+const attributeOptionInformation = z.object({
+  id: uuid.optional(),
+  option: z.string(),
+  optionKey: z.string().optional(),
+  enabled: z.boolean().optional(),
+  colorCode: z.string().optional(),
+  sequence: z.number().optional(),
+});
+export type AttributeOptionInformation = z.infer<typeof attributeOptionInformation>;
 
-export interface AttributeInformation {
-  id: Uuid;
-  name: string;
-  nameKey?: string;
-  description?: string | null;
-  descriptionKey?: string | null;
+export const attributeInformation = z.object({
+  id: uuid,
+  name: z.string(),
+  nameKey: z.string().optional(),
+  description: z.string().nullable().optional(),
+  descriptionKey: z.string().nullable().optional(),
   /** Generated, e.g. `attributeTextValue.value1_3`. */
-  fieldName: string;
-  mappedFieldName?: string | null;
-  enabled: boolean;
-  required?: boolean;
-  readOnly?: boolean;
-  encrypted?: boolean;
-  allowOther?: boolean;
-  baseAttribute?: boolean;
-  responseType?: AttributeResponseType;
-  formula?: string | null;
+  fieldName: z.string(),
+  mappedFieldName: z.string().nullable().optional(),
+  enabled: z.boolean(),
+  required: z.boolean().optional(),
+  readOnly: z.boolean().optional(),
+  encrypted: z.boolean().optional(),
+  allowOther: z.boolean().optional(),
+  baseAttribute: z.boolean().optional(),
+  responseType: attributeResponseType.optional(),
+  formula: z.string().nullable().optional(),
   /** Schema enum None|Static|Dynamic; the platform's examples send lower case. */
-  optionType?: string | null;
-  optionAllowed?: boolean;
-  schemaId?: Uuid;
-  schemaName?: string;
-  options?: AttributeOptionInformation[];
-  responseMaxLength?: number | null;
-  source?: string | null;
-  responseSubType?: 'STANDARD' | 'FORMULA' | 'MATRIX' | null;
-  multiSelectMaxOptionValues?: number | null;
-  hidden?: boolean;
-  abacBasicAssignmentInfo?: unknown[] | null;
-  associatedAttributeFieldName?: string | null;
-  scoreLevelName?: string;
-  referenceCategoryIds?: string[];
-  maxMultiSelectAllowedOptionValues?: number | null;
-  metadata?: string;
-  createdBy?: string;
-  createdTime?: IsoTimestamp;
-  lastModifiedBy?: string;
-  lastModifiedTime?: IsoTimestamp;
-}
+  optionType: z.string().nullable().optional(),
+  optionAllowed: z.boolean().optional(),
+  schemaId: uuid.optional(),
+  schemaName: z.string().optional(),
+  options: z.array(attributeOptionInformation).optional(),
+  responseMaxLength: z.number().nullable().optional(),
+  source: z.string().nullable().optional(),
+  responseSubType: z.enum(['STANDARD', 'FORMULA', 'MATRIX']).nullable().optional(),
+  multiSelectMaxOptionValues: z.number().nullable().optional(),
+  hidden: z.boolean().optional(),
+  abacBasicAssignmentInfo: z.array(z.unknown()).nullable().optional(),
+  associatedAttributeFieldName: z.string().nullable().optional(),
+  scoreLevelName: z.string().optional(),
+  referenceCategoryIds: z.array(z.string()).optional(),
+  maxMultiSelectAllowedOptionValues: z.number().nullable().optional(),
+  metadata: z.string().optional(),
+  createdBy: z.string().optional(),
+  createdTime: isoTimestamp.optional(),
+  lastModifiedBy: z.string().optional(),
+  lastModifiedTime: isoTimestamp.optional(),
+});
+export type AttributeInformation = z.infer<typeof attributeInformation>;
 
 // ---------------------------------------------------------------------------------------------
 // Envelopes
 
-export interface SortInfo {
-  empty: boolean;
-  sorted: boolean;
-  unsorted: boolean;
-}
+const sortInfo = z.object({ empty: z.boolean(), sorted: z.boolean(), unsorted: z.boolean() });
+export type SortInfo = z.infer<typeof sortInfo>;
 
 /** Spring Data page: entities, basic details, entity types. */
-export interface SpringPage<T> {
-  content: T[];
-  pageable: {
-    pageNumber: number;
-    pageSize: number;
-    sort: SortInfo;
-    offset: number;
-    paged: boolean;
-    unpaged: boolean;
-  };
-  last: boolean;
-  first: boolean;
-  empty: boolean;
-  totalElements: number;
-  totalPages: number;
-  size: number;
-  number: number;
-  numberOfElements: number;
-  sort: SortInfo;
-}
+export const springPage = <S extends z.ZodType>(item: S) =>
+  z.object({
+    content: z.array(item),
+    pageable: z.object({
+      pageNumber: z.number(),
+      pageSize: z.number(),
+      sort: sortInfo,
+      offset: z.number(),
+      paged: z.boolean(),
+      unpaged: z.boolean(),
+    }),
+    last: z.boolean(),
+    first: z.boolean(),
+    empty: z.boolean(),
+    totalElements: z.number(),
+    totalPages: z.number(),
+    size: z.number(),
+    number: z.number(),
+    numberOfElements: z.number(),
+    sort: sortInfo,
+  });
+export type SpringPage<T> = Omit<z.infer<ReturnType<typeof springPage<z.ZodUnknown>>>, 'content'> & { content: T[] };
 
 /** The related-entities page: no `pageable`, no `sort`, `hasContent` instead of `empty`. */
-export interface LinksPage<T> {
-  content: T[];
-  number: number;
-  size: number;
-  totalElements: number;
-  first: boolean;
-  last: boolean;
-  hasContent: boolean;
-  numberOfElements: number;
-  totalPages: number;
-}
+export const linksPage = <S extends z.ZodType>(item: S) =>
+  z.object({
+    content: z.array(item),
+    number: z.number(),
+    size: z.number(),
+    totalElements: z.number(),
+    first: z.boolean(),
+    last: z.boolean(),
+    hasContent: z.boolean(),
+    numberOfElements: z.number(),
+    totalPages: z.number(),
+  });
+export type LinksPage<T> = Omit<z.infer<ReturnType<typeof linksPage<z.ZodUnknown>>>, 'content'> & { content: T[] };
 
-export interface ErrorItem {
-  code: string;
-  title: string;
-  detail: string;
-  source?: string;
-}
+const errorItem = z.object({
+  code: z.string(),
+  title: z.string(),
+  detail: z.string(),
+  source: z.string().optional(),
+});
+export type ErrorItem = z.infer<typeof errorItem>;
 
 /** `{errors:[{code,title,detail}],traceId}`; codes such as `INVALID_REQUEST`, `ERROR_ONETRUST_ENTITY_NOT_FOUND`. */
-export interface ErrorBody {
-  errors: ErrorItem[];
-  traceId: Uuid;
-}
+export const errorBody = z.object({ errors: z.array(errorItem), traceId: uuid });
+export type ErrorBody = z.infer<typeof errorBody>;
 
 /** `POST /api/access/v1/oauth/token` success body. */
-export interface TokenResponse {
-  access_token: string;
-  token_type: string;
+export const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.string(),
   /** Seconds; the client falls back to 3600 when missing. */
-  expires_in?: number;
-  scope?: string;
+  expires_in: z.number().optional(),
+  scope: z.string().optional(),
   /** Comma-joined list of the credential's scopes, e.g. `AI_GOVERNANCE,AI_GOVERNANCE_READ`. */
-  'ot-scopes'?: string;
-  jti?: string;
-  guid?: string;
-  sessionId?: string;
-  tenantId?: number;
-  tenantGuid?: Uuid;
-  orgGroupId?: number | string;
-  orgGroupGuid?: Uuid;
-  email?: string;
-  user_name?: string;
-  languageId?: number;
-  role?: string;
-}
+  'ot-scopes': z.string().optional(),
+  jti: z.string().optional(),
+  guid: z.string().optional(),
+  sessionId: z.string().optional(),
+  tenantId: z.number().optional(),
+  tenantGuid: uuid.optional(),
+  orgGroupId: z.union([z.number(), z.string()]).optional(),
+  orgGroupGuid: uuid.optional(),
+  email: z.string().optional(),
+  user_name: z.string().optional(),
+  languageId: z.number().optional(),
+  role: z.string().optional(),
+});
+export type TokenResponse = z.infer<typeof tokenResponse>;
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies
@@ -511,13 +545,8 @@ export interface AttributeCreateRequest {
 // a fallback. The other fields pass through unchecked (the payload itself is handed on), so the check stays cheap.
 
 /** The fields of an entity the graph reads as non-null (id, number, name, its type). */
-export const entityShape = z.object({
-  id: z.string(),
-  number: z.number(),
-  name: z.string(),
-  entityType: entityTypeReferenceShape,
-});
+export const entityShape = entityInformation.pick({ id: true, number: true, name: true, entityType: true });
 
 /** A page of the platform's Spring search endpoints, its items checked with `item`. */
 export const springPageShape = <S extends z.ZodType>(item: S) =>
-  z.object({ content: z.array(item), totalElements: z.number() });
+  springPage(item).pick({ content: true, totalElements: true });
