@@ -6,38 +6,20 @@
 import { builder } from '../../graph/builder.js';
 import type { Change, ChangeBatch } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
-import { ChangeOrigin, POLL_ARG_HELP } from '../../live/schema-common.js';
+import { ChangeOrigin, POLL_ARG_HELP, recordChangeType } from '../../live/schema-common.js';
 import { pollInterval, watchAndListen } from '../../live/subscribe.js';
 import { eventsQuery, recordId } from '../inputs.js';
-import type { CalendarEvent } from '../model.js';
 import { normalizeEvent } from '../normalize.js';
 import { EventFilter } from './event-filter.js';
 import { EventRef } from './refs.js';
 
 const MISSING = 'missing';
 
-const EventChange = builder.objectRef<{ change: Change; event: CalendarEvent | null }>('EventChange').implement({
-  description: "An event changed; `event` is it as the subscriber's credential reads it now.",
-  fields: (t) => ({
-    id: t.id({ nullable: false, description: "The event's id.", resolve: (c) => c.change.id }),
-    origin: t.field({
-      type: ChangeOrigin,
-      nullable: false,
-      description: 'How the gateway learned of the change.',
-      resolve: (c) => c.change.origin,
-    }),
-    deleted: t.boolean({
-      nullable: false,
-      description: 'Whether the event is gone (trashed or deleted): `event` is then null.',
-      resolve: (c) => Boolean(c.change.deleted) || c.event === null,
-    }),
-    event: t.field({
-      type: EventRef,
-      nullable: true,
-      description: "The event now, read with the subscriber's credential; null when it no longer reads.",
-      resolve: (c) => c.event,
-    }),
-  }),
+const EventChange = recordChangeType('EventChange', {
+  field: 'event',
+  ref: EventRef,
+  words: { a: 'An event', the: 'The event', id: "The event's id." },
+  gone: ' (trashed or deleted)',
 });
 
 const EventsChange = builder.objectRef<ChangeBatch>('EventsChange').implement({
@@ -85,11 +67,11 @@ builder.subscriptionFields((t) => ({
       );
     },
     resolve: async (change: Change, _args, ctx) => {
-      if (change.deleted) return { change, event: null };
+      if (change.deleted) return { change, record: null };
       // Past the cache: a change made upstream (or on another replica) may not have reached it yet.
       const scope = ctx.live.fresh().calendar;
       const wire = await scope.client.getEvent(Number(change.id), undefined, 'read', { background: false });
-      return { change, event: wire ? scope.loaders.primeEvent(normalizeEvent(wire)) : null };
+      return { change, record: wire ? scope.loaders.primeEvent(normalizeEvent(wire)) : null };
     },
   }),
   eventsChanged: t.field({

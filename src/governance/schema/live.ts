@@ -6,36 +6,17 @@
 import { builder } from '../../graph/builder.js';
 import type { Change } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
-import { ChangeOrigin, POLL_ARG_HELP } from '../../live/schema-common.js';
+import { POLL_ARG_HELP, recordChangeType } from '../../live/schema-common.js';
 import { pollInterval, watchAndListen } from '../../live/subscribe.js';
-import type { EntityInformation } from '../wire.js';
 import { EntityRef } from './refs.js';
 import { uuidArg } from './validate.js';
 
 const MISSING = 'missing';
 
-const EntityChange = builder.objectRef<{ change: Change; entity: EntityInformation | null }>('EntityChange').implement({
-  description: "A record changed; `entity` is it as the subscriber's credential reads it now.",
-  fields: (t) => ({
-    id: t.id({ nullable: false, description: "The record's uuid.", resolve: (c) => c.change.id }),
-    origin: t.field({
-      type: ChangeOrigin,
-      nullable: false,
-      description: 'How the gateway learned of the change.',
-      resolve: (c) => c.change.origin,
-    }),
-    deleted: t.boolean({
-      nullable: false,
-      description: 'Whether the record is gone: `entity` is then null.',
-      resolve: (c) => Boolean(c.change.deleted) || c.entity === null,
-    }),
-    entity: t.field({
-      type: EntityRef,
-      nullable: true,
-      description: "The record now, read with the subscriber's credential; null when it no longer reads.",
-      resolve: (c) => c.entity,
-    }),
-  }),
+const EntityChange = recordChangeType('EntityChange', {
+  field: 'entity',
+  ref: EntityRef,
+  words: { a: 'A record', the: 'The record', id: "The record's uuid." },
 });
 
 builder.subscriptionField('entityChanged', (t) =>
@@ -70,12 +51,12 @@ builder.subscriptionField('entityChanged', (t) =>
       );
     },
     resolve: async (change: Change, _args, ctx) => {
-      if (change.deleted) return { change, entity: null };
+      if (change.deleted) return { change, record: null };
       // Past the cache: a change made upstream (or on another replica) may not have reached it yet.
       const scope = ctx.live.fresh().governance;
       const entity = await scope.client.getEntity(change.id, { background: false });
       if (entity) scope.loaders.primeEntities([entity]);
-      return { change, entity };
+      return { change, record: entity };
     },
   }),
 );
