@@ -14,9 +14,24 @@ import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
-import type { CalendarEvent } from './model.js';
+import type { CalendarEvent, CalendarOrganizer, CalendarVenue } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
-import type { WireEvent, WireEventWrite, WireOrganizerWrite, WireVenueWrite } from './wire.js';
+import type {
+  WireEvent,
+  WireEventWrite,
+  WireOrganizer,
+  WireOrganizerWrite,
+  WireVenue,
+  WireVenueWrite,
+} from './wire.js';
+
+/** A kind of linked post (venue, organizer) as its writes need it. */
+interface LinkedKind<W, T> {
+  kind: 'venue' | 'organizer';
+  read: (ref: Ref) => Promise<W | null>;
+  normalize: (w: W) => T;
+  version: (record: T) => string;
+}
 
 type Maybe<T> = T | null | undefined;
 
@@ -339,30 +354,12 @@ export class CalendarWrites {
   }
   async updateVenue(ref: Ref, input: VenueInput, expectedVersion?: string) {
     checkLinked(input, 'input');
-    const read = (r: Ref) => this.client.getVenue(r, 'write');
-    return normalizeVenue(
-      await this.linkedWrite(
-        'venue',
-        ref,
-        read,
-        expectedVersion,
-        (w) => venueVersion(normalizeVenue(w)),
-        (id) => this.client.updateVenue({ id }, venueBody(input)),
-      ),
+    return this.linkedWrite(this.venues, ref, expectedVersion, (id) =>
+      this.client.updateVenue({ id }, venueBody(input)),
     );
   }
   async deleteVenue(ref: Ref) {
-    const read = (r: Ref) => this.client.getVenue(r, 'write');
-    return normalizeVenue(
-      await this.linkedWrite(
-        'venue',
-        ref,
-        read,
-        undefined,
-        () => '',
-        (id) => this.client.deleteVenue({ id }),
-      ),
-    );
+    return this.linkedWrite(this.venues, ref, undefined, (id) => this.client.deleteVenue({ id }));
   }
 
   async createOrganizer(input: OrganizerInput) {
@@ -371,31 +368,27 @@ export class CalendarWrites {
   }
   async updateOrganizer(ref: Ref, input: OrganizerInput, expectedVersion?: string) {
     checkLinked(input, 'input');
-    const read = (r: Ref) => this.client.getOrganizer(r, 'write');
-    return normalizeOrganizer(
-      await this.linkedWrite(
-        'organizer',
-        ref,
-        read,
-        expectedVersion,
-        (w) => organizerVersion(normalizeOrganizer(w)),
-        (id) => this.client.updateOrganizer({ id }, organizerBody(input)),
-      ),
+    return this.linkedWrite(this.organizers, ref, expectedVersion, (id) =>
+      this.client.updateOrganizer({ id }, organizerBody(input)),
     );
   }
   async deleteOrganizer(ref: Ref) {
-    const read = (r: Ref) => this.client.getOrganizer(r, 'write');
-    return normalizeOrganizer(
-      await this.linkedWrite(
-        'organizer',
-        ref,
-        read,
-        undefined,
-        () => '',
-        (id) => this.client.deleteOrganizer({ id }),
-      ),
-    );
+    return this.linkedWrite(this.organizers, ref, undefined, (id) => this.client.deleteOrganizer({ id }));
   }
+
+  /** How venues and organizers are read (with the write credential), normalised and versioned. */
+  private readonly venues: LinkedKind<WireVenue, CalendarVenue> = {
+    kind: 'venue',
+    read: (r) => this.client.getVenue(r, 'write'),
+    normalize: normalizeVenue,
+    version: venueVersion,
+  };
+  private readonly organizers: LinkedKind<WireOrganizer, CalendarOrganizer> = {
+    kind: 'organizer',
+    read: (r) => this.client.getOrganizer(r, 'write'),
+    normalize: normalizeOrganizer,
+    version: organizerVersion,
+  };
 
   private termBody(input: TermInput) {
     if (input.name != null && !input.name.trim()) throw badInput('"input.name" must not be empty.', 'input.name');
@@ -435,24 +428,26 @@ export class CalendarWrites {
    * A venue or organizer write under its record's lock. Their updates are partial upstream, so only
    * a precondition needs the read; a slug is first resolved to the id the lock and the write use.
    */
-  private async linkedWrite<W extends { id: number }, R>(
-    kind: 'venue' | 'organizer',
+  /**
+   * An update or delete of a venue or organizer found by id or slug, under the record's lock; with
+   * `expectedVersion`, the record is read inside the lock and a stale version is a CONFLICT.
+   */
+  private async linkedWrite<W extends { id: number }, T>(
+    o: LinkedKind<W, T>,
     ref: Ref,
-    read: (ref: Ref) => Promise<W | null>,
     expectedVersion: string | undefined,
-    version: (w: W) => string,
-    write: (id: number) => Promise<R>,
-  ): Promise<R> {
-    const id = 'id' in ref ? ref.id : (await read(ref))?.id;
-    if (id === undefined) throw notFound(kind);
-    return this.locks.run(
+    write: (id: number) => Promise<W>,
+  ): Promise<T> {
+    const id = 'id' in ref ? ref.id : (await o.read(ref))?.id;
+    if (id === undefined) throw notFound(o.kind);
+    const written = await this.locks.run(
       'calendar',
-      lockKey(kind, id),
+      lockKey(o.kind, id),
       async (lock) => {
         if (expectedVersion != null) {
-          const current = await read({ id });
-          if (!current) throw notFound(kind);
-          const now = version(current);
+          const current = await o.read({ id });
+          if (!current) throw notFound(o.kind);
+          const now = o.version(o.normalize(current));
           if (now !== expectedVersion) throw conflict(now);
         }
         lock.check();
@@ -460,6 +455,7 @@ export class CalendarWrites {
       },
       this.signal,
     );
+    return o.normalize(written);
   }
 
   private termWrite<R>(
