@@ -3,9 +3,7 @@
  * the trash and return them; categories and tags have no trash and are deleted for good.
  */
 import { builder } from '../../graph/builder.js';
-import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
-import { recordId, recordRef } from '../inputs.js';
 import {
   CreateCategoryInput,
   CreateTagInput,
@@ -21,10 +19,15 @@ import {
   DeleteOrganizerPayload,
   DeleteTagPayload,
   DeleteVenuePayload,
-  deleted,
 } from './delete-payloads.js';
+import {
+  createResolver,
+  deleteByIdResolver,
+  deleteByRefResolver,
+  updateByIdResolver,
+  updateByRefResolver,
+} from './resolvers.js';
 import { CategoryRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
-import { refuseNulls } from '../../graph/update-input.js';
 
 builder.mutationFields((t) => {
   const idOrSlug = (what: string) => ({
@@ -43,15 +46,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: VenueInputFields, required: true, description: 'The new venue.' }),
         clientMutationId: clientMutationId(),
       },
-      resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(
-          idempotency,
-          info,
-          { upstream: 'calendar', identity: calendar.client.writerIdentity },
-          input,
-          clientMutationId,
-          () => calendar.writes.createVenue(input),
-        ),
+      resolve: createResolver((writes, input) => writes.createVenue(input)),
     }),
     updateVenue: t.field({
       type: VenueRef,
@@ -62,11 +57,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: UpdateVenueInput, required: true, description: 'The changes.' }),
         expectedVersion: expectedVersion(),
       },
-      resolve: (_r, args, { calendar }) => {
-        const ref = recordRef(args, 'venue');
-        refuseNulls(args.input, 'input');
-        return calendar.writes.updateVenue(ref, args.input, args.expectedVersion ?? undefined);
-      },
+      resolve: updateByRefResolver('venue', (writes, ref, input, v) => writes.updateVenue(ref, input, v)),
     }),
     deleteVenue: t.field({
       type: DeleteVenuePayload,
@@ -74,7 +65,7 @@ builder.mutationFields((t) => {
       description:
         'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
       args: idOrSlug('venue'),
-      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteVenue(recordRef(args, 'venue'))),
+      resolve: deleteByRefResolver('venue', (writes, ref) => writes.deleteVenue(ref)),
     }),
     createOrganizer: t.field({
       type: OrganizerRef,
@@ -84,15 +75,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: OrganizerInputFields, required: true, description: 'The new organizer.' }),
         clientMutationId: clientMutationId(),
       },
-      resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(
-          idempotency,
-          info,
-          { upstream: 'calendar', identity: calendar.client.writerIdentity },
-          input,
-          clientMutationId,
-          () => calendar.writes.createOrganizer(input),
-        ),
+      resolve: createResolver((writes, input) => writes.createOrganizer(input)),
     }),
     updateOrganizer: t.field({
       type: OrganizerRef,
@@ -103,11 +86,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: UpdateOrganizerInput, required: true, description: 'The changes.' }),
         expectedVersion: expectedVersion(),
       },
-      resolve: (_r, args, { calendar }) => {
-        const ref = recordRef(args, 'organizer');
-        refuseNulls(args.input, 'input');
-        return calendar.writes.updateOrganizer(ref, args.input, args.expectedVersion ?? undefined);
-      },
+      resolve: updateByRefResolver('organizer', (writes, ref, input, v) => writes.updateOrganizer(ref, input, v)),
     }),
     deleteOrganizer: t.field({
       type: DeleteOrganizerPayload,
@@ -115,8 +94,7 @@ builder.mutationFields((t) => {
       description:
         'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
       args: idOrSlug('organizer'),
-      resolve: async (_r, args, { calendar }) =>
-        deleted(await calendar.writes.deleteOrganizer(recordRef(args, 'organizer'))),
+      resolve: deleteByRefResolver('organizer', (writes, ref) => writes.deleteOrganizer(ref)),
     }),
     createCategory: t.field({
       type: CategoryRef,
@@ -126,15 +104,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: CreateCategoryInput, required: true, description: 'The new category.' }),
         clientMutationId: clientMutationId(),
       },
-      resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(
-          idempotency,
-          info,
-          { upstream: 'calendar', identity: calendar.client.writerIdentity },
-          input,
-          clientMutationId,
-          () => calendar.writes.createCategory(input),
-        ),
+      resolve: createResolver((writes, input) => writes.createCategory(input)),
     }),
     updateCategory: t.field({
       type: CategoryRef,
@@ -145,11 +115,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: UpdateCategoryInput, required: true, description: 'The changes.' }),
         expectedVersion: expectedVersion(),
       },
-      resolve: (_r, args, { calendar }) => {
-        const id = recordId(args.id, 'id');
-        refuseNulls(args.input, 'input');
-        return calendar.writes.updateCategory(id, args.input, args.expectedVersion ?? undefined);
-      },
+      resolve: updateByIdResolver((writes, id, input, v) => writes.updateCategory(id, input, v)),
     }),
     deleteCategory: t.field({
       type: DeleteCategoryPayload,
@@ -157,7 +123,7 @@ builder.mutationFields((t) => {
       description:
         'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
       args: termId('category'),
-      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteCategory(recordId(args.id, 'id'))),
+      resolve: deleteByIdResolver((writes, id) => writes.deleteCategory(id)),
     }),
     createTag: t.field({
       type: TagRef,
@@ -167,15 +133,7 @@ builder.mutationFields((t) => {
         input: t.arg({ type: CreateTagInput, required: true, description: 'The new tag.' }),
         clientMutationId: clientMutationId(),
       },
-      resolve: (_r, { input, clientMutationId }, { calendar, idempotency }, info) =>
-        idempotentCreate(
-          idempotency,
-          info,
-          { upstream: 'calendar', identity: calendar.client.writerIdentity },
-          input,
-          clientMutationId,
-          () => calendar.writes.createTag(input),
-        ),
+      resolve: createResolver((writes, input) => writes.createTag(input)),
     }),
     updateTag: t.field({
       type: TagRef,
@@ -186,18 +144,14 @@ builder.mutationFields((t) => {
         input: t.arg({ type: UpdateTagInput, required: true, description: 'The changes.' }),
         expectedVersion: expectedVersion(),
       },
-      resolve: (_r, args, { calendar }) => {
-        const id = recordId(args.id, 'id');
-        refuseNulls(args.input, 'input');
-        return calendar.writes.updateTag(id, args.input, args.expectedVersion ?? undefined);
-      },
+      resolve: updateByIdResolver((writes, id, input, v) => writes.updateTag(id, input, v)),
     }),
     deleteTag: t.field({
       type: DeleteTagPayload,
       nullable: true,
       description: 'Deletes an event tag for good (terms have no trash); NOT_FOUND when there is no such tag.',
       args: termId('tag'),
-      resolve: async (_r, args, { calendar }) => deleted(await calendar.writes.deleteTag(recordId(args.id, 'id'))),
+      resolve: deleteByIdResolver((writes, id) => writes.deleteTag(id)),
     }),
   };
 });
