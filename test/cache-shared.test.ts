@@ -18,61 +18,13 @@ import { UsageTracker } from '../src/core/usage.js';
 import type { HttpResponse } from '../src/core/http.js';
 import { RedisLink } from '../src/core/redis.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { operation } from './support/operations.js';
 import { REDIS_URL, RedisProxy, requireRedis, uniquePrefix } from './support/redis.js';
 
 const run = await requireRedis();
 
-const ENTITY_GRAPH = /* GraphQL */ `
-  query EntityGraph($first: Int!) {
-    entities(kind: AI_SYSTEM, first: $first) {
-      nodes {
-        id
-        name
-        type {
-          name
-        }
-        links(first: 10) {
-          totalCount
-          nodes {
-            id
-            label
-            relationshipType {
-              id
-              name
-            }
-            source {
-              id
-              name
-            }
-            target {
-              id
-              name
-            }
-            counterpart {
-              id
-              name
-              typeName
-              kind
-              deleted
-              entity {
-                id
-                number
-                name
-                kind
-                type {
-                  name
-                }
-                workflowStage {
-                  name
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`;
+/** The traversal the shared tier is measured with: entities → links → counterparts (test/operations). */
+const ENTITY_GRAPH = operation('EntityGraph');
 
 /**
  * Where a test counts what is shared, a busy machine must not pass for a slow Redis (which the

@@ -1,0 +1,79 @@
+/**
+ * A throwaway `redis-server` on a free loopback port, without persistence, for the test suite and
+ * the bench (neither touches a Redis it did not start, unless pointed at one), and the readiness
+ * check both use on a given Redis.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+export interface ThrowawayRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Whether a Redis answers PING at `url` within `timeoutMs`. */
+export async function redisAnswers(url: string, timeoutMs: number): Promise<boolean> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+    retryStrategy: () => null,
+  });
+  // Refusals are expected while the server starts; the loop below asks again.
+  client.on('error', () => undefined);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      try {
+        if (client.status !== 'ready') await client.connect();
+        if ((await client.ping()) === 'PONG') return true;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Starts one, or says why it could not (no redis-server on PATH, or it did not answer). */
+export async function startThrowawayRedis(): Promise<ThrowawayRedis | string> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const started = await new Promise<boolean>((resolve) => {
+    child.once('error', () => resolve(false));
+    child.once('spawn', () => resolve(true));
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  if (!started || !(await redisAnswers(url, 5_000))) {
+    child.kill('SIGKILL');
+    return started ? 'redis-server started but did not answer' : 'no redis-server on PATH';
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
