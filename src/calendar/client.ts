@@ -29,6 +29,16 @@ import type {
   WireVenueWrite,
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
+import type { CacheKind } from '../config/config.js';
+
+/** The kind of record an operation reads (`venues.get` → venues), for its cache freshness. */
+const KIND_OF: Record<string, 'events' | 'venues' | 'organizers' | 'terms'> = {
+  events: 'events',
+  venues: 'venues',
+  organizers: 'organizers',
+  categories: 'terms',
+  tags: 'terms',
+};
 
 // Built once: zod compiles a schema's checker when it is first used, so a schema per call recompiled it every time.
 const EVENTS_PAGE = archivePageShape('events', eventShape);
@@ -73,7 +83,8 @@ export interface CalendarClientOptions {
   upstream: Upstream;
   auth: CalendarAuth;
   caller: Omit<Caller, 'identity'>;
-  cacheTtlMs: number;
+  /** Freshness of cached reads by kind of resource. */
+  cacheTtlMs: Pick<Record<CacheKind, number>, 'events' | 'venues' | 'organizers' | 'terms'>;
 }
 
 /**
@@ -323,7 +334,7 @@ export class CalendarClient {
       idempotent: true,
       kind: poll?.background ? 'poll' : kind,
       operation,
-      cache: poll ? undefined : this.cache(tags),
+      cache: poll ? undefined : this.cache(operation, tags),
     };
     const res = await this.send(call, this.options.auth.read);
     if (res.status >= 400) {
@@ -355,7 +366,7 @@ export class CalendarClient {
       // Reads made for a write (with the writer's credentials) must see the current record; a read
       // with an event's password is not kept, so no password sits in a cache key; a poll must see
       // the upstream, not the cache.
-      cache: as === 'read' && query.password === undefined && !poll ? this.cache(tags) : undefined,
+      cache: as === 'read' && query.password === undefined && !poll ? this.cache(operation, tags) : undefined,
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
@@ -389,8 +400,10 @@ export class CalendarClient {
     return res.body as T;
   }
 
-  private cache(tags: readonly string[]): UpstreamCall['cache'] {
-    return this.options.cacheTtlMs > 0 ? { ttlMs: this.options.cacheTtlMs, tags } : undefined;
+  /** The cache entry of a read; its freshness follows the kind of record the operation reads. */
+  private cache(operation: string, tags: readonly string[]): UpstreamCall['cache'] {
+    const ttlMs = this.options.cacheTtlMs[KIND_OF[operation.split('.')[0]!] ?? 'events'];
+    return ttlMs > 0 ? { ttlMs, tags } : undefined;
   }
 
   private send(call: UpstreamCall, credentials: CalendarCredentials): Promise<HttpResponse> {

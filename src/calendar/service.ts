@@ -33,7 +33,7 @@ export class CalendarService {
       upstream: this.upstream,
       auth: calendarAuth(this.config.calendar, info.headers),
       caller: { usage: info.usage, signal: info.signal },
-      cacheTtlMs: this.config.cache.ttlMs,
+      cacheTtlMs: this.config.cache.ttlMsByKind,
     });
     const loaders = createCalendarLoaders(client);
     return {

@@ -11,6 +11,9 @@ import { readObservabilityConfig, type ObservabilityConfig } from '../observabil
 
 export type { RateProfile } from './traffic.js';
 import type { RateProfile } from './traffic.js';
+
+/** The kinds of upstream resource whose cached reads have a freshness of their own. */
+export type CacheKind = 'entities' | 'entityTypes' | 'links' | 'events' | 'venues' | 'organizers' | 'terms';
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {
@@ -57,7 +60,10 @@ export interface Config {
   maxConcurrent: { governance: number; calendar: number };
   cache: {
     maxBytes: number;
+    /** The default freshness of a cached upstream read. */
     ttlMs: number;
+    /** Freshness by kind of resource (CACHE_TTL_<KIND>_MS, else `ttlMs`); an answer's max-age follows the shortest it read. */
+    ttlMsByKind: Record<CacheKind, number>;
     maxStaleMs: number;
     /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
     shared: { enabled: boolean; waitMs: number; maxEntryBytes: number };
@@ -210,6 +216,15 @@ export function loadConfig(env?: Env): Config {
     cache: {
       maxBytes: s.CACHE_MAX_BYTES,
       ttlMs: s.CACHE_TTL_MS,
+      ttlMsByKind: {
+        entities: s.CACHE_TTL_ENTITIES_MS ?? s.CACHE_TTL_MS,
+        entityTypes: s.CACHE_TTL_ENTITY_TYPES_MS ?? s.CACHE_TTL_MS,
+        links: s.CACHE_TTL_LINKS_MS ?? s.CACHE_TTL_MS,
+        events: s.CACHE_TTL_EVENTS_MS ?? s.CACHE_TTL_MS,
+        venues: s.CACHE_TTL_VENUES_MS ?? s.CACHE_TTL_MS,
+        organizers: s.CACHE_TTL_ORGANIZERS_MS ?? s.CACHE_TTL_MS,
+        terms: s.CACHE_TTL_TERMS_MS ?? s.CACHE_TTL_MS,
+      },
       maxStaleMs: s.CACHE_MAX_STALE_MS,
       shared: {
         enabled: s.CACHE_SHARED,

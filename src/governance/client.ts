@@ -35,6 +35,7 @@ import type {
   WorkflowStageInformation,
 } from './wire.js';
 import { entityShape, springPageShape } from './wire.js';
+import type { CacheKind } from '../config/config.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
 const ENTITY_PAGE = springPageShape(entityShape);
@@ -74,7 +75,8 @@ export class GovernanceClient {
     private readonly upstream: Upstream,
     private readonly credential: GovernanceCredential,
     private readonly caller: Omit<Caller, 'identity'>,
-    private readonly ttlMs: number,
+    /** Freshness of cached reads by kind of resource. */
+    private readonly ttlMs: Pick<Record<CacheKind, number>, 'entities' | 'entityTypes' | 'links'>,
     /** Sees every successful answer, by operation (the discovery registry learns from it). */
     private readonly onAnswer?: (operation: string, body: unknown) => void,
   ) {}
@@ -97,7 +99,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: page.kind,
         operation: 'entities.search',
-        cache: this.cache([Tags.entityLists]),
+        cache: this.cache('entities', [Tags.entityLists]),
       },
       scopes: 'read',
     });
@@ -114,7 +116,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: page.kind,
         operation: 'entities.basicSearch',
-        cache: this.cache([Tags.entityLists]),
+        cache: this.cache('entities', [Tags.entityLists]),
       },
       scopes: 'read',
     });
@@ -135,7 +137,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: background ? 'poll' : 'read',
         operation: 'entities.get',
-        cache: fresh ? undefined : this.cache([Tags.entity(id)]),
+        cache: fresh ? undefined : this.cache('entities', [Tags.entity(id)]),
       },
       scopes: 'read',
       nullIfNotFound: true,
@@ -223,7 +225,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: page.kind,
         operation: 'entityTypes.search',
-        cache: this.cache([Tags.entityTypeLists]),
+        cache: this.cache('entityTypes', [Tags.entityTypeLists]),
       },
       scopes: 'read',
     });
@@ -237,7 +239,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: 'read',
         operation: 'entityTypes.get',
-        cache: this.cache([Tags.entityType(id)]),
+        cache: this.cache('entityTypes', [Tags.entityType(id)]),
       },
       scopes: 'read',
       nullIfNotFound: true,
@@ -256,7 +258,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: page.kind,
         operation: 'links.page',
-        cache: this.cache([Tags.links(entityId), Tags.linkLists]),
+        cache: this.cache('links', [Tags.links(entityId), Tags.linkLists]),
       },
       scopes: 'links',
       nullIfNotFound: true,
@@ -272,7 +274,7 @@ export class GovernanceClient {
         idempotent: true,
         kind: 'read',
         operation: 'links.get',
-        cache: this.cache([Tags.link(id)]),
+        cache: this.cache('links', [Tags.link(id)]),
       },
       scopes: 'read',
       nullIfNotFound: true,
@@ -358,8 +360,9 @@ export class GovernanceClient {
     this.upstream.cache.invalidate([Tags.entity(entityId), Tags.entityLists, Tags.linkLists]);
   }
 
-  private cache(tags: string[]): UpstreamCall['cache'] {
-    return this.ttlMs > 0 ? { ttlMs: this.ttlMs, tags } : undefined;
+  private cache(kind: 'entities' | 'entityTypes' | 'links', tags: string[]): UpstreamCall['cache'] {
+    const ttlMs = this.ttlMs[kind];
+    return ttlMs > 0 ? { ttlMs, tags } : undefined;
   }
 
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */

@@ -44,7 +44,7 @@ export class GovernanceService {
       this.upstream,
       credential,
       { usage: info.usage, signal: info.signal },
-      this.config.cache.ttlMs,
+      this.config.cache.ttlMsByKind,
       (operation, body) => discovery.observe(operation, body),
     );
     return {
