@@ -25,6 +25,14 @@ const emulatorOptions = { rateLimits: { minute: 20, hour: 100_000 }, windows: { 
 
 const arrivals = (emulator: GovernanceEmulator) => emulator.control.requests().requests.map((r) => r.receivedAt);
 const rejected = (emulator: GovernanceEmulator) => emulator.control.requests().requests.filter((r) => r.status === 429);
+/** The ids of the entities read with a 200. */
+const readIds = (emulator: GovernanceEmulator) =>
+  new Set(
+    emulator.control
+      .requests()
+      .requests.filter((r) => r.route === 'GET /entities/:entityId' && r.status === 200)
+      .map((r) => r.path.split('/').pop()),
+  );
 
 const children: ReturnType<typeof spawn>[] = [];
 afterAll(() => {
@@ -108,7 +116,8 @@ describe('the budget holds in every sliding span', () => {
         replica(emulator, env, ids.slice(25, 50), startAt),
       ]);
       expect([...one.statuses, ...two.statuses].every((s) => s === 200)).toBe(true);
-      expect(emulator.control.requests().total).toBe(52);
+      expect(readIds(emulator)).toEqual(new Set(ids.slice(0, 50)));
+      expect(emulator.control.requests().total).toBeGreaterThanOrEqual(52);
       expect(rejected(emulator)).toEqual([]);
       const most = maxInAnySpan(arrivals(emulator), WINDOW);
       expect(most).toBeLessThanOrEqual(ALLOWED);
@@ -139,7 +148,10 @@ describe('the budget holds in every sliding span', () => {
         await redis.start();
         const results = await running;
         expect(results.flatMap((r) => r.statuses).every((s) => s === 200)).toBe(true);
-        expect(emulator.control.requests().total).toBe(3 + 48);
+        // Every record was read; on a loaded machine a read may be sent again (a retried attempt), and
+        // such a resend counts in the spans below like any other request.
+        expect(readIds(emulator)).toEqual(new Set(ids.slice(0, 48)));
+        expect(emulator.control.requests().total).toBeGreaterThanOrEqual(3 + 48);
         expect(rejected(emulator)).toEqual([]);
         expect(maxInAnySpan(arrivals(emulator), WINDOW)).toBeLessThanOrEqual(ALLOWED);
       } finally {
