@@ -7,7 +7,6 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH } from './queries.js';
@@ -32,23 +31,20 @@ export async function replicas(
   const redis = count === 2 ? await benchRedis() : undefined;
   if (typeof redis === 'string') return { id, name, skipped: redis };
 
-  const governance = await startGovernanceEmulator({
-    latency: { fixedMs: options.latencyMs },
-    rateLimits: { minute: budget },
-    windows: { minuteMs: windowMs },
+  const governance = await startChild('emulator-process.ts', {
+    BENCH_EMULATOR_OPTIONS: JSON.stringify({
+      latency: { fixedMs: options.latencyMs },
+      rateLimits: { minute: budget },
+      windows: { minuteMs: windowMs },
+    }),
   });
   const gateways: Child[] = [];
   const clients: GraphQLClient[] = [];
   try {
-    // Maps the emulator's log clock (ms since it started) to the epoch its rate windows use.
-    const probeAt = performance.timeOrigin + performance.now();
-    await fetch(`${governance.origin}/bench-clock-probe`).then((r) => r.arrayBuffer());
-    const probe = governance.control.requests().requests.at(-1);
-    const epochOf = (at: number) => probeAt + (at - (probe?.at ?? 0));
-
+    const endpoint = await governance.request<Parameters<typeof emulatorEnv>[0]>('endpoint');
     const env = up.gatewayEnv({
       // This workload's own governance emulator (with the scaled-down budget), not the shared one.
-      ...emulatorEnv(governance, up.calendar),
+      ...emulatorEnv(endpoint, up.calendar),
       ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:` } : {}),
       GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,
       GOVERNANCE_RATE_WINDOWS: `minute:${windowMs}`,
@@ -58,7 +54,7 @@ export async function replicas(
     gateways.push(...(await Promise.all(Array.from({ length: count }, () => startChild('gateway-process.ts', env)))));
     const shared = redis ? await Promise.all(gateways.map((g) => waitForRedis(g))) : 'no redis (one gateway)';
     clients.push(...gateways.map((g) => new GraphQLClient(g.url, options.concurrency)));
-    governance.control.clearRequests();
+    await governance.request('clear');
 
     log(`workload ${id}: burst of ${burstMs} ms on ${count} gateway(s), budget ${budget} per ${windowMs} ms`);
     const stopAt = performance.now() + burstMs;
@@ -83,8 +79,7 @@ export async function replicas(
     };
     await Promise.all(gateways.map((g) => g.request('reset-peak')));
     const before = await Promise.all(gateways.map((g) => g.stats()));
-    // The emulator timestamps arrivals on this process's event loop: a stall here bunches them, so
-    // the stalls are recorded next to the figure (a stall longer than the guard band inflates it).
+    // The emulator timestamps arrivals in its own process; stalls of this one (the load) are recorded.
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const started = performance.now();
@@ -93,10 +88,10 @@ export async function replicas(
     loop.disable();
     const after = await Promise.all(gateways.map((g) => g.stats()));
 
-    const seen = governance.control.requests().requests;
+    const seen = await governance.request<{ receivedAt: number; status: number }[]>('requests');
     const perWindow = new Map<number, number>();
     for (const r of seen) {
-      const w = Math.floor(epochOf(r.at) / windowMs);
+      const w = Math.floor(r.receivedAt / windowMs);
       perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
     }
     const maxInWindow = Math.max(0, ...perWindow.values());
@@ -122,7 +117,7 @@ export async function replicas(
       maxInWindow,
       maxInSlidingWindow,
       emulatorRejected429: seen.filter((r) => r.status === 429).length,
-      emulatorLoopDelayMs: { p99: round(loop.percentile(99) / 1e6, 1), max: round(loop.max / 1e6, 1) },
+      benchLoopDelayMs: { p99: round(loop.percentile(99) / 1e6, 1), max: round(loop.max / 1e6, 1) },
       gateways: after.map((a, i) => ({
         cpuMs: round(a.cpuMs - before[i]!.cpuMs, 1),
         peakRssMb: a.peakRssKb === null ? null : round(a.peakRssKb / 1024, 1),
@@ -133,7 +128,7 @@ export async function replicas(
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await Promise.all(gateways.map((g) => g.stop()));
-    await governance.close();
+    await governance.stop();
     await redis?.close();
   }
 }
