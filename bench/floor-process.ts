@@ -16,8 +16,9 @@ export interface ReplayRequest {
 export interface ReplayPayload {
   requests: ReplayRequest[];
   caps: Record<ReplayRequest['upstream'], number>;
-  /** Replays measured (after one unmeasured warm-up replay). */
+  /** Replays measured, after `warmup` unmeasured ones. */
   repeats: number;
+  warmup: number;
   token: { url: string; clientId: string; clientSecret: string };
 }
 
@@ -66,7 +67,7 @@ serveParent({
   replay: async (raw) => {
     const payload = raw as ReplayPayload;
     const authorization = await fetchToken(payload.token);
-    await replayOnce(payload, authorization);
+    for (let i = 0; i < payload.warmup; i++) await replayOnce(payload, authorization);
     const before = process.cpuUsage();
     let requests = 0;
     for (let i = 0; i < payload.repeats; i++) requests += await replayOnce(payload, authorization);

@@ -8,7 +8,7 @@
 import { round } from './client.js';
 import { requestsOf, series } from './measure.js';
 import { ENTITY_GRAPH } from './queries.js';
-import type { Ctx, WorkloadRecord } from './workloads.js';
+import { warmupOf, type Ctx, type WorkloadRecord } from './workloads.js';
 
 export async function linearCost(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;

@@ -9,6 +9,9 @@ import type { ReplayRequest } from './floor-process.js';
 import type { Child } from './processes.js';
 import type { UpstreamCounts, Upstreams } from './upstreams.js';
 
+/** Unmeasured runs before a series, and replays before the floor is measured: the same for both. */
+export const WARMUP_RUNS = 20;
+
 export interface Series {
   runs: number;
   errors: number;
@@ -36,7 +39,10 @@ export interface SeriesOptions {
   runs: number;
   /** The series stops at this deadline even when fewer runs were made. */
   maxMs: number;
-  /** Unmeasured runs first (token, JIT, connections). */
+  /**
+   * Unmeasured runs first (token, connections, V8's optimisation of the hot paths): a gateway serves
+   * for days, and the first few operations of a fresh process say little about it (`WARMUP_RUNS`). Default 1.
+   */
   warmup?: number;
 }
 

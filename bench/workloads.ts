@@ -5,7 +5,7 @@
  */
 import { GraphQLClient, round } from './client.js';
 import { entityGraphBound, eventGraphBound, fanOutBound, type LowerBound, type UpstreamName } from './lower-bound.js';
-import { compareResources, requestsOf, series, wall, type Series } from './measure.js';
+import { compareResources, requestsOf, series, wall, WARMUP_RUNS, type Series } from './measure.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, EVENT_GRAPH, FAN_OUT_ENTITIES, FAN_OUT_EVENTS, topIds } from './queries.js';
 import type { Upstreams } from './upstreams.js';
@@ -100,6 +100,7 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
     requests: s.firstRequests,
     caps: ctx.caps,
     repeats: options.quick ? 1 : 10,
+    warmup: warmupOf(options),
     token: { url: up.access.tokenUrl, clientId: up.access.clientId, clientSecret: up.access.clientSecret },
   });
   return {
@@ -110,6 +111,9 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
     gatewayCpuRatio: round(gatewayCpuMsPerRun / Math.max(0.001, replay.cpuMsPerReplay), 2),
   };
 }
+
+/** Warm-up runs before a measured series: one in the smoke test's tiny mode. */
+export const warmupOf = (options: BenchOptions) => (options.quick ? 1 : WARMUP_RUNS);
 
 /** Cold records also say how far p50 is from the critical path with caps, and the CPU floor. */
 async function coldRecord(id: string, name: string, ctx: Ctx, s: Series, bound: LowerBound) {
@@ -138,7 +142,7 @@ export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
     ctx.client,
     ENTITY_GRAPH,
     { first: options.systems },
-    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
+    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs, warmup: warmupOf(options) },
   );
   return coldRecord('1', `EntityGraph(first: ${options.systems}), cold`, ctx, s, bound);
 }
@@ -154,7 +158,7 @@ export async function eventGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
     ctx.client,
     EVENT_GRAPH,
     { first: options.events },
-    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
+    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs, warmup: warmupOf(options) },
   );
   return coldRecord('2', `EventGraph(first: ${options.events}), cold`, ctx, s, bound);
 }
@@ -184,7 +188,7 @@ export async function fanOut(ctx: Ctx): Promise<WorkloadRecord[]> {
       ctx.client,
       part.query,
       { first: part.first },
-      { cold: true, runs: options.runs, maxMs: options.maxSeriesMs },
+      { cold: true, runs: options.runs, maxMs: options.maxSeriesMs, warmup: warmupOf(options) },
     );
     const only: LowerBound = {
       requests: {
@@ -226,7 +230,7 @@ export async function warm(ctx: Ctx): Promise<WorkloadRecord> {
     ctx.client,
     ENTITY_GRAPH,
     { first: options.systems },
-    { cold: false, runs: options.runs, maxMs: options.maxSeriesMs, warmup: 1 },
+    { cold: false, runs: options.runs, maxMs: options.maxSeriesMs, warmup: warmupOf(options) },
   );
   const r = record('4', `EntityGraph(first: ${options.systems}), warm (within cache TTL)`, ctx, s, null);
   return { ...r, lowerBound: { governance: 0, calendar: 0, total: 0 } };
