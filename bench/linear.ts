@@ -26,6 +26,7 @@ export async function linearCost(ctx: Ctx): Promise<WorkloadRecord> {
         cold: true,
         runs: options.quick ? 1 : 10,
         maxMs: options.maxSeriesMs,
+        warmup: warmupOf(options),
       },
     );
     const requests = requestsOf(s).total;
