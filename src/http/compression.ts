@@ -34,13 +34,14 @@ export function useCompression(): Plugin {
   return {
     // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
     onResponse({ request, response, setResponse, fetchAPI }) {
-      if (!response.body || response.headers.has('content-encoding')) return;
+      // The body is looked at last: reading `response.body` turns a string answer into a stream.
+      const encoding = chooseEncoding(request.headers.get('accept-encoding'));
+      if (!encoding || response.headers.has('content-encoding')) return;
       const type = response.headers.get('content-type') ?? '';
       if (!COMPRESSIBLE.test(type)) return;
       const length = response.headers.get('content-length');
       if (length !== null && Number(length) < MIN_BYTES) return;
-      const encoding = chooseEncoding(request.headers.get('accept-encoding'));
-      if (!encoding) return;
+      if (!response.body) return;
       const streaming = STREAMING.test(type);
       const compressor =
         encoding === 'br'
