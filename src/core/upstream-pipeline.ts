@@ -140,15 +140,35 @@ export class Upstream {
     return url;
   }
 
-  async call(call: UpstreamCall, caller: Caller): Promise<HttpResponse> {
-    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
-    const { cache } = this.options;
-    const key = ResponseCache.key(
+  private keyOf(call: UpstreamCall, caller: Caller, url: URL): string {
+    return ResponseCache.key(
       caller.identity,
       call.method,
       url.href,
       call.json ?? (typeof call.body === 'string' ? call.body : undefined),
     );
+  }
+
+  /**
+   * A fresh cached answer to this read, counted as a cache hit, or undefined when the read has to
+   * go through `call`. Synchronous: an adapter can answer a warm read before it fetches a token.
+   */
+  freshHit(call: UpstreamCall, caller: Caller): HttpResponse | undefined {
+    if (!call.cache) return undefined;
+    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
+    const hit = this.options.cache.get(this.keyOf(call, caller, url));
+    if (!hit?.fresh) return undefined;
+    caller.usage.readTags(call.cache.tags);
+    caller.usage.readFreshUntil(hit.entry.freshUntil);
+    caller.usage.cacheHit(this.name);
+    this.options.observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, 'hit');
+    return hit.entry.response;
+  }
+
+  async call(call: UpstreamCall, caller: Caller): Promise<HttpResponse> {
+    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
+    const { cache } = this.options;
+    const key = this.keyOf(call, caller, url);
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     if (call.cache) {
