@@ -16,7 +16,7 @@ const WINDOW = 2_000;
 const ALLOWED = 18;
 // The guard band covers the time from admission to arrival, as the emulator timestamps it: on a
 // loaded 2-core machine the gateway's or the emulator's event loop can stall for several hundred ms
-// between the two, so the tests give it 1 s (the default for a 2 s window is 100 ms; for the
+// between the two, so the tests give it 1 s (the default for a 2 s window is 250 ms; for the
 // platform's minute and hour rules it is 1 s).
 const RULES = { GOVERNANCE_RATE_LIMITS: '20/2s,minute:0,hour:0', GOVERNANCE_RATE_GUARD_MS: '1000' };
 

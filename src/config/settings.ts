@@ -618,7 +618,7 @@ const DEFINITIONS = {
     group: 'traffic',
     min: 0,
     max: 60_000,
-    defaultText: '5% of each window, at most 1000',
+    defaultText: '5% of each window, 250 to 1000',
     description:
       "Guard band added to every governance rule's span (clock skew between replicas, admission-to-arrival time).",
   }),
@@ -641,7 +641,7 @@ const DEFINITIONS = {
     group: 'traffic',
     min: 0,
     max: 60_000,
-    defaultText: '5% of each window, at most 1000',
+    defaultText: '5% of each window, 250 to 1000',
     description: "Guard band added to every calendar rule's span.",
   }),
   UPSTREAM_QUEUE_DEADLINE_MS: int({

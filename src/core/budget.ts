@@ -18,7 +18,7 @@ export interface BudgetOptions {
   rules: readonly RateRule[];
   /** Fraction of each published limit the gateway allows itself. */
   margin: number;
-  /** Guard band added to each rule's span (default: 5% of its window, from 100 ms to 1 s). */
+  /** Guard band added to each rule's span (default: 5% of its window, from 250 ms to 1 s). */
   guardMs?: number;
   /** Share of each rule while Redis is away, for a replica that never saw the shared counts. */
   localShare: number;

@@ -20,8 +20,13 @@ export interface CountedRule extends RateRule {
   spanMs: number;
 }
 
+/**
+ * The default guard: 5% of the window, at least 250 ms (an event-loop stall of a loaded process
+ * between admission and arrival: 100 ms let two busy replicas put 101 requests into a 2 s span of
+ * a 100-request budget in the bench), at most 1 s (the platform's minute and hour rules).
+ */
 export function countedRule(rule: RateRule, margin: number, guardMs?: number): CountedRule {
-  const guard = guardMs ?? Math.min(1_000, Math.max(100, Math.round(rule.windowMs * 0.05)));
+  const guard = guardMs ?? Math.min(1_000, Math.max(250, Math.round(rule.windowMs * 0.05)));
   return {
     ...rule,
     allowed: Math.max(1, Math.floor(rule.limit * margin)),
