@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RedisLink } from './redis.js';
+import { RECONNECT_MAX_MS, type RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
 import { LocalCounts, validityMs } from './budget-local.js';
 import type { CountedRule } from './sliding-window.js';
@@ -35,7 +35,13 @@ export interface SharedBudgetOptions {
 /** Heartbeats and the marker check, this often; a replica missing five heartbeats is gone. */
 const POLL_MS = 200;
 const LIVE_MS = 5 * POLL_MS;
-const LOSS_GRACE_MS = 2 * POLL_MS + 100;
+/**
+ * How long nobody takes shared points after the data set was lost: every replica must have
+ * reconnected (the link's reconnect backoff is at most `RECONNECT_MAX_MS`) and synced (its next
+ * poll) to add its sends back. 500 ms, which ignored the reconnect backoff, let three replicas
+ * restarting together overspend on a loaded machine (3 requests answered 429 in one CI run).
+ */
+const LOSS_GRACE_MS = RECONNECT_MAX_MS + 2 * POLL_MS + 100;
 
 /**
  * KEYS[1] the marker, KEYS[2..] one hash per rule (bucket → count). ARGV[1] the marker this replica

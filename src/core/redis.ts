@@ -7,6 +7,9 @@
 import { Redis } from 'ioredis';
 import type { TrafficLogger } from './traffic-log.js';
 
+/** The longest wait between reconnection attempts (the shared budget's loss grace builds on it). */
+export const RECONNECT_MAX_MS = 1_000;
+
 export interface RedisLinkOptions {
   url: string;
   /** Prefix of every key and channel. */
@@ -33,7 +36,7 @@ export class RedisLink {
       commandTimeout: options.commandTimeoutMs,
       connectTimeout: Math.max(1_000, options.commandTimeoutMs * 4),
       // Reconnect quickly and keep trying: the shared budget should come back soon after Redis does.
-      retryStrategy: (attempt: number) => Math.min(50 * attempt, 1_000),
+      retryStrategy: (attempt: number) => Math.min(50 * attempt, RECONNECT_MAX_MS),
       lazyConnect: false,
     };
     this.client = new Redis(options.url, common);
