@@ -20,6 +20,8 @@ import {
   type Gate,
 } from './support/traffic.js';
 import { OwnRedis, REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
+import { AccountBudget, type BudgetAnswer } from '../src/core/budget.js';
+import { RedisLink } from '../src/core/redis.js';
 
 const run = await requireRedis();
 const WINDOW = 1_000;
@@ -126,6 +128,73 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     expect(maxPerWindow([...a.sentAt, ...b.sentAt], WINDOW)).toBeLessThanOrEqual(18);
     expect(a.events.concat(b.events).some((e) => e.msg.includes('lost'))).toBe(true);
     await own.stop();
+  });
+
+  it('after the shared counters are lost, a replica spends only its outage share until every replica it saw live has restored', async () => {
+    const prefix = uniquePrefix();
+    // b reaches Redis through a proxy, so it can stay away while a sees the counters lost.
+    const proxy = new RedisProxy();
+    const viaProxy = await proxy.start();
+    const links = [REDIS_URL, viaProxy].map((url) => new RedisLink({ url, prefix, commandTimeoutMs: 200 }));
+    // A minute rule: nothing frees during the test, so every count below is exact.
+    const rules = [{ name: 'minute', limit: 20, windowMs: 60_000, perEndpoint: false }];
+    const [a, b] = links.map(
+      (redis) => new AccountBudget({ upstream: 'governance', rules, margin: 1, localShare: 0.5, redis }),
+    ) as [AccountBudget, AccountBudget];
+    const remaining = (budget: AccountBudget) => budget.status().rules[0]!.remaining;
+    /** Takes until a refusal that is not a short 'resync' hold; the answers admitted. */
+    const spend = async (budget: AccountBudget) => {
+      const admitted: BudgetAnswer[] = [];
+      for (;;) {
+        const answer = await budget.take('GET /v1/entities');
+        if (answer.ok) admitted.push(answer);
+        else if (answer.rule === 'resync') await sleep(answer.waitMs);
+        else return { admitted, refusal: answer };
+      }
+    };
+    try {
+      await waitFor(() => links.every((l) => l.ready));
+      // A replica joining counters another started less than the loss grace ago holds back first.
+      const takeOne = async (budget: AccountBudget): Promise<BudgetAnswer> => {
+        const answer = await budget.take('GET /v1/entities');
+        if (answer.ok || answer.rule !== 'resync') return answer;
+        await sleep(answer.waitMs);
+        return takeOne(budget);
+      };
+      for (let i = 0; i < 4; i++) for (const budget of [a, b]) expect((await takeOne(budget)).ok).toBe(true);
+      // Both have seen the shared count (8) and each other (two replicas) at a heartbeat.
+      await waitFor(() => remaining(a) === 12 && remaining(b) === 12);
+      proxy.cut();
+      await waitFor(() => !links[1]!.ready);
+      // The counters are lost (this prefix's keys only: the database is shared with other tests).
+      const keys = await admin!.keys(`${prefix}*`);
+      await admin!.del(...keys);
+      // a restores its own 4, but b's 4 are missing until b is back: a spends only its share of
+      // what the last seen count left, (20 − 8) ÷ 2, and so does b while it is away.
+      const spentByA = await spend(a);
+      expect(spentByA.admitted).toHaveLength(6);
+      expect(spentByA.admitted.every((ans) => ans.ok && !ans.shared)).toBe(true);
+      const spentByB = await spend(b);
+      expect(spentByB.admitted).toHaveLength(6);
+      // b is back: it adds its sends (before and during the outage) and a returns to the shared
+      // counters, which hold everything both sent: the limit, not more.
+      proxy.restore();
+      const hash = async () =>
+        Object.values(await admin!.hgetall((await admin!.keys(`${prefix}*minute*`))[0] ?? 'none')).reduce(
+          (sum, n) => sum + Number(n),
+          0,
+        );
+      const end = Date.now() + 10_000;
+      while ((await hash()) < 20 && Date.now() < end) await sleep(50);
+      expect(await hash()).toBe(20);
+      const after = await a.take('GET /v1/entities');
+      expect(after).toMatchObject({ ok: false, rule: 'minute' });
+    } finally {
+      a.close();
+      b.close();
+      await Promise.all(links.map((l) => l.close()));
+      await proxy.close();
+    }
   });
 
   it('Redis outage: each gateway falls back to its local share, nothing fails, and the shared budget returns with Redis', async () => {

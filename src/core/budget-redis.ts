@@ -6,8 +6,10 @@
  * rule's sum, so each replica always knows the shared counts as of its last request.
  *
  * Redis lost its data (FLUSHDB, a restart without persistence): a marker key is gone; every replica
- * (idle ones through the poll) adds its own sends of the live spans back, and nobody takes shared
- * points for a short grace, so the totals are rebuilt before anyone counts on them.
+ * (idle ones through the poll) adds its own sends of the live spans back. Until every replica it
+ * last saw live has done so (each heartbeats into the new data set only after its restore), a
+ * replica keeps spending its outage share below instead of the rebuilt totals, which may still miss
+ * another replica's sends: a replica still offline spends its own share meanwhile.
  *
  * Redis unreachable: nothing fails. Each replica heartbeats into a sorted set, so it knows how many
  * replicas are live; during an outage it spends only its share of what the shared counts left:
@@ -42,6 +44,12 @@ const LIVE_MS = 5 * POLL_MS;
  * restarting together overspend on a loaded machine (3 requests answered 429 in one CI run).
  */
 const LOSS_GRACE_MS = RECONNECT_MAX_MS + 2 * POLL_MS + 100;
+/**
+ * After a loss, how long a replica waits for the replicas it last saw live to restore their counts
+ * before it counts them as gone. Until then it spends only its outage share, so a replica that
+ * died meanwhile costs the others throughput for this long, never the account a block.
+ */
+const RESTORE_WAIT_MS = 10_000;
 
 /**
  * KEYS[1] the marker, KEYS[2..] one hash per rule (bucket → count). ARGV[1] the marker this replica
@@ -98,30 +106,34 @@ end
 return 0`;
 
 /**
- * KEYS[1] the replicas' sorted set, KEYS[2..] the account-wide rules' hashes. ARGV[1] this replica,
- * ARGV[2] now, ARGV[3] how long a heartbeat lives, then per rule: bucket ms, span ms. Returns
- * {live replicas, then per rule the sum of its span}.
+ * KEYS[1] the replicas' sorted set, KEYS[2] the marker, KEYS[3..] the account-wide rules' hashes.
+ * ARGV[1] this replica, ARGV[2] now, ARGV[3] how long a heartbeat lives, ARGV[4] the marker this
+ * replica synced with, then per rule: bucket ms, span ms. Returns {-1} when the marker differs (so
+ * a replica is in the set of a data set only once it has restored its counts into it); else {live
+ * replicas, then per rule the sum of its span, then the live replicas' ids}.
  */
 const HEARTBEAT_SCRIPT = `
+if redis.call('GET', KEYS[2]) ~= ARGV[4] then return {-1} end
 local now = tonumber(ARGV[2])
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
 redis.call('PEXPIRE', KEYS[1], 10 * tonumber(ARGV[3]))
 local out = {redis.call('ZCARD', KEYS[1])}
-for i = 2, #KEYS do
-  local size, span = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+for i = 3, #KEYS do
+  local size, span = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
   local first = math.floor((now - span) / size)
   local flat = redis.call('HGETALL', KEYS[i])
   local sum = 0
   for j = 1, #flat, 2 do if tonumber(flat[j]) >= first then sum = sum + tonumber(flat[j + 1]) end end
   out[#out + 1] = sum
 end
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do out[#out + 1] = id end
 return out`;
 
 type BudgetRedis = Redis & {
   budgetTake(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   budgetAdd(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  budgetHeartbeat(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  budgetHeartbeat(numKeys: number, ...args: (string | number)[]): Promise<(number | string)[]>;
 };
 
 /** A shared count as last seen: the sum over the span, when, and when its oldest bucket leaves. */
@@ -137,8 +149,17 @@ export class SharedBudget {
   private readonly sent: LocalCounts;
   /** Sent while Redis was away: added to the shared counters once it is back. */
   private readonly unsynced: LocalCounts;
+  /** Spent on the outage share since the last seen counts: what the share is checked against. */
+  private readonly offlineSpent: LocalCounts;
   private readonly seen = new Map<string, Seen>();
   private replicas?: number;
+  /** The other replicas live at the last heartbeat. */
+  private others: string[] = [];
+  /**
+   * After a loss of the shared counters: the replicas that have not restored theirs yet, and when
+   * to stop waiting. Meanwhile the last seen counts and replica count stay frozen.
+   */
+  private restoring?: { pending: Set<string>; until: number };
   private readonly validMs: number;
   private epoch?: string;
   /** After a loss of the shared counters: no shared points before then. */
@@ -149,6 +170,7 @@ export class SharedBudget {
   constructor(private readonly options: SharedBudgetOptions) {
     this.sent = new LocalCounts(options.rules);
     this.unsynced = new LocalCounts(options.rules);
+    this.offlineSpent = new LocalCounts(options.rules);
     this.validMs = validityMs(options.rules);
     const client = options.redis.client as unknown as Partial<BudgetRedis>;
     // Both budgets of a process share one connection; the scripts are the same, so define once.
@@ -188,29 +210,69 @@ export class SharedBudget {
     const rules = this.options.rules.filter((r) => !r.perEndpoint);
     const args: (string | number)[] = [
       this.key('replicas'),
+      this.key('epoch'),
       ...rules.map((r) => this.hashKey(r, '*')),
       this.id,
       now,
       LIVE_MS,
+      this.epoch ?? '',
     ];
     for (const r of rules) args.push(r.bucketMs, r.spanMs);
-    const out = await this.client.budgetHeartbeat(rules.length + 1, ...args);
-    this.replicas = Math.max(1, out[0]!);
+    const pendingSync = !this.unsynced.empty;
+    const out = await this.client.budgetHeartbeat(rules.length + 2, ...args);
+    // The data set changed since this replica synced: the next sync restores and says so.
+    if (out[0] === -1) return;
+    const ids = out.slice(1 + rules.length).map(String);
+    if (this.restoring) {
+      for (const id of ids) this.restoring.pending.delete(id);
+      if (this.restoring.pending.size > 0 && now < this.restoring.until) return;
+      this.endRestoring();
+    }
+    this.replicas = Math.max(1, Number(out[0]));
+    this.others = ids.filter((id) => id !== this.id);
+    // What was spent on the outage share is in the sums read now, unless it is still to be synced;
+    // the per-endpoint counts (not in the heartbeat) get it folded in.
+    if (!pendingSync) this.foldOffline();
     rules.forEach((r, i) => {
       const prev = this.seen.get(`${r.name}|*`);
       // The heartbeat does not say when the oldest bucket leaves; keep the last known value.
       this.seen.set(`${r.name}|*`, {
-        sum: out[i + 1]!,
+        sum: Number(out[i + 1]),
         at: now,
         freeInMs: prev ? Math.max(0, prev.freeInMs - (now - prev.at)) : 0,
       });
     });
   }
 
+  /** Whether the shared counters are being rebuilt after a loss (the outage share applies). */
+  private isRestoring(now: number): boolean {
+    if (this.restoring && now >= this.restoring.until) this.endRestoring();
+    return this.restoring !== undefined;
+  }
+
+  private endRestoring(): void {
+    this.restoring = undefined;
+    this.foldOffline();
+  }
+
+  /**
+   * Counts what was spent on the outage share into the last seen counts (those not refreshed since
+   * still lack it), so that another outage right after cannot spend the same share again.
+   */
+  private foldOffline(): void {
+    const now = Date.now();
+    for (const { rule, scope, count } of this.offlineSpent.entries(now)) {
+      const seen = this.seen.get(`${rule.name}|${scope}`);
+      if (seen && now < seen.at + rule.spanMs) seen.sum += count;
+    }
+    this.offlineSpent.clear();
+  }
+
   /** Takes a point through Redis; throws when Redis fails (the caller then uses `takeOffline`). */
   async take(endpoint: string, now: number): Promise<BudgetAnswer> {
     if (this.epoch === undefined || !this.unsynced.empty) await this.sync(now);
     if (this.replicas === undefined) await this.heartbeat(now);
+    if (this.isRestoring(now)) return this.takeOffline(endpoint, now);
     if (this.holdUntil > now) return { ok: false, waitMs: this.holdUntil - now, rule: 'resync', perEndpoint: false };
     const rules = this.options.rules;
     const scopes = rules.map((rule) => LocalCounts.scope(rule, endpoint));
@@ -229,6 +291,7 @@ export class SharedBudget {
     if (out[0] === -1) {
       this.sent.record(endpoint, now, -1);
       await this.sync(now);
+      if (this.isRestoring(now)) return this.takeOffline(endpoint, now);
       return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
     }
     rules.forEach((rule, i) =>
@@ -241,10 +304,13 @@ export class SharedBudget {
     return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint };
   }
 
-  /** While Redis is away: this replica's share of what the last seen shared counts left. */
+  /**
+   * While Redis is away, or its counters are being rebuilt: this replica's share of what the last
+   * seen shared counts left.
+   */
   takeOffline(endpoint: string, now: number): BudgetAnswer {
     const n = this.replicas;
-    const refusal = this.unsynced.check(endpoint, now, (rule, scope) => {
+    const refusal = this.offlineSpent.check(endpoint, now, (rule, scope) => {
       if (n === undefined) return { limit: Math.floor(rule.allowed * this.options.localShare) };
       const seen = this.seen.get(`${rule.name}|${scope}`);
       const endsAt = seen ? seen.at + rule.spanMs : 0;
@@ -254,6 +320,7 @@ export class SharedBudget {
     if (refusal) return refusal;
     this.sent.record(endpoint, now);
     this.unsynced.record(endpoint, now);
+    this.offlineSpent.record(endpoint, now);
     return {
       ok: true,
       shared: false,
@@ -261,6 +328,7 @@ export class SharedBudget {
       refund: () => {
         this.sent.record(endpoint, now, -1);
         this.unsynced.record(endpoint, now, -1);
+        this.offlineSpent.record(endpoint, now, -1);
       },
     };
   }
@@ -284,7 +352,7 @@ export class SharedBudget {
         .map((rule) => {
           const seen = this.seen.get(`${rule.name}|*`);
           const live = seen && now < seen.at + rule.spanMs;
-          const used = (live ? seen.sum : 0) + (online ? 0 : this.unsynced.counter(rule, '*').sum(now));
+          const used = (live ? seen.sum : 0) + this.offlineSpent.counter(rule, '*').sum(now);
           const remaining = Math.max(0, rule.allowed - used);
           const nextSlotInMs = remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at));
           return {
@@ -323,7 +391,7 @@ export class SharedBudget {
     // After a loss, and when joining a data set another replica started less than the grace ago
     // (it may have just noticed a loss), wait until every replica has restored its counts. The
     // first replica on an empty Redis starts at once.
-    if (lost || (this.epoch === undefined && found !== null)) {
+    if (this.epoch === undefined && found !== null) {
       this.holdUntil = Math.max(this.holdUntil, (Number(epoch.split('.')[1]) || now) + LOSS_GRACE_MS);
     }
     // A snapshot: sends counted while this runs stay pending for the next sync.
@@ -336,6 +404,8 @@ export class SharedBudget {
     // Only once the counts are in: if adding them failed, the next sync finds the marker changed
     // (or the outage's counts still pending) and adds them then.
     this.epoch = epoch;
+    // Until the replicas last seen live have restored theirs too (see the heartbeat).
+    if (lost) this.restoring = { pending: new Set(this.others), until: now + RESTORE_WAIT_MS };
     if (lost) this.unsynced.clear();
     else this.unsynced.subtract(items);
     if (lost)
