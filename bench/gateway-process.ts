@@ -11,7 +11,7 @@ import { createGateway } from '../src/app/gateway.js';
 import { announceReady, serveParent } from './ipc.js';
 
 const gateway = createGateway({ config: loadConfig(process.env) });
-const server = createServer(gateway.yoga);
+const server = createServer(gateway.handler);
 server.keepAliveTimeout = 60_000;
 
 serveParent({

@@ -67,6 +67,8 @@ export async function startUpstreams(options: UpstreamOptions): Promise<Upstream
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
       GRAPHIQL: 'false',
+      // Workloads 1–11 measure execution; workload 12 turns the whole-answer cache on for itself.
+      RESPONSE_CACHE: 'false',
       ...emulatorEnv(governance, calendar),
       ...extra,
     }),

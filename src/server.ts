@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
   const gateway = createGateway({ config, extraPlugins: [drain.plugin()] });
-  const server = createServer(drain.wrap(gateway.yoga));
+  const server = createServer(drain.wrap(gateway.handler));
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

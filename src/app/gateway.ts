@@ -29,7 +29,12 @@ import { schema } from '../graph/schema.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
 import { createHash } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import { printSchema } from 'graphql';
+import { AnswerCache } from '../core/answer-cache.js';
+import { ResponseCacheEdge } from '../http/response-cache.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
+import type { TrafficStatus } from '../core/traffic.js';
 
 export interface GatewayOptions {
   config: Config;
@@ -43,6 +48,8 @@ export interface GatewayOptions {
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, Context>;
+  /** The Node request listener to serve: Yoga behind the response cache (when on). */
+  handler: RequestListener;
   upstreams: Upstreams;
   governance: GovernanceService;
   calendar: CalendarService;
@@ -80,6 +87,33 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
   const persisted =
     config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
+
+  // RESPONSE_CACHE: repeated queries answered from the raw request, before Yoga (response-cache.ts).
+  const edge = config.cache.answers.enabled
+    ? new ResponseCacheEdge({
+        cache: new AnswerCache({
+          maxBytes: config.cache.answers.maxBytes,
+          maxEntryBytes: config.cache.shared.maxEntryBytes,
+          records: upstreams.cache,
+          shared: upstreams.sharedCache,
+        }),
+        graphqlEndpoint: '/graphql',
+        maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
+        csrfPrevention: config.security.csrfPrevention,
+        keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
+        // Answers of another schema or persisted-operations rule are not this gateway's (shared tier).
+        namespace: () =>
+          createHash('sha256').update(printSchema(schema)).update(config.persistedOperations).digest('base64url'),
+        compression: config.http.compression,
+        cost: config.traffic.costExtension
+          ? (estimate) => ({
+              governance: cachedCost(estimate.governance, upstreams.governance.traffic.status()),
+              calendar: cachedCost(estimate.calendar, upstreams.calendar.traffic.status()),
+            })
+          : undefined,
+        listeners: observability.edgeListeners,
+      })
+    : undefined;
 
   const logger = yogaLogger(config.logLevel);
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -120,6 +154,8 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       ...(config.jit ? [useJit((msg, detail) => logger && logger.warn(msg, detail)) as Plugin<Context>] : []),
       useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }),
       ...(config.http.compression ? [useCompression() as Plugin<Context>] : []),
+      // Last: it stores the answer as every other plugin left it.
+      ...(edge ? [edge.plugin()] : []),
     ],
     context: ({ request }): Context => {
       const requestId = requestIdOf(request);
@@ -166,8 +202,10 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     },
   });
 
+  const serveYoga: RequestListener = (req, res) => void yoga(req, res);
   return {
     yoga,
+    handler: edge ? edge.wrap(serveYoga) : serveYoga,
     upstreams,
     governance,
     calendar,
@@ -181,6 +219,10 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       await observability.close();
     },
   };
+}
+
+function cachedCost(estimated: number | undefined, throttleStatus: TrafficStatus) {
+  return { estimated: estimated ?? 0, requests: 0, cacheHits: 0, staleHits: 0, throttleStatus, cached: true };
 }
 
 /**

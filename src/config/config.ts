@@ -67,6 +67,8 @@ export interface Config {
     maxStaleMs: number;
     /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
     shared: { enabled: boolean; waitMs: number; maxEntryBytes: number };
+    /** Whole answers (`src/http/response-cache.ts`), in memory and in the shared tier. */
+    answers: { enabled: boolean; maxBytes: number };
   };
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
@@ -231,6 +233,7 @@ export function loadConfig(env?: Env): Config {
         waitMs: s.CACHE_SHARED_WAIT_MS,
         maxEntryBytes: s.CACHE_SHARED_MAX_ENTRY_BYTES,
       },
+      answers: { enabled: s.RESPONSE_CACHE && s.RESPONSE_CACHE_MAX_BYTES > 0, maxBytes: s.RESPONSE_CACHE_MAX_BYTES },
     },
     retry: {
       retries: s.UPSTREAM_RETRIES,

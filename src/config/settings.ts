@@ -573,6 +573,19 @@ const DEFINITIONS = {
     max: 86_400_000,
     description: 'How long past its TTL a cached read may answer while the upstream is failing.',
   }),
+  RESPONSE_CACHE: bool({
+    group: 'cache',
+    default: true,
+    description:
+      'Whole-answer cache of successful queries, per credential, served before parsing; dropped by the writes that change what an answer read.',
+  }),
+  RESPONSE_CACHE_MAX_BYTES: int({
+    group: 'cache',
+    default: 32 * MB,
+    min: 0,
+    max: 16 * 1024 ** 3,
+    description: 'In-memory whole-answer cache size per replica.',
+  }),
   CACHE_SHARED: bool({
     group: 'cache',
     default: true,

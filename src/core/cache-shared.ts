@@ -89,12 +89,59 @@ return stored`;
 // KEYS: lock; ARGV: owner.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`;
 
-// KEYS: tag counters. Bumps each (a missing one starts from the clock).
-const BUMP = `${SEED}
-for i = 1, #KEYS do
+// Redis's clock in ms (exact in a Lua number, unlike the counters' seed).
+const NOW_MS = `local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** How long a tag's last invalidation time is kept: longer than any operation runs. */
+const BUMPED_AT_TTL_MS = 300_000;
+
+// KEYS: tag counters, then as many "bumped at" keys. Bumps each counter (a missing one starts from
+// the clock) and notes when, for whole answers that started before (see STORE_ANSWER).
+const BUMP = `${SEED} ${NOW_MS}
+local n = #KEYS / 2
+for i = 1, n do
   if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCR', KEYS[i]) else redis.call('SET', KEYS[i], seed) end
+  redis.call('SET', KEYS[n + i], now, 'PX', ${BUMPED_AT_TTL_MS})
 end
-return #KEYS`;
+return n`;
+
+/*
+ * Whole GraphQL answers (the response cache, `http/response-cache.ts`). Their tags are known only
+ * once the operation ran, so an entry carries them: "tags\nversions\npayload", tags tab-separated.
+ * The tag keys are built in the script from a prefix (fine for one Redis; not for Redis Cluster).
+ */
+// KEYS: entry; ARGV: tag key prefix. Returns {1, payload} while every tag is at the stored version,
+// else {0, Redis's clock in ms}: the mark a later store is checked against.
+const LOOKUP_ANSWER = `local t = redis.call('TIME') ${NOW_MS}
+local e = redis.call('GET', KEYS[1])
+if e then
+  local a = string.find(e, '\\n', 1, true)
+  local b = a and string.find(e, '\\n', a + 1, true)
+  if b then
+    local v = {}
+    for tag in string.gmatch(string.sub(e, 1, a - 1), '[^\\t]+') do
+      local cur = redis.call('GET', ARGV[1] .. tag)
+      if not cur then v = nil break end
+      v[#v + 1] = cur
+    end
+    if v and table.concat(v, ',') == string.sub(e, a + 1, b - 1) then return {1, string.sub(e, b + 1)} end
+  end
+end
+return {0, now}`;
+
+// KEYS: entry; ARGV: tag key prefix, "bumped at" key prefix, mark, tags (tab-separated), payload,
+// ttl ms. Stores only if no tag was invalidated since the mark (the answer may predate the write).
+const STORE_ANSWER = `${SEED}
+local v = {}
+for tag in string.gmatch(ARGV[4], '[^\\t]+') do
+  local at = redis.call('GET', ARGV[2] .. tag)
+  if at and tonumber(at) >= tonumber(ARGV[3]) then return 0 end
+  local cur = redis.call('GET', ARGV[1] .. tag)
+  if not cur then cur = seed redis.call('SET', ARGV[1] .. tag, cur) end
+  v[#v + 1] = cur
+end
+redis.call('SET', KEYS[1], ARGV[4] .. '\\n' .. table.concat(v, ',') .. '\\n' .. ARGV[5], 'PX', ARGV[6])
+return 1`;
 
 /** The scripts, defined on the client so that they go by their SHA (EVALSHA) after the first call. */
 type Script = (numKeys: number, ...args: string[]) => Promise<unknown>;
@@ -102,6 +149,8 @@ interface Scripts {
   gatewayCacheLookup: Script;
   gatewayCacheStore: Script;
   gatewayCacheRelease: Script;
+  gatewayAnswerLookup: Script;
+  gatewayAnswerStore: Script;
 }
 
 interface Payload {
@@ -136,6 +185,8 @@ export class SharedCacheTier {
     client.defineCommand('gatewayCacheStore', { lua: STORE });
     client.defineCommand('gatewayCacheRelease', { lua: RELEASE });
     client.defineCommand('gatewayCacheBump', { lua: BUMP });
+    client.defineCommand('gatewayAnswerLookup', { lua: LOOKUP_ANSWER });
+    client.defineCommand('gatewayAnswerStore', { lua: STORE_ANSWER });
     this.scripts = client as unknown as Scripts;
     this.channel = this.redis.key('cache-invalidate');
     this.acks = this.redis.key('cache-invalidate-ack');
@@ -205,6 +256,46 @@ export class SharedCacheTier {
       // A slow or lost Redis (bounded by the command timeout) is a miss, never an error.
       this.trouble(e);
       return undefined;
+    }
+  }
+
+  /**
+   * A whole answer stored under `id` by any replica, if none of the records it read changed since;
+   * else the mark to store this replica's answer with. Undefined when the tier is not in use.
+   */
+  async lookupAnswer(id: string): Promise<{ payload: string } | { mark: number } | undefined> {
+    if (!this.ready || !this.options.entries) return undefined;
+    try {
+      const [found, data] = (await this.scripts.gatewayAnswerLookup(
+        1,
+        this.redis.key('answer', id),
+        this.redis.key('cache', 'tag', ''),
+      )) as [number, string | number];
+      return found === 1 ? { payload: String(data) } : { mark: Number(data) };
+    } catch (e) {
+      this.trouble(e);
+      return undefined;
+    }
+  }
+
+  /** Stores a whole answer unless one of its tags was invalidated since `mark` (from `lookupAnswer`). */
+  async storeAnswer(id: string, mark: number, tags: readonly string[], payload: string, ttlMs: number): Promise<void> {
+    if (!this.ready || !this.options.entries || payload.length > this.options.maxEntryBytes) return;
+    // The entry's format separates tags by tabs and lines; a tag holding either stays local.
+    if (tags.length === 0 || tags.some((t) => /[\t\n]/.test(t))) return;
+    try {
+      await this.scripts.gatewayAnswerStore(
+        1,
+        this.redis.key('answer', id),
+        this.redis.key('cache', 'tag', ''),
+        this.redis.key('cache', 'tagat', ''),
+        String(mark),
+        tags.join('\t'),
+        payload,
+        String(Math.ceil(ttlMs)),
+      );
+    } catch (e) {
+      this.trouble(e);
     }
   }
 
@@ -305,7 +396,11 @@ export class SharedCacheTier {
         gatewayCacheBump(numKeys: number, ...keys: string[]): ReturnType<Redis['multi']>;
       };
       const replies = await transaction
-        .gatewayCacheBump(tags.length, ...tags.map((t) => this.redis.key('cache', 'tag', t)))
+        .gatewayCacheBump(
+          tags.length * 2,
+          ...tags.map((t) => this.redis.key('cache', 'tag', t)),
+          ...tags.map((t) => this.redis.key('cache', 'tagat', t)),
+        )
         .publish(this.channel, JSON.stringify({ from: this.self, id, tags }))
         .exec();
       const failed = replies ? replies.find(([e]) => e)?.[0] : new Error('transaction discarded');

@@ -26,6 +26,14 @@ export interface CachedResponse {
   tags: readonly string[];
 }
 
+/** Whatever keeps answers derived from the cached records (the whole-answer cache) follows these. */
+export interface CacheFollower {
+  /** Entries carrying these tags were dropped (a write here or announced by another replica). */
+  invalidated(tags: readonly string[]): void;
+  /** Everything was dropped (the shared tier's messages may have been lost). */
+  cleared(): void;
+}
+
 export interface CacheLookup {
   entry: CachedResponse;
   fresh: boolean;
@@ -37,6 +45,7 @@ export class ResponseCache {
   private seq = 0;
   /** Tag → sequence number of its latest invalidation. */
   private readonly invalidatedAt = new Map<string, number>();
+  private readonly followers: CacheFollower[] = [];
 
   constructor(private readonly options: CacheOptions) {
     this.lru = new LRUCache<string, CachedResponse>({
@@ -61,6 +70,10 @@ export class ResponseCache {
     const entry = this.lru.get(key);
     if (!entry) return undefined;
     return { entry, fresh: now < entry.freshUntil };
+  }
+
+  follow(follower: CacheFollower): void {
+    this.followers.push(follower);
   }
 
   /** A mark taken before a request is sent; pass it to `set` and `changedSince`. */
@@ -123,12 +136,14 @@ export class ResponseCache {
       if (this.invalidatedAt.size > 100_000) this.invalidatedAt.clear(); // only in-flight reads need it
       for (const key of [...(this.tagIndex.get(tag) ?? [])]) if (this.lru.delete(key)) dropped++;
     }
+    for (const f of this.followers) f.invalidated(tags);
     return dropped;
   }
 
   clear(): void {
     this.lru.clear();
     this.tagIndex.clear();
+    for (const f of this.followers) f.cleared();
   }
 
   get size(): number {

@@ -19,6 +19,8 @@ export interface UpstreamCost extends UpstreamUsage {
   estimated: number;
   /** The account budget as last known after the operation (no extra Redis round trip). */
   throttleStatus: TrafficStatus;
+  /** Answered whole from the response cache: nothing was executed or sent upstream. */
+  cached: boolean;
 }
 
 export type CostReport = Record<UpstreamName, UpstreamCost>;
@@ -85,6 +87,11 @@ export class UsageTracker {
     return Math.max(0, Math.floor((this.readsFreshUntil - now) / 1000));
   }
 
+  /** Epoch ms until which every read stays fresh (Infinity: it read nothing; null: one may not be cached). */
+  get freshUntil(): number | null {
+    return this.readsFreshUntil;
+  }
+
   /** True when an answer came from an expired cache entry (during a 429 pause). */
   get stale(): boolean {
     return [...this.byUpstream.values()].some((u) => u.staleHits > 0);
@@ -147,7 +154,10 @@ export class UsageTracker {
   report(): CostReport {
     const status = this.accountStatus();
     return Object.fromEntries(
-      UPSTREAMS.map((u) => [u, { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u] }]),
+      UPSTREAMS.map((u) => [
+        u,
+        { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached: false },
+      ]),
     ) as CostReport;
   }
 }

@@ -68,7 +68,10 @@ builder.queryField('budget', (t) =>
     type: [UpstreamBudget],
     description:
       "This operation's upstream cost and each upstream account's budget, the same figures as `extensions.cost`.",
-    resolve: (_root, _args, ctx) =>
-      Object.entries(ctx.usage.report()).map(([upstream, cost]) => ({ upstream, ...cost })),
+    resolve: (_root, _args, ctx) => {
+      // Figures of this moment: an answer holding them is never cached (HTTP or response cache).
+      ctx.usage.readFreshUntil(null);
+      return Object.entries(ctx.usage.report()).map(([upstream, cost]) => ({ upstream, ...cost }));
+    },
   }),
 );

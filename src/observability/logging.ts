@@ -83,6 +83,7 @@ function logLine(record: OperationRecord, level: string) {
     status: record.status,
     durationMs: Math.round((record.durationMs ?? 0) * 10) / 10,
     upstream: record.context?.usage.toJSON() ?? {},
+    ...(record.responseCache ? { responseCache: record.responseCache } : {}),
     errors: record.errorCodes,
     // Which upstream said what, for errors that came from one (never a URL or a body).
     ...(record.upstreamErrors.length > 0 ? { upstreamErrors: record.upstreamErrors } : {}),

@@ -21,6 +21,9 @@ export function requestIdOf(request: Request): string {
 
 /** The caller's `x-request-id`, when it passes validation. */
 export function clientRequestIdOf(request: Request): string | undefined {
-  const given = request.headers.get('x-request-id');
+  return safeClientRequestId(request.headers.get('x-request-id'));
+}
+
+export function safeClientRequestId(given: string | null | undefined): string | undefined {
   return given && SAFE_ID.test(given) ? given : undefined;
 }

@@ -30,6 +30,8 @@ export interface Observability {
   tracing?: Tracing;
   upstream?: UpstreamObserver;
   plugins: Plugin<Context>[];
+  /** The log line and metrics of requests answered before Yoga (response cache hits). */
+  edgeListeners: OperationListener[];
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export function createObservability({ config, logSink, upstreams }: Observabilit
     tracing,
     upstream: combineObservers(metrics?.upstream, tracing?.upstream),
     plugins,
+    edgeListeners: [metrics?.operations, logger].filter((l): l is OperationListener => l !== undefined),
     async close() {
       await Promise.all([tracing?.shutdown(), redis?.close()]);
     },

@@ -98,7 +98,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     async listen() {
       if (!server) {
-        server = createServer(gateway.yoga);
+        server = createServer(gateway.handler);
         await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
       }
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;

@@ -49,7 +49,7 @@ function canonical(value: unknown): string {
 }
 
 /** `If-None-Match` holds the tag (weak comparison, as RFC 9110 wants for it), or `*`. */
-function matches(header: string | null, etag: string): boolean {
+export function matchesEtag(header: string | null, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((t) => {
     const tag = t.trim();
@@ -94,7 +94,7 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
         'cache-control',
         policy.maxAge === null || policy.maxAge === 0 ? 'private, no-cache' : `private, max-age=${policy.maxAge}`,
       );
-      if (matches(request.headers.get('if-none-match'), etag)) {
+      if (matchesEtag(request.headers.get('if-none-match'), etag)) {
         headers.delete('content-length');
         headers.delete('content-type');
         setResponse(new fetchAPI.Response(null, { status: 304, headers }));

@@ -25,6 +25,8 @@ export interface OperationRecord {
   upstreamErrors: { code: string; upstream: string; status?: number }[];
   status?: number;
   durationMs?: number;
+  /** Answered whole from the response cache, and from which tier. */
+  responseCache?: 'memory' | 'redis';
 }
 
 export interface OperationListener {

@@ -1,0 +1,128 @@
+/**
+ * The whole-answer cache: serialised GraphQL answers by request key (see `http/response-cache.ts`),
+ * in an LRU bounded in bytes and, with Redis, in the shared tier too, so replicas share them.
+ *
+ * It follows the record cache (`cache.ts`) rather than keeping a consistency scheme of its own: an
+ * answer carries the tags of every upstream resource it read, lists included, and is dropped when
+ * the record cache drops any of them (a write through this replica, or one announced by another),
+ * or empties itself (its shared tier's messages may have been lost). An answer whose operation
+ * started before an invalidation of one of its tags is not stored, here (the record cache's marks)
+ * nor in Redis (the tag's last invalidation time, checked by the store script), so a read that
+ * raced a write never puts pre-write data back. An answer is fresh until the first of its reads
+ * goes stale: its TTL follows the per-kind TTLs of what it read.
+ */
+import { LRUCache } from 'lru-cache';
+import type { ResponseCache } from './cache.js';
+import type { SharedCacheTier } from './cache-shared.js';
+
+export interface CachedAnswer {
+  /** HTTP status and the headers to replay (content type, validators, CORS); no length or encoding. */
+  status: number;
+  headers: Record<string, string>;
+  /** The serialised answer without its closing brace, so that extensions can be appended. */
+  head: string;
+  /** Upstream calls the operation was estimated to need, per upstream (for `extensions.cost`). */
+  estimate: Record<string, number>;
+  /** The operation's name, for the log line of a hit. */
+  operation?: string;
+  storedAt: number;
+  freshUntil: number;
+  tags: readonly string[];
+}
+
+/** Where a hit came from, or the marks a miss is stored with. */
+export type AnswerLookup =
+  { hit: CachedAnswer; tier: 'memory' | 'redis' } | { hit?: undefined; localMark: number; sharedMark?: number };
+
+export interface AnswerCacheOptions {
+  maxBytes: number;
+  /** Larger answers are not cached. */
+  maxEntryBytes: number;
+  records: ResponseCache;
+  shared?: SharedCacheTier;
+}
+
+export class AnswerCache {
+  private readonly lru: LRUCache<string, CachedAnswer>;
+  private readonly tagIndex = new Map<string, Set<string>>();
+
+  constructor(private readonly options: AnswerCacheOptions) {
+    this.lru = new LRUCache<string, CachedAnswer>({
+      maxSize: Math.max(1, options.maxBytes),
+      sizeCalculation: (v, k) => k.length + v.head.length * 2 + 256,
+      ttlAutopurge: false,
+      dispose: (value, key) => this.unindex(key, value.tags),
+    });
+    options.records.follow({
+      invalidated: (tags) => this.drop(tags),
+      cleared: () => this.clear(),
+    });
+  }
+
+  /** The in-memory tier only: no await on the hot path. */
+  local(key: string, now = Date.now()): CachedAnswer | undefined {
+    const entry = this.lru.get(key);
+    return entry && now < entry.freshUntil ? entry : undefined;
+  }
+
+  /** After a local miss: the shared tier, or the marks to store this request's answer with. */
+  async lookup(key: string, now = Date.now()): Promise<AnswerLookup> {
+    const localMark = this.options.records.mark();
+    const found = await this.options.shared?.lookupAnswer(key);
+    if (found && 'payload' in found) {
+      try {
+        const answer = JSON.parse(found.payload) as CachedAnswer;
+        if (now < answer.freshUntil) {
+          // Also kept here, invalidated like the rest (unless a write raced the lookup).
+          this.setLocal(key, answer, localMark);
+          return { hit: answer, tier: 'redis' };
+        }
+      } catch {
+        // Not an entry of this format (another version's): a miss, overwritten by the store.
+      }
+      return { localMark };
+    }
+    return { localMark, sharedMark: found?.mark };
+  }
+
+  /** Stores an answer in both tiers unless one of its tags changed since the marks were taken. */
+  store(key: string, answer: CachedAnswer, marks: { localMark: number; sharedMark?: number }): void {
+    const ttlMs = answer.freshUntil - Date.now();
+    if (ttlMs <= 0 || answer.tags.length === 0 || answer.head.length > this.options.maxEntryBytes) return;
+    if (!this.setLocal(key, answer, marks.localMark)) return;
+    if (marks.sharedMark !== undefined)
+      void this.options.shared?.storeAnswer(key, marks.sharedMark, answer.tags, JSON.stringify(answer), ttlMs);
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  clear(): void {
+    this.lru.clear();
+    this.tagIndex.clear();
+  }
+
+  private setLocal(key: string, answer: CachedAnswer, mark: number): boolean {
+    if (this.options.records.changedSince(mark, answer.tags)) return false;
+    this.lru.set(key, answer, { ttl: Math.max(1, answer.freshUntil - Date.now()) });
+    for (const tag of answer.tags) {
+      let keys = this.tagIndex.get(tag);
+      if (!keys) this.tagIndex.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+    return true;
+  }
+
+  private drop(tags: readonly string[]): void {
+    for (const tag of tags) for (const key of [...(this.tagIndex.get(tag) ?? [])]) this.lru.delete(key);
+  }
+
+  private unindex(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      const keys = this.tagIndex.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.tagIndex.delete(tag);
+    }
+  }
+}

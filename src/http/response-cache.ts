@@ -1,0 +1,272 @@
+/**
+ * The response cache at the HTTP edge (RESPONSE_CACHE). A repeated query is answered from the raw
+ * request, before Yoga parses or validates anything: the key is a hash of the method, the URL, the
+ * request body and the headers an answer depends on (the credential first, then Accept, Origin,
+ * Content-Type and the federation router's header), so an answer is never served across
+ * credentials or to a request that would be answered differently. What the pipeline would refuse
+ * is never answered here: the CSRF rule is checked first, and only requests that ran and succeeded
+ * fill the cache (a persisted-only refusal never did). A hit still gets its own request id, its
+ * log line and metrics, `extensions.cost` (0 upstream calls, `cached: true`, the budget as of now),
+ * the answer's validators and a max-age that counts down. Compressed bytes are kept per entry.
+ *
+ * Only whole successful queries are stored: no errors, no stale reads, no @defer/@stream, nothing
+ * that read no upstream record (introspection, the `budget` field). Entries live in `AnswerCache`,
+ * which drops them with the records they read.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
+import type { Context } from '../graph/context.js';
+import type { OperationListener } from './plugins/use-operation-events.js';
+import { safeClientRequestId } from '../observability/request-id.js';
+import { chooseEncoding } from './compression.js';
+import { CSRF_HEADERS } from './plugins/use-security.js';
+import { matchesEtag } from './plugins/use-http-caching.js';
+
+export interface ResponseCacheOptions {
+  cache: AnswerCache;
+  graphqlEndpoint: string;
+  /** Request bodies up to this size are read for the key; larger or chunked ones go straight through. */
+  maxBodyBytes: number;
+  csrfPrevention: boolean;
+  /** Headers besides Authorization that change an answer (the federation router's secret). */
+  keyHeaders: readonly string[];
+  /** Changes whenever answers could differ for the same request (schema, settings); computed once, on first use. */
+  namespace: () => string;
+  compression: boolean;
+  /** `extensions.cost` of a hit (0 calls, the budget now), or nothing when the extension is off. */
+  cost?: (estimate: Record<string, number>) => unknown;
+  /** The log line and metrics of a request answered here. */
+  listeners: readonly OperationListener[];
+}
+
+/** What a request let through carries to the store: its key and the marks of its lookup. */
+interface Pending {
+  key: string;
+  localMark: number;
+  sharedMark?: number;
+  answer?: Omit<CachedAnswer, 'status' | 'headers' | 'storedAt'>;
+}
+
+const NON_PREFLIGHTED = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+/** Headers of the miss not replayed: the hit sets its own. */
+const NOT_REPLAYED = new Set([
+  'content-length',
+  'content-encoding',
+  'x-request-id',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+const MIN_COMPRESS_BYTES = 1024;
+
+export class ResponseCacheEdge {
+  private readonly pending = new WeakMap<IncomingMessage, Pending>();
+  private namespace?: string;
+  /** The last compressed bodies of an entry, valid while its extensions read the same. */
+  private readonly compressed = new WeakMap<CachedAnswer, { body: string; br?: Buffer; gzip?: Buffer }>();
+
+  constructor(private readonly options: ResponseCacheOptions) {}
+
+  /** Wraps the gateway's request listener: answers hits, lets everything else through. */
+  wrap(listener: RequestListener): RequestListener {
+    return (req, res) => {
+      const method = req.method;
+      if ((method !== 'GET' && method !== 'POST') || !this.onEndpoint(req.url)) return listener(req, res);
+      // The pipeline refuses these (403); they must not be answered from the cache either.
+      if (this.options.csrfPrevention && !preflighted(req)) return listener(req, res);
+      if (method === 'GET') return void this.handle(req, res, listener, undefined);
+      const length = Number(req.headers['content-length']);
+      if (!(length > 0 && length <= this.options.maxBodyBytes)) return listener(req, res);
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.once('end', () => {
+        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        // Yoga reads an already-read body from `req.body` (as body-parsing frameworks leave it).
+        (req as IncomingMessage & { body?: Buffer }).body = body;
+        // A batch (an array) is several operations: not cached.
+        if (body[0] === 0x5b) return listener(req, res);
+        void this.handle(req, res, listener, body);
+      });
+    };
+  }
+
+  private onEndpoint(url: string | undefined): boolean {
+    if (!url) return false;
+    const q = url.indexOf('?');
+    return (q === -1 ? url : url.slice(0, q)) === this.options.graphqlEndpoint;
+  }
+
+  private keyOf(req: IncomingMessage, body: Buffer | undefined): string {
+    const h = req.headers;
+    this.namespace ??= this.options.namespace();
+    const hash = createHash('sha256')
+      .update(this.namespace)
+      .update('\0')
+      .update(req.method!)
+      .update('\0')
+      .update(req.url!)
+      .update('\0')
+      .update(h.authorization ?? '')
+      .update('\0')
+      .update(h.accept ?? '')
+      .update('\0')
+      .update(h.origin ?? '')
+      .update('\0')
+      .update(h['content-type'] ?? '');
+    for (const name of this.options.keyHeaders) hash.update('\0').update(String(h[name] ?? ''));
+    if (body) hash.update('\0').update(body);
+    return hash.digest('base64url');
+  }
+
+  private async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    listener: RequestListener,
+    body: Buffer | undefined,
+  ): Promise<void> {
+    const startedAt = performance.now();
+    const key = this.keyOf(req, body);
+    const hit = this.options.cache.local(key);
+    if (hit) return this.serve(req, res, hit, 'memory', startedAt);
+    let found;
+    try {
+      found = await this.options.cache.lookup(key);
+    } catch {
+      return listener(req, res);
+    }
+    if (found.hit) return this.serve(req, res, found.hit, found.tier, startedAt);
+    this.pending.set(req, { key, localMark: found.localMark, sharedMark: found.sharedMark });
+    listener(req, res);
+  }
+
+  private serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: CachedAnswer,
+    tier: 'memory' | 'redis',
+    startedAt: number,
+  ): void {
+    const now = Date.now();
+    const requestId = randomUUID();
+    const headers: Record<string, string | number> = { ...answer.headers, 'x-request-id': requestId };
+    headers.age = Math.max(0, Math.floor((now - answer.storedAt) / 1000));
+    headers['x-cache'] = 'HIT';
+    const policy = answer.headers['cache-control'];
+    if (policy?.startsWith('private, max-age='))
+      headers['cache-control'] = `private, max-age=${Math.max(0, Math.floor((answer.freshUntil - now) / 1000))}`;
+    let status = answer.status;
+    const etag = answer.headers.etag;
+    if (req.method === 'GET' && etag && matchesEtag(header(req, 'if-none-match'), etag)) {
+      status = 304;
+      delete headers['content-type'];
+      res.writeHead(304, headers).end();
+    } else {
+      const cost = this.options.cost?.(answer.estimate);
+      const text =
+        cost === undefined ? `${answer.head}}` : `${answer.head},"extensions":{"cost":${JSON.stringify(cost)}}}`;
+      const encoding =
+        this.options.compression && text.length >= MIN_COMPRESS_BYTES
+          ? chooseEncoding(header(req, 'accept-encoding'))
+          : undefined;
+      if (encoding) {
+        headers['content-encoding'] = encoding;
+        headers.vary = varyWith(answer.headers.vary, 'Accept-Encoding');
+        const bytes = this.compress(answer, text, encoding);
+        headers['content-length'] = bytes.length;
+        res.writeHead(status, headers).end(bytes);
+      } else {
+        headers['content-length'] = Buffer.byteLength(text);
+        res.writeHead(status, headers).end(text);
+      }
+    }
+    const record = {
+      requestId,
+      clientRequestId: safeClientRequestId(header(req, 'x-request-id')),
+      startedAt,
+      operationName: answer.operation,
+      operationType: 'query' as const,
+      errorCodes: [],
+      upstreamErrors: [],
+      status,
+      durationMs: performance.now() - startedAt,
+      responseCache: tier,
+    };
+    for (const l of this.options.listeners) l.end?.(record);
+  }
+
+  private compress(answer: CachedAnswer, text: string, encoding: 'br' | 'gzip'): Buffer {
+    let memo = this.compressed.get(answer);
+    if (!memo || memo.body !== text) this.compressed.set(answer, (memo = { body: text }));
+    return (memo[encoding] ??=
+      encoding === 'br'
+        ? zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : zlib.gzipSync(text, { level: 6 }));
+  }
+
+  /** Stores the answers of the requests `wrap` let through, when they are whole successful queries. */
+  plugin(): Plugin<Context> {
+    return {
+      onExecute: ({ args }) => {
+        const context = args.contextValue as Context & { req?: IncomingMessage };
+        const pending = context.req && this.pending.get(context.req);
+        if (!pending) return;
+        const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+        if (operation?.operation !== OperationTypeNode.QUERY) return;
+        return {
+          onExecuteDone: ({ result }) => {
+            if (!('data' in result) && !('errors' in result)) return; // @defer/@stream: not stored
+            if (result.errors?.length || !result.data) return;
+            const usage = context.usage;
+            const freshUntil = usage.freshUntil;
+            if (usage.stale || freshUntil === null || freshUntil === Number.POSITIVE_INFINITY) return;
+            pending.answer = {
+              head: JSON.stringify({ data: result.data }).slice(0, -1),
+              estimate: { ...usage.estimate },
+              freshUntil,
+              tags: [...usage.tags],
+              operation: operation.name?.value,
+            };
+          },
+        };
+      },
+      onResponse: ({ response, serverContext }) => {
+        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const pending = req && this.pending.get(req);
+        if (!pending) return;
+        this.pending.delete(req);
+        if (!pending.answer || response.status !== 200) return;
+        const headers: Record<string, string> = {};
+        response.headers.forEach((value, name) => {
+          if (!NOT_REPLAYED.has(name)) headers[name] = value;
+        });
+        this.options.cache.store(
+          pending.key,
+          { ...pending.answer, status: 200, headers, storedAt: Date.now() },
+          pending,
+        );
+      },
+    };
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Yoga's CSRF rule: a content type a browser cannot send without a preflight, or one of the headers. */
+function preflighted(req: IncomingMessage): boolean {
+  const type = req.headers['content-type']?.toLowerCase();
+  if (type && !NON_PREFLIGHTED.some((t) => type.startsWith(t))) return true;
+  return CSRF_HEADERS.some((h) => req.headers[h] !== undefined);
+}
+
+function varyWith(vary: string | undefined, name: string): string {
+  if (!vary) return name;
+  return vary.toLowerCase().includes(name.toLowerCase()) ? vary : `${vary}, ${name}`;
+}
