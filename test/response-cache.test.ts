@@ -14,6 +14,7 @@ import { apiCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
+import { EntityGraphDocument } from '../src/generated/graphql.js';
 
 type Any = any;
 
@@ -154,6 +155,27 @@ describe('response cache', () => {
     const etag = cached.headers.get('etag')!;
     const revalidated = await fetch(get, { headers: { 'x-graphql-yoga-csrf': '1', 'if-none-match': etag } });
     expect(revalidated.status).toBe(304);
+  });
+
+  it('keeps the persisted-only rule: text is refused every time, a safelisted hash is cached', async () => {
+    const { url } = await listening({ env: { PERSISTED_OPERATIONS: 'only' } });
+    const send = (body: unknown) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify(body),
+      });
+    const hash = (EntityGraphDocument as { __meta__?: { hash: string } }).__meta__!.hash;
+    const byHash = { documentId: hash, variables: { first: 2 } };
+    expect((await send(byHash)).headers.get('x-cache')).toBeNull();
+    const cached = await send(byHash);
+    expect(cached.headers.get('x-cache')).toBe('HIT');
+    expect(((await cached.json()) as Any).data.entities.nodes).toHaveLength(2);
+    for (let i = 0; i < 2; i++) {
+      const text = await send({ query: op('EntityGraph'), variables: { first: 2 } });
+      expect(text.status).toBe(400);
+      expect(text.headers.get('x-cache')).toBeNull();
+    }
   });
 
   it('serves compressed bytes to clients that accept them', async () => {
