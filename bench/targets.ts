@@ -153,5 +153,19 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     (r) => r.cpuPerRequestRatio,
     (v, r) => r.errors === 0 && num(r.requestSpan) >= num(r.minimumSpan) && num(v) <= 1.2,
   );
+  check(
+    '12',
+    'response-cached throughput ÷ bare server returning the same bytes (lower of the two queries)',
+    '≥ 0.15',
+    (r) => r.cachedToBare,
+    (v, r) => r.errors === 0 && num(v) >= 0.15,
+  );
+  check(
+    '12',
+    'response-cached throughput ÷ warm throughput without it (lower of the two queries)',
+    '≥ 10',
+    (r) => r.cachedToWarm,
+    (v, r) => r.errors === 0 && num(v) >= 10,
+  );
   return out;
 }

@@ -8,18 +8,20 @@ import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, TYPENAME } from './queries.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
-async function measured(
+export async function measured(
   child: Child,
   client: GraphQLClient,
   query: string,
   variables: Record<string, unknown>,
   ctx: Ctx,
+  light = false,
 ) {
   const { concurrency, throughputSeconds } = ctx.options;
   await throughput(client, query, variables, {
     concurrency,
     seconds: Math.min(1, throughputSeconds / 4),
     maxRequests: 10_000,
+    light,
   }); // warm-up
   await child.request('reset-peak');
   const before = await child.stats();
@@ -27,6 +29,7 @@ async function measured(
     concurrency,
     seconds: throughputSeconds,
     maxRequests: 1_000_000,
+    light,
   });
   const after = await child.stats();
   const cpuMs = after.cpuMs - before.cpuMs;

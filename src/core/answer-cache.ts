@@ -49,7 +49,8 @@ export class AnswerCache {
   constructor(private readonly options: AnswerCacheOptions) {
     this.lru = new LRUCache<string, CachedAnswer>({
       maxSize: Math.max(1, options.maxBytes),
-      sizeCalculation: (v, k) => k.length + v.head.length * 2 + 256,
+      // The text, and the encoded bytes the edge keeps beside it.
+      sizeCalculation: (v, k) => k.length + v.head.length * 3 + 256,
       ttlAutopurge: false,
       dispose: (value, key) => this.unindex(key, value.tags),
     });

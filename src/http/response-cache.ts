@@ -64,11 +64,22 @@ const NOT_REPLAYED = new Set([
 ]);
 const MIN_COMPRESS_BYTES = 1024;
 
+interface Bodies {
+  /** The extensions these bytes end with. */
+  tail: string;
+  identity?: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
 export class ResponseCacheEdge {
   private readonly pending = new WeakMap<IncomingMessage, Pending>();
   private namespace?: string;
-  /** The last compressed bodies of an entry, valid while its extensions read the same. */
-  private readonly compressed = new WeakMap<CachedAnswer, { body: string; br?: Buffer; gzip?: Buffer }>();
+  /**
+   * The bytes last sent for an entry, per encoding, valid while its extensions read the same: a
+   * storm of hits encodes (and compresses) an answer once, not per request.
+   */
+  private readonly bodies = new WeakMap<CachedAnswer, Bodies>();
 
   constructor(private readonly options: ResponseCacheOptions) {}
 
@@ -167,22 +178,18 @@ export class ResponseCacheEdge {
       res.writeHead(304, headers).end();
     } else {
       const cost = this.options.cost?.(answer.estimate);
-      const text =
-        cost === undefined ? `${answer.head}}` : `${answer.head},"extensions":{"cost":${JSON.stringify(cost)}}}`;
+      const tail = cost === undefined ? '}' : `,"extensions":{"cost":${JSON.stringify(cost)}}}`;
       const encoding =
-        this.options.compression && text.length >= MIN_COMPRESS_BYTES
+        this.options.compression && answer.head.length + tail.length >= MIN_COMPRESS_BYTES
           ? chooseEncoding(header(req, 'accept-encoding'))
           : undefined;
       if (encoding) {
         headers['content-encoding'] = encoding;
         headers.vary = varyWith(answer.headers.vary, 'Accept-Encoding');
-        const bytes = this.compress(answer, text, encoding);
-        headers['content-length'] = bytes.length;
-        res.writeHead(status, headers).end(bytes);
-      } else {
-        headers['content-length'] = Buffer.byteLength(text);
-        res.writeHead(status, headers).end(text);
       }
+      const bytes = this.bytesOf(answer, tail, encoding ?? 'identity');
+      headers['content-length'] = bytes.length;
+      res.writeHead(status, headers).end(bytes);
     }
     const record = {
       requestId,
@@ -199,13 +206,16 @@ export class ResponseCacheEdge {
     for (const l of this.options.listeners) l.end?.(record);
   }
 
-  private compress(answer: CachedAnswer, text: string, encoding: 'br' | 'gzip'): Buffer {
-    let memo = this.compressed.get(answer);
-    if (!memo || memo.body !== text) this.compressed.set(answer, (memo = { body: text }));
+  private bytesOf(answer: CachedAnswer, tail: string, encoding: keyof Omit<Bodies, 'tail'>): Buffer {
+    let memo = this.bodies.get(answer);
+    if (!memo || memo.tail !== tail) this.bodies.set(answer, (memo = { tail }));
+    const text = () => answer.head + tail;
     return (memo[encoding] ??=
       encoding === 'br'
-        ? zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
-        : zlib.gzipSync(text, { level: 6 }));
+        ? zlib.brotliCompressSync(text(), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : encoding === 'gzip'
+          ? zlib.gzipSync(text(), { level: 6 })
+          : Buffer.from(text()));
   }
 
   /** Stores the answers of the requests `wrap` let through, when they are whole successful queries. */

@@ -1,0 +1,84 @@
+/**
+ * Workload 12: the whole-answer response cache. For EntityGraph(50) and EventGraph(50), requests
+ * per second at the bench's concurrency of
+ * - the warm gateway without it (the record cache only: what workload 6 measures),
+ * - a gateway with it (RESPONSE_CACHE on, its own process), every answer a hit,
+ * - a bare node:http server returning the same bytes (bare-bytes.ts): the floor,
+ * all measured the same way in the same run. The load side reads the answers as bytes (see
+ * `runLight`): parsing 200 KB of JSON per answer would cap all three at the client's speed.
+ */
+import { GraphQLClient, round } from './client.js';
+import { startChild } from './processes.js';
+import { ENTITY_GRAPH, EVENT_GRAPH } from './queries.js';
+import { measured } from './throughput.js';
+import type { Ctx, WorkloadRecord } from './workloads.js';
+
+export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord> {
+  const { up, options } = ctx;
+  const cachedGateway = await startChild('gateway-process.ts', up.gatewayEnv({ RESPONSE_CACHE: 'true' }));
+  const bare = await startChild('bare-bytes.ts', {});
+  const cachedClient = new GraphQLClient(cachedGateway.url, options.concurrency);
+  const bareClient = new GraphQLClient(bare.url, options.concurrency);
+  try {
+    const operations = [
+      { name: 'EntityGraph', query: ENTITY_GRAPH, variables: { first: options.systems } },
+      { name: 'EventGraph', query: EVENT_GRAPH, variables: { first: options.events } },
+    ];
+    const results: Record<string, unknown> = {};
+    let errors = 0;
+    let ratioToBare = Infinity;
+    let ratioToWarm = Infinity;
+    for (const { name, query, variables } of operations) {
+      // The same fresh start for both gateways: every entry is fresh for the whole timed window.
+      await ctx.gateway.request('clear-cache');
+      await ctx.client.run(query, variables);
+      const warm = await measured(ctx.gateway, ctx.client, query, variables, ctx, true);
+
+      await cachedGateway.request('clear-cache');
+      await cachedClient.run(query, variables);
+      const hit = await fetch(cachedGateway.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+          'x-graphql-yoga-csrf': 'bench',
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = await hit.text();
+      if (hit.headers.get('x-cache') !== 'HIT') throw new Error(`${name}: the second request was not a cache hit`);
+      up.clearLogs();
+      const cached = await measured(cachedGateway, cachedClient, query, variables, ctx, true);
+      const upstreamDuring = up.counts();
+
+      await bare.request('set-answer', { body, contentType: hit.headers.get('content-type') });
+      const floor = await measured(bare, bareClient, query, variables, ctx, true);
+
+      const toBare = round(cached.perSecond / floor.perSecond, 3);
+      const toWarm = round(cached.perSecond / warm.perSecond, 1);
+      ratioToBare = Math.min(ratioToBare, toBare);
+      ratioToWarm = Math.min(ratioToWarm, toWarm);
+      errors += warm.errors + cached.errors + floor.errors;
+      results[name] = {
+        answerBytes: Buffer.byteLength(body),
+        warm,
+        cached,
+        bareServer: floor,
+        cachedToBare: toBare,
+        cachedToWarm: toWarm,
+        upstreamRequestsDuringCachedRun: upstreamDuring.governance + upstreamDuring.calendar + upstreamDuring.token,
+      };
+    }
+    return {
+      id: '12',
+      name: `response cache: EntityGraph(${options.systems}) and EventGraph(${options.events}) answered from it vs warm without it vs a bare server returning the same bytes, concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
+      ...results,
+      cachedToBare: ratioToBare,
+      cachedToWarm: ratioToWarm,
+      errors,
+    };
+  } finally {
+    await Promise.all([cachedClient.close(), bareClient.close()]);
+    await Promise.all([cachedGateway.stop(), bare.stop()]);
+  }
+}
