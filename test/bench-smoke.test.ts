@@ -66,6 +66,26 @@ describe('bench harness (tiny mode)', () => {
     for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
   });
 
+  it(
+    'measures workload 12: the response cache against the warm gateway and a bare server with the same bytes',
+    { timeout: 150_000 },
+    async () => {
+      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['12']));
+      const w = doc.workloads.find((x) => x.id === '12') as Record<string, any>;
+      expect(w.failed).toBeUndefined();
+      expect(w.errors).toBe(0);
+      for (const name of ['EntityGraph', 'EventGraph']) {
+        const r = w[name];
+        expect(r.answerBytes).toBeGreaterThan(100);
+        for (const series of [r.warm, r.cached, r.bareServer]) expect(series.requests).toBeGreaterThan(0);
+        // Every cached answer was a hit: nothing reached the upstreams during the timed run.
+        expect(r.upstreamRequestsDuringCachedRun).toBe(0);
+        expect(r.cachedToBare).toBeCloseTo(r.cached.perSecond / r.bareServer.perSecond, 2);
+      }
+      expect(doc.targets.filter((t) => t.workload === '12').map((t) => t.status)).toHaveLength(2);
+    },
+  );
+
   it.skipIf(!redis)(
     "measures workload 7: two gateway processes against the workload's own emulator and budget",
     { timeout: 150_000 },
