@@ -63,6 +63,8 @@ const NOT_REPLAYED = new Set([
   'transfer-encoding',
 ]);
 const MIN_COMPRESS_BYTES = 1024;
+const MUTATION = Buffer.from('mutation');
+const SUBSCRIPTION = Buffer.from('subscription');
 
 interface Bodies {
   /** The extensions these bytes end with. */
@@ -94,13 +96,17 @@ export class ResponseCacheEdge {
       const length = Number(req.headers['content-length']);
       if (!(length > 0 && length <= this.options.maxBodyBytes)) return listener(req, res);
       const chunks: Buffer[] = [];
+      // A client gone mid-body: nothing to answer (the socket is closed), and nothing to crash on.
+      req.once('error', () => undefined);
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.once('end', () => {
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         // Yoga reads an already-read body from `req.body` (as body-parsing frameworks leave it).
         (req as IncomingMessage & { body?: Buffer }).body = body;
-        // A batch (an array) is several operations: not cached.
-        if (body[0] === 0x5b) return listener(req, res);
+        // A batch (an array) is several operations: not cached. Nor are writes and subscriptions:
+        // they skip the lookup (a Redis round trip on a local miss); a query that merely contains
+        // one of these words is executed every time, never answered wrongly.
+        if (body[0] === 0x5b || body.includes(MUTATION) || body.includes(SUBSCRIPTION)) return listener(req, res);
         void this.handle(req, res, listener, body);
       });
     };
