@@ -170,7 +170,7 @@ describe('response cache', () => {
     expect((await send(byHash)).headers.get('x-cache')).toBeNull();
     const cached = await send(byHash);
     expect(cached.headers.get('x-cache')).toBe('HIT');
-    expect(((await cached.json())).data.entities.nodes).toHaveLength(2);
+    expect((await cached.json()).data.entities.nodes).toHaveLength(2);
     for (let i = 0; i < 2; i++) {
       const text = await send({ query: op('EntityGraph'), variables: { first: 2 } });
       expect(text.status).toBe(400);
