@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../src/http/compression.js';
 import { startStack } from './support/stack.js';
+import { apiCalls } from './support/governance.js';
 
 const BIG = '{ entities(first: 50) { nodes { id name } } }';
 
@@ -91,5 +92,17 @@ describe('CORS and request ids', () => {
     const stack = await startStack();
     const res = await stack.query('{ __typename }', {}, { 'x-request-id': 'client-chosen' });
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends its request id upstream with every call of the operation, so both sides can be matched', async () => {
+    const stack = await startStack();
+    stack.clearRequests();
+    const res = await stack.query('{ entities(first: 2) { nodes { id } } events(first: 2) { nodes { id } } }');
+    expect(res.errors).toBeUndefined();
+    const id = res.headers.get('x-request-id');
+    // The token request is not the operation's own: one token serves every operation until it expires.
+    const seen = [...apiCalls(stack), ...stack.calendar.control.requests().requests];
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen.map((r) => r.requestId))).toEqual(new Set([id]));
   });
 });

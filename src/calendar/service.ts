@@ -32,7 +32,7 @@ export class CalendarService {
     const client = new CalendarClient({
       upstream: this.upstream,
       auth: calendarAuth(this.config.calendar, info.headers),
-      caller: { usage: info.usage, signal: info.signal },
+      caller: { usage: info.usage, signal: info.signal, requestId: info.requestId },
       cacheTtlMs: this.config.cache.ttlMsByKind,
     });
     const loaders = createCalendarLoaders(client);

@@ -20,4 +20,6 @@ export interface Caller {
   identity: string;
   usage: UsageTracker;
   signal?: AbortSignal;
+  /** The gateway's id of the incoming request, sent upstream as `x-request-id` to match logs on both sides. */
+  requestId?: string;
 }

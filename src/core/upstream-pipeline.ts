@@ -297,7 +297,11 @@ export class Upstream {
         caller.usage.request(this.name);
         onWire = true;
         // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
-        const headers = observer?.request ? { ...call.headers } : call.headers;
+        // The request id goes along, so that an upstream's logs can be matched with the gateway's.
+        const headers =
+          observer?.request || caller.requestId
+            ? { ...call.headers, ...(caller.requestId ? { 'x-request-id': caller.requestId } : {}) }
+            : call.headers;
         const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
         let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
         try {

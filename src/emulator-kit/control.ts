@@ -30,6 +30,8 @@ export interface LoggedRequest {
   fault?: FaultKind;
   /** The W3C trace context the caller sent, if any. */
   traceparent?: string;
+  /** The caller's `x-request-id`, if any (the gateway sends its own id of the operation). */
+  requestId?: string;
   /** The request body as text, when there was one (the bench replays requests from it). */
   body?: string;
 }
@@ -132,6 +134,9 @@ interface RuleState {
   applied: number;
 }
 
+/** The request log keeps the newest this many requests; `total` still counts every one. */
+const MAX_LOG_ENTRIES = 50_000;
+
 export function createControl(options: ControlOptions): {
   control: EmulatorControl;
   middleware: MiddlewareHandler<Env>;
@@ -140,6 +145,8 @@ export function createControl(options: ControlOptions): {
   const started = performance.now();
   const rng = createRng(options.seed ?? 7);
   let log: LoggedRequest[] = [];
+  /** Entries dropped from the front of a long log (an emulator serving `npm start` for days). */
+  let dropped = 0;
   let latency: LatencyOptions = { ...options.latency };
   let rules: RuleState[] = (options.faults ?? []).map((rule) => ({ rule, seen: 0, applied: 0 }));
 
@@ -147,10 +154,11 @@ export function createControl(options: ControlOptions): {
     requests: () => {
       const byRoute: Record<string, number> = {};
       for (const r of log) byRoute[r.route] = (byRoute[r.route] ?? 0) + 1;
-      return { total: log.length, byRoute, requests: [...log] };
+      return { total: dropped + log.length, byRoute, requests: [...log] };
     },
     clearRequests: () => {
       log = [];
+      dropped = 0;
     },
     setLatency: (l) => {
       latency = { ...l };
@@ -164,6 +172,7 @@ export function createControl(options: ControlOptions): {
     reset: () => {
       options.resetState();
       log = [];
+      dropped = 0;
       latency = { ...options.latency };
       rules = (options.faults ?? []).map((rule) => ({ rule, seen: 0, applied: 0 }));
     },
@@ -210,8 +219,15 @@ export function createControl(options: ControlOptions): {
       at: Math.round(performance.now() - started),
       receivedAt: performance.timeOrigin + performance.now(),
       ...(c.req.header('traceparent') ? { traceparent: c.req.header('traceparent') } : {}),
+      ...(c.req.header('x-request-id') ? { requestId: c.req.header('x-request-id') } : {}),
     };
     log.push(entry);
+    if (log.length > MAX_LOG_ENTRIES) {
+      // Dropped in chunks: one splice per tenth of the log, not one shift per request.
+      const excess = log.length - Math.floor(MAX_LOG_ENTRIES * 0.9);
+      log.splice(0, excess);
+      dropped += excess;
+    }
     // JSON only (Hono keeps the text, so the route still reads it as JSON; a binary upload is left alone).
     if (/json/.test(c.req.header('content-type') ?? '')) entry.body = await c.req.text();
 

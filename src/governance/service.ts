@@ -43,7 +43,7 @@ export class GovernanceService {
     const client = new GovernanceClient(
       this.upstream,
       credential,
-      { usage: info.usage, signal: info.signal },
+      { usage: info.usage, signal: info.signal, requestId: info.requestId },
       this.config.cache.ttlMsByKind,
       (operation, body) => discovery.observe(operation, body),
     );

@@ -10,6 +10,7 @@ export interface LoggedCall {
   route: string;
   query: string;
   status: number;
+  requestId?: string;
 }
 
 /** Requests the governance emulator saw, token requests included. */
