@@ -288,6 +288,23 @@ describe('in production', () => {
     expect(entities.data!._entities).toEqual([{ id: entityIds[0] }]);
   });
 
+  it('with persisted operations only, still answers the router: its query plans are text, never in a safelist', async () => {
+    const strict = await startStack({
+      env: { NODE_ENV: 'production', FEDERATION_SECRET: SECRET, PERSISTED_OPERATIONS: 'only', LOG_LEVEL: 'silent' },
+    });
+    const plan = 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Entity { id name } } }';
+    const vars = { r: [{ __typename: 'Entity', id: entityIds[0] }] };
+    const routed = await strict.query<{ _entities: { id: string }[] }>(plan, vars, { 'x-federation-secret': SECRET });
+    expect(routed.errors).toBeUndefined();
+    expect(routed.data!._entities[0]!.id).toBe(entityIds[0]);
+    // Anyone else sending text is refused before parsing, as before, a wrong secret included.
+    for (const extra of [{}, { 'x-federation-secret': 'guess' }] as Record<string, string>[]) {
+      const refused = await strict.query(plan, vars, extra);
+      expect(refused.status).toBe(400);
+      expect(refused.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+    }
+  });
+
   it('answers anyone when introspection is enabled (the SDL is public then)', async () => {
     const open = await startStack({
       env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', LOG_LEVEL: 'silent' },

@@ -86,7 +86,14 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
 
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
   const persisted =
-    config.persistedOperations === 'off' ? [] : [usePersistedSafelist(config.persistedOperations) as Plugin<Context>];
+    config.persistedOperations === 'off'
+      ? []
+      : [
+          usePersistedSafelist(config.persistedOperations, undefined, {
+            secret: config.security.federationSecret,
+            header: config.security.federationSecretHeader,
+          }) as Plugin<Context>,
+        ];
 
   // RESPONSE_CACHE: repeated queries answered from the raw request, before Yoga (response-cache.ts).
   const edge = config.cache.answers.enabled

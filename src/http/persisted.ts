@@ -3,12 +3,14 @@
  * which `npm run codegen` writes from the example operations in src/operations/ (sha256 of each
  * document → its text). Clients send the hash as `documentId` (graphql-codegen's client preset and
  * the GraphQL-over-HTTP persisted documents draft) or as Apollo's
- * `extensions.persistedQuery.sha256Hash`. In `only` mode anything else is refused before parsing;
+ * `extensions.persistedQuery.sha256Hash`. In `only` mode anything else is refused before parsing,
+ * except from the federation router (its secret header), whose query plans are text by nature;
  * in `allow` mode full query text is accepted too. Yoga's persisted-operations plugin does the work.
  */
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations, type UsePersistedOperationsOptions } from '@graphql-yoga/plugin-persisted-operations';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { fromRouter } from './plugins/use-federation-guard.js';
 
 export type Safelist = ReadonlyMap<string, string>;
 
@@ -36,9 +38,12 @@ const refusal = (message: string, code: string) => () =>
 export function usePersistedSafelist(
   mode: 'allow' | 'only',
   safelist: Safelist = loadSafelist(),
+  /** The federation router (its secret header): its query plans are text, never in a safelist. */
+  router?: { secret?: string; header: string },
 ): Plugin<Record<string, unknown>> {
+  const isRouter = router?.secret ? fromRouter(router) : undefined;
   const options: UsePersistedOperationsOptions = {
-    allowArbitraryOperations: mode === 'allow',
+    allowArbitraryOperations: mode === 'allow' ? true : isRouter ? (request) => isRouter(request) : false,
     extractPersistedOperationId: operationId,
     getPersistedOperation: (id) => (SHA256.test(id) ? (safelist.get(id) ?? null) : null),
     customErrors: {

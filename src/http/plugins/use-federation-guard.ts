@@ -35,15 +35,23 @@ const routerOnlyRule: ValidationRule = (context) => ({
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-export function useFederationGuard(options: FederationGuardOptions): Plugin {
+/** Whether a request carries the router's secret (false when none is configured). */
+export function fromRouter(options: { secret?: string; header: string }): (request: Request | undefined) => boolean {
   const expected = options.secret ? digest(options.secret) : undefined;
   const header = options.header.toLowerCase();
+  return (request) => {
+    const given = request?.headers.get(header);
+    // Compared as digests: constant time, whatever the lengths.
+    return Boolean(expected && given && timingSafeEqual(digest(given), expected));
+  };
+}
+
+export function useFederationGuard(options: FederationGuardOptions): Plugin {
+  const isRouter = fromRouter(options);
   return {
     onValidate({ addValidationRule, context }) {
       if (options.introspection) return;
-      const given = (context as { request?: Request }).request?.headers.get(header);
-      // Compared as digests: constant time, whatever the lengths.
-      if (expected && given && timingSafeEqual(digest(given), expected)) return;
+      if (isRouter((context as { request?: Request }).request)) return;
       addValidationRule(routerOnlyRule);
     },
   };
