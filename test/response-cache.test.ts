@@ -59,6 +59,9 @@ describe('response cache', () => {
     expect(cost.governance.estimated).toBe(first.body.extensions.cost.governance.estimated);
     expect(cost.governance.throttleStatus.rules.length).toBeGreaterThan(0);
     expect(first.body.extensions.cost.governance.cached).toBe(false);
+    // Counted as an operation, and as a hit (memory tier) for the hit ratio.
+    const metrics = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
+    expect(metrics).toMatch(/gateway_response_cache_hits_total\{operation="EntityGraph",tier="memory"\} 1\b/);
     // Other variables are another answer.
     const other = await post(url, op('EntityGraph'), { first: 4 });
     expect(hit(other)).toBe(false);

@@ -92,6 +92,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     buckets: SECONDS,
     registers,
   });
+  const responseCacheHits = new Counter({
+    name: 'gateway_response_cache_hits_total',
+    help: 'Operations answered whole from the response cache, by operation and tier (memory or redis); the hit ratio is these over gateway_graphql_operations_total{type="query"}.',
+    labelNames: ['operation', 'tier'],
+    registers,
+  });
   const operationErrors = new Counter({
     name: 'gateway_graphql_errors_total',
     help: 'GraphQL errors in results, by operation and error code.',
@@ -150,6 +156,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
         const failed = record.errorCodes.length > 0 || (record.status ?? 200) >= 400;
         operations.inc({ operation, type, outcome: failed ? 'error' : 'ok' });
         operationDuration.observe({ operation, type }, (record.durationMs ?? 0) / 1000);
+        if (record.responseCache) responseCacheHits.inc({ operation, tier: record.responseCache });
         for (const code of record.errorCodes) operationErrors.inc({ operation, code });
       },
     },
