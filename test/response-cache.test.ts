@@ -62,6 +62,13 @@ describe('response cache', () => {
     // Counted as an operation, and as a hit (memory tier) for the hit ratio.
     const metrics = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
     expect(metrics).toMatch(/gateway_response_cache_hits_total\{operation="EntityGraph",tier="memory"\} 1\b/);
+    // A client asking for a fresh answer gets one (executed), which then serves the next asker.
+    stack.clearRequests();
+    const reload = await post(url, op('EntityGraph'), { first: 5 }, { 'cache-control': 'no-cache' });
+    expect(hit(reload)).toBe(false);
+    expect(apiCalls(stack).length + reload.body.extensions.cost.governance.cacheHits).toBeGreaterThan(0);
+    expect(hit(await post(url, op('EntityGraph'), { first: 5 }))).toBe(true);
+    expect(hit(await post(url, op('EntityGraph'), { first: 5 }, { 'cache-control': 'no-store' }))).toBe(false);
     // Other variables are another answer.
     const other = await post(url, op('EntityGraph'), { first: 4 });
     expect(hit(other)).toBe(false);

@@ -66,6 +66,11 @@ export class AnswerCache {
     return entry && now < entry.freshUntil ? entry : undefined;
   }
 
+  /** A mark to store an answer with in this replica only (see `store`). */
+  mark(): number {
+    return this.options.records.mark();
+  }
+
   /** After a local miss: the shared tier, or the marks to store this request's answer with. */
   async lookup(key: string, now = Date.now()): Promise<AnswerLookup> {
     const localMark = this.options.records.mark();

@@ -148,6 +148,14 @@ export class ResponseCacheEdge {
   ): Promise<void> {
     const startedAt = performance.now();
     const key = this.keyOf(req, body);
+    // The client asks for a fresh answer (a reload): run it, and keep it for the next asker (in this
+    // replica: the Redis tier needs the mark of a lookup); `no-store`: keep nothing either.
+    const asked = `${header(req, 'cache-control') ?? ''},${header(req, 'pragma') ?? ''}`;
+    if (asked.includes('no-store')) return listener(req, res);
+    if (asked.includes('no-cache')) {
+      this.pending.set(req, { key, localMark: this.options.cache.mark() });
+      return listener(req, res);
+    }
     const hit = this.options.cache.local(key);
     if (hit) return this.serve(req, res, hit, 'memory', startedAt);
     let found;
