@@ -33,6 +33,8 @@ describe('HTTP caching of GET queries', () => {
     expect(maxAge).toBeGreaterThan(0);
     expect(maxAge).toBeLessThanOrEqual(30);
     expect(first.headers.get('vary')).toMatch(/authorization/i);
+    // One content type, the JSON one the client asked for (not a second, text/plain one).
+    expect(first.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await first.json()).data.entities.nodes).toHaveLength(2);

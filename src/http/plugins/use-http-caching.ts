@@ -80,7 +80,9 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
       if (!policy || request.method !== 'GET' || response.status !== 200) return;
       const type = response.headers.get('content-type') ?? '';
       if (!/json/.test(type)) return;
-      const headers = new fetchAPI.Headers(response.headers);
+      // Node's Headers (lower-cased names): a copy through whatwg-node's keeps Yoga's `Content-Type`
+      // as written, and its Response then adds a second, `text/plain` one for a string body.
+      const headers = new Headers(response.headers);
       headers.append('vary', 'Authorization');
       if (policy.errors) {
         headers.set('cache-control', 'private, no-store');
