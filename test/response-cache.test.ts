@@ -9,6 +9,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AnswerCache, type CachedAnswer } from '../src/core/answer-cache.js';
 import { ResponseCache } from '../src/core/cache.js';
+import { SharedCacheTier } from '../src/core/cache-shared.js';
+import { RedisLink } from '../src/core/redis.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { apiCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
@@ -161,6 +163,17 @@ describe('response cache', () => {
     const refused = await fetch(get, { headers: { accept: 'application/graphql-response+json' } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('x-cache')).toBeNull();
+    // The same query asked as an event stream is answered as one, never with a cached JSON body.
+    const sse = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: '{ entities(first: 2) { nodes { id } } }' }),
+      });
+    await sse();
+    const streamed = await sse();
+    expect(streamed.headers.get('x-cache')).toBeNull();
+    expect(await streamed.text()).toMatch(/^event: next\ndata: \{"data"/m);
     // The validator still works on a hit: a bodiless 304.
     const etag = cached.headers.get('etag')!;
     const revalidated = await fetch(get, { headers: { 'x-graphql-yoga-csrf': '1', 'if-none-match': etag } });
@@ -248,6 +261,59 @@ describe('response cache', () => {
 const redis = await requireRedis();
 
 describe.skipIf(!redis)('response cache shared by replicas through Redis', () => {
+  it('an answer a replica put in Redis is deleted there when an invalidation of what it read reaches that replica', async () => {
+    // The race this covers: another replica's write bumped the tag before this replica's lookup, but
+    // its message had not arrived, so the answer was built from this replica's pre-write records and
+    // passed the store's check. When the message arrives, the answer must go from Redis too.
+    const prefix = uniquePrefix();
+    const replica = () => {
+      const link = new RedisLink({ url: REDIS_URL, prefix, commandTimeoutMs: 500 });
+      const records = new ResponseCache({ maxBytes: 1 << 20, maxStaleMs: 0 });
+      const shared = new SharedCacheTier(records, {
+        redis: link,
+        entries: true,
+        waitMs: 0,
+        ackTimeoutMs: 500,
+        maxEntryBytes: 1 << 20,
+      });
+      return {
+        link,
+        records,
+        shared,
+        answers: new AnswerCache({ maxBytes: 1 << 20, maxEntryBytes: 1 << 20, records, shared }),
+      };
+    };
+    const [b, c] = [replica(), replica()];
+    try {
+      const until = async (check: () => Promise<boolean> | boolean) => {
+        const end = Date.now() + 10_000;
+        while (!(await check())) {
+          if (Date.now() > end) throw new Error('condition not met in time');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await until(() => b.shared.ready && c.shared.ready);
+      const answer: CachedAnswer = {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        head: '{"data":{"entity":{"name":"before the write"}}',
+        estimate: {},
+        storedAt: Date.now(),
+        freshUntil: Date.now() + 60_000,
+        tags: ['governance:entity:7'],
+      };
+      const marks = await b.answers.lookup('k');
+      if (marks.hit) throw new Error('a fresh prefix holds no answer');
+      b.answers.store('k', answer, marks);
+      await until(async () => (await c.answers.lookup('k')).hit !== undefined);
+      // The invalidation reaches b (as the other replica's message would deliver it).
+      b.records.invalidateLocal(['governance:entity:7']);
+      await until(async () => (await c.answers.lookup('k')).hit === undefined);
+    } finally {
+      for (const r of [b, c]) await r.link.close();
+    }
+  });
+
   it('an answer cached by one replica is served by the other; a write through either drops it for both', async () => {
     const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
     const a = await listening({ env });

@@ -18,7 +18,7 @@ import { useGraphiQLPage } from '../http/graphiql-page.js';
 import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { createObservability, type Observability } from '../observability/setup.js';
-import { usePersistedSafelist } from '../http/persisted.js';
+import { loadSafelist, usePersistedSafelist } from '../http/persisted.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
@@ -108,9 +108,23 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
         maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
         csrfPrevention: config.security.csrfPrevention,
         keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
-        // Answers of another schema or persisted-operations rule are not this gateway's (shared tier).
+        // What decides whether a request is answered, and how: replicas of another schema or other
+        // rules (a rotated router secret, introspection, limits, the safelist, auth modes) do not
+        // share answers through Redis, during a rolling deploy included.
         namespace: () =>
-          createHash('sha256').update(printSchema(schema)).update(config.persistedOperations).digest('base64url'),
+          createHash('sha256')
+            .update(printSchema(schema))
+            .update(
+              JSON.stringify({
+                security: config.security,
+                persisted: config.persistedOperations,
+                safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
+                auth: [config.governance.authMode, config.calendar.authMode],
+                inputLimits: config.inputLimits,
+                maxPageSize: config.maxPageSize,
+              }),
+            )
+            .digest('base64url'),
         compression: config.http.compression,
         cost: config.traffic.costExtension
           ? (estimate) => ({

@@ -75,7 +75,7 @@ export class AnswerCache {
   async lookup(key: string, now = Date.now()): Promise<AnswerLookup> {
     const localMark = this.options.records.mark();
     const found = await this.options.shared?.lookupAnswer(key);
-    if (found && 'payload' in found) {
+    if (found?.payload !== undefined) {
       try {
         const answer = JSON.parse(found.payload) as CachedAnswer;
         if (now < answer.freshUntil) {
@@ -86,7 +86,6 @@ export class AnswerCache {
       } catch {
         // Not an entry of this format (another version's): a miss, overwritten by the store.
       }
-      return { localMark };
     }
     return { localMark, sharedMark: found?.mark };
   }
@@ -96,8 +95,37 @@ export class AnswerCache {
     const ttlMs = answer.freshUntil - Date.now();
     if (ttlMs <= 0 || answer.tags.length === 0 || answer.head.length > this.options.maxEntryBytes) return;
     if (!this.setLocal(key, answer, marks.localMark)) return;
-    if (marks.sharedMark !== undefined)
-      void this.options.shared?.storeAnswer(key, marks.sharedMark, answer.tags, JSON.stringify(answer), ttlMs);
+    if (marks.sharedMark !== undefined && this.options.shared) {
+      this.remember(key, answer);
+      void this.options.shared.storeAnswer(key, marks.sharedMark, answer.tags, JSON.stringify(answer), ttlMs);
+    }
+  }
+
+  /**
+   * The answers this replica put in Redis, by tag, until they expire. An answer built from this
+   * replica's records just before another replica's write reached it (its invalidation message on
+   * the way) passes the store's check, since the write's bump came before the lookup; when the
+   * message arrives, the records go, and so must those answers in Redis. The deletion is sent
+   * before this replica acknowledges the message, on the same connection, so it is done before the
+   * writer answers its client.
+   */
+  private readonly sharedByTag = new Map<string, Map<string, number>>();
+  private remembered = 0;
+
+  private remember(key: string, answer: CachedAnswer): void {
+    for (const tag of answer.tags) {
+      let keys = this.sharedByTag.get(tag);
+      if (!keys) this.sharedByTag.set(tag, (keys = new Map<string, number>()));
+      keys.set(key, answer.freshUntil);
+    }
+    // Now and then, forget what has expired (tags that are never invalidated).
+    if (++this.remembered % 1_000 === 0) {
+      const now = Date.now();
+      for (const [tag, keys] of this.sharedByTag) {
+        for (const [k, until] of keys) if (until <= now) keys.delete(k);
+        if (keys.size === 0) this.sharedByTag.delete(tag);
+      }
+    }
   }
 
   get size(): number {
@@ -107,11 +135,15 @@ export class AnswerCache {
   clear(): void {
     this.lru.clear();
     this.tagIndex.clear();
+    // What this replica stored in Redis stays: its tags' versions decide, and the cleared local
+    // tier says nothing about them.
   }
 
   private setLocal(key: string, answer: CachedAnswer, mark: number): boolean {
     if (this.options.records.changedSince(mark, answer.tags)) return false;
     this.lru.set(key, answer, { ttl: Math.max(1, answer.freshUntil - Date.now()) });
+    // Larger than the whole cache: the LRU refused it, and an index entry would never be disposed.
+    if (!this.lru.has(key)) return false;
     for (const tag of answer.tags) {
       let keys = this.tagIndex.get(tag);
       if (!keys) this.tagIndex.set(tag, (keys = new Set()));
@@ -122,6 +154,13 @@ export class AnswerCache {
 
   private drop(tags: readonly string[]): void {
     for (const tag of tags) for (const key of [...(this.tagIndex.get(tag) ?? [])]) this.lru.delete(key);
+    const now = Date.now();
+    const stale = new Set<string>();
+    for (const tag of tags) {
+      for (const [key, until] of this.sharedByTag.get(tag) ?? []) if (until > now) stale.add(key);
+      this.sharedByTag.delete(tag);
+    }
+    if (stale.size > 0) this.options.shared?.dropAnswers([...stale]);
   }
 
   private unindex(key: string, tags: readonly string[]): void {

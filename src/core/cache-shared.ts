@@ -110,8 +110,8 @@ return n`;
  * once the operation ran, so an entry carries them: "tags\nversions\npayload", tags tab-separated.
  * The tag keys are built in the script from a prefix (fine for one Redis; not for Redis Cluster).
  */
-// KEYS: entry; ARGV: tag key prefix. Returns {1, payload} while every tag is at the stored version,
-// else {0, Redis's clock in ms}: the mark a later store is checked against.
+// KEYS: entry; ARGV: tag key prefix. Returns {1, now, payload} while every tag is at the stored
+// version, else {0, now}; now is Redis's clock in ms, the mark a later store is checked against.
 const LOOKUP_ANSWER = `local t = redis.call('TIME') ${NOW_MS}
 local e = redis.call('GET', KEYS[1])
 if e then
@@ -124,7 +124,7 @@ if e then
       if not cur then v = nil break end
       v[#v + 1] = cur
     end
-    if v and table.concat(v, ',') == string.sub(e, a + 1, b - 1) then return {1, string.sub(e, b + 1)} end
+    if v and table.concat(v, ',') == string.sub(e, a + 1, b - 1) then return {1, now, string.sub(e, b + 1)} end
   end
 end
 return {0, now}`;
@@ -263,19 +263,28 @@ export class SharedCacheTier {
    * A whole answer stored under `id` by any replica, if none of the records it read changed since;
    * else the mark to store this replica's answer with. Undefined when the tier is not in use.
    */
-  async lookupAnswer(id: string): Promise<{ payload: string } | { mark: number } | undefined> {
+  async lookupAnswer(id: string): Promise<{ payload?: string; mark: number } | undefined> {
     if (!this.ready || !this.options.entries) return undefined;
     try {
-      const [found, data] = (await this.scripts.gatewayAnswerLookup(
+      const [found, now, payload] = (await this.scripts.gatewayAnswerLookup(
         1,
         this.redis.key('answer', id),
         this.redis.key('cache', 'tag', ''),
-      )) as [number, string | number];
-      return found === 1 ? { payload: String(data) } : { mark: Number(data) };
+      )) as [number, number, string?];
+      return found === 1 ? { payload: String(payload), mark: Number(now) } : { mark: Number(now) };
     } catch (e) {
       this.trouble(e);
       return undefined;
     }
+  }
+
+  /** Deletes whole answers (best effort: a failure leaves them to their tags' versions and TTL). */
+  dropAnswers(ids: readonly string[]): void {
+    if (!this.redis.ready || ids.length === 0) return;
+    void this.redis.bestEffort(
+      'answer cache drop',
+      this.redis.client.del(...ids.map((id) => this.redis.key('answer', id))),
+    );
   }
 
   /** Stores a whole answer unless one of its tags was invalidated since `mark` (from `lookupAnswer`). */

@@ -63,6 +63,7 @@ const NOT_REPLAYED = new Set([
   'transfer-encoding',
 ]);
 const MIN_COMPRESS_BYTES = 1024;
+const JSON_ANSWER = /^application\/(graphql-response\+)?json\b/i;
 const MUTATION = Buffer.from('mutation');
 const SUBSCRIPTION = Buffer.from('subscription');
 
@@ -264,9 +265,13 @@ export class ResponseCacheEdge {
         if (!pending) return;
         this.pending.delete(req);
         if (!pending.answer || response.status !== 200) return;
+        // A whole JSON answer only: the same query answered as a stream (SSE, multipart) is another format.
+        if (!JSON_ANSWER.test(response.headers.get('content-type') ?? '')) return;
         const headers: Record<string, string> = {};
+        // Names lower-cased: whatwg-node's Headers hand them over as they were written.
         response.headers.forEach((value, name) => {
-          if (!NOT_REPLAYED.has(name)) headers[name] = value;
+          const lower = name.toLowerCase();
+          if (!NOT_REPLAYED.has(lower)) headers[lower] = value;
         });
         this.options.cache.store(
           pending.key,
