@@ -314,6 +314,34 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
     }
   });
 
+  it('a record another replica cached counts with its own remaining freshness, not a whole TTL from now', async () => {
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix(), CACHE_TTL_MS: '3000', RESPONSE_CACHE: 'false' };
+    const a = await listening({ env });
+    const b = await listening({ env: { ...env, ...emulatorEnv(a.stack.governance, a.stack.calendar) } });
+    const end = Date.now() + 10_000;
+    while (!(a.stack.gateway.upstreams.sharedCache?.ready && b.stack.gateway.upstreams.sharedCache?.ready)) {
+      if (Date.now() > end) throw new Error('shared cache not ready');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const get = (url: string) =>
+      fetch(`${url}?query=${encodeURIComponent('{ entities(first: 2) { nodes { id } } }')}`, {
+        headers: { accept: 'application/graphql-response+json' },
+      });
+    // b's token first (its own request, not what is measured).
+    await post(b.url, '{ entities(first: 1) { nodes { id } } }');
+    const first = await get(a.url);
+    // a stored the record in Redis before answering: it is fresh until this moment + 3 s at the latest.
+    const fetchedAt = Date.now();
+    expect(first.headers.get('cache-control')).toMatch(/max-age=[23]$/);
+    // Wait until at least 1.2 s of the 3 s have passed, then read through the other replica.
+    while (Date.now() < fetchedAt + 1_200) await new Promise((r) => setTimeout(r, 50));
+    const second = await get(b.url);
+    const body = (await second.json()) as Any;
+    expect(body.extensions.cost.governance).toMatchObject({ requests: 0, cacheHits: 1 });
+    const maxAge = Number(/max-age=(\d+)/.exec(second.headers.get('cache-control') ?? '')?.[1]);
+    expect(maxAge).toBeLessThanOrEqual(1);
+  });
+
   it('an answer cached by one replica is served by the other; a write through either drops it for both', async () => {
     const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
     const a = await listening({ env });

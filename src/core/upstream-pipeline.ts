@@ -238,6 +238,8 @@ export class Upstream {
     const { cache, shared, observer } = this.options;
     const found = call.cache && shared ? await shared.lookup(key, tags, caller.signal) : undefined;
     if (found?.kind === 'hit') {
+      // Another replica's copy: fresh only until its own time is up, not for a whole TTL from now.
+      caller.usage.readFreshUntil(found.freshUntil);
       caller.usage.cacheHit(this.name);
       observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, 'redis');
       cache.set(key, found.response, found.freshUntil - Date.now(), tags, mark);
