@@ -336,7 +336,7 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
     // Wait until at least 1.2 s of the 3 s have passed, then read through the other replica.
     while (Date.now() < fetchedAt + 1_200) await new Promise((r) => setTimeout(r, 50));
     const second = await get(b.url);
-    const body = (await second.json()) as Any;
+    const body = await second.json();
     expect(body.extensions.cost.governance).toMatchObject({ requests: 0, cacheHits: 1 });
     const maxAge = Number(/max-age=(\d+)/.exec(second.headers.get('cache-control') ?? '')?.[1]);
     expect(maxAge).toBeLessThanOrEqual(1);
