@@ -71,6 +71,10 @@ describe('response cache', () => {
     expect(apiCalls(stack).length + reload.body.extensions.cost.governance.cacheHits).toBeGreaterThan(0);
     expect(hit(await post(url, op('EntityGraph'), { first: 5 }))).toBe(true);
     expect(hit(await post(url, op('EntityGraph'), { first: 5 }, { 'cache-control': 'no-store' }))).toBe(false);
+    // A body read here is handed to Yoga whole, however large (within the body limit).
+    const padded = await post(url, op('EntityGraph'), { first: 3, pad: 'x'.repeat(200_000) });
+    expect(padded.status).toBe(200);
+    expect(padded.body.data.entities.nodes).toHaveLength(3);
     // Other variables are another answer.
     const other = await post(url, op('EntityGraph'), { first: 4 });
     expect(hit(other)).toBe(false);
