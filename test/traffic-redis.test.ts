@@ -1,5 +1,5 @@
 /**
- * Several replicas sharing the machine's Redis: two independent sets of upstreams (two "gateways",
+ * Several replicas sharing a Redis (a redis-server of this file's own): two independent sets of upstreams (two "gateways",
  * each with its own scheduler, budget and pause) in front of one governance emulator. Together they
  * never exceed the shared budget, a 429 seen by one pauses the other, FLUSHDB in the middle of a
  * burst does not let them overshoot, and during a Redis outage each falls back to its local share
@@ -19,11 +19,13 @@ import {
   startGate,
   type Gate,
 } from './support/traffic.js';
-import { OwnRedis, REDIS_URL, RedisProxy, requireRedis, uniquePrefix as newPrefix } from './support/redis.js';
+import { fileRedis, OwnRedis, RedisProxy, uniquePrefix } from './support/redis.js';
 import { AccountBudget, type BudgetAnswer } from '../src/core/budget.js';
 import { RedisLink } from '../src/core/redis.js';
 
-const run = await requireRedis();
+// A redis-server of this file's own: the tests delete counters to play a loss.
+const REDIS_URL = (await fileRedis()) ?? '';
+const run = REDIS_URL !== '';
 const WINDOW = 1_000;
 const limits = (prefix: string, url = REDIS_URL): Record<string, string> => ({
   REDIS_URL: url,
@@ -34,20 +36,7 @@ const limits = (prefix: string, url = REDIS_URL): Record<string, string> => ({
 });
 
 const admin = run ? new Redis(REDIS_URL) : undefined;
-const prefixes: string[] = [];
-afterAll(async () => {
-  // Leave nothing behind in the shared Redis.
-  for (const p of prefixes) {
-    const keys = await admin!.keys(`${p}*`);
-    if (keys.length > 0) await admin!.del(...keys);
-  }
-  admin?.disconnect();
-});
-const uniquePrefix = () => {
-  const p = newPrefix();
-  prefixes.push(p);
-  return p;
-};
+afterAll(() => admin?.disconnect());
 
 async function burst(gate: Gate, ids: string[], n: number) {
   const caller = await gate.caller();
@@ -133,7 +122,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
   it('after the shared counters are lost, a replica spends only its outage share until every replica it saw live has restored', async () => {
     const prefix = uniquePrefix();
     // b reaches Redis through a proxy, so it can stay away while a sees the counters lost.
-    const proxy = new RedisProxy();
+    const proxy = new RedisProxy(REDIS_URL);
     const viaProxy = await proxy.start();
     const links = [REDIS_URL, viaProxy].map((url) => new RedisLink({ url, prefix, commandTimeoutMs: 200 }));
     // A minute rule: nothing frees during the test, so every count below is exact.
@@ -202,7 +191,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
       rateLimits: { minute: 20, hour: 10_000 },
       windows: { minuteMs: WINDOW, hourMs: 600_000 },
     });
-    const proxy = new RedisProxy();
+    const proxy = new RedisProxy(REDIS_URL);
     const url = await proxy.start();
     const prefix = uniquePrefix();
     const [a, b] = await Promise.all([
@@ -253,7 +242,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
 
   it('a hung Redis (connection open, no answers) costs each request at most one command timeout, never a failure', async () => {
     const emulator = await startEmulator();
-    const proxy = new RedisProxy();
+    const proxy = new RedisProxy(REDIS_URL);
     const url = await proxy.start();
     const gate = await startGate(emulator, {
       ...limits(uniquePrefix(), url),

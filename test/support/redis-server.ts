@@ -2,7 +2,8 @@
  * Vitest global setup: a Redis of the suite's own. Tests never touch the machine's Redis (another
  * process's data may live there): this starts a throwaway `redis-server` on a free port, without
  * persistence, and hands its URL to the test files through `inject('redisUrl')`. `TEST_REDIS_URL`
- * points the suite at a Redis of your choosing instead (it must be one the suite may flush).
+ * points the suite at a Redis of your choosing instead (tests write only keys under unique prefixes
+ * there; files that delete whole data sets start a redis-server of their own, see `fileRedis`).
  * Without either, Redis tests skip, except under CI=true, where they fail (see `requireRedis`).
  */
 import type { TestProject } from 'vitest/node';

@@ -8,14 +8,15 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
+import { startThrowawayRedis } from '../../scripts/throwaway-redis.js';
 
 /** The suite's own Redis (see `redis-server.ts`), never the machine's shared one. */
 const BASE_URL = inject('redisUrl');
 const parsed = BASE_URL ? new URL(BASE_URL) : undefined;
 export const REDIS_HOST = parsed?.hostname ?? '127.0.0.1';
 export const REDIS_PORT = Number(parsed?.port || 0);
-/** A database of its own inside that server, so tests that flush it touch nothing else. */
+/** A database of its own inside that server (which may be one given by TEST_REDIS_URL). */
 export const REDIS_DB = 9;
 export const REDIS_URL = BASE_URL
   ? `redis://${parsed!.username ? `${parsed!.username}:${parsed!.password}@` : ''}${REDIS_HOST}:${REDIS_PORT}/${REDIS_DB}`
@@ -55,16 +56,46 @@ export async function requireRedis(): Promise<boolean> {
 
 export const uniquePrefix = () => `test-traffic:${randomUUID().slice(0, 8)}:`;
 
-/** A TCP proxy to Redis; `cut()` drops every connection and refuses new ones until `restore()`. */
+/**
+ * A redis-server of the calling test file's own, on a free port, stopped after the file: for
+ * files that delete counters or whole data sets to play a loss, so they never touch a Redis
+ * anything else uses (not even the suite's). Undefined (the file's Redis tests skip, with a
+ * message) when no redis-server can be started; under CI=true that is a failure.
+ */
+export async function fileRedis(): Promise<string | undefined> {
+  const started = await startThrowawayRedis();
+  if (typeof started !== 'string') {
+    afterAll(() => started.stop());
+    return started.url;
+  }
+  if (process.env.CI === 'true') throw new Error(`Redis is required on CI: ${started}.`);
+  console.warn(`Skipping Redis tests: ${started} (install redis-server; they fail instead when CI=true).`);
+  return undefined;
+}
+
+/**
+ * A TCP proxy to Redis (the suite's, or the one at `target`); `cut()` drops every connection and
+ * refuses new ones until `restore()`.
+ */
 export class RedisProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private down = false;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly db: string;
+
+  constructor(target?: string) {
+    const u = target ? new URL(target) : undefined;
+    this.host = u?.hostname ?? REDIS_HOST;
+    this.port = u ? Number(u.port) : REDIS_PORT;
+    this.db = u ? u.pathname.slice(1) : String(REDIS_DB);
+  }
 
   async start(): Promise<string> {
     this.server = createServer((client) => {
       if (this.down) return client.destroy();
-      const upstream = connect(REDIS_PORT, REDIS_HOST);
+      const upstream = connect(this.port, this.host);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));
@@ -75,7 +106,7 @@ export class RedisProxy {
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `redis://127.0.0.1:${(this.server.address() as AddressInfo).port}/${REDIS_DB}`;
+    return `redis://127.0.0.1:${(this.server.address() as AddressInfo).port}/${this.db}`;
   }
 
   cut(): void {
