@@ -11,7 +11,7 @@
  * raced a write never puts pre-write data back. An answer is fresh until the first of its reads
  * goes stale: its TTL follows the per-kind TTLs of what it read.
  */
-import { LRUCache } from 'lru-cache';
+import { TaggedLru } from './tagged-lru.js';
 import type { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
 
@@ -43,17 +43,11 @@ export interface AnswerCacheOptions {
 }
 
 export class AnswerCache {
-  private readonly lru: LRUCache<string, CachedAnswer>;
-  private readonly tagIndex = new Map<string, Set<string>>();
+  private readonly entries: TaggedLru<CachedAnswer>;
 
   constructor(private readonly options: AnswerCacheOptions) {
-    this.lru = new LRUCache<string, CachedAnswer>({
-      maxSize: Math.max(1, options.maxBytes),
-      // The text, and the encoded bytes the edge keeps beside it.
-      sizeCalculation: (v, k) => k.length + v.head.length * 3 + 256,
-      ttlAutopurge: false,
-      dispose: (value, key) => this.unindex(key, value.tags),
-    });
+    // The text, and the encoded bytes the edge keeps beside it.
+    this.entries = new TaggedLru(options.maxBytes, (v, k) => k.length + v.head.length * 3 + 256);
     options.records.follow({
       invalidated: (tags) => this.drop(tags),
       cleared: () => this.clear(),
@@ -62,7 +56,7 @@ export class AnswerCache {
 
   /** The in-memory tier only: no await on the hot path. */
   local(key: string, now = Date.now()): CachedAnswer | undefined {
-    const entry = this.lru.get(key);
+    const entry = this.entries.get(key);
     return entry && now < entry.freshUntil ? entry : undefined;
   }
 
@@ -129,31 +123,22 @@ export class AnswerCache {
   }
 
   get size(): number {
-    return this.lru.size;
+    return this.entries.size;
   }
 
   clear(): void {
-    this.lru.clear();
-    this.tagIndex.clear();
+    this.entries.clear();
     // What this replica stored in Redis stays: its tags' versions decide, and the cleared local
     // tier says nothing about them.
   }
 
   private setLocal(key: string, answer: CachedAnswer, mark: number): boolean {
     if (this.options.records.changedSince(mark, answer.tags)) return false;
-    this.lru.set(key, answer, { ttl: Math.max(1, answer.freshUntil - Date.now()) });
-    // Larger than the whole cache: the LRU refused it, and an index entry would never be disposed.
-    if (!this.lru.has(key)) return false;
-    for (const tag of answer.tags) {
-      let keys = this.tagIndex.get(tag);
-      if (!keys) this.tagIndex.set(tag, (keys = new Set()));
-      keys.add(key);
-    }
-    return true;
+    return this.entries.set(key, answer, answer.freshUntil - Date.now());
   }
 
   private drop(tags: readonly string[]): void {
-    for (const tag of tags) for (const key of [...(this.tagIndex.get(tag) ?? [])]) this.lru.delete(key);
+    this.entries.dropTagged(tags);
     const now = Date.now();
     const stale = new Set<string>();
     for (const tag of tags) {
@@ -161,13 +146,5 @@ export class AnswerCache {
       this.sharedByTag.delete(tag);
     }
     if (stale.size > 0) this.options.shared?.dropAnswers([...stale]);
-  }
-
-  private unindex(key: string, tags: readonly string[]): void {
-    for (const tag of tags) {
-      const keys = this.tagIndex.get(tag);
-      keys?.delete(key);
-      if (keys?.size === 0) this.tagIndex.delete(tag);
-    }
   }
 }

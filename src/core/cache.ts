@@ -12,7 +12,7 @@
  * started before an invalidation of one of its tags is not stored, so a read that raced a write can
  * never put the pre-write data back.
  */
-import { LRUCache } from 'lru-cache';
+import { TaggedLru } from './tagged-lru.js';
 import type { HttpResponse } from './http.js';
 
 export interface CacheOptions {
@@ -40,21 +40,15 @@ export interface CacheLookup {
 }
 
 export class ResponseCache {
-  private readonly lru: LRUCache<string, CachedResponse>;
-  private readonly tagIndex = new Map<string, Set<string>>();
+  private readonly entries: TaggedLru<CachedResponse>;
   private seq = 0;
   /** Tag → sequence number of its latest invalidation. */
   private readonly invalidatedAt = new Map<string, number>();
   private readonly followers: CacheFollower[] = [];
 
   constructor(private readonly options: CacheOptions) {
-    this.lru = new LRUCache<string, CachedResponse>({
-      maxSize: Math.max(1, options.maxBytes),
-      // Parsed JSON takes roughly twice its text size in memory.
-      sizeCalculation: (v, k) => k.length + v.response.bytes * 2 + 64,
-      ttlAutopurge: false,
-      dispose: (value, key) => this.unindex(key, value.tags),
-    });
+    // Parsed JSON takes roughly twice its text size in memory.
+    this.entries = new TaggedLru(options.maxBytes, (v, k) => k.length + v.response.bytes * 2 + 64);
   }
 
   static key(identity: string, method: string, url: string, body?: unknown): string {
@@ -63,11 +57,11 @@ export class ResponseCache {
 
   /** The keys held, for diagnostics and tests. */
   keys(): string[] {
-    return [...this.lru.keys()];
+    return this.entries.keys();
   }
 
   get(key: string, now = Date.now()): CacheLookup | undefined {
-    const entry = this.lru.get(key);
+    const entry = this.entries.get(key);
     if (!entry) return undefined;
     return { entry, fresh: now < entry.freshUntil };
   }
@@ -90,12 +84,7 @@ export class ResponseCache {
     if (ttlMs <= 0) return;
     if (mark !== undefined && this.changedSince(mark, tags)) return;
     const entry: CachedResponse = { response, freshUntil: Date.now() + ttlMs, tags };
-    this.lru.set(key, entry, { ttl: ttlMs + this.options.maxStaleMs });
-    for (const tag of tags) {
-      let keys = this.tagIndex.get(tag);
-      if (!keys) this.tagIndex.set(tag, (keys = new Set()));
-      keys.add(key);
-    }
+    this.entries.set(key, entry, ttlMs + this.options.maxStaleMs);
   }
 
   /**
@@ -129,36 +118,26 @@ export class ResponseCache {
 
   /** Drops tagged entries of this process only (an invalidation announced by another replica). */
   invalidateLocal(tags: readonly string[]): number {
-    let dropped = 0;
     const seq = this.seq++;
     for (const tag of tags) {
       this.invalidatedAt.set(tag, seq);
       if (this.invalidatedAt.size > 100_000) this.invalidatedAt.clear(); // only in-flight reads need it
-      for (const key of [...(this.tagIndex.get(tag) ?? [])]) if (this.lru.delete(key)) dropped++;
     }
+    const dropped = this.entries.dropTagged(tags);
     for (const f of this.followers) f.invalidated(tags);
     return dropped;
   }
 
   clear(): void {
-    this.lru.clear();
-    this.tagIndex.clear();
+    this.entries.clear();
     for (const f of this.followers) f.cleared();
   }
 
   get size(): number {
-    return this.lru.size;
+    return this.entries.size;
   }
 
   get bytes(): number {
-    return this.lru.calculatedSize;
-  }
-
-  private unindex(key: string, tags: readonly string[]): void {
-    for (const tag of tags) {
-      const keys = this.tagIndex.get(tag);
-      keys?.delete(key);
-      if (keys?.size === 0) this.tagIndex.delete(tag);
-    }
+    return this.entries.bytes;
   }
 }
