@@ -34,7 +34,6 @@ import { printSchema } from 'graphql';
 import { AnswerCache } from '../core/answer-cache.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
-import type { TrafficStatus } from '../core/traffic.js';
 
 export interface GatewayOptions {
   config: Config;
@@ -126,11 +125,13 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
             )
             .digest('base64url'),
         compression: config.http.compression,
+        // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
         cost: config.traffic.costExtension
-          ? (estimate) => ({
-              governance: cachedCost(estimate.governance, upstreams.governance.traffic.status()),
-              calendar: cachedCost(estimate.calendar, upstreams.calendar.traffic.status()),
-            })
+          ? (estimate) => {
+              const usage = new UsageTracker({ status: (name) => upstreams[name].traffic.status() });
+              usage.estimate = estimate;
+              return usage.report(true);
+            }
           : undefined,
         listeners: observability.edgeListeners,
       })
@@ -240,10 +241,6 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       await observability.close();
     },
   };
-}
-
-function cachedCost(estimated: number | undefined, throttleStatus: TrafficStatus) {
-  return { estimated: estimated ?? 0, requests: 0, cacheHits: 0, staleHits: 0, throttleStatus, cached: true };
 }
 
 /**

@@ -150,13 +150,16 @@ export class UsageTracker {
     return this.statusSnapshot;
   }
 
-  /** `extensions.cost`: per upstream, the estimate, what was sent and served from cache, and the budget left. */
-  report(): CostReport {
+  /**
+   * `extensions.cost`: per upstream, the estimate, what was sent and served from cache, and the
+   * budget left; `cached` for an answer served whole from the response cache (nothing executed).
+   */
+  report(cached = false): CostReport {
     const status = this.accountStatus();
     return Object.fromEntries(
       UPSTREAMS.map((u) => [
         u,
-        { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached: false },
+        { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached },
       ]),
     ) as CostReport;
   }
