@@ -11,7 +11,11 @@ import type { Plugin } from 'graphql-yoga';
 
 const COMPRESSIBLE = /json|text\/|multipart\/mixed|javascript|xml/;
 const STREAMING = /text\/event-stream|multipart\/mixed/;
-const MIN_BYTES = 1024;
+/** Smaller answers go uncompressed: the headers would cost about what compression saves. */
+export const MIN_COMPRESS_BYTES = 1024;
+/** The levels every compressed answer uses (here and in the response cache). */
+export const BROTLI_QUALITY = 4;
+export const GZIP_LEVEL = 6;
 
 /** `br` or `gzip` from an Accept-Encoding header (q=0 means refused), or undefined. */
 export function chooseEncoding(header: string | null): 'br' | 'gzip' | undefined {
@@ -40,16 +44,16 @@ export function useCompression(): Plugin {
       const type = response.headers.get('content-type') ?? '';
       if (!COMPRESSIBLE.test(type)) return;
       const length = response.headers.get('content-length');
-      if (length !== null && Number(length) < MIN_BYTES) return;
+      if (length !== null && Number(length) < MIN_COMPRESS_BYTES) return;
       if (!response.body) return;
       const streaming = STREAMING.test(type);
       const compressor =
         encoding === 'br'
           ? zlib.createBrotliCompress({
-              params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 },
+              params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY },
               ...(streaming ? { flush: zlib.constants.BROTLI_OPERATION_FLUSH } : {}),
             })
-          : zlib.createGzip({ level: 6, ...(streaming ? { flush: zlib.constants.Z_SYNC_FLUSH } : {}) });
+          : zlib.createGzip({ level: GZIP_LEVEL, ...(streaming ? { flush: zlib.constants.Z_SYNC_FLUSH } : {}) });
       // Yoga's bodies are whatwg-node streams, async-iterable like the standard ones.
       const source = Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false });
       source.on('error', (e) => compressor.destroy(e));

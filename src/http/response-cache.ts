@@ -22,7 +22,7 @@ import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
 import type { Context } from '../graph/context.js';
 import type { OperationListener } from './plugins/use-operation-events.js';
 import { safeClientRequestId } from '../observability/request-id.js';
-import { chooseEncoding } from './compression.js';
+import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
 import { CSRF_HEADERS } from './plugins/use-security.js';
 import { matchesEtag } from './plugins/use-http-caching.js';
 
@@ -62,7 +62,6 @@ const NOT_REPLAYED = new Set([
   'keep-alive',
   'transfer-encoding',
 ]);
-const MIN_COMPRESS_BYTES = 1024;
 const JSON_ANSWER = /^application\/(graphql-response\+)?json\b/i;
 const MUTATION = Buffer.from('mutation');
 const SUBSCRIPTION = Buffer.from('subscription');
@@ -234,9 +233,9 @@ export class ResponseCacheEdge {
     const text = () => answer.head + tail;
     return (memo[encoding] ??=
       encoding === 'br'
-        ? zlib.brotliCompressSync(text(), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        ? zlib.brotliCompressSync(text(), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
         : encoding === 'gzip'
-          ? zlib.gzipSync(text(), { level: 6 })
+          ? zlib.gzipSync(text(), { level: GZIP_LEVEL })
           : Buffer.from(text()));
   }
 
