@@ -38,10 +38,9 @@ export interface SharedBudgetOptions {
 const POLL_MS = 200;
 const LIVE_MS = 5 * POLL_MS;
 /**
- * How long nobody takes shared points after the data set was lost: every replica must have
- * reconnected (the link's reconnect backoff is at most `RECONNECT_MAX_MS`) and synced (its next
- * poll) to add its sends back. 500 ms, which ignored the reconnect backoff, let three replicas
- * restarting together overspend on a loaded machine (3 requests answered 429 in one CI run).
+ * How long a replica joining counters another replica started just now waits before taking shared
+ * points: the other one may have just noticed a loss, and the replicas it knew must have reconnected
+ * (the link's reconnect backoff is at most `RECONNECT_MAX_MS`) and synced (their next poll).
  */
 const LOSS_GRACE_MS = RECONNECT_MAX_MS + 2 * POLL_MS + 100;
 /**
@@ -388,9 +387,9 @@ export class SharedBudget {
     const epoch = found ?? fresh;
     if (epoch === this.epoch && this.unsynced.empty) return;
     const lost = this.epoch !== undefined && epoch !== this.epoch;
-    // After a loss, and when joining a data set another replica started less than the grace ago
-    // (it may have just noticed a loss), wait until every replica has restored its counts. The
-    // first replica on an empty Redis starts at once.
+    // Joining a data set another replica started less than the grace ago (it may have just noticed
+    // a loss): wait until the replicas have restored their counts. The first replica on an empty
+    // Redis starts at once; a replica that saw the loss itself waits for acknowledgements instead.
     if (this.epoch === undefined && found !== null) {
       this.holdUntil = Math.max(this.holdUntil, (Number(epoch.split('.')[1]) || now) + LOSS_GRACE_MS);
     }
@@ -404,15 +403,17 @@ export class SharedBudget {
     // Only once the counts are in: if adding them failed, the next sync finds the marker changed
     // (or the outage's counts still pending) and adds them then.
     this.epoch = epoch;
-    // Until the replicas last seen live have restored theirs too (see the heartbeat).
-    if (lost) this.restoring = { pending: new Set(this.others), until: now + RESTORE_WAIT_MS };
-    if (lost) this.unsynced.clear();
-    else this.unsynced.subtract(items);
-    if (lost)
+    if (!lost) {
+      this.unsynced.subtract(items);
+    } else {
+      this.unsynced.clear();
+      // Until the replicas last seen live have restored theirs too (see the heartbeat).
+      this.restoring = { pending: new Set(this.others), until: now + RESTORE_WAIT_MS };
       this.options.log?.({
         level: 'warn',
         msg: "shared budget counters were lost; restored this replica's counts",
         upstream: this.options.upstream,
       });
+    }
   }
 }
