@@ -5,7 +5,7 @@
  * upstream 5xx costs only the fields that needed it. No error ever carries a token, secret or URL.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
+import { apiCalls, fetchToken, governanceCalls, tokenCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { DEFAULT_CLIENTS } from '../src/governance/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -35,15 +35,6 @@ function withClient(which: 'read' | 'write' | 'bad'): Promise<Stack> {
       governance: { ...c.governance, clientId: client.clientId, clientSecret: client.clientSecret },
     }),
   });
-}
-
-async function fetchToken(stack: Stack): Promise<string> {
-  const form = new FormData();
-  form.set('grant_type', 'client_credentials');
-  form.set('client_id', stack.governance.clients.full.clientId);
-  form.set('client_secret', stack.governance.clients.full.clientSecret);
-  const res = await fetch(stack.governance.tokenUrl, { method: 'POST', body: form });
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 describe('client credentials', () => {

@@ -12,7 +12,7 @@ import { ResponseCache } from '../src/core/cache.js';
 import { SharedCacheTier } from '../src/core/cache-shared.js';
 import { RedisLink } from '../src/core/redis.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { apiCalls } from './support/governance.js';
+import { apiCalls, fetchToken } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -85,16 +85,8 @@ describe('response cache', () => {
     const { stack, url } = await listening({
       configure: (c) => ({ ...c, governance: { ...c.governance, authMode: 'forward' } }),
     });
-    const token = async (client: 'full' | 'read') => {
-      const form = new FormData();
-      form.set('grant_type', 'client_credentials');
-      form.set('client_id', stack.governance.clients[client].clientId);
-      form.set('client_secret', stack.governance.clients[client].clientSecret);
-      const res = await fetch(stack.governance.tokenUrl, { method: 'POST', body: form });
-      return ((await res.json()) as { access_token: string }).access_token;
-    };
     const query = '{ entities(first: 3) { nodes { id name } } }';
-    const [full, read] = [await token('full'), await token('read')];
+    const [full, read] = [await fetchToken(stack, 'full'), await fetchToken(stack, 'read')];
     const first = { authorization: `Bearer ${full}` };
     expect(hit(await post(url, query, {}, first))).toBe(false);
     expect(hit(await post(url, query, {}, first))).toBe(true);
@@ -264,6 +256,24 @@ describe('response cache', () => {
 
 const redis = await requireRedis();
 
+async function until(check: () => Promise<boolean> | boolean): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Two gateways on one Redis in front of the same emulators (as two processes would be), both sharing. */
+async function replicas(env: Record<string, string>) {
+  const a = await listening({ env });
+  const b = await listening({ env: { ...env, ...emulatorEnv(a.stack.governance, a.stack.calendar) } });
+  await until(() =>
+    Boolean(a.stack.gateway.upstreams.sharedCache?.ready && b.stack.gateway.upstreams.sharedCache?.ready),
+  );
+  return [a, b] as const;
+}
+
 describe.skipIf(!redis)('response cache shared by replicas through Redis', () => {
   it('an answer a replica put in Redis is deleted there when an invalidation of what it read reaches that replica', async () => {
     // The race this covers: another replica's write bumped the tag before this replica's lookup, but
@@ -289,13 +299,6 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
     };
     const [b, c] = [replica(), replica()];
     try {
-      const until = async (check: () => Promise<boolean> | boolean) => {
-        const end = Date.now() + 10_000;
-        while (!(await check())) {
-          if (Date.now() > end) throw new Error('condition not met in time');
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      };
       await until(() => b.shared.ready && c.shared.ready);
       const answer: CachedAnswer = {
         status: 200,
@@ -320,13 +323,7 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
 
   it('a record another replica cached counts with its own remaining freshness, not a whole TTL from now', async () => {
     const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix(), CACHE_TTL_MS: '3000', RESPONSE_CACHE: 'false' };
-    const a = await listening({ env });
-    const b = await listening({ env: { ...env, ...emulatorEnv(a.stack.governance, a.stack.calendar) } });
-    const end = Date.now() + 10_000;
-    while (!(a.stack.gateway.upstreams.sharedCache?.ready && b.stack.gateway.upstreams.sharedCache?.ready)) {
-      if (Date.now() > end) throw new Error('shared cache not ready');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const [a, b] = await replicas(env);
     const get = (url: string) =>
       fetch(`${url}?query=${encodeURIComponent('{ entities(first: 2) { nodes { id } } }')}`, {
         headers: { accept: 'application/graphql-response+json' },
@@ -348,19 +345,7 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
 
   it('an answer cached by one replica is served by the other; a write through either drops it for both', async () => {
     const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
-    const a = await listening({ env });
-    // The second replica in front of the same emulators, as another process would be.
-    const b = await listening({
-      env: { ...env, ...emulatorEnv(a.stack.governance, a.stack.calendar) },
-    });
-    const ready = async () => {
-      const end = Date.now() + 10_000;
-      while (!(a.stack.gateway.upstreams.sharedCache?.ready && b.stack.gateway.upstreams.sharedCache?.ready)) {
-        if (Date.now() > end) throw new Error('shared cache not ready');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-    await ready();
+    const [a, b] = await replicas(env);
     const first = await post(a.url, op('EventGraph'), { first: 5 });
     expect(first.body.errors).toBeUndefined();
     a.stack.clearRequests();

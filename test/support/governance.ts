@@ -26,3 +26,13 @@ export function apiCalls(stack: Stack): LoggedCall[] {
 export function tokenCalls(stack: Stack): LoggedCall[] {
   return governanceCalls(stack).filter((r) => /oauth\/token/.test(r.route) || /oauth\/token/.test(r.path));
 }
+
+/** A bearer token from the stack's governance emulator, as a caller that forwards its own would hold. */
+export async function fetchToken(stack: Stack, client: 'full' | 'read' | 'write' = 'full'): Promise<string> {
+  const form = new FormData();
+  form.set('grant_type', 'client_credentials');
+  form.set('client_id', stack.governance.clients[client].clientId);
+  form.set('client_secret', stack.governance.clients[client].clientSecret);
+  const res = await fetch(stack.governance.tokenUrl, { method: 'POST', body: form });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
