@@ -3,7 +3,8 @@
  * tests, never mix counts), fed by the upstream pipeline's observer and by GraphQL operation events.
  * Served as text at GET /metrics.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { HotCounter, HotHistogram } from './hot-metrics.js';
 import type { UpstreamObserver } from '../core/observer.js';
 import type { OperationListener } from '../http/plugins/use-operation-events.js';
 
@@ -23,13 +24,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const upstreamRequests = new Counter({
+  const upstreamRequests = new HotCounter({
     name: 'gateway_upstream_requests_total',
     help: 'Upstream HTTP requests sent, by upstream, operation and status (or transport error kind).',
     labelNames: ['upstream', 'operation', 'status'],
     registers,
   });
-  const upstreamDuration = new Histogram({
+  const upstreamDuration = new HotHistogram({
     name: 'gateway_upstream_request_duration_seconds',
     help: 'Upstream HTTP request latency, per attempt.',
     labelNames: ['upstream', 'operation'],
@@ -60,19 +61,20 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     labelNames: ['upstream', 'operation', 'reason'],
     registers,
   });
-  const cache = new Counter({
+  const cache = new HotCounter({
     name: 'gateway_upstream_cache_total',
     help: 'Cacheable upstream reads by outcome: hit, stale, shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier.',
     labelNames: ['upstream', 'result'],
     registers,
   });
-  const queueDepth = new Gauge({
+  const queueDepth = new HotCounter({
+    type: 'gauge',
     name: 'gateway_upstream_queue_depth',
     help: 'Upstream requests waiting for the scheduler.',
     labelNames: ['upstream'],
     registers,
   });
-  const queueWait = new Histogram({
+  const queueWait = new HotHistogram({
     name: 'gateway_upstream_queue_wait_seconds',
     help: 'Time upstream requests waited for the scheduler.',
     labelNames: ['upstream', 'priority'],
@@ -114,32 +116,26 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     return name;
   };
 
-  // The per-call hooks look their label children up once: prom-client hashes the label object on
-  // every `inc({...})`, which showed in profiles of a cold EntityGraph (hundreds of calls per operation).
-  const cacheChild = children((upstream, result) => cache.labels(upstream, result));
-  const depthChild = children((upstream) => queueDepth.labels(upstream));
-  const waitChild = children((upstream, priority) => queueWait.labels(upstream, priority));
-  const durationChild = children((upstream, operation) => upstreamDuration.labels(upstream, operation));
-  const requestsChild = children((upstream, operation, status) => upstreamRequests.labels(upstream, operation, status));
-
   return {
     registry,
     upstream: {
-      cache: (e, result) => cacheChild(e.upstream, result).inc(),
+      cache: (e, result) => cache.labels(e.upstream, result).inc(),
       queued: (e) => {
-        const depth = depthChild(e.upstream);
+        const depth = queueDepth.labels(e.upstream);
         depth.inc();
-        const end = waitChild(e.upstream, e.priority).startTimer();
+        const end = queueWait.labels(e.upstream, e.priority).startTimer();
         return () => {
           depth.dec();
           end();
         };
       },
       request: (e) => {
-        const end = durationChild(e.upstream, e.operation).startTimer();
+        const end = upstreamDuration.labels(e.upstream, e.operation).startTimer();
         return ({ status, error }) => {
           end();
-          requestsChild(e.upstream, e.operation, status === undefined ? (error ?? 'error') : String(status)).inc();
+          upstreamRequests
+            .labels(e.upstream, e.operation, status === undefined ? (error ?? 'error') : String(status))
+            .inc();
           if (status === 429) rateLimited.inc({ upstream: e.upstream });
         };
       },
@@ -160,19 +156,5 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
         for (const code of record.errorCodes) operationErrors.inc({ operation, code });
       },
     },
-  };
-}
-
-/** A memo of label children: label values (bounded sets, chosen in code) → the metric's child. */
-function children<C>(make: (...values: string[]) => C): (...values: string[]) => C {
-  const made = new Map<string, C>();
-  return (...values) => {
-    const key = values.join('\u0001');
-    let child = made.get(key);
-    if (child === undefined) {
-      child = make(...values);
-      made.set(key, child);
-    }
-    return child;
   };
 }
