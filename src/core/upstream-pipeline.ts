@@ -110,9 +110,12 @@ interface InFlight {
 export class Upstream {
   readonly name: UpstreamName;
   private readonly inflight = new Map<string, InFlight>();
+  private readonly targets = new WeakMap<UpstreamCall, { url: URL; key: string; identity: string }>();
+  private readonly basePath: string;
 
   constructor(private readonly options: UpstreamOptions) {
     this.name = options.name;
+    this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
   }
 
   get cache(): ResponseCache {
@@ -129,24 +132,33 @@ export class Upstream {
 
   /** The request URL; refuses (`bad-request`, nothing sent) a path that URL parsing would reshape. */
   url(path: string, query?: Record<string, QueryValue>): URL {
-    const base = this.options.baseUrl;
-    const basePath = base.pathname.replace(/\/$/, '');
-    const url = new URL(basePath + path, base);
-    if (path !== '') checkPath(this.name, url, basePath, path);
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value === undefined || value === null) continue;
-      url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
-    }
+    // One parse of the whole string: `searchParams.set` re-serialises the query on every call.
+    const params = new URLSearchParams();
+    if (query)
+      for (const key in query) {
+        const value = query[key];
+        if (value === undefined || value === null) continue;
+        params.append(key, Array.isArray(value) ? value.join(',') : String(value));
+      }
+    const search = params.size > 0 ? `?${params.toString()}` : '';
+    const url = new URL(this.basePath + path + search, this.options.baseUrl);
+    if (path !== '') checkPath(this.name, url, this.basePath, path);
     return url;
   }
 
-  private keyOf(call: UpstreamCall, caller: Caller, url: URL): string {
-    return ResponseCache.key(
-      caller.identity,
-      call.method,
-      url.href,
-      call.json ?? (typeof call.body === 'string' ? call.body : undefined),
-    );
+  /** The URL and cache key of a call, built once: `freshHit` and then `call` ask for the same call. */
+  private target(call: UpstreamCall, caller: Caller): { url: URL; key: string } {
+    const known = this.targets.get(call);
+    if (known && known.identity === caller.identity) return known;
+    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
+    const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
+    const made = {
+      url,
+      key: ResponseCache.key(caller.identity, call.method, url.href, body),
+      identity: caller.identity,
+    };
+    this.targets.set(call, made);
+    return made;
   }
 
   /**
@@ -155,8 +167,7 @@ export class Upstream {
    */
   freshHit(call: UpstreamCall, caller: Caller): HttpResponse | undefined {
     if (!call.cache) return undefined;
-    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
-    const hit = this.options.cache.get(this.keyOf(call, caller, url));
+    const hit = this.options.cache.get(this.target(call, caller).key);
     if (!hit?.fresh) return undefined;
     caller.usage.readTags(call.cache.tags);
     caller.usage.readFreshUntil(hit.entry.freshUntil);
@@ -166,9 +177,8 @@ export class Upstream {
   }
 
   async call(call: UpstreamCall, caller: Caller): Promise<HttpResponse> {
-    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
+    const { url, key } = this.target(call, caller);
     const { cache } = this.options;
-    const key = this.keyOf(call, caller, url);
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     if (call.cache) {
