@@ -25,7 +25,7 @@ export async function timeoutSpread(_up: Upstreams, options: BenchOptions): Prom
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
       await transport
-        .send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) })
+        .send({ method: 'GET', origin: emulator.origin, path: '/api/ai-governance/v1/entity-types' })
         .catch(() => undefined);
       late.push(performance.now() - start - TIMEOUT_MS);
     }

@@ -44,7 +44,7 @@ describe('deadlines', () => {
           lag,
         } = await timed(() =>
           transport
-            .send({ method: 'GET', url: new URL(`${emulator.origin}/api/ai-governance/v1/entity-types`) })
+            .send({ method: 'GET', origin: emulator.origin, path: '/api/ai-governance/v1/entity-types' })
             .catch((e: unknown) => e),
         );
         expect(error).toBeInstanceOf(UpstreamError);

@@ -30,7 +30,10 @@ export interface HttpOptions {
 
 export interface HttpRequest {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  url: URL;
+  /** `scheme://host[:port]`, as `URL.origin` gives it. */
+  origin: string;
+  /** The path and query, e.g. `/api/v1/entities?page=2`. */
+  path: string;
   headers?: Record<string, string>;
   /** A JSON body (serialised here), or a pre-encoded body with its own content-type header. */
   json?: unknown;
@@ -85,17 +88,12 @@ export class HttpTransport {
       const exchange = new Exchange(upstream, maxBodyBytes, resolve, reject);
       const deadline = req.deadline ?? Infinity;
       exchange.arm(Math.min(Date.now() + timeouts.headersMs, deadline), deadline);
-      const signal = req.signal;
-      if (signal) {
-        const onAbort = () => exchange.cancel(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        exchange.onDone = () => signal.removeEventListener('abort', onAbort);
-      }
+      if (req.signal) watch(req.signal, exchange);
       try {
         this.dispatcher.dispatch(
           {
-            origin: req.url.origin,
-            path: req.url.pathname + req.url.search,
+            origin: req.origin,
+            path: req.path,
             method: req.method,
             headers,
             body: body as string | Buffer | undefined,
@@ -116,6 +114,32 @@ export class HttpTransport {
 }
 
 type Abort = (reason?: Error) => void;
+
+/**
+ * The exchanges in flight per caller signal (an operation's), behind one abort listener per signal:
+ * an EventTarget listener added and removed per exchange cost more than the rest of the exchange's
+ * bookkeeping, and an operation has hundreds of exchanges.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<Exchange>>();
+
+function watch(signal: AbortSignal, exchange: Exchange): void {
+  let exchanges = inFlight.get(signal);
+  if (!exchanges) {
+    const set = (exchanges = new Set<Exchange>());
+    inFlight.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const x of [...set]) x.cancel(signal.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = exchanges;
+  set.add(exchange);
+  exchange.onDone = () => set.delete(exchange);
+}
 
 /**
  * The handler of one exchange (undici's callback interface). `sent` turns true when undici starts
@@ -144,25 +168,30 @@ class Exchange {
     private readonly reject: (e: unknown) => void,
   ) {}
 
-  /** Our own clock: the headers by `headersAt`, the whole body by `deadline`. */
+  /**
+   * Our own clock: the headers by `headersAt`, the whole body by `deadline`. One timer: when it
+   * fires after the headers came, only the deadline is left, and it is set again for that (most
+   * exchanges end before either, so a status costs no timer of its own).
+   */
   arm(headersAt: number, deadline: number): void {
     this.bodyDeadline = deadline;
     this.setTimer(headersAt);
   }
 
   private setTimer(at: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
     if (!Number.isFinite(at)) return;
-    this.timer = setTimeout(
-      () => {
-        this.timedOut = true;
-        this.end(
-          new UpstreamError(this.upstream, 'unavailable', `The ${this.upstream} service did not answer in time.`),
-        );
-      },
-      Math.max(0, at - Date.now()),
-    );
+    this.timer = setTimeout(() => this.onTimer(), Math.max(0, at - Date.now()));
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    if (this.settled) return;
+    if (this.status > 0 && Date.now() < this.bodyDeadline) {
+      this.setTimer(this.bodyDeadline);
+      return;
+    }
+    this.timedOut = true;
+    this.end(new UpstreamError(this.upstream, 'unavailable', `The ${this.upstream} service did not answer in time.`));
   }
 
   cancel(reason: unknown): void {
@@ -189,9 +218,8 @@ class Exchange {
 
   onHeaders(statusCode: number, rawHeaders: Buffer[] | string[]): boolean {
     this.status = statusCode;
+    // A status came: the rest of the exchange (the body) is bounded by the deadline alone (onTimer).
     this.headers = flattenRawHeaders(rawHeaders);
-    // A status came: the rest of the exchange (the body) is bounded by the deadline alone.
-    this.setTimer(this.bodyDeadline);
     const declared = Number(this.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) this.tooLarge();
     return true;

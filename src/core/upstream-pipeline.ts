@@ -97,6 +97,21 @@ export interface UpstreamOptions {
   observer?: UpstreamObserver;
 }
 
+/** Where a call goes, as strings (see `Upstream.url`). */
+export interface Target {
+  origin: string;
+  /** The path without the query. */
+  pathname: string;
+  /** The path and query, as the transport sends it. */
+  path: string;
+  href: string;
+}
+
+function absolute(url: URL | string): Target {
+  const u = new URL(url);
+  return { origin: u.origin, pathname: u.pathname, path: u.pathname + u.search, href: u.href };
+}
+
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
 interface InFlight {
@@ -110,11 +125,13 @@ interface InFlight {
 export class Upstream {
   readonly name: UpstreamName;
   private readonly inflight = new Map<string, InFlight>();
-  private readonly targets = new WeakMap<UpstreamCall, { url: URL; key: string; identity: string }>();
+  private readonly targets = new WeakMap<UpstreamCall, { url: Target; key: string; identity: string }>();
+  private readonly origin: string;
   private readonly basePath: string;
 
   constructor(private readonly options: UpstreamOptions) {
     this.name = options.name;
+    this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
   }
 
@@ -130,9 +147,11 @@ export class Upstream {
     return this.options.traffic;
   }
 
-  /** The request URL; refuses (`bad-request`, nothing sent) a path that URL parsing would reshape. */
-  url(path: string, query?: Record<string, QueryValue>): URL {
-    // One parse of the whole string: `searchParams.set` re-serialises the query on every call.
+  /**
+   * The request's target; refuses (`bad-request`, nothing sent) a path that URL parsing would
+   * reshape. Built as strings: a URL object and its getters cost more than the rest of this.
+   */
+  url(path: string, query?: Record<string, QueryValue>): Target {
     const params = new URLSearchParams();
     if (query)
       for (const key in query) {
@@ -140,17 +159,17 @@ export class Upstream {
         if (value === undefined || value === null) continue;
         params.append(key, Array.isArray(value) ? value.join(',') : String(value));
       }
+    if (path !== '') checkPath(this.name, path);
+    const pathname = this.basePath + path;
     const search = params.size > 0 ? `?${params.toString()}` : '';
-    const url = new URL(this.basePath + path + search, this.options.baseUrl);
-    if (path !== '') checkPath(this.name, url, this.basePath, path);
-    return url;
+    return { origin: this.origin, pathname, path: pathname + search, href: this.origin + pathname + search };
   }
 
   /** The URL and cache key of a call, built once: `freshHit` and then `call` ask for the same call. */
-  private target(call: UpstreamCall, caller: Caller): { url: URL; key: string } {
+  private target(call: UpstreamCall, caller: Caller): { url: Target; key: string } {
     const known = this.targets.get(call);
     if (known && known.identity === caller.identity) return known;
-    const url = call.url !== undefined ? new URL(call.url) : this.url(call.path, call.query);
+    const url = call.url !== undefined ? absolute(call.url) : this.url(call.path, call.query);
     const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
     const made = {
       url,
@@ -239,7 +258,7 @@ export class Upstream {
    */
   private async fetch(
     call: UpstreamCall,
-    url: URL,
+    url: Target,
     caller: Caller,
     key: string,
     tags: readonly string[],
@@ -278,7 +297,7 @@ export class Upstream {
    * the first send, all attempts and backoffs together end at the request deadline (and never past
    * the operation's), each attempt's timeouts clipped to what is left.
    */
-  private async send(call: UpstreamCall, url: URL, caller: Caller): Promise<HttpResponse> {
+  private async send(call: UpstreamCall, url: Target, caller: Caller): Promise<HttpResponse> {
     const { retry, transport, limiter, traffic, observer } = this.options;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
     const priority = PRIORITY_OF[call.kind];
@@ -319,7 +338,8 @@ export class Upstream {
         try {
           const res = await transport.send({
             method: call.method,
-            url,
+            origin: url.origin,
+            path: url.path,
             headers,
             json: call.json,
             body: call.body,
@@ -420,7 +440,7 @@ function outcomeUnknown(upstream: UpstreamError['upstream'], cause: UpstreamErro
 }
 
 /** The endpoint a per-endpoint rule counts: the path with ids (uuids, numbers) as placeholders. */
-export function endpointOf(url: URL): string {
+export function endpointOf(url: { pathname: string }): string {
   return url.pathname
     .split('/')
     .map((s) =>
