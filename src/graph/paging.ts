@@ -116,18 +116,17 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
     head,
     ...(await Promise.all(plan.slice(1).map((p) => options.fetchPage(p.page, p.size, 'more-pages')))),
   ];
-  const rows: T[] = [];
-  plan.forEach((p, i) => {
+  // The rows from `offset` on, in order, as far as the pages hold them (the last one may be short).
+  const nodes: T[] = [];
+  for (let i = 0; i < plan.length; i++) {
     const items = pages[i]?.items ?? [];
-    items.forEach((item, j) => {
-      const at = p.start + j;
-      if (at >= offset && at < offset + limit) rows[at - offset] = item;
-    });
-  });
-  const nodes = rows.filter((r) => r !== undefined);
+    const start = plan[i]!.start;
+    for (let j = Math.max(0, offset - start); j < items.length && start + j < offset + limit; j++)
+      nodes.push(items[j]!);
+  }
   let hash: string | undefined;
   const cursorAt = (i: number) => encodeCursor(options.listKey, offset + i, (hash ??= listHash(options.listKey)));
-  // Edges are built only when a query selects them (most ask for `nodes`).
+  // Cursors are made only when a query selects them (most ask for `nodes`).
   let edges: Connection<T>['edges'] | undefined;
   return {
     get edges() {
@@ -138,8 +137,12 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
     pageInfo: {
       hasNextPage: offset + nodes.length < total,
       hasPreviousPage: offset > 0,
-      startCursor: nodes.length > 0 ? cursorAt(0) : null,
-      endCursor: nodes.length > 0 ? cursorAt(nodes.length - 1) : null,
+      get startCursor() {
+        return nodes.length > 0 ? cursorAt(0) : null;
+      },
+      get endCursor() {
+        return nodes.length > 0 ? cursorAt(nodes.length - 1) : null;
+      },
     },
   };
 }
@@ -155,6 +158,7 @@ function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined && v !== null)
-    .sort(([a], [b]) => a.localeCompare(b));
+    // Code-unit order: a stable key needs no collation (and localeCompare is slow).
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
 }
