@@ -8,7 +8,7 @@
  * on a connected socket) and, when a status came before the fault, which one, so that the pipeline
  * can tell a write that certainly did not happen from one whose outcome is unknown.
  */
-import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import { Agent, errors as undiciErrors, util as undiciUtil, type Dispatcher } from 'undici';
 import { UpstreamError, type UpstreamName } from './errors.js';
 
 export interface HttpTimeouts {
@@ -319,11 +319,14 @@ function parseBody(text: string, status: number, headers: Record<string, string>
   }
 }
 
-/** Header names lower-cased; repeated headers joined with `, ` as undici's own parser does. */
+/**
+ * Header names lower-cased (undici's lookup of well-known names, which spares a string per name);
+ * repeated headers joined with `, ` as undici's own parser does.
+ */
 function flattenRawHeaders(raw: Buffer[] | string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = raw[i]!.toString('latin1').toLowerCase();
+    const key = undiciUtil.headerNameToString(raw[i]!);
     const value = raw[i + 1]!.toString('utf8');
     out[key] = key in out ? `${out[key]}, ${value}` : value;
   }
