@@ -74,11 +74,13 @@ const DOCUMENTED: DiscoveryConfig = {
 const MAX_ITEMS = 10_000;
 
 const addSource = (sources: DiscoverySource[], s: DiscoverySource) => (sources.includes(s) ? sources : [...sources, s]);
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Names compare trimmed and case-blind: the key each known name is held under. */
+const nameKey = (name: string) => name.trim().toLowerCase();
 
 export class GovernanceDiscovery {
   /** Answers already observed (held weakly: they live as long as the response cache keeps them). */
   private readonly seen = new WeakSet<object>();
+  /** By `nameKey`. */
   private readonly types = new Map<string, KnownRelationshipType>();
   private readonly stages = new Map<string, Map<string, KnownStage>>();
   private readonly options = new Map<string, Map<string, Map<string, KnownOption>>>();
@@ -96,7 +98,7 @@ export class GovernanceDiscovery {
   }
 
   relationshipType(name: string): KnownRelationshipType | undefined {
-    return [...this.types.values()].find((t) => sameName(t.name, name));
+    return this.types.get(nameKey(name));
   }
 
   /** The stages of an entity type's workflow: configured order first, then by sequence, then by name. */
@@ -237,15 +239,18 @@ export class GovernanceDiscovery {
     if (!t) {
       if (!this.room()) return;
       t = { name, id, forwardLabel: forward, reverseLabel: reverse, ends: [], sources: [] };
-      this.types.set(name, t);
+      this.types.set(nameKey(name), t);
     }
     t.id ??= id;
     t.forwardLabel ??= forward;
     t.reverseLabel ??= reverse;
     t.sources = addSource(t.sources, source);
-    const pairs = [...ends];
-    if (seenEnds?.[0] && seenEnds[1]) pairs.push([seenEnds[0], seenEnds[1]]);
-    for (const [a, b] of pairs) if (!t.ends.some(([x, y]) => x === a && y === b)) t.ends.push([a, b]);
+    for (const [a, b] of ends) this.addEnds(t, a, b);
+    if (seenEnds?.[0] && seenEnds[1]) this.addEnds(t, seenEnds[0], seenEnds[1]);
+  }
+
+  private addEnds(t: KnownRelationshipType, a: string, b: string): void {
+    if (!t.ends.some(([x, y]) => x === a && y === b)) t.ends.push([a, b]);
   }
 
   private addStage(
@@ -257,7 +262,7 @@ export class GovernanceDiscovery {
   ): void {
     let byName = this.stages.get(typeName);
     if (!byName) this.stages.set(typeName, (byName = new Map<string, KnownStage>()));
-    const key = name.trim().toLowerCase();
+    const key = nameKey(name);
     let s = byName.get(key);
     if (!s) {
       if (!this.room()) return;
@@ -281,7 +286,7 @@ export class GovernanceDiscovery {
     if (!byField) this.options.set(typeName, (byField = new Map<string, Map<string, KnownOption>>()));
     let byOption = byField.get(field);
     if (!byOption) byField.set(field, (byOption = new Map<string, KnownOption>()));
-    const key = option.trim().toLowerCase();
+    const key = nameKey(option);
     let o = byOption.get(key);
     if (!o) {
       if (!this.room()) return;
