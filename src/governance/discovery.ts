@@ -72,14 +72,14 @@ const DOCUMENTED: DiscoveryConfig = {
 };
 
 const MAX_ITEMS = 10_000;
+/** Marks an answer as observed, on the answer itself (a symbol: invisible to JSON and `Object.keys`). */
+const OBSERVED = Symbol('discovery.observed');
 
 const addSource = (sources: DiscoverySource[], s: DiscoverySource) => (sources.includes(s) ? sources : [...sources, s]);
 /** Names compare trimmed and case-blind: the key each known name is held under. */
 const nameKey = (name: string) => name.trim().toLowerCase();
 
 export class GovernanceDiscovery {
-  /** Answers already observed (held weakly: they live as long as the response cache keeps them). */
-  private readonly seen = new WeakSet<object>();
   /** By `nameKey`. */
   private readonly types = new Map<string, KnownRelationshipType>();
   private readonly stages = new Map<string, Map<string, KnownStage>>();
@@ -127,8 +127,9 @@ export class GovernanceDiscovery {
   observe(operation: string, body: unknown): void {
     if (!body || typeof body !== 'object') return;
     // A cached answer is the same object each time it is served: what it holds was seen already.
-    if (this.seen.has(body)) return;
-    this.seen.add(body);
+    const marked = body as { [OBSERVED]?: GovernanceDiscovery };
+    if (marked[OBSERVED] === this) return;
+    marked[OBSERVED] = this;
     switch (operation) {
       case 'entities.get':
       case 'entities.create':
