@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/core/errors.js';
 import { checkPath, urlPath, UnsafePathError } from '../src/core/url-path.js';
+import { endpointOf } from '../src/core/upstream-pipeline.js';
 
 describe('upstream paths', () => {
   it('keeps paths URL parsing leaves alone, and says so by agreeing with URL', () => {
@@ -42,5 +43,12 @@ describe('upstream paths', () => {
     expect(path).toBe('/events/by-slug/a%2Fb%3Fc%23d%20%C3%A9');
     expect(() => checkPath('calendar', path)).not.toThrow();
     for (const bad of ['', '.', '..']) expect(() => urlPath`/venues/${bad}`).toThrow(UnsafePathError);
+  });
+
+  it('names an endpoint by its path with whole id segments (uuids, numbers) as placeholders', () => {
+    const uuid = '3F2504E0-4F89-11D3-9A0C-0305E82C3301';
+    expect(endpointOf({ pathname: `/api/v1/entities/${uuid}/links/42` })).toBe('/api/v1/entities/:id/links/:id');
+    expect(endpointOf({ pathname: '/wp-json/tribe/events/v1/events/12' })).toBe('/wp-json/tribe/events/v1/events/:id');
+    expect(endpointOf({ pathname: '/api/v2/events/by-slug/a1/x42y' })).toBe('/api/v2/events/by-slug/a1/x42y');
   });
 });

@@ -107,6 +107,12 @@ export interface Target {
   href: string;
 }
 
+/**
+ * Where a call's target is kept once built: on the call itself (a symbol, invisible to JSON). A
+ * WeakMap per call was measured in the GC's time.
+ */
+const TARGET = Symbol('upstream.target');
+
 function absolute(url: URL | string): Target {
   const u = new URL(url);
   return { origin: u.origin, pathname: u.pathname, path: u.pathname + u.search, href: u.href };
@@ -125,7 +131,6 @@ interface InFlight {
 export class Upstream {
   readonly name: UpstreamName;
   private readonly inflight = new Map<string, InFlight>();
-  private readonly targets = new WeakMap<UpstreamCall, { url: Target; key: string; identity: string }>();
   private readonly origin: string;
   private readonly basePath: string;
 
@@ -167,7 +172,8 @@ export class Upstream {
 
   /** The URL and cache key of a call, built once: `freshHit` and then `call` ask for the same call. */
   private target(call: UpstreamCall, caller: Caller): { url: Target; key: string } {
-    const known = this.targets.get(call);
+    const marked = call as UpstreamCall & { [TARGET]?: { url: Target; key: string; identity: string } };
+    const known = marked[TARGET];
     if (known && known.identity === caller.identity) return known;
     const url = call.url !== undefined ? absolute(call.url) : this.url(call.path, call.query);
     const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
@@ -176,7 +182,7 @@ export class Upstream {
       key: ResponseCache.key(caller.identity, call.method, url.href, body),
       identity: caller.identity,
     };
-    this.targets.set(call, made);
+    marked[TARGET] = made;
     return made;
   }
 
@@ -441,13 +447,11 @@ function outcomeUnknown(upstream: UpstreamError['upstream'], cause: UpstreamErro
 
 /** The endpoint a per-endpoint rule counts: the path with ids (uuids, numbers) as placeholders. */
 export function endpointOf(url: { pathname: string }): string {
-  return url.pathname
-    .split('/')
-    .map((s) =>
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || /^\d+$/.test(s) ? ':id' : s,
-    )
-    .join('/');
+  return url.pathname.replace(ID_SEGMENT, '/:id');
 }
+
+/** A whole path segment that is a uuid or a number. */
+const ID_SEGMENT = /\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)(?=\/|$)/gi;
 
 /**
  * Full jitter: a random delay up to the exponential bound spreads retries from many callers. A

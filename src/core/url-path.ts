@@ -21,13 +21,12 @@ export function urlPath(strings: TemplateStringsArray, ...values: (string | numb
   return out;
 }
 
-/** Dot segments, encoded or not: `.`, `..`, `%2e`, `.%2E`, … */
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 /**
- * What a path segment may hold: the characters URL parsing keeps exactly as they are (unreserved,
- * sub-delimiters, `:`, `@`) and escapes. `urlPath` produces nothing else.
+ * One or more segments, each of the characters URL parsing keeps exactly as they are (unreserved,
+ * sub-delimiters, `:`, `@`) and escapes, and none a dot segment, encoded or not (`.`, `..`, `%2e`,
+ * `.%2E`, …). `urlPath` produces nothing else.
  */
-const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
+const SAFE_PATH = /^(?:\/(?!(?:\.|%2e){1,2}(?:\/|$))[a-z0-9\-._~!$&'()*+,;=:@%]+)+$/i;
 
 /**
  * Throws unless `path` is one URL parsing keeps as it is: segments of the characters above, no dot
@@ -35,10 +34,7 @@ const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
  * the string, so that the pipeline can build its request URLs without a URL object per call.
  */
 export function checkPath(upstream: UpstreamName, path: string): void {
-  const segments = path.split('/');
-  const ok =
-    segments[0] === '' && (path === '/' || segments.slice(1).every((s) => SEGMENT.test(s) && !DOT_SEGMENT.test(s)));
-  if (!ok) {
+  if (path !== '/' && !SAFE_PATH.test(path)) {
     throw new UpstreamError(
       upstream,
       'bad-request',
