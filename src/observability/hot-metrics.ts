@@ -34,7 +34,9 @@ abstract class HotMetric<Child> {
   readonly name: string;
   readonly help: string;
   readonly aggregator = 'sum' as const;
-  protected readonly children = new Map<string, { labels: Record<string, string>; child: Child }>();
+  protected readonly children: { labels: Record<string, string>; child: Child }[] = [];
+  /** Label value → … → child, one level per label: a lookup allocates nothing. */
+  private tree = new Map<string, unknown>();
   private readonly labelNames: readonly string[];
 
   constructor(options: Options) {
@@ -47,19 +49,29 @@ abstract class HotMetric<Child> {
 
   /** The child for these label values, in `labelNames` order (bounded sets, chosen in code). */
   labels(...values: string[]): Child {
-    const key = values.join('\u0001');
-    let found = this.children.get(key);
-    if (found === undefined) {
+    let node = this.tree;
+    const last = this.labelNames.length - 1;
+    for (let i = 0; i < last; i++) {
+      const value = values[i] ?? '';
+      let next = node.get(value) as Map<string, unknown> | undefined;
+      if (next === undefined) node.set(value, (next = new Map<string, unknown>()));
+      node = next;
+    }
+    const leaf = values[last] ?? '';
+    let child = node.get(leaf) as Child | undefined;
+    if (child === undefined) {
       const labels: Record<string, string> = {};
       this.labelNames.forEach((n, i) => (labels[n] = values[i] ?? ''));
-      found = { labels, child: this.make() };
-      this.children.set(key, found);
+      child = this.make();
+      node.set(leaf, child);
+      this.children.push({ labels, child });
     }
-    return found.child;
+    return child;
   }
 
   reset(): void {
-    this.children.clear();
+    this.children.length = 0;
+    this.tree = new Map<string, unknown>();
   }
 
   protected abstract make(): Child;
@@ -93,7 +105,7 @@ export class HotCounter extends HotMetric<Tally> {
   }
 
   async get(): Promise<Exposed> {
-    const values = [...this.children.values()].map(({ labels, child }) => ({ labels, value: child.value }));
+    const values = this.children.map(({ labels, child }) => ({ labels, value: child.value }));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 }
@@ -142,7 +154,7 @@ export class HotHistogram extends HotMetric<HotHistogramChild & { counts: number
   async get(): Promise<Exposed> {
     const values: Sample[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const { labels, child } of this.children.values()) {
+    for (const { labels, child } of this.children) {
       let cumulative = 0;
       this.bounds.forEach((le, i) => {
         cumulative += child.counts[i]!;
