@@ -16,6 +16,8 @@ export function planPages(offset: number, limit: number, maxSize: number, firstI
   if (!Number.isInteger(offset) || offset < 0) throw new RangeError('offset must be a non-negative integer');
   if (!Number.isInteger(maxSize) || maxSize < 1) throw new RangeError('maxSize must be a positive integer');
   const want = Math.max(1, limit); // a zero-length slice still needs one row's request for the total
+  // The common case (the start of a list, one page): what the search below finds first.
+  if (offset === 0 && want <= maxSize) return [{ page: firstIndex, size: want, start: 0 }];
   const end = offset + want; // exclusive
   for (let count = Math.ceil(want / maxSize); ; count++) {
     for (let size = Math.ceil(want / count); size <= maxSize; size++) {

@@ -126,11 +126,12 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
   }
   let hash: string | undefined;
   const cursorAt = (i: number) => encodeCursor(options.listKey, offset + i, (hash ??= listHash(options.listKey)));
-  // Cursors are made only when a query selects them (most ask for `nodes`).
+  // Cursors are made only when a query selects them: most ask for `nodes`, which the relay plugin
+  // resolves through `edges` too.
   let edges: Connection<T>['edges'] | undefined;
   return {
     get edges() {
-      return (edges ??= nodes.map((node, i) => ({ cursor: cursorAt(i), node })));
+      return (edges ??= nodes.map((node, i) => new Edge(node, i, cursorAt)));
     },
     nodes,
     totalCount: total,
@@ -145,6 +146,19 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
       },
     },
   };
+}
+
+/** An edge whose cursor is encoded when read. */
+class Edge<T> {
+  constructor(
+    readonly node: T,
+    private readonly index: number,
+    private readonly cursorAt: (i: number) => string,
+  ) {}
+
+  get cursor(): string {
+    return this.cursorAt(this.index);
+  }
 }
 
 /** A stable list key from a field name and its non-paging arguments. */
