@@ -4,6 +4,7 @@
  * theirs alone, and so that the load generator never shares an event loop with what it measures.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ProcessStats } from './ipc.js';
 
@@ -24,12 +25,28 @@ interface Reply {
   url?: string;
 }
 
+/**
+ * The V8 heap flags of the production start (`npm run start:prod`, the container's CMD): a gateway
+ * is measured with the runtime settings it ships with.
+ */
+export function productionHeapFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return (pkg.scripts['start:prod'] ?? '').split(/\s+/).filter((arg) => /^--max-[a-z-]+-size=\d+$/.test(arg));
+}
+
 /** `entry` is a file name in bench/ (e.g. `gateway-process.ts`). */
 export function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
   const file = fileURLToPath(new URL(entry, import.meta.url));
   const proc = fork(file, [], {
     // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`).
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(entry === 'gateway-process.ts' ? productionHeapFlags() : []),
+      ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -5,14 +5,23 @@
  * 429 storm waits out real Retry-After pauses, so it runs only in the full bench; the replicas
  * workload runs in its short mode (a 1.5 s burst) when Redis is there.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { QUICK, runBench } from '../bench/bench.js';
 import { evaluateTargets } from '../bench/targets.js';
+import { productionHeapFlags } from '../bench/processes.js';
 import { REDIS_URL, requireRedis } from './support/redis.js';
 
 const redis = await requireRedis();
 
 describe('bench harness (tiny mode)', () => {
+  it('measures gateways with the heap flags they ship with (the production start, the container)', () => {
+    const flags = productionHeapFlags();
+    expect(flags).toContain('--max-semi-space-size=64');
+    const cmd = /^CMD (.*)$/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))![1]!;
+    for (const flag of flags) expect(JSON.parse(cmd)).toContain(flag);
+  });
+
   it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 150_000 }, async () => {
     const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['1', '2', '3', '4', '6']));
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc); // one plain JSON document
