@@ -4,6 +4,7 @@
  * a stalled body ends at the deadline, and one aborted caller signal ends every exchange it has in
  * flight (through one listener) and none of another caller's.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +13,10 @@ import { HttpTransport } from '../src/core/http.js';
 
 type Plan = (res: ServerResponse) => void;
 const plans = new Map<string, Plan>();
-const held: ServerResponse[] = [];
+const held: { path: string; res: ServerResponse }[] = [];
 let origin = '';
 const server = createServer((req, res) => {
-  held.push(res);
+  held.push({ path: req.url ?? '', res });
   plans.get(req.url ?? '')?.(res);
 });
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
     res.write('{"never":');
   });
   plans.set('/hold', () => undefined);
+  plans.set('/hold-theirs', () => undefined);
   plans.set('/ok', (res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"ok":true}');
@@ -84,16 +86,18 @@ describe('the wire', () => {
     const outcomes = [1, 2, 3].map(() =>
       t.send({ method: 'GET', origin, path: '/hold', signal: mine.signal }).catch((e: unknown) => e),
     );
-    const other = t.send({ method: 'GET', origin, path: '/hold', signal: theirs.signal });
+    const other = t.send({ method: 'GET', origin, path: '/hold-theirs', signal: theirs.signal });
     // All four are on the server before the abort (the first exchange's answer was one more).
     while (held.length < before + 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Three exchanges in flight on one signal, one listener on it.
+    expect(getEventListeners(mine.signal, 'abort')).toHaveLength(1);
     mine.abort(new Error('client went away'));
     for (const outcome of await Promise.all(outcomes)) {
       expect(outcome).toBeInstanceOf(UpstreamError);
       expect(outcome).toMatchObject({ kind: 'unavailable' });
     }
     // The other caller's exchange is still open: answer it now.
-    const last = held[held.length - 1]!;
+    const last = held.find((h) => h.path === '/hold-theirs')!.res;
     last.writeHead(200, { 'content-type': 'application/json' });
     last.end('{"theirs":true}');
     expect(await other).toMatchObject({ status: 200, body: { theirs: true } });

@@ -143,3 +143,24 @@ describe('resolveOffsetConnection over a short list', () => {
     expect(calls.sort()).toEqual([1, 2, 3]);
   });
 });
+
+describe('resolveOffsetConnection over an upstream that ignores its page size', () => {
+  it('keeps each row once, in order, with cursors at their rows', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => i);
+    // Every page answers twice the rows asked for, starting where the page starts.
+    const c = await resolveOffsetConnection({
+      args: { first: 100 },
+      listKey: 'numbers:{}',
+      maxPageSize: 500,
+      upstreamMaxSize: 50,
+      firstPageIndex: 0,
+      fetchPage: (page, size) =>
+        Promise.resolve({ items: rows.slice(page * size, page * size + 2 * size), total: 120 }),
+    });
+    expect(c.nodes).toEqual(rows.slice(0, 100));
+    expect(c.edges.map((e) => e.node)).toEqual(rows.slice(0, 100));
+    expect(decodeCursor(c.edges[99]!.cursor, 'numbers:{}', 'after')).toBe(99);
+    expect(c.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(c.pageInfo.endCursor).toBe(c.edges[99]!.cursor);
+  });
+});

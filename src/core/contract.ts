@@ -10,8 +10,8 @@ import { UpstreamError, type UpstreamName } from './errors.js';
 
 /**
  * The shape a payload passed, on the payload itself: a cached answer is the same object every time
- * it is served, and is not checked again. A symbol key (invisible to JSON and to `Object.keys`)
- * rather than a WeakMap: the bench measured weak tables of short-lived payloads in the GC's time.
+ * it is served, and is not checked again. A non-enumerable symbol (invisible to JSON, spreads and
+ * `Object.keys`) rather than a WeakMap: a property read per payload, and no weak table for the GC.
  */
 const PASSED = Symbol('contract.passed');
 type Marked = { [PASSED]?: z.ZodType };
@@ -27,7 +27,8 @@ export function checkPayload<S extends z.ZodType>(
   if (isObject && (body as Marked)[PASSED] === shape) return body as z.infer<S>;
   const result = shape.safeParse(body);
   if (result.success) {
-    if (isObject) (body as Marked)[PASSED] = shape;
+    // Not enumerable: a spread copy (or a deep-equality check) of the payload does not see it.
+    if (isObject) Object.defineProperty(body, PASSED, { value: shape, configurable: true, writable: true });
     return body as z.infer<S>;
   }
   const issue = result.error.issues[0]!;

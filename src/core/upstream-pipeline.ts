@@ -108,10 +108,18 @@ export interface Target {
 }
 
 /**
- * Where a call's target is kept once built: on the call itself (a symbol, invisible to JSON). A
- * WeakMap per call was measured in the GC's time.
+ * Where a call's target is kept once built: on the call itself, as a non-enumerable symbol (invisible
+ * to JSON and to spreads), rather than in a WeakMap with an entry per call.
  */
 const TARGET = Symbol('upstream.target');
+
+/** What `TARGET` holds: valid for the caller identity and the upstream it was built for. */
+interface Memo {
+  url: Target;
+  key: string;
+  identity: string;
+  upstream: Upstream;
+}
 
 function absolute(url: URL | string): Target {
   const u = new URL(url);
@@ -172,17 +180,19 @@ export class Upstream {
 
   /** The URL and cache key of a call, built once: `freshHit` and then `call` ask for the same call. */
   private target(call: UpstreamCall, caller: Caller): { url: Target; key: string } {
-    const marked = call as UpstreamCall & { [TARGET]?: { url: Target; key: string; identity: string } };
+    const marked = call as UpstreamCall & { [TARGET]?: Memo };
     const known = marked[TARGET];
-    if (known && known.identity === caller.identity) return known;
+    if (known && known.identity === caller.identity && known.upstream === this) return known;
     const url = call.url !== undefined ? absolute(call.url) : this.url(call.path, call.query);
     const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
-    const made = {
+    const made: Memo = {
       url,
       key: ResponseCache.key(caller.identity, call.method, url.href, body),
       identity: caller.identity,
+      upstream: this,
     };
-    marked[TARGET] = made;
+    // Not enumerable: a spread copy of the call (which may change its path or query) does not carry it.
+    Object.defineProperty(marked, TARGET, { value: made, configurable: true, writable: true });
     return made;
   }
 

@@ -72,7 +72,7 @@ const DOCUMENTED: DiscoveryConfig = {
 };
 
 const MAX_ITEMS = 10_000;
-/** Marks an answer as observed, on the answer itself (a symbol: invisible to JSON and `Object.keys`). */
+/** Marks an answer as observed, on the answer itself (a non-enumerable symbol: invisible to JSON, spreads and `Object.keys`). */
 const OBSERVED = Symbol('discovery.observed');
 
 const addSource = (sources: DiscoverySource[], s: DiscoverySource) => (sources.includes(s) ? sources : [...sources, s]);
@@ -129,7 +129,7 @@ export class GovernanceDiscovery {
     // A cached answer is the same object each time it is served: what it holds was seen already.
     const marked = body as { [OBSERVED]?: GovernanceDiscovery };
     if (marked[OBSERVED] === this) return;
-    marked[OBSERVED] = this;
+    Object.defineProperty(marked, OBSERVED, { value: this, configurable: true, writable: true });
     switch (operation) {
       case 'entities.get':
       case 'entities.create':

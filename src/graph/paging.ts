@@ -120,9 +120,10 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
   const nodes: T[] = [];
   for (let i = 0; i < plan.length; i++) {
     const items = pages[i]?.items ?? [];
-    const start = plan[i]!.start;
-    for (let j = Math.max(0, offset - start); j < items.length && start + j < offset + limit; j++)
-      nodes.push(items[j]!);
+    const { start, size } = plan[i]!;
+    // Never more than the page size: an upstream that sent more would repeat the next page's rows.
+    const end = Math.min(items.length, size, offset + limit - start);
+    for (let j = Math.max(0, offset - start); j < end; j++) nodes.push(items[j]!);
   }
   let hash: string | undefined;
   const cursorAt = (i: number) => encodeCursor(options.listKey, offset + i, (hash ??= listHash(options.listKey)));
