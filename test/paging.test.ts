@@ -1,6 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { planPages } from '../src/core/pages.js';
-import { decodeCursor, encodeCursor, listKeyOf, resolveOffsetConnection } from '../src/graph/paging.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  listKeyOf,
+  resolveOffsetConnection,
+  type OffsetListOptions,
+} from '../src/graph/paging.js';
+
+/** A list keyed `k` over pages of at most 50, `first`/`last` up to 500. */
+const list = (
+  fetchPage: OffsetListOptions<number>['fetchPage'],
+  firstPageIndex: 0 | 1 = 0,
+): Omit<OffsetListOptions<number>, 'args'> => ({
+  listKey: 'k',
+  maxPageSize: 500,
+  upstreamMaxSize: 50,
+  firstPageIndex,
+  fetchPage,
+});
 
 describe('planPages: fewest upstream pages, then the smallest size', () => {
   it('covers a slice inside one page with one request', () => {
@@ -69,16 +87,10 @@ describe('resolveOffsetConnection', () => {
 
   it('returns exactly the slice asked for across pages, with working cursors', async () => {
     const calls: [number, number][] = [];
-    const options = {
-      listKey: 'k',
-      maxPageSize: 500,
-      upstreamMaxSize: 50,
-      firstPageIndex: 0 as const,
-      fetchPage: async (page: number, size: number) => {
-        calls.push([page, size]);
-        return fetchPage(page, size);
-      },
-    };
+    const options = list(async (page, size) => {
+      calls.push([page, size]);
+      return fetchPage(page, size);
+    });
     const first = await resolveOffsetConnection({ ...options, args: { first: 60 } });
     expect(first.nodes).toEqual(rows.slice(0, 60));
     expect(first.totalCount).toBe(123);
@@ -96,29 +108,18 @@ describe('resolveOffsetConnection', () => {
     let called = false;
     await expect(
       resolveOffsetConnection({
-        args: { first: 501 },
-        listKey: 'k',
-        maxPageSize: 500,
-        upstreamMaxSize: 50,
-        firstPageIndex: 0,
-        fetchPage: async () => {
+        ...list(async () => {
           called = true;
           return { items: [], total: 0 };
-        },
+        }),
+        args: { first: 501 },
       }),
     ).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'first' } });
     expect(called).toBe(false);
   });
 
   it('supports last without before by learning the total first', async () => {
-    const c = await resolveOffsetConnection({
-      args: { last: 5 },
-      listKey: 'k',
-      maxPageSize: 500,
-      upstreamMaxSize: 50,
-      firstPageIndex: 0,
-      fetchPage,
-    });
+    const c = await resolveOffsetConnection({ ...list(fetchPage), args: { last: 5 } });
     expect(c.nodes).toEqual(rows.slice(118));
     expect(c.pageInfo.hasPreviousPage).toBe(true);
   });
@@ -129,15 +130,11 @@ describe('resolveOffsetConnection over a short list', () => {
     const rows = Array.from({ length: 123 }, (_, i) => i);
     const calls: number[] = [];
     const c = await resolveOffsetConnection({
-      args: { first: 500 },
-      listKey: 'k',
-      maxPageSize: 500,
-      upstreamMaxSize: 50,
-      firstPageIndex: 1,
-      fetchPage: async (page, size) => {
+      ...list(async (page, size) => {
         calls.push(page);
         return { items: rows.slice((page - 1) * size, page * size), total: rows.length };
-      },
+      }, 1),
+      args: { first: 500 },
     });
     expect(c.nodes).toEqual(rows);
     expect(calls.sort()).toEqual([1, 2, 3]);
@@ -149,17 +146,12 @@ describe('resolveOffsetConnection over an upstream that ignores its page size', 
     const rows = Array.from({ length: 120 }, (_, i) => i);
     // Every page answers twice the rows asked for, starting where the page starts.
     const c = await resolveOffsetConnection({
+      ...list((page, size) => Promise.resolve({ items: rows.slice(page * size, page * size + 2 * size), total: 120 })),
       args: { first: 100 },
-      listKey: 'numbers:{}',
-      maxPageSize: 500,
-      upstreamMaxSize: 50,
-      firstPageIndex: 0,
-      fetchPage: (page, size) =>
-        Promise.resolve({ items: rows.slice(page * size, page * size + 2 * size), total: 120 }),
     });
     expect(c.nodes).toEqual(rows.slice(0, 100));
     expect(c.edges.map((e) => e.node)).toEqual(rows.slice(0, 100));
-    expect(decodeCursor(c.edges[99]!.cursor, 'numbers:{}', 'after')).toBe(99);
+    expect(decodeCursor(c.edges[99]!.cursor, 'k', 'after')).toBe(99);
     expect(c.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     expect(c.pageInfo.endCursor).toBe(c.edges[99]!.cursor);
   });
