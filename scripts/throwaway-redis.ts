@@ -10,6 +10,8 @@ import { Redis } from 'ioredis';
 export interface ThrowawayRedis {
   url: string;
   stop(): Promise<void>;
+  /** SIGKILL: the server dies without a word to its clients (a crash, for tests of a lost Redis). */
+  kill(): Promise<void>;
 }
 
 const freePort = () =>
@@ -48,9 +50,12 @@ export async function redisAnswers(url: string, timeoutMs: number): Promise<bool
   }
 }
 
-/** Starts one, or says why it could not (no redis-server on PATH, or it did not answer). */
-export async function startThrowawayRedis(): Promise<ThrowawayRedis | string> {
-  const port = await freePort();
+/**
+ * Starts one (on `port`, e.g. to restart one on the port its clients know, else on a free one), or
+ * says why it could not (no redis-server on PATH, or it did not answer).
+ */
+export async function startThrowawayRedis(port?: number): Promise<ThrowawayRedis | string> {
+  port ??= await freePort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -67,13 +72,11 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis | string> {
     child.kill('SIGKILL');
     return started ? 'redis-server started but did not answer' : 'no redis-server on PATH';
   }
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  return { url, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }

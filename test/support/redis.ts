@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, inject } from 'vitest';
-import { startThrowawayRedis } from '../../scripts/throwaway-redis.js';
+import { startThrowawayRedis, type ThrowawayRedis } from '../../scripts/throwaway-redis.js';
 
 /** The suite's own Redis (see `redis-server.ts`), never the machine's shared one. */
 const BASE_URL = inject('redisUrl');
@@ -131,58 +130,28 @@ export class RedisProxy {
 }
 
 /**
- * A redis-server of the test's own (no persistence) that can be stopped and started again on the
+ * A redis-server of the test's own (no persistence) that can be killed and started again on the
  * same port: a real Redis restart, which loses its data.
  */
 export class OwnRedis {
-  private proc?: ChildProcess;
-  private port = 0;
+  private server?: ThrowawayRedis;
+  private port?: number;
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://127.0.0.1:${this.port ?? 0}`;
   }
 
   async start(): Promise<string> {
-    const { spawn } = await import('node:child_process');
-    if (!this.port) {
-      const probe = createServer();
-      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-      this.port = (probe.address() as AddressInfo).port;
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
-    }
-    this.proc = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    for (let i = 0; i < 200; i++) {
-      const client = new Redis(this.url, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-        connectTimeout: 200,
-      });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        if ((await client.ping()) === 'PONG') return this.url;
-      } catch {
-        await new Promise((r) => setTimeout(r, 25));
-      } finally {
-        client.disconnect();
-      }
-    }
-    throw new Error('redis-server did not start');
+    const started = await startThrowawayRedis(this.port);
+    if (typeof started === 'string') throw new Error(started);
+    this.server = started;
+    this.port = Number(new URL(started.url).port);
+    return started.url;
   }
 
   /** Kills the server (SIGKILL: no goodbye to the clients) and waits until it is gone. */
   async stop(): Promise<void> {
-    const p = this.proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
+    await this.server?.kill();
   }
 }
 
