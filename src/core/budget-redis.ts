@@ -161,7 +161,7 @@ export class SharedBudget {
   private restoring?: { pending: Set<string>; until: number };
   private readonly validMs: number;
   private epoch?: string;
-  /** After a loss of the shared counters: no shared points before then. */
+  /** Joining counters another replica started moments ago: no shared points before then (`LOSS_GRACE_MS`). */
   private holdUntil = 0;
   private syncing?: Promise<void>;
   private readonly poll: NodeJS.Timeout;
