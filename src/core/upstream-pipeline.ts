@@ -107,20 +107,6 @@ export interface Target {
   href: string;
 }
 
-/**
- * Where a call's target is kept once built: on the call itself, as a non-enumerable symbol (invisible
- * to JSON and to spreads), rather than in a WeakMap with an entry per call.
- */
-const TARGET = Symbol('upstream.target');
-
-/** What `TARGET` holds: valid for the caller identity and the upstream it was built for. */
-interface Memo {
-  url: Target;
-  key: string;
-  identity: string;
-  upstream: Upstream;
-}
-
 function absolute(url: URL | string): Target {
   const u = new URL(url);
   return { origin: u.origin, pathname: u.pathname, path: u.pathname + u.search, href: u.href };
@@ -178,22 +164,11 @@ export class Upstream {
     return { origin: this.origin, pathname, path: pathname + search, href: this.origin + pathname + search };
   }
 
-  /** The URL and cache key of a call, built once: `freshHit` and then `call` ask for the same call. */
+  /** The URL and cache key of a call. */
   private target(call: UpstreamCall, caller: Caller): { url: Target; key: string } {
-    const marked = call as UpstreamCall & { [TARGET]?: Memo };
-    const known = marked[TARGET];
-    if (known && known.identity === caller.identity && known.upstream === this) return known;
     const url = call.url !== undefined ? absolute(call.url) : this.url(call.path, call.query);
     const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
-    const made: Memo = {
-      url,
-      key: ResponseCache.key(caller.identity, call.method, url.href, body),
-      identity: caller.identity,
-      upstream: this,
-    };
-    // Not enumerable: a spread copy of the call (which may change its path or query) does not carry it.
-    Object.defineProperty(marked, TARGET, { value: made, configurable: true, writable: true });
-    return made;
+    return { url, key: ResponseCache.key(caller.identity, call.method, url.href, body) };
   }
 
   /**
