@@ -30,7 +30,7 @@ import {
 
 export const FULL: BenchOptions = {
   latencyMs: 20,
-  runs: 15,
+  runs: 30,
   maxSeriesMs: 20_000,
   systems: 50,
   events: 50,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --check] [--latency 20] [--runs 15] [--seconds 5] [--concurrency 8] [--only 1,2]
+ * `npm run bench [-- --check] [--latency 20] [--runs 30] [--seconds 5] [--concurrency 8] [--only 1,2]
  * [--quick] [--out file.json]`: prints one JSON document on stdout and a short table on stderr; with `--check` the exit
  * code is 1 when a target is missed.
  */

@@ -101,8 +101,10 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
     {
       requests: s.firstRequests,
       caps: ctx.caps,
-      // 30 replays: the floor's CPU per replay moved 2× between runs with 10 (a GC more or less).
-      repeats: options.quick ? 1 : 30,
+      // As many replays as the gateway's measured runs, after as many warm-up runs: both processes
+      // are still settling then (V8 keeps optimising for about a hundred runs), so the two counts
+      // must match. Fewer than 30 moved the floor 2× between runs (a GC more or less).
+      repeats: s.runs,
       warmup: warmupOf(options),
       token: { url: up.access.tokenUrl, clientId: up.access.clientId, clientSecret: up.access.clientSecret },
     },
