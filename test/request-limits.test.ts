@@ -1,6 +1,6 @@
 /**
  * Cheap refusals over real HTTP: a body over the limit (1 MB by default) is answered 413 from its
- * Content-Length, before it is read or parsed; past a validation limit validation stops, so 50
+ * Content-Length, before it is read or parsed, and a chunked one as soon as it passes the limit; past a validation limit validation stops, so 50
  * unknown directives give one error; a response keeps a bounded number of errors.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,35 @@ describe('request limits', () => {
     const small = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(900_000) } }));
     expect(small.status).toBe(200);
     expect(s.governance.control.requests().total + s.calendar.control.requests().total).toBe(0);
+  });
+
+  it('counts a chunked body (no Content-Length) as it is read: 413 past the limit, answered under it', async () => {
+    const chunked = (bytes: number) => {
+      const text = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(bytes) } });
+      const data = new TextEncoder().encode(text);
+      return fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        // A stream body goes out chunked, without a Content-Length.
+        body: new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < data.length; at += 64 * 1024) controller.enqueue(data.subarray(at, at + 64 * 1024));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+    };
+    const big = await chunked(2 * 1024 * 1024);
+    expect(big.status).toBe(413);
+    // The rest of that body was not read, so that connection is closed rather than reused.
+    expect(big.headers.get('connection')).toBe('close');
+    expect(((await big.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'REQUEST_ENTITY_TOO_LARGE',
+    );
+    const small = await chunked(200_000);
+    expect(small.status).toBe(200);
+    expect(await small.json()).toMatchObject({ data: { __typename: 'Query' } });
   });
 
   it('gives one error for 50 unknown directives', async () => {

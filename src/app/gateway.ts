@@ -22,6 +22,7 @@ import { loadSafelist, usePersistedSafelist } from '../http/persisted.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
+import { useBodyLimit } from '../http/plugins/use-body-limit.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
@@ -155,8 +156,9 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     logging: logger,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    // Larger bodies are answered 413 from their Content-Length, before anything is read or parsed.
-    maxRequestBodySize: config.security.maxRequestBodyBytes,
+    // GRAPHQL_MAX_BODY_BYTES is useBodyLimit's (below): Yoga's own limit streams every body through
+    // a counting transform.
+    maxRequestBodySize: false,
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
     // Deferred parts run in the same context: the per-operation estimate (which walks deferred
     // fragments too), the request's usage budget and the account budget all count them.
@@ -176,6 +178,9 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       ...(config.jit ? [useJit((msg, detail) => logger && logger.warn(msg, detail)) as Plugin<Context>] : []),
       useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }),
       ...(config.http.compression ? [useCompression() as Plugin<Context>] : []),
+      // After every request parser: larger bodies are answered 413 from their Content-Length,
+      // before anything is read or parsed.
+      useBodyLimit(config.security.maxRequestBodyBytes),
       // Last: it stores the answer as every other plugin left it.
       ...(edge ? [edge.plugin()] : []),
     ],
