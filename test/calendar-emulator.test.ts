@@ -118,6 +118,20 @@ describe('calendar emulator: reads', () => {
     expect(((await next.json()) as WireEventsPage).events[0]!.id).toBe(second.body.events[0]!.id);
   });
 
+  it('writes JSON as wp_json_encode does: ASCII only, slashes and non-ASCII characters escaped', async () => {
+    const res = await fetch(`${em.apiRoot}/events?per_page=50`);
+    const raw = Buffer.from(await res.arrayBuffer());
+    expect(raw.every((b) => b < 0x80)).toBe(true);
+    const text = raw.toString('latin1');
+    expect(text).toContain('"rest_url":"http:\\/\\/');
+    expect(text).not.toMatch(/[^\\]\//);
+    // The seed's names carry €, – and umlauts: escaped as UTF-16 units, and parsed back intact.
+    expect(text).toMatch(/\\u20ac|\\u2013|\\u00f6/);
+    const parsed = JSON.parse(text) as WireEventsPage;
+    expect(JSON.stringify(parsed)).toMatch(/[€–ö]/);
+    expect(parsed.events.map((e) => e.id)).toEqual(listed.slice(0, 50).map((e) => e.id));
+  });
+
   it('serialises events with every key in order and the real wire quirks', async () => {
     for (const e of listed) expect(Object.keys(e)).toEqual(EVENT_KEYS);
     const e = listed.find((x) => x.timezone === 'Europe/Berlin' && !x.all_day)!;

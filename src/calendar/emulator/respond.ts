@@ -15,8 +15,19 @@ export interface RouteDeps {
   now(): Date;
 }
 
+/**
+ * What PHP's `wp_json_encode` writes with WordPress's default flags: `/` as `\/` and every
+ * character past ASCII as a `\uXXXX` escape (UTF-16 units, lower-case hex), so the bytes are
+ * ASCII. Parsed, it is the same value as plain JSON.
+ */
+export function wpJsonEncode(value: unknown): string {
+  return JSON.stringify(value).replace(/[/\u0080-\uffff]/g, (ch) =>
+    ch === '/' ? '\\/' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export function sendJson(c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return c.body(JSON.stringify(body), status as 200, {
+  return c.body(wpJsonEncode(body), status as 200, {
     'content-type': 'application/json; charset=UTF-8',
     'x-robots-tag': 'noindex',
     'x-content-type-options': 'nosniff',
