@@ -322,6 +322,32 @@ describe('fewest upstream calls', () => {
     await fresh.close();
   });
 
+  it('resolves a record list asked again in one request once, and keeps lists with other arguments apart', async () => {
+    const res = await q(`{ events(first: 30) { nodes { venue { id
+      a: events(first: 3) { totalCount nodes { id } pageInfo { endCursor hasNextPage } }
+      b: events(first: 1) { nodes { id } pageInfo { endCursor } } } } } }`);
+    expect(res.errors).toBeUndefined();
+    const byVenue = new Map<string, Json[]>();
+    for (const e of res.data!.events.nodes as Json[])
+      if (e.venue) byVenue.set(e.venue.id, [...(byVenue.get(e.venue.id) ?? []), e.venue]);
+    const [venueId, seen] = [...byVenue].find(([, v]) => v.length > 1 && v[0]!.a.totalCount > 3)!;
+    // The same list wherever it is asked for; first: 1 is its own list, not the shared first: 3.
+    for (const v of seen) expect(v).toEqual(seen[0]);
+    const { a, b } = seen[0]!;
+    expect(a.nodes).toHaveLength(3);
+    expect(b.nodes).toEqual(a.nodes.slice(0, 1));
+    expect(b.pageInfo.endCursor).not.toBe(a.pageInfo.endCursor);
+    // Equal to the list read on its own, and its cursor pages on.
+    const alone = await q(
+      `query($id: ID!, $after: String) { venue(id: $id) { events(first: 3) { nodes { id } } more: events(first: 3, after: $after) { nodes { id } } } }`,
+      { id: venueId, after: a.pageInfo.endCursor },
+    );
+    expect(alone.data!.venue.events.nodes).toEqual(a.nodes);
+    const more: Json[] = alone.data!.venue.more.nodes;
+    expect(more.length).toBeGreaterThan(0);
+    expect(more.some((n) => a.nodes.some((m: Json) => m.id === n.id))).toBe(false);
+  });
+
   it('does not repeat identical pages, and a second request is served from the cache', async () => {
     const doc = `{ events(first: 10) { nodes { venue { id events(first: 3) { totalCount } } } } }`;
     const first = await q(doc);

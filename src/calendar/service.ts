@@ -19,6 +19,8 @@ export interface CalendarScope {
   writes: CalendarWrites;
   /** Largest `first`/`last` a calendar list accepts. */
   maxPageSize: number;
+  /** The record lists this request resolved, by record and arguments (see `eventsOf`). */
+  connections: Map<string, Promise<unknown>>;
 }
 
 export class CalendarService {
@@ -42,6 +44,7 @@ export class CalendarService {
       loaders,
       writes: new CalendarWrites(client, loaders, this.locks, info.signal),
       maxPageSize: this.config.maxPageSize,
+      connections: new Map(),
     };
   }
 

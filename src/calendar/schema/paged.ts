@@ -39,8 +39,24 @@ const FILTER_OF = { venue: 'venues', organizer: 'organizers', categories: 'categ
 /**
  * The events of one venue, organizer, category or tag: the filter plus that record under its wire
  * name. The filter may not name other records of the same kind: the record itself replaces them.
+ * One traversal asks for the same list many times (a venue's events under each of its 20 events):
+ * the loader shares the upstream page, and the request's memo shares the connection built on it.
  */
 export function eventsOf(
+  scope: CalendarScope,
+  args: ConnectionArgs & { filter?: EventFilterInput | null },
+  wireKey: keyof typeof FILTER_OF,
+  id: number,
+): ReturnType<typeof recordEvents> {
+  const key = `${wireKey}:${id}:${JSON.stringify(args)}`;
+  const known = scope.connections.get(key) as ReturnType<typeof recordEvents> | undefined;
+  if (known) return known;
+  const connection = recordEvents(scope, args, wireKey, id);
+  scope.connections.set(key, connection);
+  return connection;
+}
+
+function recordEvents(
   scope: CalendarScope,
   args: ConnectionArgs & { filter?: EventFilterInput | null },
   wireKey: keyof typeof FILTER_OF,
