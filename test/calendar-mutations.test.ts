@@ -205,6 +205,27 @@ describe('events', () => {
     expect(replaced.data!.updateEvent.organizers).toEqual([{ name: `Solo ${stamp}` }]);
   });
 
+  it('a later field of one mutation sees an earlier write in the lists it reads again', async () => {
+    const venues = await q(`{ venues(first: 50) { nodes { id events(first: 50) { totalCount nodes { id } } } } }`);
+    const venue = (venues.data!.venues.nodes as Json[]).find(
+      (v) => v.events.totalCount > 0 && v.events.totalCount <= 50,
+    )!;
+    const id = venue.events.nodes[0].id as string;
+    const list = `venue { events(first: 50) { nodes { id title } } }`;
+    const res = await q(
+      `mutation($id: ID!) {
+        a: updateEvent(id: $id, input: { title: "First ${stamp}" }) { ${list} }
+        b: updateEvent(id: $id, input: { title: "Second ${stamp}" }) { ${list} } }`,
+      { id },
+    );
+    expect(res.errors).toBeUndefined();
+    const titleIn = (field: 'a' | 'b') =>
+      (res.data![field].venue.events.nodes as Json[]).find((n) => n.id === id)?.title;
+    expect(titleIn('a')).toBe(`First ${stamp}`);
+    // The same list with the same arguments, read after the second write: not the first one's copy.
+    expect(titleIn('b')).toBe(`Second ${stamp}`);
+  });
+
   it('reads dates with different offsets and no time zone in the zone of the first', async () => {
     const res =
       await q(`mutation { createEvent(input: { title: "Offsets ${stamp}", startDate: "2027-09-01T10:00:00+01:00", endDate: "2027-09-01T12:00:00+02:00" }) {

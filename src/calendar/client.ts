@@ -85,6 +85,8 @@ export interface CalendarClientOptions {
   caller: Omit<Caller, 'identity'>;
   /** Freshness of cached reads by kind of resource. */
   cacheTtlMs: Pick<Record<CacheKind, number>, 'events' | 'venues' | 'organizers' | 'terms'>;
+  /** Told after every write, applied or not: the request's own memos forget what they read. */
+  afterWrite?: () => void;
 }
 
 /**
@@ -395,6 +397,7 @@ export class CalendarClient {
       // Even a failed write may have changed something (e.g. created an inline venue), and one whose
       // outcome is unknown may have been applied: drop first, so that a re-read sees the truth.
       this.options.upstream.cache.invalidate(invalidate);
+      this.options.afterWrite?.();
     }
     if (res.status >= 400) throw toUpstreamError(res, { single: true, names: NAMES[operation] });
     return res.body as T;

@@ -150,7 +150,7 @@ export function createCalendarLoaders(client: CalendarClient) {
       }),
     );
 
-  return {
+  const loaders = {
     event,
     eventBySlug,
     venue,
@@ -168,6 +168,16 @@ export function createCalendarLoaders(client: CalendarClient) {
     organizers: primedPages((q, p, n, kind) => client.listOrganizers(q, p, n, kind), normalizeOrganizer, organizer),
     categories: primedPages((q, p, n, kind) => client.listCategories(q, p, n, kind), normalizeTerm, category),
     tags: primedPages((q, p, n, kind) => client.listTags(q, p, n, kind), normalizeTerm, tag),
+  };
+  return {
+    ...loaders,
+    /**
+     * After a write: what this request read before it may be stale (a list that held the record, a
+     * record that embeds it), so the rest of the operation (the next field of a mutation) reads again.
+     */
+    forget() {
+      for (const loader of Object.values(loaders)) if (loader instanceof DataLoader) loader.clearAll();
+    },
   };
 }
 

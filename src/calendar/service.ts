@@ -31,11 +31,18 @@ export class CalendarService {
   ) {}
 
   forRequest(info: RequestInfo): CalendarScope {
-    const client = new CalendarClient({
+    const connections = new Map<string, Promise<unknown>>();
+    const client: CalendarClient = new CalendarClient({
       upstream: this.upstream,
       auth: calendarAuth(this.config.calendar, info.headers),
       caller: { usage: info.usage, signal: info.signal, requestId: info.requestId },
       cacheTtlMs: this.config.cache.ttlMsByKind,
+      // A mutation's later fields must see its earlier writes: the record cache drops the written
+      // tags, and the request's loaders and lists forget what they read before.
+      afterWrite: () => {
+        loaders.forget();
+        connections.clear();
+      },
     });
     const loaders = createCalendarLoaders(client);
     return {
@@ -44,7 +51,7 @@ export class CalendarService {
       loaders,
       writes: new CalendarWrites(client, loaders, this.locks, info.signal),
       maxPageSize: this.config.maxPageSize,
-      connections: new Map(),
+      connections,
     };
   }
 
