@@ -230,6 +230,27 @@ describe('links to records of other kinds', () => {
   });
 });
 
+describe('one mutation, several writes', () => {
+  it("a later field sees an earlier write in the lists it reads again (the request's loaders forget)", async () => {
+    const d = await data(
+      '{ entities(kind: MODEL, first: 30) { nodes { id links(first: 5) { nodes { relationshipType { id } counterpart { id typeName } } } } } }',
+    );
+    const models: Any[] = d.entities.nodes;
+    const sourced = models.flatMap((m) => m.links.nodes).find((l: Any) => l.counterpart.typeName === 'vendors');
+    const model = models.find((m) => !m.links.nodes.some((l: Any) => l.counterpart.id === sourced.counterpart.id))!;
+    const res = await data(
+      `mutation($t: ID!, $m: ID!, $v: ID!) {
+        a: updateEntity(id: $m, input: { name: "Linked model ${Date.now()}" }) { links(first: 50) { totalCount } }
+        b: createLink(input: { linkTypeId: $t, entity1: { id: $m, kind: MODEL }, entity2: { id: $v, typeName: "vendors" } }) {
+          id entity1 { entity { links(first: 50) { totalCount } } } } }`,
+      { t: sourced.relationshipType.id, m: model.id, v: sourced.counterpart.id },
+    );
+    // The same links page, read again after the link was made: not the copy read before it.
+    expect(res.b.entity1.entity.links.totalCount).toBe(res.a.links.totalCount + 1);
+    await data(op('UnlinkEntities'), { id: res.b.id, linkTypeId: sourced.relationshipType.id });
+  });
+});
+
 describe('attributes', () => {
   it('AddSchemaAttribute adds a typed select attribute; AddAttributeOptions adds options to it', async () => {
     const attr = (await data(op('AddSchemaAttribute'), { name: `Region ${Date.now()}` })).addSchemaAttribute;

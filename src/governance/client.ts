@@ -79,6 +79,8 @@ export class GovernanceClient {
     private readonly ttlMs: Pick<Record<CacheKind, number>, 'entities' | 'entityTypes' | 'links'>,
     /** Sees every successful answer, by operation (the discovery registry learns from it). */
     private readonly onAnswer?: (operation: string, body: unknown) => void,
+    /** Told after every write, applied or not: the request's own loaders forget what it may change. */
+    private readonly afterWrite?: () => void,
   ) {}
 
   /** The non-secret identity of the caller's credential (scopes idempotency keys). */
@@ -376,8 +378,10 @@ export class GovernanceClient {
         return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
       } catch (e) {
         // A write that may have been applied: drop what it may have changed, so a re-read sees it.
-        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown')
+        if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') {
           this.upstream.cache.invalidate(invalidates);
+          this.afterWrite?.();
+        }
         throw e;
       }
     };
@@ -392,6 +396,7 @@ export class GovernanceClient {
     }
     // This client is the one place that decides what a governance write makes stale (for every credential).
     if (invalidates?.length) this.upstream.cache.invalidate(invalidates);
+    if (call.kind === 'write') this.afterWrite?.();
     if (res.status >= 200 && res.status < 300) {
       this.onAnswer?.(call.operation, res.body);
       const body = res.body ?? {};

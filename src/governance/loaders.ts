@@ -30,6 +30,12 @@ export interface GovernanceLoaders {
   primeEntities(entities: readonly EntityInformation[]): void;
   /** Forgets what this request knew about an entity (after a write to it). */
   forgetEntity(id: string): void;
+  /**
+   * After any write: forgets the links pages and entity types this request read, so a later field
+   * of the mutation reads them again. Entity records are kept: the mutations that change one prime
+   * the answer of their write or forget that record themselves.
+   */
+  forget(): void;
 }
 
 export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoaders {
@@ -61,6 +67,10 @@ export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoa
     },
     forgetEntity(id) {
       entity.clear(id);
+    },
+    forget() {
+      entityType.clearAll();
+      linksPage.clearAll();
     },
   };
 }

@@ -40,17 +40,20 @@ export class GovernanceService {
   forRequest(info: RequestInfo): GovernanceScope {
     const credential = this.auth.credentialFor(info.headers);
     const discovery = this.discovery;
-    const client = new GovernanceClient(
+    const client: GovernanceClient = new GovernanceClient(
       this.upstream,
       credential,
       { usage: info.usage, signal: info.signal, requestId: info.requestId },
       this.config.cache.ttlMsByKind,
       (operation, body) => discovery.observe(operation, body),
+      // A mutation's later fields must see its earlier writes (the record cache drops the tags).
+      () => loaders.forget(),
     );
+    const loaders = createGovernanceLoaders(client);
     return {
       requestId: info.requestId,
       client,
-      loaders: createGovernanceLoaders(client),
+      loaders,
       maxPageSize: this.config.maxPageSize,
       locks: this.locks,
       discovery,
