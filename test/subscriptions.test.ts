@@ -201,6 +201,39 @@ describe('subscriptions on one gateway', () => {
     }
   });
 
+  it('each push reads its nested lists again: the second change shows in the list under the second push', async () => {
+    const s = await startStack({ env: { LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100' } });
+    try {
+      const url = await s.listen();
+      const venues = await s.query<Any>(
+        '{ venues(first: 50) { nodes { events(first: 50) { totalCount nodes { id } } } } }',
+      );
+      const venue = (venues.data.venues.nodes as Any[]).find(
+        (v) => v.events.totalCount > 0 && v.events.totalCount <= 50,
+      );
+      const id = venue.events.nodes[0].id as string;
+      const sub = subscribe(
+        url,
+        'subscription($id: ID!) { eventChanged(id: $id) { event { venue { events(first: 50) { nodes { id title } } } } } }',
+        { id },
+      );
+      await waitFor(() => expect(s.gateway.live.polling.stats().polls).toBeGreaterThan(0));
+      const titleIn = (push: Any) =>
+        (push.data.eventChanged.event.venue.events.nodes as Any[]).find((n) => n.id === id)?.title;
+      // Polling may push the same change again later; some push after each write must show it.
+      for (const title of ['Pushed once', 'Pushed twice']) {
+        await s.query('mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { id } }', {
+          id,
+          t: title,
+        });
+        await waitFor(() => expect(sub.received.map(titleIn)).toContain(title));
+      }
+      sub.stop();
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses a bad id before subscribing, and entityChanged reports a delete through the gateway', async () => {
     const s = await startStack({ env: { LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100' } });
     try {
