@@ -63,6 +63,22 @@ describe('request limits', () => {
     expect(await small.json()).toMatchObject({ data: { __typename: 'Query' } });
   });
 
+  it('does not take a Content-Length for the bound when a Transfer-Encoding comes with it', async () => {
+    // Node's own parser refuses this pair; a lenient one (or another adapter) would pass it on.
+    const body = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(2 * 1024 * 1024) } });
+    const res = await s.gateway.yoga.fetch('http://gateway/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        'content-length': '10',
+        'transfer-encoding': 'chunked',
+      },
+      body,
+    });
+    expect(res.status).toBe(413);
+  });
+
   it('gives one error for 50 unknown directives', async () => {
     const dirs = Array.from({ length: 50 }, (_, i) => `@unknown${i}`).join(' ');
     const res = await post(JSON.stringify({ query: `{ __typename ${dirs} }` }));
