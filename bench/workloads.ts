@@ -112,6 +112,7 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
   return {
     formula: 'CPU of a bare undici + JSON.parse client sending the run’s upstream requests',
     requests: replay.requestsPerReplay,
+    replays: s.runs,
     cpuMsPerRun: round(replay.cpuMsPerReplay, 1),
     // All the run's requests at once within the caps, no levels: what the emulators and the wire
     // take at the least (the bench process serves the emulators, so their CPU is in every wall time).
