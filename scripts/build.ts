@@ -23,7 +23,7 @@ copyFileSync(
 
 const graphiqlDir = new URL('http/graphiql/', dist);
 mkdirSync(graphiqlDir, { recursive: true });
-const page = compressGraphiQLPage(renderGraphiQLPage(), true);
+const page = compressGraphiQLPage(await renderGraphiQLPage(), true);
 writeFileSync(new URL(GRAPHIQL_FILES.identity, graphiqlDir), page.identity);
 writeFileSync(new URL(GRAPHIQL_FILES.br, graphiqlDir), page.br);
 writeFileSync(new URL(GRAPHIQL_FILES.gzip, graphiqlDir), page.gzip);

@@ -3,12 +3,13 @@
  * editor inlined, so it works offline). `npm run build` precompresses it with brotli at the
  * highest quality (only brotli brings it under 2 MB) and gzip, next to the compiled module; a
  * development run without a build compresses it once, faster, on first use. Served with an ETag
- * and cache headers, so a browser downloads it once per gateway version.
+ * and cache headers, so a browser downloads it once per gateway version. The renderer's module
+ * (the page's 9 MB of source) is imported only to render: loaded, it holds about 33 MB of heap, in
+ * every replica, GraphiQL off or not.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Plugin } from 'graphql-yoga';
 import { chooseEncoding } from './compression.js';
 import { defaultGraphiQLQuery } from './graphiql.js';
@@ -23,7 +24,8 @@ export interface GraphiQLPage {
 export const PRECOMPRESSED_DIR = new URL('./graphiql/', import.meta.url);
 const FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphiql.html.gz' } as const;
 
-export function renderGraphiQLPage(): string {
+export async function renderGraphiQLPage(): Promise<string> {
+  const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
   return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery });
 }
 
@@ -58,28 +60,30 @@ export function compressGraphiQLPage(html: string, best: boolean): GraphiQLPage 
 
 export const GRAPHIQL_FILES = FILES;
 
-let cached: GraphiQLPage | undefined;
-/** The precompressed files of the build when present, else compressed here once. */
-export function loadGraphiQLPage(): GraphiQLPage {
-  if (cached) return cached;
-  const at = (name: string) => new URL(name, PRECOMPRESSED_DIR);
-  if (existsSync(at(FILES.br))) {
-    const identity = readFileSync(at(FILES.identity));
-    cached = { etag: etagOf(identity), identity, br: readFileSync(at(FILES.br)), gzip: readFileSync(at(FILES.gzip)) };
-  } else {
-    cached = compressGraphiQLPage(renderGraphiQLPage(), false);
-  }
-  return cached;
+let cached: Promise<GraphiQLPage> | undefined;
+/** The precompressed files of the build when present, else rendered and compressed here once. */
+export function loadGraphiQLPage(): Promise<GraphiQLPage> {
+  return (cached ??= (async () => {
+    const at = (name: string) => new URL(name, PRECOMPRESSED_DIR);
+    if (existsSync(at(FILES.br))) {
+      const identity = readFileSync(at(FILES.identity));
+      return { etag: etagOf(identity), identity, br: readFileSync(at(FILES.br)), gzip: readFileSync(at(FILES.gzip)) };
+    }
+    return compressGraphiQLPage(await renderGraphiQLPage(), false);
+  })().catch((error: unknown) => {
+    cached = undefined; // the next request tries again
+    throw error;
+  }));
 }
 
 /** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
 export function useGraphiQLPage(endpoint: string): Plugin {
   return {
     // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
-    onRequest({ request, url, endResponse }) {
+    async onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' || (url.pathname !== endpoint && url.pathname !== `${endpoint}/`)) return;
       if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
-      const page = loadGraphiQLPage();
+      const page = await loadGraphiQLPage();
       const headers: Record<string, string> = {
         'content-type': 'text/html; charset=utf-8',
         etag: page.etag,
