@@ -22,8 +22,8 @@ import { operation } from './support/operations.js';
 import { fileRedis, RedisProxy, uniquePrefix } from './support/redis.js';
 
 // A redis-server of this file's own: the tests delete counters to play their loss.
-const REDIS_URL = (await fileRedis()) ?? '';
-const run = REDIS_URL !== '';
+const OWN_REDIS_URL = (await fileRedis()) ?? '';
+const run = OWN_REDIS_URL !== '';
 
 /** The traversal the shared tier is measured with: entities → links → counterparts (test/operations). */
 const ENTITY_GRAPH = operation('EntityGraph');
@@ -47,7 +47,7 @@ interface Replica {
 }
 
 const closers: (() => Promise<unknown>)[] = [];
-const admin = run ? new Redis(REDIS_URL) : undefined;
+const admin = run ? new Redis(OWN_REDIS_URL) : undefined;
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
   admin?.disconnect();
@@ -104,7 +104,7 @@ function reads(emulators: Emulators): number {
 describe.skipIf(!run)('the shared cache tier', () => {
   it('three replicas sent the same cold EntityGraph in turn make the upstream calls of one', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const replicas = await Promise.all([
       startReplica(emulators, env),
       startReplica(emulators, env),
@@ -132,7 +132,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('an operation knows the tags of what it read, from the wire, the local tier or Redis, and a Redis hit counts as a cache hit', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const read = (replica: Replica) => {
       const usage = new UsageTracker();
@@ -164,12 +164,12 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it("REDIS_CACHE_URL: the cache tier on a Redis of its own, shared while the budget's Redis is down", async () => {
     const emulators = await startEmulators();
-    const budgetRedis = new RedisProxy(REDIS_URL);
+    const budgetRedis = new RedisProxy(OWN_REDIS_URL);
     const budgetUrl = await budgetRedis.start();
     closers.push(() => budgetRedis.close());
     budgetRedis.cut();
     const prefix = newPrefix();
-    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: REDIS_URL, REDIS_KEY_PREFIX: prefix, ...PATIENT };
+    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: prefix, ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     expect(a.gateway.upstreams.redis!.ready).toBe(false);
     const first = await a.query(ENTITY_GRAPH, { first: 3 });
@@ -183,7 +183,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('two replicas asking for the same cold records at once send each request once', async () => {
     const emulators = await startEmulators(150);
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     await Promise.all([a.query('{ __typename }'), b.query('{ __typename }')]);
     const ids = await a.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 5) { nodes { id } } }');
@@ -199,7 +199,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('a write through one replica is seen by reads through the others, cached or not', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const whole = '{ entities(first: 200) { nodes { id name } } }';
     const list = await b.query<{ entities: { nodes: { id: string; name: string }[] } }>(whole);
@@ -231,7 +231,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
   it("a read that raced another replica's write stores nothing, in Redis or locally", async () => {
     const prefix = newPrefix();
     const link = () => {
-      const l = new RedisLink({ url: REDIS_URL, prefix, commandTimeoutMs: 10_000 });
+      const l = new RedisLink({ url: OWN_REDIS_URL, prefix, commandTimeoutMs: 10_000 });
       closers.push(() => l.close());
       return l;
     };
@@ -287,7 +287,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('Redis lost in the middle of a run: no errors, the local tier serves, and sharing resumes with Redis', async () => {
     const emulators = await startEmulators(20);
-    const proxy = new RedisProxy(REDIS_URL);
+    const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
     closers.push(() => proxy.close());
     const env = { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
@@ -340,7 +340,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('a hung Redis (connection open, no answers) costs one command timeout, then the local tier alone', async () => {
     const emulators = await startEmulators();
-    const proxy = new RedisProxy(REDIS_URL);
+    const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
     closers.push(() => proxy.close());
     const replica = await startReplica(emulators, {

@@ -24,10 +24,10 @@ import { AccountBudget, type BudgetAnswer } from '../src/core/budget.js';
 import { RedisLink } from '../src/core/redis.js';
 
 // A redis-server of this file's own: the tests delete counters to play a loss.
-const REDIS_URL = (await fileRedis()) ?? '';
-const run = REDIS_URL !== '';
+const OWN_REDIS_URL = (await fileRedis()) ?? '';
+const run = OWN_REDIS_URL !== '';
 const WINDOW = 1_000;
-const limits = (prefix: string, url = REDIS_URL): Record<string, string> => ({
+const limits = (prefix: string, url = OWN_REDIS_URL): Record<string, string> => ({
   REDIS_URL: url,
   REDIS_KEY_PREFIX: prefix,
   GOVERNANCE_RATE_LIMITS: 'minute:20,hour:10000',
@@ -35,7 +35,7 @@ const limits = (prefix: string, url = REDIS_URL): Record<string, string> => ({
   GOVERNANCE_LOCAL_SHARE: '0.5',
 });
 
-const admin = run ? new Redis(REDIS_URL) : undefined;
+const admin = run ? new Redis(OWN_REDIS_URL) : undefined;
 afterAll(() => admin?.disconnect());
 
 async function burst(gate: Gate, ids: string[], n: number) {
@@ -52,7 +52,7 @@ async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
 }
 
 /** Two gateways on one Redis prefix, both connected, with ids seeded through the first. */
-async function startPair(emulator: Parameters<typeof startGate>[0], url = REDIS_URL) {
+async function startPair(emulator: Parameters<typeof startGate>[0], url = OWN_REDIS_URL) {
   const prefix = uniquePrefix();
   const [a, b] = await Promise.all([
     startGate(emulator, limits(prefix, url)),
@@ -122,9 +122,9 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
   it('after the shared counters are lost, a replica spends only its outage share until every replica it saw live has restored', async () => {
     const prefix = uniquePrefix();
     // b reaches Redis through a proxy, so it can stay away while a sees the counters lost.
-    const proxy = new RedisProxy(REDIS_URL);
+    const proxy = new RedisProxy(OWN_REDIS_URL);
     const viaProxy = await proxy.start();
-    const links = [REDIS_URL, viaProxy].map((url) => new RedisLink({ url, prefix, commandTimeoutMs: 200 }));
+    const links = [OWN_REDIS_URL, viaProxy].map((url) => new RedisLink({ url, prefix, commandTimeoutMs: 200 }));
     // A minute rule: nothing frees during the test, so every count below is exact.
     const rules = [{ name: 'minute', limit: 20, windowMs: 60_000, perEndpoint: false }];
     const [a, b] = links.map(
@@ -191,7 +191,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
       rateLimits: { minute: 20, hour: 10_000 },
       windows: { minuteMs: WINDOW, hourMs: 600_000 },
     });
-    const proxy = new RedisProxy(REDIS_URL);
+    const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
     const prefix = uniquePrefix();
     const [a, b] = await Promise.all([
@@ -242,7 +242,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
 
   it('a hung Redis (connection open, no answers) costs each request at most one command timeout, never a failure', async () => {
     const emulator = await startEmulator();
-    const proxy = new RedisProxy(REDIS_URL);
+    const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
     const gate = await startGate(emulator, {
       ...limits(uniquePrefix(), url),
