@@ -169,14 +169,18 @@ export function createCalendarLoaders(client: CalendarClient) {
     categories: primedPages((q, p, n, kind) => client.listCategories(q, p, n, kind), normalizeTerm, category),
     tags: primedPages((q, p, n, kind) => client.listTags(q, p, n, kind), normalizeTerm, tag),
   };
+  /** The record lists this request resolved, by record and arguments (see `eventsOf`). */
+  const connections = new Map<string, Promise<unknown>>();
   return {
     ...loaders,
+    connections,
     /**
-     * After a write: what this request read before it may be stale (a list that held the record, a
-     * record that embeds it), so the rest of the operation (the next field of a mutation) reads again.
+     * What this request read may be stale after a write (a list that held the record, a record
+     * that embeds it) or a subscription's next push: what follows reads again.
      */
     forget() {
       for (const loader of Object.values(loaders)) if (loader instanceof DataLoader) loader.clearAll();
+      connections.clear();
     },
   };
 }

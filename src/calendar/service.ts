@@ -19,8 +19,6 @@ export interface CalendarScope {
   writes: CalendarWrites;
   /** Largest `first`/`last` a calendar list accepts. */
   maxPageSize: number;
-  /** The record lists this request resolved, by record and arguments (see `eventsOf`). */
-  connections: Map<string, Promise<unknown>>;
 }
 
 export class CalendarService {
@@ -31,7 +29,6 @@ export class CalendarService {
   ) {}
 
   forRequest(info: RequestInfo): CalendarScope {
-    const connections = new Map<string, Promise<unknown>>();
     const client: CalendarClient = new CalendarClient({
       upstream: this.upstream,
       auth: calendarAuth(this.config.calendar, info.headers),
@@ -39,10 +36,7 @@ export class CalendarService {
       cacheTtlMs: this.config.cache.ttlMsByKind,
       // A mutation's later fields must see its earlier writes: the record cache drops the written
       // tags, and the request's loaders and lists forget what they read before.
-      afterWrite: () => {
-        loaders.forget();
-        connections.clear();
-      },
+      afterWrite: () => loaders.forget(),
     });
     const loaders = createCalendarLoaders(client);
     return {
@@ -51,7 +45,6 @@ export class CalendarService {
       loaders,
       writes: new CalendarWrites(client, loaders, this.locks, info.signal),
       maxPageSize: this.config.maxPageSize,
-      connections,
     };
   }
 

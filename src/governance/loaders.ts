@@ -36,6 +36,8 @@ export interface GovernanceLoaders {
    * the answer of their write or forget that record themselves.
    */
   forget(): void;
+  /** Forgets everything this request read, records too (a subscription's next push). */
+  forgetAll(): void;
 }
 
 export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoaders {
@@ -71,6 +73,11 @@ export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoa
     forget() {
       entityType.clearAll();
       linksPage.clearAll();
+    },
+    forgetAll() {
+      entityType.clearAll();
+      linksPage.clearAll();
+      entity.clearAll();
     },
   };
 }

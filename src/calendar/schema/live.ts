@@ -71,7 +71,6 @@ builder.subscriptionFields((t) => ({
       // The subscription's own scope resolves the nested fields and lives as long as it: what it read
       // for the last push (lists, records) must not answer this one.
       ctx.calendar.loaders.forget();
-      ctx.calendar.connections.clear();
       // Past the cache: a change made upstream (or on another replica) may not have reached it yet.
       const scope = ctx.live.fresh().calendar;
       const wire = await scope.client.getEvent(Number(change.id), undefined, 'read', { background: false });

@@ -49,10 +49,10 @@ export function eventsOf(
   id: number,
 ): ReturnType<typeof recordEvents> {
   const key = `${wireKey}:${id}:${JSON.stringify(args)}`;
-  const known = scope.connections.get(key) as ReturnType<typeof recordEvents> | undefined;
+  const known = scope.loaders.connections.get(key) as ReturnType<typeof recordEvents> | undefined;
   if (known) return known;
   const connection = recordEvents(scope, args, wireKey, id);
-  scope.connections.set(key, connection);
+  scope.loaders.connections.set(key, connection);
   return connection;
 }
 

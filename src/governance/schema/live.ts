@@ -54,8 +54,7 @@ builder.subscriptionField('entityChanged', (t) =>
       if (change.deleted) return { change, record: null };
       // The subscription's own scope resolves the nested fields and lives as long as it: what it read
       // for the last push (links pages, records) must not answer this one.
-      ctx.governance.loaders.forget();
-      ctx.governance.loaders.entity.clearAll();
+      ctx.governance.loaders.forgetAll();
       // Past the cache: a change made upstream (or on another replica) may not have reached it yet.
       const scope = ctx.live.fresh().governance;
       const entity = await scope.client.getEntity(change.id, { background: false });
