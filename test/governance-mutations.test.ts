@@ -207,15 +207,21 @@ describe('links', () => {
   });
 });
 
+/** A model-to-vendor link of the seed (its link type and vendor), and a model not linked to that vendor yet. */
+async function modelAndVendor(): Promise<{ sourced: Any; model: Any }> {
+  const d = await data(
+    '{ entities(kind: MODEL, first: 30) { nodes { id links(first: 5) { nodes { relationshipType { id } counterpart { id typeName } } } } } }',
+  );
+  const models: Any[] = d.entities.nodes;
+  const sourced = models.flatMap((m) => m.links.nodes).find((l: Any) => l.counterpart.typeName === 'vendors');
+  expect(sourced).toBeDefined();
+  const model = models.find((m) => !m.links.nodes.some((l: Any) => l.counterpart.id === sourced.counterpart.id))!;
+  return { sourced, model };
+}
+
 describe('links to records of other kinds', () => {
   it('links a model to a vendor given by type name, reading no record when both ends say what they are', async () => {
-    const d = await data(
-      '{ entities(kind: MODEL, first: 30) { nodes { id links(first: 5) { nodes { relationshipType { id } counterpart { id typeName } } } } } }',
-    );
-    const models: Any[] = d.entities.nodes;
-    const sourced = models.flatMap((m) => m.links.nodes).find((l: Any) => l.counterpart.typeName === 'vendors');
-    expect(sourced).toBeDefined();
-    const model = models.find((m) => !m.links.nodes.some((l: Any) => l.counterpart.id === sourced.counterpart.id))!;
+    const { sourced, model } = await modelAndVendor();
     stack.clearRequests();
     const created = await data(
       'mutation($t: ID!, $m: ID!, $v: ID!) { createLink(input: { linkTypeId: $t, entity1: { id: $m, kind: MODEL }, entity2: { id: $v, typeName: "vendors" } }) { id entity2 { typeName kind entity { id } } } }',
@@ -232,12 +238,7 @@ describe('links to records of other kinds', () => {
 
 describe('one mutation, several writes', () => {
   it("a later field sees an earlier write in the lists it reads again (the request's loaders forget)", async () => {
-    const d = await data(
-      '{ entities(kind: MODEL, first: 30) { nodes { id links(first: 5) { nodes { relationshipType { id } counterpart { id typeName } } } } } }',
-    );
-    const models: Any[] = d.entities.nodes;
-    const sourced = models.flatMap((m) => m.links.nodes).find((l: Any) => l.counterpart.typeName === 'vendors');
-    const model = models.find((m) => !m.links.nodes.some((l: Any) => l.counterpart.id === sourced.counterpart.id))!;
+    const { sourced, model } = await modelAndVendor();
     const res = await data(
       `mutation($t: ID!, $m: ID!, $v: ID!) {
         a: updateEntity(id: $m, input: { name: "Linked model ${Date.now()}" }) { links(first: 50) { totalCount } }
