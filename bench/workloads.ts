@@ -5,7 +5,7 @@
  */
 import { GraphQLClient, round } from './client.js';
 import { entityGraphBound, eventGraphBound, fanOutBound, type LowerBound, type UpstreamName } from './lower-bound.js';
-import { compareResources, requestsOf, series, wall, WARMUP_RUNS, type Series } from './measure.js';
+import { compareResources, requestsOf, series, wall, WARMUP_REQUESTS, WARMUP_RUNS, type Series } from './measure.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, EVENT_GRAPH, FAN_OUT_ENTITIES, FAN_OUT_EVENTS, topIds } from './queries.js';
 import type { Upstreams } from './upstreams.js';
@@ -95,17 +95,17 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
  * in its own process, against the same emulators; the gateway's CPU per run is compared with it.
  */
 export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) {
-  const { up, options } = ctx;
+  const { up } = ctx;
   const replay = await ctx.floor.request<{ cpuMsPerReplay: number; requestsPerReplay: number; wallMsP50: number }>(
     'replay',
     {
       requests: s.firstRequests,
       caps: ctx.caps,
-      // As many replays as the gateway's measured runs, after as many warm-up runs: both processes
-      // are still settling then (V8 keeps optimising for about a hundred runs), so the two counts
-      // must match. Fewer than 30 moved the floor 2× between runs (a GC more or less).
+      // As many replays as the gateway's measured runs, after as many as its warm-up runs: both
+      // processes are still settling then, so the two counts must match. Fewer than 30 moved the
+      // floor 2× between runs (a GC more or less).
       repeats: s.runs,
-      warmup: warmupOf(options),
+      warmup: s.warmupRuns,
       token: { url: up.access.tokenUrl, clientId: up.access.clientId, clientSecret: up.access.clientSecret },
     },
   );
@@ -113,6 +113,7 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
     formula: 'CPU of a bare undici + JSON.parse client sending the run’s upstream requests',
     requests: replay.requestsPerReplay,
     replays: s.runs,
+    warmupReplays: s.warmupRuns,
     cpuMsPerRun: round(replay.cpuMsPerReplay, 1),
     // All the run's requests at once within the caps, no levels: what the emulators and the wire
     // take at the least (the bench process serves the emulators, so their CPU is in every wall time).
@@ -124,6 +125,8 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
 
 /** Warm-up runs before a measured series: one in the smoke test's tiny mode. */
 export const warmupOf = (options: BenchOptions) => (options.quick ? 1 : WARMUP_RUNS);
+/** Warm-up requests before a series compared with the floor (see `WARMUP_REQUESTS`); none in tiny mode. */
+const warmupRequestsOf = (options: BenchOptions) => (options.quick ? undefined : WARMUP_REQUESTS);
 
 /** Cold records also say how far p50 is from the critical path with caps, and the CPU floor. */
 async function coldRecord(id: string, name: string, ctx: Ctx, s: Series, bound: LowerBound) {
@@ -152,7 +155,13 @@ export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
     ctx.client,
     ENTITY_GRAPH,
     { first: options.systems },
-    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs, warmup: warmupOf(options) },
+    {
+      cold: true,
+      runs: options.runs,
+      maxMs: options.maxSeriesMs,
+      warmup: warmupOf(options),
+      warmupRequests: warmupRequestsOf(options),
+    },
   );
   return coldRecord('1', `EntityGraph(first: ${options.systems}), cold`, ctx, s, bound);
 }
@@ -168,7 +177,13 @@ export async function eventGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
     ctx.client,
     EVENT_GRAPH,
     { first: options.events },
-    { cold: true, runs: options.runs, maxMs: options.maxSeriesMs, warmup: warmupOf(options) },
+    {
+      cold: true,
+      runs: options.runs,
+      maxMs: options.maxSeriesMs,
+      warmup: warmupOf(options),
+      warmupRequests: warmupRequestsOf(options),
+    },
   );
   return coldRecord('2', `EventGraph(first: ${options.events}), cold`, ctx, s, bound);
 }
