@@ -136,18 +136,22 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
  * young-generation collector until the next full collection (test/young-garbage.test.ts).
  */
 class OffsetConnection<T> implements Connection<T> {
-  private cachedEdges?: Edge<T>[];
-  private hash?: string;
+  // Private fields: a spread or JSON of a connection shows its data, not its bookkeeping.
+  #edges?: Edge<T>[];
+  #hash?: string;
+  readonly #listKey: string;
 
   constructor(
     readonly nodes: T[],
     readonly totalCount: number,
-    private readonly listKey: string,
+    listKey: string,
     readonly offset: number,
-  ) {}
+  ) {
+    this.#listKey = listKey;
+  }
 
   get edges(): Edge<T>[] {
-    return (this.cachedEdges ??= this.nodes.map((node, i) => new Edge(node, i, this)));
+    return (this.#edges ??= this.nodes.map((node, i) => new Edge(node, i, this)));
   }
 
   get pageInfo(): Connection<T>['pageInfo'] {
@@ -155,43 +159,53 @@ class OffsetConnection<T> implements Connection<T> {
   }
 
   cursorAt(i: number): string {
-    return encodeCursor(this.listKey, this.offset + i, (this.hash ??= listHash(this.listKey)));
+    return encodeCursor(this.#listKey, this.offset + i, (this.#hash ??= listHash(this.#listKey)));
   }
 }
 
 /** Cursors, like an edge's, are encoded when read. */
 class PageInfo {
-  constructor(private readonly connection: OffsetConnection<unknown>) {}
+  readonly #connection: OffsetConnection<unknown>;
+
+  constructor(connection: OffsetConnection<unknown>) {
+    this.#connection = connection;
+  }
 
   get hasNextPage(): boolean {
-    const { offset, nodes, totalCount } = this.connection;
+    const { offset, nodes, totalCount } = this.#connection;
     return offset + nodes.length < totalCount;
   }
 
   get hasPreviousPage(): boolean {
-    return this.connection.offset > 0;
+    return this.#connection.offset > 0;
   }
 
   get startCursor(): string | null {
-    return this.connection.nodes.length > 0 ? this.connection.cursorAt(0) : null;
+    return this.#connection.nodes.length > 0 ? this.#connection.cursorAt(0) : null;
   }
 
   get endCursor(): string | null {
-    const { nodes } = this.connection;
-    return nodes.length > 0 ? this.connection.cursorAt(nodes.length - 1) : null;
+    const { nodes } = this.#connection;
+    return nodes.length > 0 ? this.#connection.cursorAt(nodes.length - 1) : null;
   }
 }
 
 /** An edge whose cursor is encoded when read. */
 class Edge<T> {
+  readonly #index: number;
+  readonly #connection: { cursorAt(i: number): string };
+
   constructor(
     readonly node: T,
-    private readonly index: number,
-    private readonly connection: { cursorAt(i: number): string },
-  ) {}
+    index: number,
+    connection: { cursorAt(i: number): string },
+  ) {
+    this.#index = index;
+    this.#connection = connection;
+  }
 
   get cursor(): string {
-    return this.connection.cursorAt(this.index);
+    return this.#connection.cursorAt(this.#index);
   }
 }
 
