@@ -4,7 +4,7 @@
  * concurrency caps. Its own process, so its CPU time is measured the way the gateway's is.
  */
 import { Agent, request } from 'undici';
-import { announceReady, serveParent } from './ipc.js';
+import { announceReady, mainThreadCpuMs, serveParent } from './ipc.js';
 
 export interface ReplayRequest {
   upstream: 'governance' | 'calendar';
@@ -69,6 +69,7 @@ serveParent({
     const authorization = await fetchToken(payload.token);
     for (let i = 0; i < payload.warmup; i++) await replayOnce(payload, authorization);
     const before = process.cpuUsage();
+    const mainBefore = mainThreadCpuMs();
     let requests = 0;
     const walls: number[] = [];
     for (let i = 0; i < payload.repeats; i++) {
@@ -77,10 +78,13 @@ serveParent({
       walls.push(performance.now() - started);
     }
     const used = process.cpuUsage(before);
+    const mainAfter = mainThreadCpuMs();
     const cpuMs = (used.user + used.system) / 1000;
+    const helperMs = mainBefore === null || mainAfter === null ? null : Math.max(0, cpuMs - (mainAfter - mainBefore));
     walls.sort((a, b) => a - b);
     return {
       cpuMsPerReplay: cpuMs / payload.repeats,
+      helperThreadsCpuMsPerReplay: helperMs === null ? null : helperMs / payload.repeats,
       requestsPerReplay: requests / payload.repeats,
       wallMsP50: walls[Math.ceil(walls.length / 2) - 1] ?? 0,
     };

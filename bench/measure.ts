@@ -14,10 +14,10 @@ export const WARMUP_RUNS = 20;
 /**
  * Unmeasured upstream requests before a series compared with the floor (as many runs as that takes,
  * at least `WARMUP_RUNS`, at most `MAX_WARMUP_RUNS`). V8 optimises a function after enough calls,
- * and the gateway's per-request code runs once per upstream request: EventGraph's 23 requests a run
- * need seven times EntityGraph's runs (166) to reach the same state. Without this, EventGraph's
- * measured runs still paid for compiling the calendar path (8.7 ms a run on V8's helper threads,
- * after workload 1) while the floor, whose one path workload 1 had warmed, did not.
+ * and the gateway's per-request code runs once per upstream request: at 23 requests a run, EventGraph
+ * needs seven times as many runs as EntityGraph (166 a run) to reach the same state. After 20 runs,
+ * EventGraph's measured runs still spent 8.7 ms a run on V8's helper threads (compiler and
+ * collector; 2 ms after 144 runs), while the floor, whose one path workload 1 had warmed, did not.
  */
 export const WARMUP_REQUESTS = 3_300;
 export const MAX_WARMUP_RUNS = 200;
@@ -43,6 +43,8 @@ export interface Series {
   /** What the gateway itself reported per run (its usage extension): a count kept apart from the emulators' logs. */
   gatewayCounts: Record<string, number>[];
   cpuMs: number;
+  /** CPU of the process's other threads (V8's compiler and collector helpers); null off Linux. */
+  helperThreadsCpuMs: number | null;
   peakRssMb: number | null;
 }
 
@@ -75,8 +77,10 @@ export async function series(
     await client.run(query, variables);
     if (i === 0 && options.warmupRequests) {
       const first = up.counts();
-      const perRun = Math.max(1, first.governance + first.calendar);
-      warmupRuns = Math.min(MAX_WARMUP_RUNS, Math.max(warmupRuns, Math.ceil(options.warmupRequests / perRun)));
+      const perRun = first.governance + first.calendar;
+      // A first run that reached no upstream (it failed) says nothing: the series' errors will.
+      if (perRun > 0)
+        warmupRuns = Math.max(warmupRuns, Math.min(MAX_WARMUP_RUNS, Math.ceil(options.warmupRequests / perRun)));
     }
   }
   await gateway.request('reset-peak');
@@ -95,6 +99,7 @@ export async function series(
     counts: [],
     gatewayCounts: [],
     cpuMs: 0,
+    helperThreadsCpuMs: null,
     peakRssMb: null,
   };
   const deadline = performance.now() + options.maxMs;
@@ -126,6 +131,8 @@ export async function series(
   }
   const after = await gateway.stats();
   out.cpuMs = after.cpuMs - before.cpuMs;
+  if (after.mainThreadCpuMs !== null && before.mainThreadCpuMs !== null)
+    out.helperThreadsCpuMs = Math.max(0, out.cpuMs - (after.mainThreadCpuMs - before.mainThreadCpuMs));
   out.peakRssMb = after.peakRssKb === null ? null : round(after.peakRssKb / 1024, 1);
   return out;
 }

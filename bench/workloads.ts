@@ -65,7 +65,14 @@ function record(id: string, name: string, ctx: Ctx, s: Series, bound: LowerBound
             withConcurrencyCaps: capped(bound, ctx),
           }
         : null,
-    gateway: { cpuMs: round(s.cpuMs, 1), cpuMsPerRun: round(s.cpuMs / Math.max(1, s.runs), 1), peakRssMb: s.peakRssMb },
+    gateway: {
+      cpuMs: round(s.cpuMs, 1),
+      cpuMsPerRun: round(s.cpuMs / Math.max(1, s.runs), 1),
+      // Of which V8's helper threads (compiling, collecting): the main thread's share is the rest.
+      helperThreadsCpuMsPerRun:
+        s.helperThreadsCpuMs === null ? null : round(s.helperThreadsCpuMs / Math.max(1, s.runs), 1),
+      peakRssMb: s.peakRssMb,
+    },
     upstreamTimeline: s.firstTimeline,
     ...(bound?.topIds.length ? { sameRecordsAsWalk: sameIds(topIds(s.firstData), bound.topIds) } : {}),
     ...(bound ? { resourcesVsWalk: compareResources(s.firstResources, bound.resources) } : {}),
@@ -96,25 +103,29 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
  */
 export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) {
   const { up } = ctx;
-  const replay = await ctx.floor.request<{ cpuMsPerReplay: number; requestsPerReplay: number; wallMsP50: number }>(
-    'replay',
-    {
-      requests: s.firstRequests,
-      caps: ctx.caps,
-      // As many replays as the gateway's measured runs, after as many as its warm-up runs: both
-      // processes are still settling then, so the two counts must match. Fewer than 30 moved the
-      // floor 2× between runs (a GC more or less).
-      repeats: s.runs,
-      warmup: s.warmupRuns,
-      token: { url: up.access.tokenUrl, clientId: up.access.clientId, clientSecret: up.access.clientSecret },
-    },
-  );
+  const replay = await ctx.floor.request<{
+    cpuMsPerReplay: number;
+    helperThreadsCpuMsPerReplay: number | null;
+    requestsPerReplay: number;
+    wallMsP50: number;
+  }>('replay', {
+    requests: s.firstRequests,
+    caps: ctx.caps,
+    // As many replays as the gateway's measured runs, after as many as its warm-up runs: both
+    // processes are still settling then, so the two counts must match. Fewer than 30 moved the
+    // floor 2× between runs (a GC more or less).
+    repeats: s.runs,
+    warmup: s.warmupRuns,
+    token: { url: up.access.tokenUrl, clientId: up.access.clientId, clientSecret: up.access.clientSecret },
+  });
   return {
     formula: 'CPU of a bare undici + JSON.parse client sending the run’s upstream requests',
     requests: replay.requestsPerReplay,
     replays: s.runs,
     warmupReplays: s.warmupRuns,
     cpuMsPerRun: round(replay.cpuMsPerReplay, 1),
+    helperThreadsCpuMsPerRun:
+      replay.helperThreadsCpuMsPerReplay === null ? null : round(replay.helperThreadsCpuMsPerReplay, 1),
     // All the run's requests at once within the caps, no levels: what the emulators and the wire
     // take at the least (the bench process serves the emulators, so their CPU is in every wall time).
     wallMsP50: round(replay.wallMsP50, 1),
