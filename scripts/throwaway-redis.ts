@@ -50,6 +50,21 @@ export async function redisAnswers(url: string, timeoutMs: number): Promise<bool
   }
 }
 
+/** The process id of the Redis at `url` (INFO server), or undefined. */
+async function serverPid(url: string): Promise<number | undefined> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const m = /^process_id:(\d+)/m.exec(await client.info('server'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /**
  * Starts one (on `port`, e.g. to restart one on the port its clients know, else on a free one), or
  * says why it could not (no redis-server on PATH, or it did not answer).
@@ -71,6 +86,12 @@ export async function startThrowawayRedis(port?: number): Promise<ThrowawayRedis
   if (!started || !(await redisAnswers(url, 5_000))) {
     child.kill('SIGKILL');
     return started ? 'redis-server started but did not answer' : 'no redis-server on PATH';
+  }
+  // The port was free when chosen, but another Redis could have taken it since; the callers delete
+  // keys and flush, so only the server this call spawned may be handed out.
+  if ((await serverPid(url)) !== child.pid) {
+    child.kill('SIGKILL');
+    return `another Redis answers on port ${port}`;
   }
   const end = (signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {

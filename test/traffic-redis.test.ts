@@ -20,6 +20,7 @@ import {
   type Gate,
 } from './support/traffic.js';
 import { fileRedis, OwnRedis, RedisProxy, uniquePrefix } from './support/redis.js';
+import { startThrowawayRedis } from '../scripts/throwaway-redis.js';
 import { AccountBudget, type BudgetAnswer } from '../src/core/budget.js';
 import { RedisLink } from '../src/core/redis.js';
 
@@ -96,6 +97,13 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     expect(Math.min(...b.sentAt.slice(1))).toBeGreaterThanOrEqual(readAt + pauseMs - 5);
   });
 
+  it('a Redis of the test’s own is handed out only when the server answering is the one it started', async () => {
+    // This file deletes and flushes: a port taken by another Redis since it was found free must be refused.
+    const taken = Number(new URL(OWN_REDIS_URL).port);
+    expect(await startThrowawayRedis(taken)).toBe(`another Redis answers on port ${taken}`);
+    expect(await admin!.ping()).toBe('PONG');
+  });
+
   it('FLUSHDB in the middle of a burst: no failure, and the lost counters are rebuilt so the budget still holds', async () => {
     const emulator = await startEmulator({
       rateLimits: { minute: 20, hour: 10_000 },
@@ -104,13 +112,11 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     // A redis-server of this test's own: FLUSHDB wipes only what this test created.
     const own = new OwnRedis();
     const ownUrl = await own.start();
-    const flusher = new Redis(ownUrl);
     const { a, b, ids } = await startPair(emulator, ownUrl);
     const running = Promise.all([burst(a, ids, 25), burst(b, ids.slice(20), 25)]);
-    // Flush as soon as the current window has taken some points.
+    // Empty it as soon as the current window has taken some points.
     await waitFor(() => a.sentAt.length + b.sentAt.length >= 12);
-    await flusher.flushdb();
-    flusher.disconnect();
+    await own.flush();
     const results = (await running).flat();
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(emulator.control.requests().requests.filter((r) => r.status === 429)).toEqual([]);

@@ -149,6 +149,17 @@ export class OwnRedis {
     return started.url;
   }
 
+  /** Empties this server (started by `start`, so its data is the test's alone): a Redis that lost everything. */
+  async flush(): Promise<void> {
+    if (!this.server) throw new Error('OwnRedis.flush before start');
+    const client = new Redis(this.server.url);
+    try {
+      await client.flushall();
+    } finally {
+      client.disconnect();
+    }
+  }
+
   /** Kills the server (SIGKILL: no goodbye to the clients) and waits until it is gone. */
   async stop(): Promise<void> {
     await this.server?.kill();
