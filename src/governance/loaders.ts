@@ -60,6 +60,10 @@ export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoa
       cacheKeyFn: (k) => JSON.stringify([k.typeName, k.entityId, k.criteria, k.page.page, k.page.size, k.page.sort]),
     },
   );
+  const forget = () => {
+    entityType.clearAll();
+    linksPage.clearAll();
+  };
   return {
     entity,
     entityType,
@@ -70,13 +74,9 @@ export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoa
     forgetEntity(id) {
       entity.clear(id);
     },
-    forget() {
-      entityType.clearAll();
-      linksPage.clearAll();
-    },
+    forget,
     forgetAll() {
-      entityType.clearAll();
-      linksPage.clearAll();
+      forget();
       entity.clearAll();
     },
   };
