@@ -1,7 +1,6 @@
 /**
- * The load side: GraphQL over real HTTP (undici, keep-alive pool), timing each operation, and the
- * bounded loops the workloads use: repeated single runs and a fixed-concurrency throughput run. Every
- * loop stops at a count and at a deadline, whichever comes first.
+ * The load side of single operations: GraphQL over real HTTP (undici, keep-alive pool), timing each
+ * operation and reading its answer. Throughput runs use autocannon (load.ts).
  */
 import { Pool } from 'undici';
 
@@ -15,8 +14,6 @@ export interface GraphQLResult {
   /** Length of the response body, in characters. */
   bytes: number;
 }
-
-const ERRORS_KEY = Buffer.from('"errors":[');
 
 export class GraphQLClient {
   private readonly pool: Pool;
@@ -47,18 +44,6 @@ export class GraphQLClient {
       },
       body: JSON.stringify({ query, variables }),
     });
-  }
-
-  /**
-   * For throughput runs of large answers: the body is read as bytes and searched for an `errors`
-   * key instead of parsed, so that the load side's JSON.parse (1 ms or more for a 200 KB answer)
-   * does not cap what is measured.
-   */
-  async runLight(query: string, variables: Record<string, unknown> = {}): Promise<{ ms: number; failed: boolean }> {
-    const started = performance.now();
-    const res = await this.send(query, variables);
-    const bytes = Buffer.from(await res.body.arrayBuffer());
-    return { ms: performance.now() - started, failed: res.statusCode !== 200 || bytes.includes(ERRORS_KEY) };
   }
 
   async run(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResult> {
@@ -92,53 +77,6 @@ export class GraphQLClient {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-export interface ThroughputResult {
-  requests: number;
-  errors: number;
-  seconds: number;
-  perSecond: number;
-  p50Ms: number;
-  p95Ms: number;
-}
-
-/** `concurrency` workers issue the operation back to back until `seconds` pass or `maxRequests` are sent. */
-export async function throughput(
-  client: GraphQLClient,
-  query: string,
-  variables: Record<string, unknown>,
-  options: { concurrency: number; seconds: number; maxRequests: number; light?: boolean },
-): Promise<ThroughputResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let issued = 0;
-  const started = performance.now();
-  const deadline = started + options.seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline && issued < options.maxRequests) {
-      issued++;
-      if (options.light) {
-        const r = await client.runLight(query, variables);
-        latencies.push(r.ms);
-        if (r.failed) errors++;
-        continue;
-      }
-      const r = await client.run(query, variables);
-      latencies.push(r.ms);
-      if (r.status !== 200 || r.errors.length > 0) errors++;
-    }
-  };
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    requests: latencies.length,
-    errors,
-    seconds: round(seconds, 2),
-    perSecond: round(latencies.length / seconds, 1),
-    p50Ms: round(percentile(latencies, 50), 1),
-    p95Ms: round(percentile(latencies, 95), 1),
-  };
 }
 
 /** Nearest-rank percentile. */

@@ -4,8 +4,8 @@
  * - the warm gateway without it (the record cache only: what workload 6 measures),
  * - a gateway with it (RESPONSE_CACHE on, its own process), every answer a hit,
  * - a bare node:http server returning the same bytes (bare-bytes.ts): the floor,
- * all measured the same way in the same run. The load side reads the answers as bytes (see
- * `runLight`): parsing 200 KB of JSON per answer would cap all three at the client's speed.
+ * all measured the same way in the same run, by the same load side (load.ts, which does not parse
+ * the answers: parsing 200 KB of JSON per answer would cap all three at the client's speed).
  */
 import { GraphQLClient, round } from './client.js';
 import { startChild } from './processes.js';
@@ -17,8 +17,7 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
   const { up, options } = ctx;
   const cachedGateway = await startChild('gateway-process.ts', up.gatewayEnv({ RESPONSE_CACHE: 'true' }));
   const bare = await startChild('bare-bytes.ts', {});
-  const cachedClient = new GraphQLClient(cachedGateway.url, options.concurrency);
-  const bareClient = new GraphQLClient(bare.url, options.concurrency);
+  const cachedClient = new GraphQLClient(cachedGateway.url, 1);
   try {
     const operations = [
       { name: 'EntityGraph', query: ENTITY_GRAPH, variables: { first: options.systems } },
@@ -32,7 +31,7 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
       // The same fresh start for both gateways: every entry is fresh for the whole timed window.
       await ctx.gateway.request('clear-cache');
       await ctx.client.run(query, variables);
-      const warm = await measured(ctx.gateway, ctx.client, query, variables, ctx, true);
+      const warm = await measured(ctx.gateway, query, variables, ctx);
 
       await cachedGateway.request('clear-cache');
       await cachedClient.run(query, variables);
@@ -48,11 +47,11 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
       const body = await hit.text();
       if (hit.headers.get('x-cache') !== 'HIT') throw new Error(`${name}: the second request was not a cache hit`);
       up.clearLogs();
-      const cached = await measured(cachedGateway, cachedClient, query, variables, ctx, true);
+      const cached = await measured(cachedGateway, query, variables, ctx);
       const upstreamDuring = up.counts();
 
       await bare.request('set-answer', { body, contentType: hit.headers.get('content-type') });
-      const floor = await measured(bare, bareClient, query, variables, ctx, true);
+      const floor = await measured(bare, query, variables, ctx);
 
       const toBare = round(cached.perSecond / floor.perSecond, 3);
       const toWarm = round(cached.perSecond / warm.perSecond, 1);
@@ -78,7 +77,7 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
       errors,
     };
   } finally {
-    await Promise.all([cachedClient.close(), bareClient.close()]);
+    await cachedClient.close();
     await Promise.all([cachedGateway.stop(), bare.stop()]);
   }
 }

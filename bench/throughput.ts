@@ -3,34 +3,18 @@
  * time, next to a bare graphql-yoga server answering `{ __typename }` in its own process, measured in
  * the same run and the same way. The ratio says what the gateway's own work costs over Yoga's floor.
  */
-import { GraphQLClient, round, throughput } from './client.js';
+import { round } from './client.js';
+import { throughput } from './load.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, TYPENAME } from './queries.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
-export async function measured(
-  child: Child,
-  client: GraphQLClient,
-  query: string,
-  variables: Record<string, unknown>,
-  ctx: Ctx,
-  light = false,
-) {
+export async function measured(child: Child, query: string, variables: Record<string, unknown>, ctx: Ctx) {
   const { concurrency, throughputSeconds } = ctx.options;
-  await throughput(client, query, variables, {
-    concurrency,
-    seconds: Math.min(1, throughputSeconds / 4),
-    maxRequests: 10_000,
-    light,
-  }); // warm-up
+  await throughput(child.url, query, variables, { concurrency, seconds: Math.min(1, throughputSeconds / 4) }); // warm-up
   await child.request('reset-peak');
   const before = await child.stats();
-  const t = await throughput(client, query, variables, {
-    concurrency,
-    seconds: throughputSeconds,
-    maxRequests: 1_000_000,
-    light,
-  });
+  const t = await throughput(child.url, query, variables, { concurrency, seconds: throughputSeconds });
   const after = await child.stats();
   const cpuMs = after.cpuMs - before.cpuMs;
   return {
@@ -48,13 +32,12 @@ export async function throughputVsBareYoga(ctx: Ctx): Promise<WorkloadRecord> {
   await ctx.gateway.request('clear-cache');
   await ctx.client.run(ENTITY_GRAPH, { first: options.systems });
   up.clearLogs();
-  const gateway = await measured(ctx.gateway, ctx.client, ENTITY_GRAPH, { first: options.systems }, ctx);
+  const gateway = await measured(ctx.gateway, ENTITY_GRAPH, { first: options.systems }, ctx);
   const upstreamDuring = up.counts();
 
   const bare = await startChild('bare-yoga.ts', {});
-  const bareClient = new GraphQLClient(bare.url, options.concurrency);
   try {
-    const baseline = await measured(bare, bareClient, TYPENAME, {}, ctx);
+    const baseline = await measured(bare, TYPENAME, {}, ctx);
     return {
       id: '6',
       name: `throughput: warm EntityGraph(first: ${options.systems}) vs bare graphql-yoga { __typename }, concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
@@ -67,7 +50,6 @@ export async function throughputVsBareYoga(ctx: Ctx): Promise<WorkloadRecord> {
       errors: gateway.errors,
     };
   } finally {
-    await bareClient.close();
     await bare.stop();
   }
 }
