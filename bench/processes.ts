@@ -40,7 +40,8 @@ export function productionHeapFlags(): string[] {
 export function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
   const file = fileURLToPath(new URL(entry, import.meta.url));
   const proc = fork(file, [], {
-    // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`).
+    // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`);
+    // BENCH_CHILD_STDOUT=1 lets their stdout through (for V8's `--trace-gc`, which prints there).
     execArgv: [
       '--import',
       'tsx',
@@ -48,7 +49,7 @@ export function startChild(entry: string, env: Record<string, string>, startTime
       ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
     ],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   let next = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();

@@ -58,21 +58,24 @@ export class UpstreamLimiter {
     const done = () => {
       // A job answered at shutdown is no longer counted; its late outcome goes nowhere.
       if (!this.running.delete(job)) return;
+      job.resolve = job.reject = undefined;
       this.next();
     };
     let result: Promise<unknown>;
+    const task = job.task!;
+    job.task = undefined;
     try {
-      result = job.task();
+      result = task();
     } catch (e) {
       result = Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
     result.then(
       (v) => {
-        if (this.running.has(job)) job.resolve(v);
+        if (this.running.has(job)) job.resolve?.(v);
         done();
       },
       (e: unknown) => {
-        if (this.running.has(job)) job.reject(e);
+        if (this.running.has(job)) job.reject?.(e);
         done();
       },
     );
@@ -108,12 +111,22 @@ export class UpstreamLimiter {
     this.running.clear();
     for (const lane of this.lanes) lane.length = 0;
     this.waitingCount = 0;
-    for (const job of jobs) job.reject(error);
+    for (const job of jobs) {
+      job.reject?.(error);
+      job.task = job.resolve = job.reject = undefined;
+    }
   }
 }
 
+/**
+ * Emptied as it goes: the task once started, the settle functions once settled. `running` and the
+ * lanes live as long as the gateway, and V8 leaves their entries in the backing stores they
+ * discard (a Set growing or shrinking, an array growing) until the next full collection; its
+ * young collector keeps whatever those reach. A finished job holding its `resolve` would keep its
+ * promise's result, a whole upstream page, so every young collection would copy and promote it.
+ */
 interface Job {
-  task: () => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
+  task?: () => Promise<unknown>;
+  resolve?: (value: unknown) => void;
+  reject?: (error: unknown) => void;
 }

@@ -114,8 +114,14 @@ function absolute(url: URL | string): Target {
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
+/**
+ * A read in flight, which identical reads join. Emptied once it ends: a long-lived Map leaves
+ * its entries in the backing stores it discards (growing, shrinking), and V8's young collector
+ * keeps what those reach until the next full collection, so a finished entry must hold nothing
+ * (its promise holds a whole upstream page).
+ */
 interface InFlight {
-  promise: Promise<HttpResponse>;
+  promise?: Promise<HttpResponse>;
   mark: number;
   tags: readonly string[];
   /** The owner's signal: the shared request is cancelled with it. */
@@ -221,12 +227,13 @@ export class Upstream {
     // mutation invalidated their tags since that request started (it may hold pre-write data).
     const tags = call.cache?.tags ?? [];
     const pending = this.inflight.get(key);
-    if (pending && !cache.changedSince(pending.mark, pending.tags)) {
+    if (pending?.promise && !cache.changedSince(pending.mark, pending.tags)) {
       caller.usage.cacheHit(this.name);
       observer?.cache?.(event!, 'shared');
       // If the request that owns the shared call is cancelled, the others go on with their own.
+      const owner = pending.signal;
       return pending.promise.catch((e: unknown) => {
-        if (pending.signal?.aborted && !caller.signal?.aborted) return this.call(call, caller);
+        if (owner?.aborted && !caller.signal?.aborted) return this.call(call, caller);
         throw e;
       });
     }
@@ -239,6 +246,8 @@ export class Upstream {
       return await promise;
     } finally {
       if (this.inflight.get(key) === entry) this.inflight.delete(key);
+      entry.promise = entry.signal = undefined;
+      entry.tags = [];
     }
   }
 
