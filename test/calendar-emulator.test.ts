@@ -408,6 +408,27 @@ describe('calendar emulator: auth and writes', () => {
     expect(squashed.status).toBe(201);
   });
 
+  it('lists show every write at once, to the record and to what embeds it', async () => {
+    // The emulator keeps list entries encoded between writes: a write must make them stale.
+    const em = await start();
+    const auth = editor(em);
+    const before = (await call<{ events: WireEvent[] }>(em, '/events?per_page=50')).body.events;
+    const atVenue = before.find((e) => !Array.isArray(e.venue))!;
+    const venue = atVenue.venue as WireVenue;
+    const other = before.find((e) => e.id !== atVenue.id)!;
+    const write = (path: string, body: unknown) => call(em, path, { method: 'POST', body, auth });
+    expect((await write(`/venues/${venue.id}`, { venue: 'Renamed Hall' })).status).toBe(200);
+    expect((await write(`/events/${other.id}`, { title: 'Renamed Night' })).status).toBe(200);
+    const after = (await call<{ events: WireEvent[] }>(em, '/events?per_page=50')).body.events;
+    expect(after.find((e) => e.id === other.id)!.title).toBe('Renamed Night');
+    // Not written itself: only the venue it embeds was.
+    expect((after.find((e) => e.id === atVenue.id)!.venue as WireVenue).venue).toBe('Renamed Hall');
+    // A reset is a change too.
+    em.control.reset();
+    const reset = (await call<{ events: WireEvent[] }>(em, '/events?per_page=50')).body.events;
+    expect(reset.find((e) => e.id === other.id)!.title).toBe(other.title);
+  });
+
   it('creates, updates with the partial-update quirk, and trashes events', async () => {
     const em = await start();
     const auth = editor(em);

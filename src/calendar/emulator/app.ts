@@ -23,6 +23,13 @@ export interface AppParts {
 
 export function createApp({ deps, namespace, middleware, mountControl }: AppParts): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
+  // Whatever a write request does to the records (even one that fails halfway) starts a new epoch.
+  app.use('*', async (c, next) => {
+    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    if (write) deps.store.touch();
+    await next();
+    if (write) deps.store.touch();
+  });
   app.use('*', middleware);
   mountControl?.(app);
   const base = `/wp-json/${namespace}`;

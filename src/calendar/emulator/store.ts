@@ -108,6 +108,7 @@ export interface StoreData {
 
 export class CalendarStore {
   private data: StoreData;
+  private changes = 0;
 
   constructor(private readonly seed: () => StoreData) {
     this.data = seed();
@@ -115,6 +116,19 @@ export class CalendarStore {
 
   reset(): void {
     this.data = this.seed();
+    this.touch();
+  }
+
+  /**
+   * Counts changes: routes change records in place (and a record shows in others: a venue inside its
+   * events), so anything derived from the records, such as serialized JSON, is valid for one epoch.
+   */
+  get epoch(): number {
+    return this.changes;
+  }
+
+  touch(): void {
+    this.changes++;
   }
 
   events(): EventRecord[] {

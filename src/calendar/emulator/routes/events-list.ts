@@ -10,7 +10,15 @@ import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, type CalendarUser } from '../auth.js';
 import { addMonths, endOfDay, parseDate, startOfDay, toSiteWall, utcWall } from '../dates.js';
 import { RestError } from '../errors.js';
-import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import {
+  pageLinks,
+  sendJsonList,
+  slicePage,
+  totalsHeaders,
+  withQuery,
+  wpJsonEncode,
+  type RouteDeps,
+} from '../respond.js';
 import { serializeEvent } from '../serialize.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
 import {
@@ -213,12 +221,27 @@ export async function getEvents(c: Context<Env>, deps: RouteDeps): Promise<Respo
     throw new RestError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
   const base = `${deps.site.apiRoot}/events/`;
-  const body = {
-    events: items.map((e) => serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined })),
+  const rest = {
     rest_url: withQuery(base, query),
     ...pageLinks(base, query, page, totalPages),
     total,
     total_pages: totalPages,
   };
-  return sendJson(c, body, 200, totalsHeaders(total, totalPages));
+  const encodedEvents = items.map((e) => encodedEvent(deps, e));
+  return sendJsonList(c, 'events', encodedEvents, rest, totalsHeaders(total, totalPages));
+}
+
+/**
+ * An event as a list shows it, encoded; kept per record until the store's next change. The emulator's
+ * own CPU is in every wall time the bench measures (it shares the bench's process), and a page of 50
+ * events took about 4 ms to serialize and encode, each time.
+ */
+const encoded = new WeakMap<EventRecord, { epoch: number; json: string }>();
+
+function encodedEvent(deps: RouteDeps, e: EventRecord): string {
+  const hit = encoded.get(e);
+  if (hit && hit.epoch === deps.store.epoch) return hit.json;
+  const json = wpJsonEncode(serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined }));
+  encoded.set(e, { epoch: deps.store.epoch, json });
+  return json;
 }
