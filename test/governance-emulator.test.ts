@@ -557,6 +557,21 @@ describe('writes', () => {
     ).toBe('INVALID_REQUEST');
   });
 
+  it('searches show every write at once (the emulator keeps rendered entities between writes)', async () => {
+    const search = async () =>
+      (await api<SpringPage<EntityInformation>>('POST', '/entities/search?entityTypeName=models&size=50', {})).body
+        .content;
+    const model = (await search())[0]!;
+    expect((await api('PATCH', `/entities/${model.id}`, { name: 'Aaaa Renamed Model' })).status).toBe(200);
+    expect((await search()).find((e) => e.id === model.id)!.name).toBe('Aaaa Renamed Model');
+    // A stage move changes the record in place, from another route.
+    const moved = await api('POST', `/assignments/entities/${model.id}/types/${typeId('models')}/stage`, {
+      nextStageName: 'Testing',
+    });
+    expect(moved.status).toBe(200);
+    expect((await search()).find((e) => e.id === model.id)!.workflowAndStage?.stageName).toBe('Testing');
+  });
+
   it('patches only the fields given', async () => {
     const target = live('datasets')[5]!;
     const before = await api<EntityInformation>('GET', `/entities/${target.id}`);

@@ -26,6 +26,15 @@ export interface AppParts extends RouteDeps {
 
 export function createApp(parts: AppParts): Hono<Env> {
   const app = new Hono<Env>();
+  // Whatever a write does to the records (even one that fails halfway) starts a new epoch. The
+  // searches and the related-entities pages are POSTs that only read.
+  app.use('*', async (c, next) => {
+    const write =
+      c.req.method !== 'GET' && c.req.method !== 'HEAD' && !/\/(search|links\/pages|oauth\/token)$/.test(c.req.path);
+    if (write) parts.store.touch();
+    await next();
+    if (write) parts.store.touch();
+  });
   app.use('*', parts.rateCount);
   app.use('*', parts.logAndFaults);
   app.use('*', parts.rateEnforce);

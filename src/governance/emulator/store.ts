@@ -37,6 +37,21 @@ export class GovernanceStore {
   reset(): void {
     this.data = buildSeed(this.seed);
     this.entities = new Map(this.data.entities.map((e) => [e.id, e]));
+    this.touch();
+  }
+
+  private changes = 0;
+
+  /**
+   * Counts changes: routes change records in place, and an entity shows its type's workflow and
+   * options, so anything derived from the records, such as rendered JSON, is valid for one epoch.
+   */
+  get epoch(): number {
+    return this.changes;
+  }
+
+  touch(): void {
+    this.changes++;
   }
 
   /** The org the API credential was created in: the root of the tree. */
