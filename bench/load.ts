@@ -4,7 +4,7 @@
  *
  * Why not a general client: at 8 connections against a bare node:http server sending a 190 KB
  * UTF-8 JSON answer, from one process on this 2-core machine, autocannon reached 800–1,700 req/s (it
- * decodes every body into a string), node:http 5,100, an undici pool 3,400–5,700, and this loop
+ * decodes every body into a string), node:http 5,100, an undici pool 3,100–5,700, and this loop
  * 8,700–11,100 with the server then the busier side. The response cache and the bare floor answer in
  * about 0.1–0.2 ms of CPU, so a client costing more than they do would measure itself.
  *
