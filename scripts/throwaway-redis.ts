@@ -9,6 +9,8 @@ import { Redis } from 'ioredis';
 
 export interface ThrowawayRedis {
   url: string;
+  /** The redis-server process this call spawned (compare with `serverPid` before anything destructive). */
+  pid: number;
   stop(): Promise<void>;
   /** SIGKILL: the server dies without a word to its clients (a crash, for tests of a lost Redis). */
   kill(): Promise<void>;
@@ -51,7 +53,7 @@ export async function redisAnswers(url: string, timeoutMs: number): Promise<bool
 }
 
 /** The process id of the Redis at `url` (INFO server), or undefined. */
-async function serverPid(url: string): Promise<number | undefined> {
+export async function serverPid(url: string): Promise<number | undefined> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);
   try {
@@ -99,5 +101,5 @@ export async function startThrowawayRedis(port?: number): Promise<ThrowawayRedis
       child.once('exit', () => resolve());
       child.kill(signal);
     });
-  return { url, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  return { url, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }

@@ -277,7 +277,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     await a.cache.settled();
     expect(await b.tier.lookup(key, tags)).toMatchObject({ kind: 'miss' });
 
-    // A counter lost to eviction or FLUSHDB is recreated at a value no entry was stored with.
+    // A counter lost (evicted, or the data set emptied) is recreated at a value no entry was stored with.
     const again = await c.tier.lookup(key, tags);
     if (again?.kind !== 'miss') throw new Error('expected a miss');
     expect(await again.store(old, 60_000)).toBe(true);

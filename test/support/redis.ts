@@ -8,7 +8,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, inject } from 'vitest';
-import { startThrowawayRedis, type ThrowawayRedis } from '../../scripts/throwaway-redis.js';
+import { serverPid, startThrowawayRedis, type ThrowawayRedis } from '../../scripts/throwaway-redis.js';
 
 /** The suite's own Redis (see `redis-server.ts`), never the machine's shared one. */
 const BASE_URL = inject('redisUrl');
@@ -149,12 +149,18 @@ export class OwnRedis {
     return started.url;
   }
 
-  /** Empties this server (started by `start`, so its data is the test's alone): a Redis that lost everything. */
+  /**
+   * Empties the database the test used on this server (started by `start`, so its data is the
+   * test's alone): a Redis that lost everything. Checked again right before: the server answering
+   * must still be the process `start` spawned.
+   */
   async flush(): Promise<void> {
     if (!this.server) throw new Error('OwnRedis.flush before start');
+    if ((await serverPid(this.server.url)) !== this.server.pid)
+      throw new Error(`OwnRedis.flush: ${this.server.url} is not the redis-server this test started`);
     const client = new Redis(this.server.url);
     try {
-      await client.flushall();
+      await client.flushdb();
     } finally {
       client.disconnect();
     }
