@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type { Env } from '../../emulator-kit/control.js';
+import { bumpOnWrites } from '../../emulator-kit/encoded.js';
 import { authenticate } from './auth.js';
 import { noRoute, RestError } from './errors.js';
 import { sendJson, type RouteDeps } from './respond.js';
@@ -23,13 +24,7 @@ export interface AppParts {
 
 export function createApp({ deps, namespace, middleware, mountControl }: AppParts): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
-  // Whatever a write request does to the records (even one that fails halfway) starts a new epoch.
-  app.use('*', async (c, next) => {
-    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    if (write) deps.store.touch();
-    await next();
-    if (write) deps.store.touch();
-  });
+  app.use('*', bumpOnWrites(deps.store.epoch));
   app.use('*', middleware);
   mountControl?.(app);
   const base = `/wp-json/${namespace}`;

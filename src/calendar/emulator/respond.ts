@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { Env } from '../../emulator-kit/control.js';
+import { withEncodedList } from '../../emulator-kit/encoded.js';
 import type { CalendarStore } from './store.js';
 import type { Site } from './serialize.js';
 
@@ -30,10 +31,7 @@ export function sendJson(c: Context<Env>, body: unknown, status = 200, headers: 
   return c.body(wpJsonEncode(body), status as 200, jsonHeaders(headers));
 }
 
-/**
- * `sendJson` of `{ [key]: items, ...rest }` where the items are already encoded (the same bytes:
- * `wp_json_encode` escapes character by character, and a JSON array is its items joined by commas).
- */
+/** `sendJson` of `{ [key]: items, ...rest }` where the items are already encoded (`withEncodedList`). */
 export function sendJsonList(
   c: Context<Env>,
   key: string,
@@ -41,9 +39,7 @@ export function sendJsonList(
   rest: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Response {
-  const open = `{${JSON.stringify(key)}:[`;
-  const tail = wpJsonEncode({ [key]: [], ...rest }).slice(open.length);
-  return c.body(`${open}${items.join(',')}${tail}`, 200, jsonHeaders(headers));
+  return c.body(withEncodedList(key, items, rest, wpJsonEncode), 200, jsonHeaders(headers));
 }
 
 function jsonHeaders(headers: Record<string, string>): Record<string, string> {

@@ -3,6 +3,7 @@
  * posts do) and terms (categories and tags share another). Records hold raw values; `serialize.ts`
  * turns them into the wire shapes. `reset()` restores the seed.
  */
+import { Epoch } from '../../emulator-kit/encoded.js';
 import type { WireImage, WireTaxonomy } from '../wire.js';
 import type { WallClock } from './dates.js';
 
@@ -108,7 +109,8 @@ export interface StoreData {
 
 export class CalendarStore {
   private data: StoreData;
-  private changes = 0;
+  /** Routes change records in place: what is derived from them is valid for one epoch (emulator-kit/encoded.ts). */
+  readonly epoch = new Epoch();
 
   constructor(private readonly seed: () => StoreData) {
     this.data = seed();
@@ -116,19 +118,7 @@ export class CalendarStore {
 
   reset(): void {
     this.data = this.seed();
-    this.touch();
-  }
-
-  /**
-   * Counts changes: routes change records in place (and a record shows in others: a venue inside its
-   * events), so anything derived from the records, such as serialized JSON, is valid for one epoch.
-   */
-  get epoch(): number {
-    return this.changes;
-  }
-
-  touch(): void {
-    this.changes++;
+    this.epoch.bump();
   }
 
   events(): EventRecord[] {

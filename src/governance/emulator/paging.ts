@@ -3,6 +3,7 @@
  * searches and the slimmer related-entities page (no `pageable`, no `sort`, `hasContent`).
  */
 import type { LinksPage, SpringPage } from '../wire.js';
+import { withEncodedList } from '../../emulator-kit/encoded.js';
 import { invalid } from './errors.js';
 
 export interface PageRequest {
@@ -39,15 +40,10 @@ function slice<T>(items: T[], request: PageRequest) {
   return { offset, content, totalPages, last: request.page >= totalPages - 1, first: request.page === 0 };
 }
 
-/**
- * `springPage` as JSON, from items already encoded: the same bytes as `JSON.stringify` of the page
- * (`content` is its first key, and a JSON array is its items joined by commas).
- */
+/** `springPage` as JSON, from items already encoded (`withEncodedList`: `content` is its first key). */
 export function springPageJson<R>(items: R[], request: PageRequest, encode: (item: R) => string): string {
-  const open = '{"content":[';
-  const page = springPage(items, request, encode);
-  const tail = JSON.stringify({ ...page, content: [] }).slice(open.length);
-  return `${open}${page.content.join(',')}${tail}`;
+  const { content, ...rest } = springPage(items, request, encode);
+  return withEncodedList('content', content, rest, JSON.stringify);
 }
 
 /** The page of `items` that `request` asks for; only that page's records are rendered. */

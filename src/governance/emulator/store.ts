@@ -4,6 +4,7 @@
  * that end as `deleted: true` (the seed has such links too); the entity itself then reads as not found.
  */
 import { randomUUID } from 'node:crypto';
+import { Epoch } from '../../emulator-kit/encoded.js';
 import {
   AI_ENTITY_TYPE_NAMES,
   type AttributeValueRequest,
@@ -29,6 +30,8 @@ export type TraversalStrategy = 'DESCENDANTS' | 'ANCESTORS_AND_DESCENDANTS' | 'A
 export class GovernanceStore {
   data!: GovernanceData;
   private entities = new Map<string, EntityRecord>();
+  /** Routes change records in place: what is derived from them is valid for one epoch (emulator-kit/encoded.ts). */
+  readonly epoch = new Epoch();
 
   constructor(private readonly seed: number) {
     this.reset();
@@ -37,21 +40,7 @@ export class GovernanceStore {
   reset(): void {
     this.data = buildSeed(this.seed);
     this.entities = new Map(this.data.entities.map((e) => [e.id, e]));
-    this.touch();
-  }
-
-  private changes = 0;
-
-  /**
-   * Counts changes: routes change records in place, and an entity shows its type's workflow and
-   * options, so anything derived from the records, such as rendered JSON, is valid for one epoch.
-   */
-  get epoch(): number {
-    return this.changes;
-  }
-
-  touch(): void {
-    this.changes++;
+    this.epoch.bump();
   }
 
   /** The org the API credential was created in: the root of the tree. */

@@ -10,16 +10,7 @@ import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, type CalendarUser } from '../auth.js';
 import { addMonths, endOfDay, parseDate, startOfDay, toSiteWall, utcWall } from '../dates.js';
 import { RestError } from '../errors.js';
-import {
-  pageLinks,
-  sendJsonList,
-  slicePage,
-  totalsHeaders,
-  withQuery,
-  wpJsonEncode,
-  type RouteDeps,
-} from '../respond.js';
-import { serializeEvent } from '../serialize.js';
+import { pageLinks, sendJsonList, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
 import {
   checkArgs,
@@ -210,7 +201,12 @@ export function listEvents(
   return { events, query };
 }
 
-export async function getEvents(c: Context<Env>, deps: RouteDeps): Promise<Response> {
+/** `encodeEvent`: an event as a list shows it, encoded (kept per epoch by the caller, see events.ts). */
+export async function getEvents(
+  c: Context<Env>,
+  deps: RouteDeps,
+  encodeEvent: (e: EventRecord) => string,
+): Promise<Response> {
   const user = authenticate(c.req.header('authorization'));
   const params = await readParams(c);
   checkArgs(params, eventListArgs(deps, user));
@@ -227,21 +223,5 @@ export async function getEvents(c: Context<Env>, deps: RouteDeps): Promise<Respo
     total,
     total_pages: totalPages,
   };
-  const encodedEvents = items.map((e) => encodedEvent(deps, e));
-  return sendJsonList(c, 'events', encodedEvents, rest, totalsHeaders(total, totalPages));
-}
-
-/**
- * An event as a list shows it, encoded; kept per record until the store's next change. The emulator's
- * own CPU is in every wall time the bench measures (it shares the bench's process), and a page of 50
- * events took about 4 ms to serialize and encode, each time.
- */
-const encoded = new WeakMap<EventRecord, { epoch: number; json: string }>();
-
-function encodedEvent(deps: RouteDeps, e: EventRecord): string {
-  const hit = encoded.get(e);
-  if (hit && hit.epoch === deps.store.epoch) return hit.json;
-  const json = wpJsonEncode(serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined }));
-  encoded.set(e, { epoch: deps.store.epoch, json });
-  return json;
+  return sendJsonList(c, 'events', items.map(encodeEvent), rest, totalsHeaders(total, totalPages));
 }

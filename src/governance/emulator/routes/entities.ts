@@ -1,6 +1,7 @@
 /** Entity operations: create, read, patch, delete, full search and basic-details search. */
 import { Hono, type Context } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
+import { encodedPerEpoch } from '../../../emulator-kit/encoded.js';
 import type { BasicSearchRequest, EntityCreateRequest, EntitySearchRequest, EntityUpdateRequest } from '../../wire.js';
 import { SCOPES } from '../auth.js';
 import { invalid } from '../errors.js';
@@ -8,7 +9,7 @@ import { byName, parsePageParams, springPage, springPageJson } from '../paging.j
 import { renderBasicEntity, renderEntity } from '../render.js';
 import { matchesEntity, validateCriteria } from '../search.js';
 import type { EntityRecord } from '../records.js';
-import type { GovernanceStore, TraversalStrategy } from '../store.js';
+import type { TraversalStrategy } from '../store.js';
 import { objectBody, readJson, uuidParam, uuidQuery, type RouteDeps } from '../validate.js';
 
 const NAME_SORTS = ['name,asc', 'name,desc'] as const;
@@ -27,6 +28,10 @@ function checkAttributes(attributes: unknown): Record<string, Array<{ id?: strin
 
 export function entityRoutes({ store, requireScopes }: RouteDeps) {
   const app = new Hono<Env>();
+  // Searches show the same entities again and again: each is encoded once per epoch of the store.
+  const encodeEntity = encodedPerEpoch(store.epoch, (e: EntityRecord) =>
+    JSON.stringify(renderEntity(e, store.typeByName(e.typeName)!)),
+  );
   const typeFromQuery = (c: Context<Env>) =>
     store.aiTypeFromQuery(uuidQuery(c, 'entityTypeId'), c.req.query('entityTypeName'));
 
@@ -74,13 +79,9 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
     const body = await readJson<EntitySearchRequest>(c, false);
     if (body !== undefined) objectBody(body, 'body');
     const { records, page } = search(c, body?.queryRequest, typeName, false);
-    return c.body(
-      springPageJson(records, page, (e) => encodedEntity(store, e)),
-      200,
-      {
-        'content-type': 'application/json',
-      },
-    );
+    return c.body(springPageJson(records, page, encodeEntity), 200, {
+      'content-type': 'application/json',
+    });
   });
 
   app.post('/entity-basic-details/search', requireScopes(SCOPES.read), async (c) => {
@@ -117,18 +118,4 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
   });
 
   return app;
-}
-
-/**
- * An entity as the search shows it, encoded; kept per record until the store's next change. The
- * emulator's own CPU is in every wall time the bench measures (it shares the bench's process).
- */
-const encoded = new WeakMap<EntityRecord, { epoch: number; json: string }>();
-
-function encodedEntity(store: GovernanceStore, e: EntityRecord): string {
-  const hit = encoded.get(e);
-  if (hit && hit.epoch === store.epoch) return hit.json;
-  const json = JSON.stringify(renderEntity(e, store.typeByName(e.typeName)!));
-  encoded.set(e, { epoch: store.epoch, json });
-  return json;
 }
