@@ -56,7 +56,7 @@ export class UpstreamLimiter {
   private start(job: Job): void {
     this.running.add(job);
     const done = () => {
-      // A job answered at shutdown is no longer counted; its late outcome goes nowhere.
+      // A job answered at shutdown is no longer counted.
       if (!this.running.delete(job)) return;
       job.resolve = job.reject = undefined;
       this.next();
@@ -69,13 +69,14 @@ export class UpstreamLimiter {
     } catch (e) {
       result = Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
+    // A job answered at shutdown has no settle functions left: its late outcome goes nowhere.
     result.then(
       (v) => {
-        if (this.running.has(job)) job.resolve?.(v);
+        job.resolve?.(v);
         done();
       },
       (e: unknown) => {
-        if (this.running.has(job)) job.reject?.(e);
+        job.reject?.(e);
         done();
       },
     );
