@@ -3,7 +3,7 @@
  * operations, paging/sort/search, writes, account rate limits, request log, faults and reset.
  * Expectations come from `buildSeed` (the same deterministic seed the emulator serves).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   buildSeed,
   startGovernanceEmulator,
@@ -570,6 +570,34 @@ describe('writes', () => {
     });
     expect(moved.status).toBe(200);
     expect((await search()).find((e) => e.id === model.id)!.workflowAndStage?.stageName).toBe('Testing');
+  });
+
+  it('a search that ran while a write waited shows the write once it is applied, even if its answer stalls', async () => {
+    const search = async () =>
+      (await api<SpringPage<EntityInformation>>('POST', '/entities/search?entityTypeName=models&size=50', {})).body
+        .content;
+    const model = (await search())[1]!;
+    ctx.e.control.setLatency({ fixedMs: 150 });
+    ctx.e.control.setFaults([{ kind: 'apply-then-stall', method: 'PATCH', delayMs: 3_000, times: 1 }]);
+    try {
+      // The search is handled during the write's latency, before the write is applied.
+      const during = search();
+      await sleep(20);
+      const write = api('PATCH', `/entities/${model.id}`, { name: 'Aaab Renamed While Searched' }).catch(() => null);
+      expect((await during).find((e) => e.id === model.id)!.name).toBe(model.name);
+      ctx.e.control.setLatency({});
+      await vi.waitFor(
+        async () =>
+          expect((await api<EntityInformation>('GET', `/entities/${model.id}`)).body.name).not.toBe(model.name),
+        { timeout: 2_500, interval: 20 },
+      );
+      // Applied, its answer still held back: the search must not serve what it encoded before.
+      expect((await search()).find((e) => e.id === model.id)!.name).toBe('Aaab Renamed While Searched');
+      void write;
+    } finally {
+      ctx.e.control.setLatency({});
+      ctx.e.control.clearFaults();
+    }
   });
 
   it('patches only the fields given', async () => {

@@ -20,18 +20,25 @@ export class Epoch {
 }
 
 /**
- * Bumps `epoch` before and after every request that may write (even one that fails halfway):
- * anything but GET and HEAD, except POSTs whose path `readOnlyPost` matches (searches).
+ * Bumps `epoch` right before and right after the handler of a write (even one that fails
+ * halfway): what a read encodes while the write runs is stale once it is done. Innermost, next to
+ * the handler: a latency or an apply-then-stall fault outside it must not delay the second bump.
  */
-export function bumpOnWrites(epoch: Epoch, readOnlyPost?: RegExp): MiddlewareHandler {
-  return async (c, next) => {
-    const method = c.req.method;
-    const write =
-      method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && readOnlyPost?.test(c.req.path) === true);
-    if (write) epoch.bump();
-    await next();
-    if (write) epoch.bump();
+export function bumpAround(epoch: Epoch): MiddlewareHandler {
+  return async (_c, next) => {
+    epoch.bump();
+    try {
+      await next();
+    } finally {
+      epoch.bump();
+    }
   };
+}
+
+/** `bumpAround` for every request but GET and HEAD (an API whose reads are all GETs). */
+export function bumpOnWrites(epoch: Epoch): MiddlewareHandler {
+  const around = bumpAround(epoch);
+  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : around(c, next));
 }
 
 /** `encode(record)`, computed once per record and epoch. */

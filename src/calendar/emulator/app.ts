@@ -24,9 +24,9 @@ export interface AppParts {
 
 export function createApp({ deps, namespace, middleware, mountControl }: AppParts): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
-  app.use('*', bumpOnWrites(deps.store.epoch));
   app.use('*', middleware);
   mountControl?.(app);
+  app.use('*', bumpOnWrites(deps.store.epoch));
   const base = `/wp-json/${namespace}`;
   // WordPress's site index lists the namespace.
   app.get('/wp-json', (c) => {

@@ -3,7 +3,6 @@
  * ones too), the request log and faults come next (so every answer is logged), then the limiter's
  * 429s, then the token endpoint and the API routes under `/api/ai-governance/v1`. Thrown `ApiError`s become the platform's error bodies.
  */
-import { bumpOnWrites } from '../../emulator-kit/encoded.js';
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import type { Env } from '../../emulator-kit/control.js';
 import { ApiError, errorBody } from './errors.js';
@@ -27,8 +26,6 @@ export interface AppParts extends RouteDeps {
 
 export function createApp(parts: AppParts): Hono<Env> {
   const app = new Hono<Env>();
-  // The searches, the related-entities pages and the token endpoint are POSTs that only read.
-  app.use('*', bumpOnWrites(parts.store.epoch, /\/(search|links\/pages|oauth\/token)$/));
   app.use('*', parts.rateCount);
   app.use('*', parts.logAndFaults);
   app.use('*', parts.rateEnforce);

@@ -10,7 +10,8 @@ import {
 } from '../../emulator-kit/control.js';
 import { listen } from '../../emulator-kit/serve.js';
 import { API_ROOT, createApp, TOKEN_PATH } from './app.js';
-import { createAuth, DEFAULT_CLIENTS, type ClientCredentials } from './auth.js';
+import { bumpAround } from '../../emulator-kit/encoded.js';
+import { createAuth, DEFAULT_CLIENTS, SCOPES, type ClientCredentials } from './auth.js';
 import { errorBody } from './errors.js';
 import { createRateLimiter, type HeaderPrefix, type RateProfile } from './rate-limit.js';
 import { DEFAULT_SEED } from './seed.js';
@@ -79,7 +80,13 @@ export async function startGovernanceEmulator(options: GovernanceEmulatorOptions
   });
   const app = createApp({
     store,
-    requireScopes: auth.requireScopes,
+    // Writes are the routes that need a write or delete scope (searches are POSTs that only read).
+    requireScopes: (scopes) => {
+      const check = auth.requireScopes(scopes);
+      if (scopes !== SCOPES.write && scopes !== SCOPES.delete) return check;
+      const around = bumpAround(store.epoch);
+      return (c, next) => check(c, async () => void (await around(c, next)));
+    },
     logAndFaults: middleware,
     rateCount: limiter.count,
     rateEnforce: limiter.enforce,
