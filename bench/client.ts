@@ -1,6 +1,6 @@
 /**
  * The load side of single operations: GraphQL over real HTTP (undici, keep-alive pool), timing each
- * operation and reading its answer. Throughput runs use autocannon (load.ts).
+ * operation and reading its answer. Throughput runs use the lean socket loop of load.ts.
  */
 import { Pool } from 'undici';
 

@@ -11,7 +11,8 @@
  * Answers are checked cheaply but strictly: before the timed window one answer is read whole and
  * parsed, and must be a 200 with `data` and no `errors`; in the window every answer must be a 200
  * with a Content-Length, begin with the same bytes (an answer with errors begins with them) and have
- * about the same length (its `extensions` may differ in a digit or two). Anything else is an error.
+ * about the same length (its `extensions` may differ in a digit or two); anything else counts as an
+ * error. A connection that fails (reset, closed, misframed, silent for 60 s) stops the measurement.
  */
 import net from 'node:net';
 import { percentile, round } from './client.js';
@@ -110,7 +111,7 @@ class Connection {
       this.prefix = this.prefix ? Buffer.concat([this.prefix, body]) : body;
     this.left -= body.length;
     if (this.left === 0) this.finish(this.length, this.keepBody ? Buffer.concat(this.chunks) : this.prefix!);
-    else if (this.left < 0) this.onError?.(new Error('more bytes than the Content-Length announced'));
+    else if (this.left < 0) this.socket.destroy(new Error('more bytes than the Content-Length announced'));
   }
 
   private finish(length: number, body: Buffer): void {
@@ -166,7 +167,7 @@ export async function throughput(
         while (performance.now() < deadline) {
           const answer = await connection.send(false);
           latencies.push(answer.ms);
-          // The first chunk holds the prefix: a socket read is far larger than PREFIX_BYTES.
+          // `body` holds at least the first PREFIX_BYTES (collected across reads, see `read`).
           const ok =
             answer.status === 200 &&
             Math.abs(answer.length - expected.length) <= LENGTH_SLACK &&

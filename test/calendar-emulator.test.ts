@@ -423,7 +423,8 @@ describe('calendar emulator: auth and writes', () => {
     expect(after.find((e) => e.id === other.id)!.title).toBe('Renamed Night');
     // Not written itself: only the venue it embeds was.
     expect((after.find((e) => e.id === atVenue.id)!.venue as WireVenue).venue).toBe('Renamed Hall');
-    // A reset is a change too.
+    // After a reset the lists show the seed again (its records are new objects, so nothing encoded before
+    // can be served; the reset also starts a new epoch, as insurance).
     em.control.reset();
     const reset = (await call<{ events: WireEvent[] }>(em, '/events?per_page=50')).body.events;
     expect(reset.find((e) => e.id === other.id)!.title).toBe(other.title);

@@ -113,6 +113,7 @@ function absolute(url: URL | string): Target {
 }
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /**
  * A read in flight, which identical reads join. Emptied once it ends: a long-lived Map leaves
@@ -247,7 +248,7 @@ export class Upstream {
     } finally {
       if (this.inflight.get(key) === entry) this.inflight.delete(key);
       entry.promise = entry.signal = undefined;
-      entry.tags = [];
+      entry.tags = NO_TAGS;
     }
   }
 
