@@ -2,7 +2,7 @@
  * Contract tests for the calendar emulator over real HTTP: shapes, filters, errors, auth, writes and
  * the control surface. A shared read-only emulator for reads; fresh ones where state changes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   startCalendarEmulator,
   type CalendarEmulator,
@@ -553,6 +553,29 @@ describe('calendar emulator: control surface', () => {
     em.control.reset();
     expect(em.control.requests().total).toBe(0);
     expect((await call<WireEventsPage>(em, '/events')).body.total).toBe(before);
+  });
+
+  it('under latency, answers a read with the data as it arrived, held until its latency is over; a write applies at the end', async () => {
+    const em = await start();
+    const auth = editor(em);
+    const event = (await call<WireEventsPage>(em, '/events?per_page=1')).body.events[0]!;
+    em.control.clearRequests();
+    em.control.setLatency({ fixedMs: 1_000 });
+    const write = call<WireEvent>(em, `/events/${event.id}`, { method: 'POST', body: { title: 'Held Write' }, auth });
+    await vi.waitFor(() => expect(em.control.requests().total).toBe(1), { interval: 5 });
+    // Arrives while the write waits out its latency: handled now, so it shows the record before the write.
+    const order: string[] = [];
+    const read = call<WireEvent>(em, `/events/${event.id}`).then((r) => (order.push('held read'), r));
+    await vi.waitFor(() => expect(em.control.requests().total).toBe(2), { interval: 5 });
+    em.control.setLatency({});
+    // A read without latency overtakes the held one: the hold lasts from arrival, whatever came since.
+    expect(
+      (await call<WireEvent>(em, `/events/${event.id}`).then((r) => (order.push('quick read'), r))).body.title,
+    ).toBe(event.title);
+    expect((await read).body.title).toBe(event.title);
+    expect(order).toEqual(['quick read', 'held read']);
+    expect((await write).body.title).toBe('Held Write');
+    expect((await call<WireEvent>(em, `/events/${event.id}`)).body.title).toBe('Held Write');
   });
 
   it('is deterministic for a seed', async () => {

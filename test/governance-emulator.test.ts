@@ -600,6 +600,27 @@ describe('writes', () => {
     }
   });
 
+  it('under latency, a search (a POST that only reads) is handled as it arrives, a write at the end of its latency', async () => {
+    const search = async () =>
+      (await api<SpringPage<EntityInformation>>('POST', '/entities/search?entityTypeName=models&size=50', {})).body
+        .content;
+    const model = (await search())[2]!;
+    const seen = ctx.e.control.requests().total;
+    ctx.e.control.setLatency({ fixedMs: 1_000 });
+    try {
+      const write = api<EntityInformation>('PATCH', `/entities/${model.id}`, { name: 'Aaac Renamed Later' });
+      await vi.waitFor(() => expect(ctx.e.control.requests().total).toBe(seen + 1), { interval: 5 });
+      const during = search();
+      await vi.waitFor(() => expect(ctx.e.control.requests().total).toBe(seen + 2), { interval: 5 });
+      ctx.e.control.setLatency({});
+      expect((await during).find((e) => e.id === model.id)!.name).toBe(model.name);
+      expect((await write).body.name).toBe('Aaac Renamed Later');
+      expect((await search()).find((e) => e.id === model.id)!.name).toBe('Aaac Renamed Later');
+    } finally {
+      ctx.e.control.setLatency({});
+    }
+  });
+
   it('patches only the fields given', async () => {
     const target = live('datasets')[5]!;
     const before = await api<EntityInformation>('GET', `/entities/${target.id}`);

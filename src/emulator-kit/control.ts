@@ -88,6 +88,13 @@ export interface FaultRule {
   burst?: { count: number; withinMs: number };
 }
 
+/**
+ * The injected latency is the upstream's service time: each answer leaves this long after its
+ * request arrived. A read is handled on arrival and its answer held back until then, so reads in
+ * flight together come back together, as from a real upstream's many workers, instead of queuing
+ * behind this one thread's handling of the others (which would add to the latency a gateway sees
+ * under fan-out). A write still waits first: what it changes shows only at the end of its latency.
+ */
 export interface LatencyOptions {
   /** Fixed delay before each response, in ms. */
   fixedMs?: number;
@@ -124,6 +131,11 @@ export interface ControlOptions {
   /** Headers of an injected 429 besides Retry-After. */
   rateLimitHeaders?: () => Record<string, string>;
   seed?: number;
+  /**
+   * Requests that change nothing (HTTP's "safe" ones), handled on arrival under latency; by default
+   * GET and HEAD. `path` is below the API root.
+   */
+  isRead?: (method: string, path: string) => boolean;
 }
 
 interface RuleState {
@@ -143,6 +155,7 @@ export function createControl(options: ControlOptions): {
   mountRoutes: (app: Hono<Env>) => void;
 } {
   const started = performance.now();
+  const isRead = options.isRead ?? ((method: string) => method === 'GET' || method === 'HEAD');
   const rng = createRng(options.seed ?? 7);
   let log: LoggedRequest[] = [];
   /** Entries dropped from the front of a long log (an emulator serving `npm start` for days). */
@@ -232,9 +245,13 @@ export function createControl(options: ControlOptions): {
     if (/json/.test(c.req.header('content-type') ?? '')) entry.body = await c.req.text();
 
     const delay = (latency.fixedMs ?? 0) + (latency.jitterMs ? rng.next() * latency.jitterMs : 0);
-    if (delay > 0) await sleep(delay);
+    const answerAt = performance.now() + delay;
+    const early = delay > 0 && isRead(c.req.method, path);
+    if (delay > 0 && !early) await sleep(delay);
 
     const fault = pickFault(c.req.method, path);
+    // A faulted read keeps the plain order: the latency, then the fault.
+    if (fault && early) await sleepUntil(answerAt);
     if (fault?.kind.startsWith('apply-then-')) {
       entry.fault = fault.kind;
       await next();
@@ -263,6 +280,7 @@ export function createControl(options: ControlOptions): {
     const pattern = routePath(c, -1);
     entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
     entry.status = c.res.status;
+    if (early) await sleepUntil(answerAt);
   };
 
   const mountRoutes = (app: Hono<Env>) => {
@@ -361,6 +379,11 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const sleepUntil = async (at: number) => {
+  const left = at - performance.now();
+  if (left > 0) await sleep(left);
+};
 
 /** The `drop-field` fault: the same answer, with one field of one record removed. */
 async function withoutField(res: Response, field: string): Promise<Response> {

@@ -77,6 +77,8 @@ export async function startGovernanceEmulator(options: GovernanceEmulatorOptions
     errorBody: (status) => errorBody(status),
     rateLimitHeaders: () => limiter.faultHeaders(),
     seed,
+    // Searches and link pages are POSTs that only read.
+    isRead: (method, path) => method === 'GET' || (method === 'POST' && /\/(search|pages)$/.test(path)),
   });
   const app = createApp({
     store,
