@@ -1,11 +1,11 @@
 /**
- * Parent side of `ipc.ts`: forks a bench child (TypeScript through tsx's loader), waits for its URL,
+ * Parent side of `ipc.ts`: forks a bench child (compiled as it ships, `build.ts`), waits for its URL,
  * and sends it requests. Children are separate processes so that their CPU time and peak RSS are
  * theirs alone, and so that the load generator never shares an event loop with what it measures.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { compiledChildren } from './build.js';
 import type { ProcessStats } from './ipc.js';
 
 export interface Child {
@@ -26,26 +26,24 @@ interface Reply {
 }
 
 /**
- * The V8 heap flags of the production start (`npm run start:prod`, the container's CMD): a gateway
- * is measured with the runtime settings it ships with.
+ * The node flags of the production start (`npm run start:prod`, the container's CMD: source maps,
+ * the heap sizes): a gateway is measured with the runtime settings it ships with.
  */
-export function productionHeapFlags(): string[] {
+export function productionNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  return (pkg.scripts['start:prod'] ?? '').split(/\s+/).filter((arg) => /^--max-[a-z-]+-size=\d+$/.test(arg));
+  return (pkg.scripts['start:prod'] ?? '').split(/\s+/).filter((arg) => arg.startsWith('--'));
 }
 
-/** `entry` is a file name in bench/ (e.g. `gateway-process.ts`). */
-export function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
-  const file = fileURLToPath(new URL(entry, import.meta.url));
+/** `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript. */
+export async function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
+  const file = `${await compiledChildren()}bench/${entry.replace(/\.ts$/, '.js')}`;
   const proc = fork(file, [], {
     // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`);
     // BENCH_CHILD_STDOUT=1 lets their stdout through (for V8's `--trace-gc`, which prints there).
     execArgv: [
-      '--import',
-      'tsx',
-      ...(entry === 'gateway-process.ts' ? productionHeapFlags() : []),
+      ...(entry === 'gateway-process.ts' ? productionNodeFlags() : []),
       ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
     ],
     env: { ...process.env, ...env },

@@ -9,17 +9,25 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { QUICK, runBench } from '../bench/bench.js';
 import { evaluateTargets } from '../bench/targets.js';
-import { productionHeapFlags } from '../bench/processes.js';
+import { productionNodeFlags, startChild } from '../bench/processes.js';
 import { REDIS_URL, requireRedis } from './support/redis.js';
 
 const redis = await requireRedis();
 
 describe('bench harness (tiny mode)', () => {
-  it('measures gateways with the heap flags they ship with (the production start, the container)', () => {
-    const flags = productionHeapFlags();
-    expect(flags).toContain('--max-semi-space-size=64');
+  it('measures gateways as they ship: compiled by tsc, started with the production flags (the container)', async () => {
+    const flags = productionNodeFlags();
+    expect(flags).toEqual(expect.arrayContaining(['--enable-source-maps', '--max-semi-space-size=64']));
     const cmd = /^CMD (.*)$/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))![1]!;
     for (const flag of flags) expect(JSON.parse(cmd)).toContain(flag);
+    const child = await startChild('bare-bytes.ts', {});
+    try {
+      const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline.some((arg) => arg.endsWith('/bench/bare-bytes.js'))).toBe(true);
+      expect(cmdline.join(' ')).not.toMatch(/tsx/);
+    } finally {
+      await child.stop();
+    }
   });
 
   it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 150_000 }, async () => {
