@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { wpJsonEncode } from '../src/calendar/emulator/respond.js';
-import { encodedPerEpoch, Epoch, withEncodedList } from '../src/emulator-kit/encoded.js';
+import { encodedPerEpoch, Epoch, perEpoch, withEncodedList } from '../src/emulator-kit/encoded.js';
 
 const items = [
   { id: 1, url: 'https://example.org/event/a/', title: 'Café – “quoted” 😀', nested: { list: [1, '/x'] } },
@@ -35,6 +35,22 @@ describe('encoded list pages', () => {
     record.name = 'b';
     epoch.bump();
     expect(encode(record)).toBe('{"name":"b"}');
+    expect(calls).toBe(2);
+  });
+
+  it('derive a view (a sorted list) once per epoch', () => {
+    const epoch = new Epoch();
+    const names = ['b', 'a'];
+    let calls = 0;
+    const sorted = perEpoch(epoch, () => (calls++, [...names].sort()));
+    expect([sorted(), sorted()]).toEqual([
+      ['a', 'b'],
+      ['a', 'b'],
+    ]);
+    expect(calls).toBe(1);
+    names.push('0');
+    epoch.bump();
+    expect(sorted()).toEqual(['0', 'a', 'b']);
     expect(calls).toBe(2);
   });
 });

@@ -53,6 +53,15 @@ export function encodedPerEpoch<R extends object>(epoch: Epoch, encode: (record:
   };
 }
 
+/** `compute()`, computed once per epoch (a derived view of the store, such as a sorted list). */
+export function perEpoch<T>(epoch: Epoch, compute: () => T): () => T {
+  let kept: { epoch: number; value: T } | undefined;
+  return () => {
+    if (kept?.epoch !== epoch.value) kept = { epoch: epoch.value, value: compute() };
+    return kept.value;
+  };
+}
+
 /**
  * `encode({ [key]: items, ...rest })` with the items already encoded: the same bytes, since `key`
  * comes first and a JSON array is its items joined by commas (both JSON.stringify and

@@ -1,7 +1,7 @@
 /** Entity operations: create, read, patch, delete, full search and basic-details search. */
 import { Hono, type Context } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
-import { encodedPerEpoch } from '../../../emulator-kit/encoded.js';
+import { encodedPerEpoch, perEpoch } from '../../../emulator-kit/encoded.js';
 import type { BasicSearchRequest, EntityCreateRequest, EntitySearchRequest, EntityUpdateRequest } from '../../wire.js';
 import { SCOPES } from '../auth.js';
 import { invalid } from '../errors.js';
@@ -32,6 +32,11 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
   const encodeEntity = encodedPerEpoch(store.epoch, (e: EntityRecord) =>
     JSON.stringify(renderEntity(e, store.typeByName(e.typeName)!)),
   );
+  // And in the same order: the live records sorted by name once per epoch, not on every search.
+  const sortedLive = {
+    asc: perEpoch(store.epoch, () => store.liveEntities().sort(byName('asc'))),
+    desc: perEpoch(store.epoch, () => store.liveEntities().sort(byName('desc'))),
+  };
   const typeFromQuery = (c: Context<Env>) =>
     store.aiTypeFromQuery(uuidQuery(c, 'entityTypeId'), c.req.query('entityTypeName'));
 
@@ -52,13 +57,9 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
     if (requestedOrg !== undefined && requestedOrg !== null && typeof requestedOrg !== 'string')
       throw invalid('requestedOrganizationId must be a uuid');
     const orgs = store.visibleOrgs(strategy, requestedOrg ?? undefined);
-    const records = store
-      .liveEntities()
-      .filter(
-        (e) =>
-          (!typeName || e.typeName === typeName) && orgs.has(e.orgGroupId) && matchesEntity(e, criteria, withLabel),
-      )
-      .sort(byName(page.sort.endsWith('desc') ? 'desc' : 'asc'));
+    const records = sortedLive[page.sort.endsWith('desc') ? 'desc' : 'asc']().filter(
+      (e) => (!typeName || e.typeName === typeName) && orgs.has(e.orgGroupId) && matchesEntity(e, criteria, withLabel),
+    );
     return { records, page };
   };
 
