@@ -65,7 +65,14 @@ export interface BenchDocument {
   machine: Record<string, unknown>;
   settings: BenchOptions & { gatewayEnv: Record<string, string> };
   data: Record<string, number>;
-  gatewayProcess: { rssAtStartMb: number | null; rssAtEndMb: number | null; cpuMsTotal: number | null };
+  gatewayProcess: {
+    rssAtStartMb: number | null;
+    rssAtEndMb: number | null;
+    cpuMsTotal: number | null;
+    /** What the measured gateway ran: its compiled entry and node flags (the production start's). */
+    entry: string;
+    execArgv: string[];
+  };
   workloads: WorkloadRecord[];
   targets: TargetResult[];
   passed: boolean;
@@ -175,6 +182,8 @@ export async function runBench(
         rssAtStartMb: mb(atStart.rssKb),
         rssAtEndMb: mb(atEnd?.rssKb),
         cpuMsTotal: atEnd ? round(atEnd.cpuMs, 0) : null,
+        entry: atStart.entry,
+        execArgv: atStart.execArgv,
       },
       workloads,
       targets,

@@ -7,8 +7,9 @@
  * run that way, 7.3–7.8 ms compiled.
  *
  * One build per bench process, in a directory of its own under node_modules/.cache (the compiled
- * modules resolve their packages from the project's node_modules; one per process, because vitest
- * may run two benches at once), removed when the process exits or, if it was killed, by the next build.
+ * modules resolve their packages from the project's node_modules; one per process, because a bench
+ * may run beside the test suite's tiny one), removed when the process exits or, if it was killed, by
+ * the next build.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-/** The bench files that run as processes of their own, with what they import from bench/. */
-const CHILD_ENTRIES = [
+/** The bench files that run as processes of their own, and `ipc.ts`, which they import. */
+export const CHILD_ENTRIES = [
   'bench/gateway-process.ts',
   'bench/floor-process.ts',
   'bench/emulator-process.ts',
@@ -54,8 +55,19 @@ async function build(): Promise<string> {
       include: [`${up}src`, ...CHILD_ENTRIES.map((f) => up + f)],
     }),
   );
+  // Under node_modules, Node would not see the project's package.json: the output says it is ESM itself.
+  writeFileSync(`${dir}package.json`, JSON.stringify({ type: 'module' }));
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', `${dir}tsconfig.json`], { cwd: root });
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', `${dir}tsconfig.json`], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (e) {
+    // tsc reports on stdout.
+    const out = (e as { stdout?: string }).stdout ?? '';
+    throw new Error(`compiling the bench's processes failed:\n${out || (e as Error).message}`);
+  }
   // What the server reads at run time besides its modules (as scripts/build.ts ships it).
   mkdirSync(`${dir}out/src/generated`, { recursive: true });
   copyFileSync(`${root}src/generated/persisted-documents.json`, `${dir}out/src/generated/persisted-documents.json`);

@@ -17,6 +17,9 @@ export interface ProcessStats {
   /** Peak resident set size (VmHWM) since start or the last `reset-peak`, in KiB; null off Linux. */
   peakRssKb: number | null;
   rssKb: number | null;
+  /** The script the process runs and the node flags it was started with (as measured, as shipped). */
+  entry: string;
+  execArgv: string[];
 }
 
 export type Handlers = Record<string, (payload: unknown) => unknown>;
@@ -60,6 +63,8 @@ export function ownStats(): ProcessStats {
     mainThreadCpuMs: mainThreadCpuMs(),
     peakRssKb: status?.VmHWM ?? null,
     rssKb: status?.VmRSS ?? null,
+    entry: process.argv[1] ?? '',
+    execArgv: process.execArgv,
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { compiledChildren } from './build.js';
+import { CHILD_ENTRIES, compiledChildren } from './build.js';
 import type { ProcessStats } from './ipc.js';
 
 export interface Child {
@@ -27,7 +27,7 @@ interface Reply {
 
 /**
  * The node flags of the production start (`npm run start:prod`, the container's CMD: source maps,
- * the heap sizes): a gateway is measured with the runtime settings it ships with.
+ * the heap settings): a gateway is measured with the runtime settings it ships with.
  */
 export function productionNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -38,6 +38,7 @@ export function productionNodeFlags(): string[] {
 
 /** `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript. */
 export async function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
+  if (!CHILD_ENTRIES.includes(`bench/${entry}`)) throw new Error(`bench/${entry} is not in build.ts's CHILD_ENTRIES`);
   const file = `${await compiledChildren()}bench/${entry.replace(/\.ts$/, '.js')}`;
   const proc = fork(file, [], {
     // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`);

@@ -15,7 +15,7 @@ import { REDIS_URL, requireRedis } from './support/redis.js';
 const redis = await requireRedis();
 
 describe('bench harness (tiny mode)', () => {
-  it('measures gateways as they ship: compiled by tsc, started with the production flags (the container)', async () => {
+  it('runs its processes compiled by tsc, as they ship, and knows the production flags (the container)', async () => {
     const flags = productionNodeFlags();
     expect(flags).toEqual(expect.arrayContaining(['--enable-source-maps', '--max-semi-space-size=64']));
     const cmd = /^CMD (.*)$/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))![1]!;
@@ -35,6 +35,10 @@ describe('bench harness (tiny mode)', () => {
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc); // one plain JSON document
 
     expect(doc.machine).toMatchObject({ cpus: expect.any(Number), node: process.version });
+    // The measured gateway ran the compiled entry with the production start's flags.
+    expect(doc.gatewayProcess.entry).toMatch(/\/bench\/gateway-process\.js$/);
+    expect(doc.gatewayProcess.execArgv).toEqual(expect.arrayContaining(productionNodeFlags()));
+    expect(doc.gatewayProcess.execArgv.join(' ')).not.toMatch(/tsx/);
     expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6']);
     const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>]));
 

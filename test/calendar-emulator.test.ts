@@ -568,7 +568,7 @@ describe('calendar emulator: control surface', () => {
     const read = call<WireEvent>(em, `/events/${event.id}`).then((r) => (order.push('held read'), r));
     await vi.waitFor(() => expect(em.control.requests().total).toBe(2), { interval: 5 });
     em.control.setLatency({});
-    // A read without latency overtakes the held one: the hold lasts from arrival, whatever came since.
+    // Its latency was fixed when it arrived: a later read without latency overtakes it.
     expect(
       (await call<WireEvent>(em, `/events/${event.id}`).then((r) => (order.push('quick read'), r))).body.title,
     ).toBe(event.title);

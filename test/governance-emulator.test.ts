@@ -577,6 +577,25 @@ describe('writes', () => {
     expect((await search()).find((e) => e.id === model.id)!.workflowAndStage?.stageName).toBe('Testing');
   });
 
+  it('searches drop a deleted record at once, and show the seed again after a reset', async () => {
+    const own = await started();
+    try {
+      const call = own.as('full');
+      const search = async () =>
+        (await call<SpringPage<EntityInformation>>('POST', '/entities/search?entityTypeName=datasets&size=50', {})).body
+          .content;
+      const before = await search();
+      const gone = before[1]!;
+      expect((await call('DELETE', `/entities/${gone.id}`)).status).toBe(204);
+      expect((await search()).map((e) => e.id)).toEqual(before.filter((e) => e.id !== gone.id).map((e) => e.id));
+      // A reset is no request through a write route: the store starts a new epoch itself.
+      own.e.control.reset();
+      expect((await search()).map((e) => e.id)).toEqual(before.map((e) => e.id));
+    } finally {
+      await own.e.close();
+    }
+  });
+
   it('a search that ran while a write waited shows the write once it is applied, even if its answer stalls', async () => {
     const search = async () =>
       (await api<SpringPage<EntityInformation>>('POST', '/entities/search?entityTypeName=models&size=50', {})).body

@@ -94,6 +94,7 @@ export interface FaultRule {
  * flight together come back together, as from a real upstream's many workers, instead of queuing
  * behind this one thread's handling of the others (which would add to the latency a gateway sees
  * under fan-out). A write still waits first: what it changes shows only at the end of its latency.
+ * So does a request that meets an injected fault (a faulted read sees the data of that moment).
  */
 export interface LatencyOptions {
   /** Fixed delay before each response, in ms. */
@@ -246,12 +247,12 @@ export function createControl(options: ControlOptions): {
 
     const delay = (latency.fixedMs ?? 0) + (latency.jitterMs ? rng.next() * latency.jitterMs : 0);
     const answerAt = performance.now() + delay;
-    const early = delay > 0 && isRead(c.req.method, path);
-    if (delay > 0 && !early) await sleep(delay);
-
+    // Chosen on arrival (a burst counts arrivals), for reads and writes alike.
     const fault = pickFault(c.req.method, path);
-    // A faulted read keeps the plain order: the latency, then the fault.
-    if (fault && early) await sleepUntil(answerAt);
+    // A plain read is handled now and its answer held back; a write, or a request that meets a fault,
+    // waits out its latency first.
+    const held = delay > 0 && !fault && isRead(c.req.method, path);
+    if (delay > 0 && !held) await sleep(delay);
     if (fault?.kind.startsWith('apply-then-')) {
       entry.fault = fault.kind;
       await next();
@@ -277,10 +278,11 @@ export function createControl(options: ControlOptions): {
       return res;
     }
     await next();
+    // The log shows the status once the answer goes.
+    if (held) await sleepUntil(answerAt);
     const pattern = routePath(c, -1);
     entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
     entry.status = c.res.status;
-    if (early) await sleepUntil(answerAt);
   };
 
   const mountRoutes = (app: Hono<Env>) => {
