@@ -97,6 +97,12 @@ export interface UpstreamOptions {
   observer?: UpstreamObserver;
 }
 
+/** A call's target and cache key (`Upstream.target`). */
+export interface CallTarget {
+  url: Target;
+  key: string;
+}
+
 /** Where a call goes, as strings (see `Upstream.url`). */
 export interface Target {
   origin: string;
@@ -171,8 +177,11 @@ export class Upstream {
     return { origin: this.origin, pathname, path: pathname + search, href: this.origin + pathname + search };
   }
 
-  /** The URL and cache key of a call. */
-  private target(call: UpstreamCall, caller: Caller): { url: Target; key: string } {
+  /**
+   * The URL and cache key of a call. An adapter that asks `freshHit` first passes what it computed
+   * on to `call`, so a miss does not build them twice.
+   */
+  target(call: UpstreamCall, caller: Caller): CallTarget {
     const url = call.url !== undefined ? absolute(call.url) : this.url(call.path, call.query);
     const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
     return { url, key: ResponseCache.key(caller.identity, call.method, url.href, body) };
@@ -182,9 +191,9 @@ export class Upstream {
    * A fresh cached answer to this read, counted as a cache hit, or undefined when the read has to
    * go through `call`. Synchronous: an adapter can answer a warm read before it fetches a token.
    */
-  freshHit(call: UpstreamCall, caller: Caller): HttpResponse | undefined {
+  freshHit(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): HttpResponse | undefined {
     if (!call.cache) return undefined;
-    const hit = this.options.cache.get(this.target(call, caller).key);
+    const hit = this.options.cache.get(target.key);
     if (!hit?.fresh) return undefined;
     caller.usage.readTags(call.cache.tags);
     caller.usage.readFreshUntil(hit.entry.freshUntil);
@@ -193,8 +202,9 @@ export class Upstream {
     return hit.entry.response;
   }
 
-  async call(call: UpstreamCall, caller: Caller): Promise<HttpResponse> {
-    const { url, key } = this.target(call, caller);
+  /** `target`: what `target(call, caller)` gave for this call (headers aside), if the caller has it. */
+  async call(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): Promise<HttpResponse> {
+    const { url, key } = target;
     const { cache } = this.options;
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };

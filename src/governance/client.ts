@@ -372,10 +372,15 @@ export class GovernanceClient {
   private send<T>(send: Send): Promise<T>;
   private async send<T>({ call, scopes, nullIfNotFound, shape, invalidates }: Send): Promise<T | null> {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
+    // Computed once for the cache lookup and the request (the authorization header is no part of it).
+    const target = this.upstream.target(call, caller);
     const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
       try {
-        return { res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller), auth };
+        return {
+          res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller, target),
+          auth,
+        };
       } catch (e) {
         // A write that may have been applied: drop what it may have changed, so a re-read sees it.
         if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') {
@@ -386,7 +391,7 @@ export class GovernanceClient {
       }
     };
     // A warm read is answered from the cache before any token is asked for (cached answers are 2xx).
-    let res = this.upstream.freshHit(call, caller);
+    let res = this.upstream.freshHit(call, caller, target);
     if (!res) {
       const first = await attempt();
       res = first.res;
