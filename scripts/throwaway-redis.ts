@@ -90,7 +90,7 @@ export async function startThrowawayRedis(port?: number): Promise<ThrowawayRedis
     return started ? 'redis-server started but did not answer' : 'no redis-server on PATH';
   }
   // The port was free when chosen, but another Redis could have taken it since; the callers delete
-  // keys and flush, so only the server this call spawned may be handed out.
+  // keys and kill servers, so only the server this call spawned may be handed out.
   if ((await serverPid(url)) !== child.pid) {
     child.kill('SIGKILL');
     return `another Redis answers on port ${port}`;

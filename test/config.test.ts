@@ -64,7 +64,7 @@ describe('configuration', () => {
   });
 
   it('never echoes credentials embedded in a URL', () => {
-    const problems = problemsOf({ ...real, REDIS_URL: 'http://user:hunter2@redis.internal:6379' });
+    const problems = problemsOf({ ...real, REDIS_URL: 'http://user:hunter2@redis.internal:6390' });
     expect(problems.join('\n')).not.toContain('hunter2');
     expect(problems.join('\n')).toContain('REDIS_URL must be a redis or rediss URL');
   });

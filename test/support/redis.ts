@@ -150,17 +150,24 @@ export class OwnRedis {
   }
 
   /**
-   * Empties the database the test used on this server (started by `start`, so its data is the
-   * test's alone): a Redis that lost everything. Checked again right before: the server answering
-   * must still be the process `start` spawned.
+   * Deletes every key under `prefix` on this server (started by `start`, so those keys are the
+   * test's alone): counters lost while the clients stay connected. Checked again right before: the
+   * server answering must still be the process `start` spawned. Nothing else is deleted.
    */
-  async flush(): Promise<void> {
-    if (!this.server) throw new Error('OwnRedis.flush before start');
+  async deleteKeys(prefix: string): Promise<number> {
+    if (!this.server) throw new Error('OwnRedis.deleteKeys before start');
     if ((await serverPid(this.server.url)) !== this.server.pid)
-      throw new Error(`OwnRedis.flush: ${this.server.url} is not the redis-server this test started`);
+      throw new Error(`OwnRedis.deleteKeys: ${this.server.url} is not the redis-server this test started`);
     const client = new Redis(this.server.url);
     try {
-      await client.flushdb();
+      let deleted = 0;
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        if (keys.length > 0) deleted += await client.unlink(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      return deleted;
     } finally {
       client.disconnect();
     }
