@@ -1,7 +1,7 @@
 /**
  * Several replicas sharing a Redis (a redis-server of this file's own): two independent sets of upstreams (two "gateways",
  * each with its own scheduler, budget and pause) in front of one governance emulator. Together they
- * never exceed the shared budget, a 429 seen by one pauses the other, their own Redis emptied in the middle of a
+ * never exceed the shared budget, a 429 seen by one pauses the other, their counters deleted from Redis in the middle of a
  * burst does not let them overshoot, and during a Redis outage each falls back to its local share
  * (nothing fails) and returns to the shared budget when Redis is back.
  */
