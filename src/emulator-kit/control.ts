@@ -9,9 +9,11 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { routePath } from 'hono/route';
+import type { Epoch } from './encoded.js';
 import { createRng } from './random.js';
 
-export type Env = { Bindings: HttpBindings };
+/** `answerAt`: when the request's answer may leave (performance.now() time), set on arrival. */
+export type Env = { Bindings: HttpBindings; Variables: { answerAt?: number } };
 
 /** One request as the emulator saw it. */
 export interface LoggedRequest {
@@ -93,8 +95,9 @@ export interface FaultRule {
  * request arrived. A read is handled on arrival and its answer held back until then, so reads in
  * flight together come back together, as from a real upstream's many workers, instead of queuing
  * behind this one thread's handling of the others (which would add to the latency a gateway sees
- * under fan-out). A write still waits first: what it changes shows only at the end of its latency.
- * So does a request that meets an injected fault (a faulted read sees the data of that moment).
+ * under fan-out). A write (`asWrite`) waits first: what it changes shows only at the end of its
+ * latency. So does a request that meets an injected fault (a faulted read sees the data of that
+ * moment).
  */
 export interface LatencyOptions {
   /** Fixed delay before each response, in ms. */
@@ -132,11 +135,6 @@ export interface ControlOptions {
   /** Headers of an injected 429 besides Retry-After. */
   rateLimitHeaders?: () => Record<string, string>;
   seed?: number;
-  /**
-   * Requests that change nothing (HTTP's "safe" ones), handled on arrival under latency; by default
-   * GET and HEAD. `path` is below the API root.
-   */
-  isRead?: (method: string, path: string) => boolean;
 }
 
 interface RuleState {
@@ -156,7 +154,6 @@ export function createControl(options: ControlOptions): {
   mountRoutes: (app: Hono<Env>) => void;
 } {
   const started = performance.now();
-  const isRead = options.isRead ?? ((method: string) => method === 'GET' || method === 'HEAD');
   const rng = createRng(options.seed ?? 7);
   let log: LoggedRequest[] = [];
   /** Entries dropped from the front of a long log (an emulator serving `npm start` for days). */
@@ -247,12 +244,10 @@ export function createControl(options: ControlOptions): {
 
     const delay = (latency.fixedMs ?? 0) + (latency.jitterMs ? rng.next() * latency.jitterMs : 0);
     const answerAt = performance.now() + delay;
-    // Chosen on arrival (a burst counts arrivals), for reads and writes alike.
+    c.set('answerAt', answerAt);
+    // Chosen on arrival (a burst counts arrivals). A request that meets one waits out its latency first.
     const fault = pickFault(c.req.method, path);
-    // A plain read is handled now and its answer held back; a write, or a request that meets a fault,
-    // waits out its latency first.
-    const held = delay > 0 && !fault && isRead(c.req.method, path);
-    if (delay > 0 && !held) await sleep(delay);
+    if (fault && delay > 0) await sleep(delay);
     if (fault?.kind.startsWith('apply-then-')) {
       entry.fault = fault.kind;
       await next();
@@ -277,9 +272,10 @@ export function createControl(options: ControlOptions): {
       entry.status = res === RESPONSE_ALREADY_SENT ? 0 : res.status;
       return res;
     }
+    // Handled now; a write's own middleware (`asWrite`) waits until `answerAt` before it applies.
     await next();
     // The log shows the status once the answer goes.
-    if (held) await sleepUntil(answerAt);
+    await sleepUntil(answerAt);
     const pattern = routePath(c, -1);
     entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
     entry.status = c.res.status;
@@ -386,6 +382,32 @@ const sleepUntil = async (at: number) => {
   const left = at - performance.now();
   if (left > 0) await sleep(left);
 };
+
+/**
+ * The middleware of a write, innermost, next to its handler. It waits out the rest of the request's
+ * latency (a write applies at the end of it), then bumps `epoch` right before and right after the
+ * handler (even one that fails halfway): what a read encodes while the write runs is stale once it
+ * is done. Next to the handler, so that an apply-then-stall fault outside it cannot delay the second
+ * bump.
+ */
+export function asWrite(epoch: Epoch): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const answerAt = c.get('answerAt');
+    if (answerAt !== undefined) await sleepUntil(answerAt);
+    epoch.bump();
+    try {
+      await next();
+    } finally {
+      epoch.bump();
+    }
+  };
+}
+
+/** `asWrite` for every request but GET and HEAD (an API whose reads are all GETs). */
+export function asWriteUnlessGet(epoch: Epoch): MiddlewareHandler<Env> {
+  const write = asWrite(epoch);
+  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : write(c, next));
+}
 
 /** The `drop-field` fault: the same answer, with one field of one record removed. */
 async function withoutField(res: Response, field: string): Promise<Response> {

@@ -5,8 +5,6 @@
  * shows inside others (a venue inside its events), so nothing tracks a single record: every write
  * request starts a new epoch of the whole store, and an encoding is reused only within its epoch.
  */
-import type { MiddlewareHandler } from 'hono';
-
 export class Epoch {
   private changes = 0;
 
@@ -17,28 +15,6 @@ export class Epoch {
   bump(): void {
     this.changes++;
   }
-}
-
-/**
- * Bumps `epoch` right before and right after the handler of a write (even one that fails
- * halfway): what a read encodes while the write runs is stale once it is done. Innermost, next to
- * the handler: a latency or an apply-then-stall fault outside it must not delay the second bump.
- */
-export function bumpAround(epoch: Epoch): MiddlewareHandler {
-  return async (_c, next) => {
-    epoch.bump();
-    try {
-      await next();
-    } finally {
-      epoch.bump();
-    }
-  };
-}
-
-/** `bumpAround` for every request but GET and HEAD (an API whose reads are all GETs). */
-export function bumpOnWrites(epoch: Epoch): MiddlewareHandler {
-  const around = bumpAround(epoch);
-  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : around(c, next));
 }
 
 /** `encode(record)`, computed once per record and epoch. */

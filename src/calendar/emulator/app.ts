@@ -5,8 +5,7 @@
  */
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
-import type { Env } from '../../emulator-kit/control.js';
-import { bumpOnWrites } from '../../emulator-kit/encoded.js';
+import { asWriteUnlessGet, type Env } from '../../emulator-kit/control.js';
 import { authenticate } from './auth.js';
 import { noRoute, RestError } from './errors.js';
 import { sendJson, type RouteDeps } from './respond.js';
@@ -26,7 +25,7 @@ export function createApp({ deps, namespace, middleware, mountControl }: AppPart
   const app = new Hono<Env>({ strict: false });
   app.use('*', middleware);
   mountControl?.(app);
-  app.use('*', bumpOnWrites(deps.store.epoch));
+  app.use('*', asWriteUnlessGet(deps.store.epoch));
   const base = `/wp-json/${namespace}`;
   // WordPress's site index lists the namespace.
   app.get('/wp-json', (c) => {

@@ -3,6 +3,7 @@
  * rate limits and the shared emulator kit's request log, latency and faults, on a real HTTP port.
  */
 import {
+  asWrite,
   createControl,
   type EmulatorControl,
   type FaultRule,
@@ -10,7 +11,6 @@ import {
 } from '../../emulator-kit/control.js';
 import { listen } from '../../emulator-kit/serve.js';
 import { API_ROOT, createApp, TOKEN_PATH } from './app.js';
-import { bumpAround } from '../../emulator-kit/encoded.js';
 import { createAuth, DEFAULT_CLIENTS, SCOPES, type ClientCredentials } from './auth.js';
 import { errorBody } from './errors.js';
 import { createRateLimiter, type HeaderPrefix, type RateProfile } from './rate-limit.js';
@@ -77,16 +77,15 @@ export async function startGovernanceEmulator(options: GovernanceEmulatorOptions
     errorBody: (status) => errorBody(status),
     rateLimitHeaders: () => limiter.faultHeaders(),
     seed,
-    // Searches and link pages are POSTs that only read.
-    isRead: (method, path) => method === 'GET' || (method === 'POST' && /\/(search|pages)$/.test(path)),
   });
   const app = createApp({
     store,
-    // Writes are the routes that need a write or delete scope (searches are POSTs that only read).
+    // Writes are the routes that need a write or delete scope (searches are POSTs that only read): they
+    // wait out their latency before they apply, and start a new epoch.
     requireScopes: (scopes) => {
       const check = auth.requireScopes(scopes);
       if (scopes !== SCOPES.write && scopes !== SCOPES.delete) return check;
-      const around = bumpAround(store.epoch);
+      const around = asWrite(store.epoch);
       return (c, next) => check(c, async () => void (await around(c, next)));
     },
     logAndFaults: middleware,
