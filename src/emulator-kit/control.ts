@@ -242,6 +242,12 @@ export function createControl(options: ControlOptions): {
     // JSON only (Hono keeps the text, so the route still reads it as JSON; a binary upload is left alone).
     if (/json/.test(c.req.header('content-type') ?? '')) entry.body = await c.req.text();
 
+    /** The route that answered (its pattern, once Hono has matched it) and the status sent. */
+    const logRoute = (status: number) => {
+      const pattern = routePath(c, -1);
+      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
+      entry.status = status;
+    };
     const delay = (latency.fixedMs ?? 0) + (latency.jitterMs ? rng.next() * latency.jitterMs : 0);
     const answerAt = performance.now() + delay;
     c.set('answerAt', answerAt);
@@ -251,18 +257,14 @@ export function createControl(options: ControlOptions): {
     if (fault?.kind.startsWith('apply-then-')) {
       entry.fault = fault.kind;
       await next();
-      const pattern = routePath(c, -1);
-      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
-      entry.status = 0;
+      logRoute(0);
       await loseAnswer(c, fault);
       return RESPONSE_ALREADY_SENT;
     }
     if (fault?.kind === 'drop-field') {
       entry.fault = fault.kind;
       await next();
-      const pattern = routePath(c, -1);
-      entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
-      entry.status = c.res.status;
+      logRoute(c.res.status);
       c.res = await withoutField(c.res, fault.field ?? '');
       return c.res;
     }
@@ -276,9 +278,7 @@ export function createControl(options: ControlOptions): {
     await next();
     // The log shows the status once the answer goes.
     await sleepUntil(answerAt);
-    const pattern = routePath(c, -1);
-    entry.route = pattern && pattern !== '*' ? `${c.req.method} ${relativePath(pattern)}` : 'unmatched';
-    entry.status = c.res.status;
+    logRoute(c.res.status);
   };
 
   const mountRoutes = (app: Hono<Env>) => {
