@@ -7,7 +7,7 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { estimateOperationCost } from '../src/http/plugins/operation-cost.js';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { countRequests, startStack } from './support/stack.js';
 
 const ENTITY_GRAPH = /* GraphQL */ `
