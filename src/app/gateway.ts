@@ -34,6 +34,7 @@ import type { RequestListener } from 'node:http';
 import { printSchema } from 'graphql';
 import { AnswerCache } from '../core/answer-cache.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
+import { anonymous, PERMISSIONS, principalOf } from '../identity/principal.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
 
 export interface GatewayOptions {
@@ -184,7 +185,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       // Last: it stores the answer as every other plugin left it.
       ...(edge ? [edge.plugin()] : []),
     ],
-    context: ({ request }): Context => {
+    context: ({ request, req }: { request: Request; req?: object }): Context => {
       const requestId = requestIdOf(request);
       const usage = new UsageTracker({
         maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
@@ -219,6 +220,8 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       };
       return {
         requestId,
+        // Until authentication lands every caller holds every permission, as before.
+        principal: principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS),
         usage,
         governance: governance.forRequest(info),
         calendar: calendar.forRequest(info),
