@@ -90,7 +90,7 @@ export interface Config {
   embeddedEmulators: boolean;
   /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
   emulatorFaultRoutes: boolean;
-  /** Write integrity: record locks and idempotency keys (see README "Writes"). */
+  /** Write integrity: record locks and idempotency keys (see docs/writes.md). */
   writes: WritesConfig;
   /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
   inputLimits: InputLimits;
