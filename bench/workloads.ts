@@ -73,6 +73,7 @@ function record(id: string, name: string, ctx: Ctx, s: Series, bound: LowerBound
         s.helperThreadsCpuMs === null ? null : round(s.helperThreadsCpuMs / Math.max(1, s.runs), 1),
       peakRssMb: s.peakRssMb,
     },
+    emulatorsCpuMsPerRun: round(s.emulatorsCpuMs / Math.max(1, s.runs), 1),
     upstreamTimeline: s.firstTimeline,
     ...(bound?.topIds.length ? { sameRecordsAsWalk: sameIds(topIds(s.firstData), bound.topIds) } : {}),
     ...(bound ? { resourcesVsWalk: compareResources(s.firstResources, bound.resources) } : {}),
@@ -126,8 +127,8 @@ export async function cpuFloor(ctx: Ctx, s: Series, gatewayCpuMsPerRun: number) 
     cpuMsPerRun: round(replay.cpuMsPerReplay, 1),
     helperThreadsCpuMsPerRun:
       replay.helperThreadsCpuMsPerReplay === null ? null : round(replay.helperThreadsCpuMsPerReplay, 1),
-    // All the run's requests at once within the caps, no levels: what the emulators and the wire
-    // take at the least (the bench process serves the emulators, so their CPU is in every wall time).
+    // All the run's requests at once within the caps, no levels: what the emulators (each in its
+    // own process) and the wire take at the least.
     wallMsP50: round(replay.wallMsP50, 1),
     cpuMsPerRequest: round(replay.cpuMsPerReplay / Math.max(1, replay.requestsPerReplay), 3),
     gatewayCpuRatio: round(gatewayCpuMsPerRun / Math.max(0.001, replay.cpuMsPerReplay), 2),
@@ -159,7 +160,7 @@ async function coldRecord(id: string, name: string, ctx: Ctx, s: Series, bound: 
 export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;
   const bound = await up.withoutLatency(() => entityGraphBound(up.access, options.systems, 10));
-  up.clearLogs();
+  await up.clearLogs();
   const s = await series(
     up,
     ctx.gateway,
@@ -181,7 +182,7 @@ export async function entityGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
 export async function eventGraphCold(ctx: Ctx): Promise<WorkloadRecord> {
   const { up, options } = ctx;
   const bound = await up.withoutLatency(() => eventGraphBound(up.calendar.apiRoot, options.events, 3));
-  up.clearLogs();
+  await up.clearLogs();
   const s = await series(
     up,
     ctx.gateway,
@@ -205,7 +206,7 @@ export async function fanOut(ctx: Ctx): Promise<WorkloadRecord[]> {
   const bound = await up.withoutLatency(() =>
     fanOutBound(up.access, up.calendar.apiRoot, options.fanOutEntities, options.fanOutEvents),
   );
-  up.clearLogs();
+  await up.clearLogs();
   const out: WorkloadRecord[] = [];
   const parts = [
     {
@@ -304,7 +305,7 @@ export async function storm(ctx: Ctx): Promise<WorkloadRecord> {
       { cold: true, runs: 1, maxMs: 60_000 },
     );
     const stormFree = requestsOf(free).total;
-    up.governance.control.setFaults([{ kind: 'rate-limit', every: 5, retryAfter: 1 }]);
+    await up.governance.setFaults([{ kind: 'rate-limit', every: 5, retryAfter: 1 }]);
     const s = await series(
       up,
       gateway,
@@ -322,7 +323,7 @@ export async function storm(ctx: Ctx): Promise<WorkloadRecord> {
     );
     return { ...r, stormFreeRequests: stormFree, ratioToStormFree: round(r.upstreamRequests.total / stormFree, 2) };
   } finally {
-    up.governance.control.clearFaults();
+    await up.governance.setFaults([]);
     await client.close();
     await gateway.stop();
   }
