@@ -5,9 +5,8 @@
  */
 import { type GraphQLClient, percentile, round } from './client.js';
 import { resourceKey, type UpstreamName } from './lower-bound.js';
-import type { ReplayRequest } from './floor-process.js';
 import type { Child } from './processes.js';
-import { countsOf, replayable, type Logs, type UpstreamCounts, type Upstreams } from './upstreams.js';
+import { countsOf, type Logs, type UpstreamCounts, type Upstreams } from './upstreams.js';
 
 /** Unmeasured runs before a series, and replays before the floor is measured: the same for both. */
 export const WARMUP_RUNS = 20;
@@ -32,8 +31,8 @@ export interface Series {
   firstTimeline: Record<string, RouteTimeline>;
   /** The resources the first measured run fetched, keyed as the lower-bound walker keys them. */
   firstResources: Record<UpstreamName, string[]>;
-  /** The upstream requests of the first measured run, for the bare-client floor. */
-  firstRequests: ReplayRequest[];
+  /** What the emulators logged during the first measured run, for the bare-client floor. */
+  firstLogs: Logs;
   /** Size of the first measured run's response body, in characters. */
   firstBytes: number;
   /** Unmeasured runs made first (the floor replays as many). */
@@ -97,7 +96,7 @@ export async function series(
     firstData: null,
     firstTimeline: {},
     firstResources: { governance: [], calendar: [] },
-    firstRequests: [],
+    firstLogs: { governance: [], calendar: [] },
     firstBytes: 0,
     warmupRuns,
     times: [],
@@ -121,7 +120,7 @@ export async function series(
       out.firstData = r.data;
       out.firstTimeline = timeline(logs);
       out.firstResources = resources(logs);
-      out.firstRequests = replayable(up, logs);
+      out.firstLogs = logs;
       out.firstBytes = r.bytes;
     }
     out.runs++;

@@ -9,7 +9,7 @@ import type { FaultRule, LatencyOptions, LoggedRequest } from '../src/emulator-k
 import type { GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
 import type { EmulatorEndpoint } from './emulator-process.js';
 import type { ReplayRequest } from './floor-process.js';
-import type { GovernanceAccess, UpstreamName } from './lower-bound.js';
+import { resourceKey, type GovernanceAccess, type LowerBound, type UpstreamName } from './lower-bound.js';
 import { startChild, type Child } from './processes.js';
 
 /** An emulator process: where it listens, and its log and controls. */
@@ -81,12 +81,25 @@ export function countsOf(logs: Logs): UpstreamCounts {
   };
 }
 
-/** The API requests of `logs`, as a bare client would send them again (the CPU floor). */
-export function replayable(up: Upstreams, logs: Logs): ReplayRequest[] {
+/**
+ * The API requests of `logs`, as a bare client would send them again (the floor), each at the level
+ * of the query the walked lower bound puts its resource on (level 1 when there is no bound or the
+ * bound has no such resource).
+ */
+export function replayable(up: Upstreams, logs: Logs, bound?: LowerBound): ReplayRequest[] {
   const of = (upstream: UpstreamName) =>
     logs[upstream]
       .filter((r) => !isToken(r) && !r.fault)
-      .map((r) => ({ upstream, method: r.method, url: `${up[upstream].apiRoot}${r.path}${r.query}`, body: r.body }));
+      .map((r) => ({
+        upstream,
+        method: r.method,
+        url: `${up[upstream].apiRoot}${r.path}${r.query}`,
+        body: r.body,
+        level:
+          bound?.levelOf?.[
+            `${upstream} ${resourceKey(upstream, r.method, r.path, Object.fromEntries(new URLSearchParams(r.query)))}`
+          ] ?? 1,
+      }));
   return [...of('governance'), ...of('calendar')];
 }
 
