@@ -150,6 +150,13 @@ const forbidden = [
     from: { path: '^src/' },
     to: { circular: true },
   },
+  {
+    name: 'not-in-a-layer',
+    comment: 'every file under src/ belongs to a layer: a new folder gets its row in the table below',
+    severity: 'error',
+    from: { path: '^src/', pathNot: Object.keys(layers).map((n) => areas[n]) },
+    to: {},
+  },
 ];
 for (const [name, layer] of Object.entries(layers)) {
   const own = [name, ...(layer.may ?? [])];

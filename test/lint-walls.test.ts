@@ -106,6 +106,12 @@ const forbidden: [string, string, string, string][] = [
   ['http/ imports Hono', 'src/http', "import { Hono } from 'hono';", 'http (never)'],
   ['an upstream imports identity/', 'src/calendar', "import { probe } from '../identity/target.js';", 'calendar'],
   ['identity/ imports http/', 'src/identity', "import { loadSafelist } from '../http/persisted.js';", 'identity'],
+  [
+    'a folder without a row in the table',
+    'src/stray',
+    "import { UpstreamError } from '../core/errors.js';",
+    'not-in-a-layer',
+  ],
   ['two files import each other (types only)', 'src/core', "import type { B } from './cycle-b.js';", 'no-cycle'],
 ];
 
