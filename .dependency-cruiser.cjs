@@ -21,6 +21,7 @@ const areas = {
   live: '^src/live/',
   graph: '^src/graph/',
   identity: '^src/identity/',
+  mcp: '^src/mcp/',
   governance: '^src/governance/[^/]+$',
   calendar: '^src/calendar/[^/]+$',
   'governance/wire.ts': '^src/governance/wire\\.ts$',
@@ -78,6 +79,7 @@ const layers = {
       'live',
       'graph',
       'identity',
+      'mcp',
       'governance',
       'calendar',
       'core',
@@ -94,6 +96,12 @@ const layers = {
     types: ['config'],
     never: ['hono'],
     why: 'Yoga plugins, response cache, GraphiQL, persisted operations.',
+  },
+  mcp: {
+    may: ['http', 'identity'],
+    types: ['config'],
+    never: ['hono'],
+    why: 'the MCP endpoint: curated operations as tools, each call a request to the gateway’s own GraphQL endpoint.',
   },
   observability: {
     may: ['core'],

@@ -10,7 +10,7 @@ import { schema } from './src/app/schema.js';
 
 const config: CodegenConfig = {
   schema: printSchema(lexicographicSortSchema(schema)),
-  documents: ['src/operations/*.graphql'],
+  documents: ['src/operations/*.graphql', 'src/mcp/tools/*.graphql'],
   emitLegacyCommonJSImports: false,
   generates: {
     'src/generated/': {

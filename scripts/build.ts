@@ -1,10 +1,10 @@
 /**
  * `npm run build`: compiles `src/` to `dist/` (tsc, source maps) and ships the files the server
- * reads at run time: the persisted-operations safelist and the GraphiQL page, precompressed with
+ * reads at run time: the persisted-operations safelist, the MCP tools' operations and the GraphiQL page, precompressed with
  * brotli (quality 11) and gzip. Prints the page's sizes, so the wire size is visible at each build.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { GRAPHIQL_FILES, compressGraphiQLPage, renderGraphiQLPage } from '../src/http/graphiql-page.js';
 
@@ -20,6 +20,7 @@ copyFileSync(
   new URL('src/generated/persisted-documents.json', root),
   new URL('generated/persisted-documents.json', dist),
 );
+cpSync(new URL('src/mcp/tools/', root), new URL('mcp/tools/', dist), { recursive: true });
 
 const graphiqlDir = new URL('http/graphiql/', dist);
 mkdirSync(graphiqlDir, { recursive: true });

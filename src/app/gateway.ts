@@ -18,6 +18,7 @@ import type { Context } from '../graph/context.js';
 import { maskError } from '../graph/errors.js';
 import { schema } from './schema.js';
 import { loadSafelist } from '../http/persisted.js';
+import type { GatewayFetch } from '../mcp/call.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
@@ -59,10 +60,20 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const { bus, polling } = liveUpdates(config, upstreams);
   const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
-  const yoga = createYoga<Record<string, unknown>, Context>({
+  const gatewayFetch: GatewayFetch = (url, init, serverContext) =>
+    Promise.resolve(yoga.fetch(url, init, serverContext));
+  const yoga: YogaServerInstance<Record<string, unknown>, Context> = createYoga<Record<string, unknown>, Context>({
     ...yogaSettings(config),
     logging: logger,
-    plugins: gatewayPlugins({ config, upstreams, observability, logger, edge, extraPlugins }),
+    plugins: gatewayPlugins({
+      config,
+      upstreams,
+      observability,
+      logger,
+      edge,
+      extraPlugins,
+      gatewayFetch,
+    }),
     context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
   });
 

@@ -7,6 +7,7 @@
  *   so the estimate, the request's usage budget and the account budget count them too.
  * - The process's own plugins (the shutdown drain) and the GraphiQL page answer before any work.
  * - Observability (readiness, /metrics, operation events) sees every request, refused ones included.
+ * - /mcp answers after them: each of its tool calls comes back in through the whole list.
  * - The persisted-operations safelist answers before anything is parsed.
  * - Security (Armor limits, introspection, CSRF) refuses a request before any resolver runs, so a
  *   refused request never costs an upstream call; the operation budget then refuses one whose
@@ -30,8 +31,11 @@ import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import type { ResponseCacheEdge } from '../http/response-cache.js';
+import type { GatewayFetch } from '../mcp/call.js';
+import { useMcp } from '../mcp/endpoint.js';
 import type { yogaLogger } from '../observability/logging.js';
 import type { Observability } from './observability.js';
+import { schema } from './schema.js';
 import type { Upstreams } from './build-upstreams.js';
 
 /** What a plugin builder may read. */
@@ -44,6 +48,8 @@ export interface PluginParts {
   edge: ResponseCacheEdge | undefined;
   /** Plugins of the process around the gateway. */
   extraPlugins: Plugin[];
+  /** The gateway's own GraphQL endpoint, for MCP tool calls. */
+  gatewayFetch: GatewayFetch;
 }
 
 /** Plugins typed for the gateway's context or for any context. */
@@ -56,6 +62,7 @@ const PLUGINS: PluginBuilder[] = [
   processPlugins,
   graphiqlPage,
   observabilityPlugins,
+  mcp,
   persistedSafelist,
   security,
   costExtension,
@@ -87,6 +94,11 @@ function graphiqlPage({ config }: PluginParts): AnyPlugin | undefined {
 
 function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
   return observability.plugins;
+}
+
+/** MCP (src/mcp/): curated operations as tools at /mcp. */
+function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin | undefined {
+  return config.mcp.enabled ? useMcp({ schema, config, fetch: gatewayFetch }) : undefined;
 }
 
 /** PERSISTED_OPERATIONS (see persisted.ts). */

@@ -73,6 +73,8 @@ export interface Config {
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
+  /** The MCP endpoint /mcp (`src/mcp/`): on, write tools listed, result caps. */
+  mcp: { enabled: boolean; mutations: boolean; maxRecords: number; maxChars: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** /metrics, /ready timeout, OpenTelemetry export (`src/config/observability.ts`). */
   observability: ObservabilityConfig;
@@ -241,6 +243,12 @@ export function loadConfig(env?: Env): Config {
       maxDelayMs: s.UPSTREAM_RETRY_MAX_MS,
     },
     graphiql,
+    mcp: {
+      enabled: s.MCP ?? !production,
+      mutations: s.MCP_MUTATIONS,
+      maxRecords: s.MCP_MAX_RECORDS,
+      maxChars: s.MCP_MAX_CHARS,
+    },
     logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : nodeEnv === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,

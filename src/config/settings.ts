@@ -288,6 +288,31 @@ const DEFINITIONS = {
     defaultText: 'on outside production',
     description: 'Serve GraphiQL to browsers at /graphql (precompressed, cached).',
   }),
+  MCP: bool({
+    group: 'server',
+    default: undefined,
+    defaultText: 'on outside production',
+    description: 'Serve the Model Context Protocol endpoint /mcp (curated operations as tools; docs/mcp.md).',
+  }),
+  MCP_MUTATIONS: bool({
+    group: 'server',
+    default: false,
+    description: "List /mcp's write tools (to callers whose permissions allow them).",
+  }),
+  MCP_MAX_RECORDS: int({
+    group: 'server',
+    default: 20,
+    min: 1,
+    max: 500,
+    description: 'Most records one /mcp list tool result holds (the rest behind `nextCursor`).',
+  }),
+  MCP_MAX_CHARS: int({
+    group: 'server',
+    default: 25_000,
+    min: 1_000,
+    max: 1_000_000,
+    description: 'Most characters of JSON in one /mcp tool result; a longer list is cut, marked `truncated`.',
+  }),
   GATEWAY_MAX_PAGE_SIZE: int({
     group: 'server',
     default: 500,

@@ -16,6 +16,8 @@ export interface Context {
   requestId: string;
   /** Who is calling and what they may do (set by authentication, see `identity/principal.ts`). */
   principal: Principal;
+  /** Set when the request is an MCP tool call (`src/mcp/`): the tool's name, for the logs and the audit. */
+  mcp?: { tool: string };
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;

@@ -1,0 +1,165 @@
+/**
+ * One tool call, run as one GraphQL request through the gateway's own front door (the caller's
+ * credentials, the safelist, the estimate, the budgets, the caches and the audit all apply), then
+ * shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
+ * `truncated: true`, the calls spent and the budget left, and errors an agent can act on.
+ */
+import { createHash } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from './tools.js';
+
+/** The gateway's GraphQL endpoint as a fetch function (Yoga's `fetch`): the server context marks the call. */
+export type GatewayFetch = (url: string, init: RequestInit, serverContext: { mcp: McpCall }) => Promise<Response>;
+
+/** What the request's context and log know of an MCP call. */
+export interface McpCall {
+  tool: string;
+}
+
+export interface CallOptions {
+  fetch: GatewayFetch;
+  maxRecords: number;
+  maxChars: number;
+  /** Safelisted document ids by operation name (PERSISTED_OPERATIONS on). */
+  documentIds?: ReadonlyMap<string, string>;
+}
+
+export interface Caller {
+  /** The MCP request's Authorization header, passed to the gateway's endpoint as is. */
+  authorization?: string;
+  /** Stable and non-secret: keeps derived idempotency keys apart between callers. */
+  id: string;
+}
+
+interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[];
+  extensions?: { cost?: Record<string, CostEntry> };
+}
+
+interface CostEntry {
+  requests: number;
+  cacheHits: number;
+  cached?: boolean;
+  throttleStatus?: { pausedForMs?: number; rules?: { remaining: number }[] };
+}
+
+export async function callTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  caller: Caller,
+  options: CallOptions,
+): Promise<CallToolResult> {
+  const variables = variablesOf(tool, args, caller, options.maxRecords);
+  const id = options.documentIds?.get(tool.name);
+  const res = await options.fetch(
+    'http://gateway.internal/graphql',
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        ...(caller.authorization ? { authorization: caller.authorization } : {}),
+      },
+      body: JSON.stringify(id ? { documentId: id, variables } : { query: tool.query, variables }),
+    },
+    { mcp: { tool: tool.name } },
+  );
+  const body = (await res.json()) as GraphQLBody;
+  const cost = costOf(body.extensions?.cost);
+  const failed = body.errors?.length && !Object.values(body.data ?? {}).some((v) => v != null);
+  if (failed) return errorResult(body.errors!, res.headers.get('retry-after'), cost);
+  const errors = body.errors?.map((e) => ({ message: e.message, path: e.path, code: e.extensions?.code }));
+  const rest = { ...(errors ? { errors } : {}), cost };
+  const shaped = tool.list ? listResult(body.data?.[tool.list], options.maxChars, rest) : { data: body.data };
+  return result({ ...shaped, ...rest });
+}
+
+function variablesOf(tool: Tool, args: Record<string, unknown>, caller: Caller, maxRecords: number) {
+  const { cursor, limit, ...rest } = args;
+  const variables: Record<string, unknown> = { ...rest };
+  if (tool.list) {
+    variables.first = Math.min(Number(limit ?? maxRecords) || maxRecords, maxRecords);
+    if (cursor != null) variables.after = cursor;
+  }
+  // The same call by the same caller gets the same key: a retry returns the first record.
+  if (tool.idempotent)
+    variables.clientMutationId = `mcp-${createHash('sha256')
+      .update(JSON.stringify([caller.id, tool.name, canonical(args)]))
+      .digest('base64url')
+      .slice(0, 32)}`;
+  return variables;
+}
+
+/** The value with object keys sorted, so argument order does not change the key. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  return value;
+}
+
+interface Connection {
+  totalCount?: number | null;
+  pageInfo?: { hasNextPage: boolean; endCursor?: string | null };
+  edges?: { cursor: string; node: unknown }[];
+}
+
+/** A list's records, cut from the end to fit `maxChars` with `rest`, with the cursor where it stops. */
+function listResult(value: unknown, maxChars: number, rest: object) {
+  const connection = (value ?? {}) as Connection;
+  const edges = connection.edges ?? [];
+  const page = (n: number, truncated: boolean) => ({
+    items: edges.slice(0, n).map((e) => e.node),
+    totalCount: connection.totalCount ?? null,
+    nextCursor: truncated
+      ? edges[n - 1]!.cursor
+      : connection.pageInfo?.hasNextPage
+        ? connection.pageInfo.endCursor
+        : null,
+    hasNextPage: truncated || Boolean(connection.pageInfo?.hasNextPage),
+    truncated,
+  });
+  let n = edges.length;
+  let shaped = page(n, false);
+  // One record is always returned, however long, so a list can always be walked to its end.
+  while (n > 1 && JSON.stringify({ ...shaped, ...rest }).length > maxChars) shaped = page(--n, true);
+  return shaped;
+}
+
+function costOf(report: Record<string, CostEntry> | undefined) {
+  if (!report) return undefined;
+  const calls: Record<string, number> = {};
+  const budgetLeft: Record<string, number> = {};
+  for (const [upstream, c] of Object.entries(report)) {
+    calls[upstream] = c.requests;
+    const rules = c.throttleStatus?.rules ?? [];
+    if (rules.length) budgetLeft[upstream] = Math.min(...rules.map((r) => r.remaining));
+  }
+  return { calls, budgetLeft, cached: Object.values(report).some((c) => c.cached) };
+}
+
+function errorResult(errors: NonNullable<GraphQLBody['errors']>, header: string | null, cost: unknown): CallToolResult {
+  const waits = errors.map((e) => Number(e.extensions?.retryAfter)).filter((n) => n > 0);
+  const retryAfter = waits.length ? Math.max(...waits) : header ? Number(header) || undefined : undefined;
+  const first = errors[0]!;
+  const code = first.extensions?.code as string | undefined;
+  const advice =
+    retryAfter !== undefined
+      ? ` Retry this call after ${retryAfter} s, or ask for fewer records; AccountBudget shows what is left.`
+      : '';
+  const error = { code, message: first.message + advice, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+  return {
+    ...result({ error, ...(errors.length > 1 ? { errors: errors.map((e) => e.message) } : {}), cost }),
+    isError: true,
+  };
+}
+
+function result(structured: Record<string, unknown>): CallToolResult {
+  const clean = JSON.parse(JSON.stringify(structured)) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(clean) }], structuredContent: clean };
+}

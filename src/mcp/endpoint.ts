@@ -1,0 +1,91 @@
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP (the official SDK's web-standard
+ * transport, stateless: one server per request), as a Yoga plugin, so an MCP request passes the
+ * same door as any other (authentication, CORS, the shutdown drain) and each tool call is a GraphQL
+ * request to the gateway's own endpoint (call.ts). Write tools are listed only with
+ * `MCP_MUTATIONS=true` and to callers holding their permissions.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config/config.js';
+import { loadSafelist } from '../http/persisted.js';
+import { anonymous, PERMISSIONS, principalOf, type Principal } from '../identity/principal.js';
+import { callTool, type GatewayFetch } from './call.js';
+import { loadTools, type Tool } from './tools.js';
+
+export interface McpOptions {
+  schema: GraphQLSchema;
+  config: Pick<Config, 'mcp' | 'persistedOperations'>;
+  /** The gateway's own endpoint (Yoga's `fetch`). */
+  fetch: GatewayFetch;
+  path?: string;
+}
+
+export function useMcp(options: McpOptions): Plugin {
+  const { mcp } = options.config;
+  const tools = loadTools({ schema: options.schema, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars });
+  const documentIds = options.config.persistedOperations === 'off' ? undefined : safelistIds();
+  const path = options.path ?? '/mcp';
+  const call = { fetch: options.fetch, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars, documentIds };
+  return {
+    async onRequest(payload) {
+      const { request, url } = payload;
+      if (url.pathname !== path) return;
+      // Until authentication lands every caller holds every permission, as on /graphql.
+      const principal = principalOf(request) ?? anonymous(PERMISSIONS);
+      const visible = tools.filter((t) => t.kind === 'query' || (mcp.mutations && allowed(t, principal)));
+      const server = new Server({ name: 'governance-calendar-gateway', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(definition) }));
+      server.setRequestHandler(CallToolRequestSchema, ({ params }): Promise<CallToolResult> | CallToolResult => {
+        const tool = visible.find((t) => t.name === params.name);
+        if (!tool) return unknownTool(params.name);
+        const caller = { authorization: request.headers.get('authorization') ?? undefined, id: principal.id };
+        return callTool(tool, params.arguments ?? {}, caller, call);
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        payload.endResponse(await transport.handleRequest(request));
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
+function allowed(tool: Tool, principal: Principal): boolean {
+  return tool.permissions.every((p) => principal.permissions.has(p));
+}
+
+/** What `tools/list` shows of a tool. */
+export function definition(t: Tool) {
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema as { type: 'object' },
+    outputSchema: t.outputSchema as { type: 'object' },
+    annotations: t.annotations,
+  };
+}
+
+function unknownTool(name: string): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `There is no tool "${name}" for this caller; tools/list shows the ones there are.` },
+    ],
+  };
+}
+
+/** Operation name → safelisted document id, so tool calls pass PERSISTED_OPERATIONS=only. */
+function safelistIds(): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const [id, text] of loadSafelist()) {
+    const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
+    if (name) ids.set(name, id);
+  }
+  return ids;
+}

@@ -1,0 +1,230 @@
+/**
+ * /mcp with the SDK's own client over Streamable HTTP, against the gateway on a socket and the
+ * emulators behind it: every tool called, the tool list's size, costs in descriptions and results,
+ * the budget refusal, cache repeats, paging with cursors, and retried creates.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRequests, startStack, type Stack } from './support/stack.js';
+
+type Structured = Record<string, unknown> & {
+  cost?: { calls: Record<string, number>; budgetLeft: Record<string, number> };
+  items?: Record<string, unknown>[];
+  nextCursor?: string | null;
+  hasNextPage?: boolean;
+  truncated?: boolean;
+  data?: Record<string, unknown>;
+  error?: { code?: string; message: string; retryAfter?: number };
+};
+
+async function connect(stack: Stack, headers: Record<string, string> = {}): Promise<Client> {
+  const url = new URL((await stack.listen()).replace(/\/graphql$/, '/mcp'));
+  const client = new Client({ name: 'mcp-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const res = await client.callTool({ name, arguments: args });
+  return { isError: Boolean(res.isError), out: res.structuredContent as Structured, text: res.content };
+}
+
+describe('MCP endpoint', () => {
+  let stack: Stack;
+  let client: Client;
+  beforeAll(async () => {
+    stack = await startStack({ env: { MCP_MUTATIONS: 'true' } });
+    client = await connect(stack);
+  });
+  afterAll(() => client?.close());
+
+  it('lists 10 to 16 tools in at most 32 KB, each naming its estimated upstream calls', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThanOrEqual(10);
+    expect(tools.length).toBeLessThanOrEqual(16);
+    expect(JSON.stringify(tools).length).toBeLessThanOrEqual(32 * 1024);
+    for (const t of tools) {
+      expect(t.description).toMatch(/Estimated upstream calls: \d/);
+      expect(t.outputSchema?.type).toBe('object');
+    }
+    const find = tools.find((t) => t.name === 'FindEntities')!;
+    expect(find.annotations?.readOnlyHint).toBe(true);
+    expect(find.inputSchema.properties).toHaveProperty('cursor');
+    expect((find.inputSchema.properties as Record<string, { description?: string }>).kind?.description).toMatch(/kind/);
+    expect(tools.find((t) => t.name === 'RegisterEntity')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: true,
+    });
+  });
+
+  it('calls every tool; each result reports the calls spent and the budget left', async () => {
+    const found = await call(client, 'FindEntities', { kind: 'AI_SYSTEM', limit: 3 });
+    expect(found.isError).toBe(false);
+    expect(found.out.items).toHaveLength(3);
+    expect(found.out.cost!.calls.governance).toBeGreaterThan(0);
+    expect(found.out.cost!.budgetLeft.governance).toBeGreaterThan(0);
+    const id = found.out.items![0]!.id as string;
+    const entity = (await call(client, 'GetEntity', { id })).out.data!.entity as Record<string, unknown>;
+    expect(entity.id).toBe(id);
+    const model = (await call(client, 'DescribeGovernanceModel')).out.data as {
+      entityTypes: { nodes: { kind: string; workflow: { stages: { name: string }[] } | null }[] };
+      relationshipTypes: { name: string }[];
+    };
+    expect(model.relationshipTypes.length).toBeGreaterThan(0);
+    const stages = model.entityTypes.nodes.find((t) => t.kind === 'AI_SYSTEM')!.workflow!.stages;
+    const events = await call(client, 'FindEvents', { limit: 2 });
+    expect(events.out.items).toHaveLength(2);
+    const eventId = events.out.items![0]!.id as string;
+    expect(((await call(client, 'GetEvent', { id: eventId })).out.data!.event as { id: string }).id).toBe(eventId);
+    const budget = await call(client, 'AccountBudget');
+    expect(budget.out.data!.budget).toHaveLength(2);
+
+    const created = await call(client, 'RegisterEntity', {
+      kind: 'AI_SYSTEM',
+      name: 'MCP registered system',
+      organizationId: entity.organizationId,
+    });
+    expect(created.isError).toBe(false);
+    const newId = (created.out.data!.createEntity as { id: string }).id;
+    const link = await call(client, 'LinkEntities', {
+      entity1: { id: newId },
+      entity2: { id: found.out.items![1]!.id },
+      relationshipType: model.relationshipTypes[0]!.name,
+    });
+    expect(link.text).toBeDefined();
+    const moved = await call(client, 'MoveEntityToStage', {
+      input: { entityId: newId, nextStageName: stages.at(-1)!.name },
+    });
+    expect(moved.isError).toBe(false);
+    const fresh = (await call(client, 'GetEntity', { id: newId })).out.data!.entity as { version: string };
+    const updated = await call(client, 'UpdateEntity', {
+      id: newId,
+      input: { name: 'MCP renamed system' },
+      expectedVersion: fresh.version,
+    });
+    expect((updated.out.data!.updateEntity as { name: string }).name).toBe('MCP renamed system');
+    const event = await call(client, 'CreateEvent', {
+      input: { title: 'MCP event', startDate: '2027-03-01T10:00:00Z', endDate: '2027-03-01T11:00:00Z' },
+    });
+    const created2 = event.out.data!.createEvent as { id: string; version: string };
+    const changed = await call(client, 'UpdateEvent', {
+      id: created2.id,
+      input: { title: 'MCP event, moved' },
+      expectedVersion: created2.version,
+    });
+    expect((changed.out.data!.updateEvent as { title: string }).title).toBe('MCP event, moved');
+    for (const r of [link, moved, updated, changed]) expect(r.isError, JSON.stringify(r.out)).toBe(false);
+  });
+
+  it('a repeated call within the cache freshness costs 0 upstream requests', async () => {
+    const args = { kind: 'DATASET', search: 'a', limit: 5 };
+    await call(client, 'FindEntities', args);
+    stack.clearRequests();
+    const again = await call(client, 'FindEntities', args);
+    expect(again.out.items!.length).toBeGreaterThan(0);
+    expect(countRequests(stack.governance)).toBe(0);
+    expect(again.out.cost!.calls.governance).toBe(0);
+  });
+
+  it('a create retried three times with the same call makes one record', async () => {
+    const organizationId = ((await call(client, 'FindEntities', { limit: 1 })).out.items![0] as { id: string }).id;
+    const entity = (await call(client, 'GetEntity', { id: organizationId })).out.data!.entity as {
+      organizationId: string;
+    };
+    stack.clearRequests();
+    const args = { kind: 'DATASET', name: 'MCP retried dataset', organizationId: entity.organizationId };
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await call(client, 'RegisterEntity', args)).out.data!.createEntity);
+    expect(new Set(ids.map((r) => r.id)).size).toBe(1);
+    expect(countRequests(stack.governance, /^POST .*entities$/)).toBe(1);
+  });
+
+  it('walks 200 records in 10 calls with cursors, never over the caps, never cut silently', async () => {
+    const seen = new Set<string>();
+    let cursor: string | null | undefined;
+    let calls = 0;
+    do {
+      const page = await call(client, 'FindEntities', cursor ? { cursor } : {});
+      calls++;
+      expect(page.out.items!.length).toBeLessThanOrEqual(20);
+      expect(JSON.stringify(page.out).length).toBeLessThanOrEqual(25_000);
+      for (const e of page.out.items!) seen.add(e.id as string);
+      cursor = page.out.nextCursor;
+      expect(page.out.hasNextPage).toBe(Boolean(cursor));
+    } while (cursor && seen.size < 200);
+    expect(seen.size).toBe(200);
+    expect(calls).toBe(10);
+  });
+
+  it('a list over the character cap is cut with truncated: true and the cursor of its last record', async () => {
+    const small = await startStack({ env: { MCP_MAX_CHARS: '1000' } });
+    const c = await connect(small);
+    const first = await call(c, 'FindEntities', { limit: 20 });
+    expect(first.out.truncated).toBe(true);
+    expect(JSON.stringify(first.out).length).toBeLessThanOrEqual(1000);
+    const n = first.out.items!.length;
+    expect(n).toBeLessThan(20);
+    const next = await call(c, 'FindEntities', { limit: 20, cursor: first.out.nextCursor });
+    const all = await call(client, 'FindEntities', { limit: 20 });
+    expect(next.out.items![0]!.id).toBe(all.out.items![n]!.id);
+    await c.close();
+  });
+});
+
+describe('MCP endpoint, settings', () => {
+  it('write tools are listed only with MCP_MUTATIONS=true', async () => {
+    const stack = await startStack();
+    const client = await connect(stack);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['AccountBudget', 'DescribeGovernanceModel', 'FindEntities', 'FindEvents', 'GetEntity', 'GetEvent'].sort(),
+    );
+    const refused = await call(client, 'RegisterEntity', { kind: 'DATASET', name: 'x', organizationId: 'y' });
+    expect(refused.isError).toBe(true);
+    await client.close();
+  });
+
+  it('with PERSISTED_OPERATIONS=only the tools still run: they are in the safelist', async () => {
+    const stack = await startStack({ env: { PERSISTED_OPERATIONS: 'only' } });
+    const client = await connect(stack);
+    const found = await call(client, 'FindEntities', { limit: 2 });
+    expect(found.isError, JSON.stringify(found.out)).toBe(false);
+    expect(found.out.items).toHaveLength(2);
+    const raw = await stack.query('{ entities(first: 1) { nodes { id } } }');
+    expect(raw.errors?.[0]?.message).toMatch(/persisted/i);
+    await client.close();
+  });
+
+  it('MCP=false: no /mcp', async () => {
+    const stack = await startStack({ env: { MCP: 'false' } });
+    const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(404);
+  });
+
+  it('a call the budget cannot serve before its deadline is a tool error with retryAfter, at once, sending nothing', async () => {
+    const stack = await startStack({
+      env: {
+        GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
+        GOVERNANCE_RATE_WINDOWS: 'minute:60000',
+        GOVERNANCE_RATE_MARGIN: '1',
+        UPSTREAM_QUEUE_DEADLINE_MS: '100',
+      },
+    });
+    const client = await connect(stack);
+    await call(client, 'FindEntities', { limit: 1, search: 'a' });
+    await call(client, 'FindEntities', { limit: 1, search: 'b' });
+    stack.clearRequests();
+    const started = performance.now();
+    const refused = await call(client, 'FindEntities', { limit: 1, search: 'c' });
+    const took = performance.now() - started;
+    expect(refused.isError).toBe(true);
+    expect(refused.out.error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(refused.out.error!.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(refused.out.error!.message).toMatch(/Retry this call after \d+ s/);
+    expect(took).toBeLessThan(1000);
+    expect(countRequests(stack.governance)).toBe(0);
+    await client.close();
+  });
+});
