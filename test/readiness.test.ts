@@ -1,6 +1,6 @@
 /**
  * A truthful /ready: each upstream is probed (one HEAD through its pipeline, cached for
- * READY_PROBE_TTL_MS) and its real state is in the body. A stopped upstream shows as down within
+ * observability.readyProbeTtlMs) and its real state is in the body. A stopped upstream shows as down within
  * seconds and as up once it is back; only with READY_REQUIRE_UPSTREAMS does that turn /ready 503.
  * During a 429 pause nothing is sent and the upstream shows as paused.
  */
@@ -25,7 +25,9 @@ describe('/ready', () => {
   let strict: Gateway;
   let restarted: { close(): Promise<void> } | undefined;
   beforeAll(async () => {
-    s = await startStack({ env: { READY_PROBE_TTL_MS: '200', READY_TIMEOUT_MS: '1000' } });
+    s = await startStack({
+      configure: (c) => ({ ...c, observability: { ...c.observability, readyProbeTtlMs: 200, readyTimeoutMs: 1000 } }),
+    });
     strict = createGateway({
       config: { ...s.config, observability: { ...s.config.observability, readyRequireUpstreams: true } },
     });

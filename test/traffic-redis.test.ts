@@ -31,9 +31,7 @@ const WINDOW = 1_000;
 const limits = (prefix: string, url = OWN_REDIS_URL): Record<string, string> => ({
   REDIS_URL: url,
   REDIS_KEY_PREFIX: prefix,
-  GOVERNANCE_RATE_LIMITS: 'minute:20,hour:10000',
-  GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:600000`,
-  GOVERNANCE_LOCAL_SHARE: '0.5',
+  GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,20/${WINDOW}ms,10000/600s`,
 });
 
 const admin = run ? new Redis(OWN_REDIS_URL) : undefined;
@@ -250,11 +248,11 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     const emulator = await startEmulator();
     const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
-    const gate = await startGate(emulator, {
-      ...limits(uniquePrefix(), url),
-      REDIS_COMMAND_TIMEOUT_MS: '200',
-      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000',
-    });
+    const gate = await startGate(
+      emulator,
+      { ...limits(uniquePrefix(), url), GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,1000/${WINDOW}ms,10000/600s` },
+      (c) => ({ ...c, traffic: { ...c.traffic, redisCommandTimeoutMs: 200 } }),
+    );
     try {
       await waitFor(() => gate.upstreams.redis!.ready);
       const caller = await gate.caller();
@@ -308,7 +306,7 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
             ...limits(prefix),
             ...gateEnv(emulator),
             // Two processes on a busy machine: the guard band covers event-loop stalls between admission and arrival.
-            GOVERNANCE_RATE_GUARD_MS: '400',
+            REPLICA_GUARD_MS: '400',
             REPLICA_IDS: slice.join(','),
             REPLICA_START_AT: String(startAt),
           },

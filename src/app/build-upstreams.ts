@@ -31,7 +31,7 @@ export interface Upstreams {
   locks: RecordLocks;
   /** Idempotency keys of creates (in Redis when configured). */
   idempotency: IdempotencyStore;
-  /** The response cache's Redis tier (entries unless `CACHE_SHARED` is off, invalidations always): present with a Redis. */
+  /** The response cache's Redis tier (entries unless `cache.shared.enabled` is off, invalidations always): present with a Redis. */
   sharedCache?: SharedCacheTier;
   close(): Promise<void>;
 }
@@ -61,7 +61,7 @@ export function createUpstreams(
   const cacheRedis = config.redisCacheUrl
     ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs })
     : redis;
-  // With CACHE_SHARED off, Redis still carries invalidations to the replicas' local caches.
+  // With the shared entries off, Redis still carries invalidations to the replicas' local caches.
   const sharedCache =
     cacheRedis &&
     new SharedCacheTier(cache, {

@@ -120,7 +120,6 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
                 persisted: config.persistedOperations,
                 safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
                 auth: [config.governance.authMode, config.calendar.authMode],
-                inputLimits: config.inputLimits,
                 maxPageSize: config.maxPageSize,
               }),
             )
@@ -156,7 +155,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
     logging: logger,
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    // GRAPHQL_MAX_BODY_BYTES is useBodyLimit's (below): Yoga's own limit streams every body through
+    // security.maxRequestBodyBytes is useBodyLimit's (below): Yoga's own limit streams every body through
     // a counting transform.
     maxRequestBodySize: false,
     // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
@@ -223,7 +222,6 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
         governance: governance.forRequest(info),
         calendar: calendar.forRequest(info),
         idempotency,
-        inputLimits: config.inputLimits,
         live,
       };
     },

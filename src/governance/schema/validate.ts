@@ -11,6 +11,7 @@ import {
 } from '../../graph/paging.js';
 import type { PageKind } from '../../core/upstream-pipeline.js';
 import { badInput } from '../../graph/errors.js';
+import { INPUT_LIMITS } from '../../graph/input-limits.js';
 import type { GovernanceScope } from '../service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,7 +32,8 @@ export function nonEmptyArg(value: string, argument: string, max = 255): string 
 
 export function searchArg(value: string | null | undefined, argument = 'search'): string | undefined {
   if (value == null) return undefined;
-  if (value.length > 500) throw badInput(`"${argument}" must be at most 500 characters long.`, argument);
+  if (value.length > INPUT_LIMITS.search)
+    throw badInput(`"${argument}" must be at most ${INPUT_LIMITS.search} characters long.`, argument);
   return value;
 }
 
