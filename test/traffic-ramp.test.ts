@@ -8,18 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config/config.js';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
 import { maxInAnySpan, REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
+import { until } from './support/wait.js';
 
 const run = await requireRedis();
 const RAMP = { GOVERNANCE_RATE_LIMITS: 'minute:0,hour:100000,20/1s' };
 const step = (c: Config): Config => ({ ...c, traffic: { ...c.traffic, rampStepMs: 400 } });
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('ramp after a 429 pause', () => {
   it('one probe goes first; the queue follows gradually; a burst-throttling upstream blocks nobody again', async () => {

@@ -88,7 +88,7 @@ export interface Config {
   embeddedEmulators: boolean;
   /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
   emulatorFaultRoutes: boolean;
-  /** Write integrity: record locks and idempotency keys (see docs "Writes"). */
+  /** Write integrity: record locks and idempotency keys (see docs/writes.md). */
   writes: WritesConfig;
   /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
   discovery: DiscoveryConfig;

@@ -102,7 +102,7 @@ export class ResponseCacheEdge {
       req.once('end', () => {
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         // Yoga reads an already-read body from `req.body` (as body-parsing frameworks leave it). Not
-        // as the Buffer itself: the adapter counts its own keys, one per byte (22 ms for 256 KB);
+        // as the Buffer itself: the adapter counts its own keys, one per byte (slow for large bodies);
         // an async iterable with one key goes through as a stream of that one chunk.
         (req as IncomingMessage & { body?: unknown }).body = {
           bytes: body.length,
