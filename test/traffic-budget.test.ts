@@ -76,7 +76,7 @@ describe('governance account budget', () => {
     const { ids } = await seedIds(gate, caller);
     // Let the span that the token and search used run out.
     const traffic = gate.upstreams.governance.traffic;
-    const remaining = () => traffic.budget.status().rules.find((r) => r.rule === 'minute')!.remaining;
+    const remaining = () => traffic.budget.status().rules.find((r) => r.rule === '4/700ms')!.remaining;
     await until(() => remaining() === 4, 'the token and search to leave the span');
     emulator.control.clearRequests();
     const bulk = ids.slice(0, 12).map((id) => getEntity(gate, caller, id, { kind: 'more-pages' }));
