@@ -7,7 +7,7 @@ import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
 
-import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
+import { readObservabilityConfig, type ObservabilityConfig } from './observability.js';
 
 export type { RateProfile } from './traffic.js';
 
@@ -72,7 +72,7 @@ export interface Config {
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** /metrics, /ready timeout, OpenTelemetry export (`src/observability/config.ts`). */
+  /** /metrics, /ready timeout, OpenTelemetry export (`src/config/observability.ts`). */
   observability: ObservabilityConfig;
   /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
   persistedOperations: 'off' | 'allow' | 'only';
