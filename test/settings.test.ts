@@ -73,8 +73,9 @@ describe('settings schema', () => {
     expect(env.indexOf('# NODE_ENV=')).toBeLessThan(env.indexOf('# PORT='));
   });
 
-  it('at most 48 settings, at most 10 required in production, secrets marked, each described', () => {
-    expect(SETTINGS.length).toBeLessThanOrEqual(48);
+  it('at most 60 settings, at most 10 required in production, secrets marked, each described', () => {
+    // A new setting must be one an operator would change; anything else is a constant where it is used.
+    expect(SETTINGS.length).toBeLessThanOrEqual(60);
     expect(SETTINGS.filter((s) => s.tier === 'production').length).toBeLessThanOrEqual(10);
     for (const secret of ['GOVERNANCE_CLIENT_SECRET', 'CALENDAR_APP_PASSWORD', 'REDIS_URL', 'FEDERATION_SECRET'])
       expect(SETTINGS.find((s) => s.name === secret)?.secret).toBe(true);
