@@ -219,10 +219,14 @@ describe('a .env file', () => {
   );
 
   it('fills in what the environment does not set, never overrides it, and is not read in production', () => {
-    const env = withEnvFile({ LOG_LEVEL: 'error', GOVERNANCE_RATE_PROFILE: 'sandbox', CACHE_TTL_MS: '' }, file);
+    const env = withEnvFile({ NODE_ENV: 'test', GOVERNANCE_RATE_PROFILE: 'sandbox', CACHE_TTL_MS: '' }, file);
     const config = loadConfig(env);
     expect(config.port).toBe(4321);
-    expect(config.logLevel).toBe('error');
+    // From the file, over the NODE_ENV=test default.
+    expect(config.logLevel).toBe('debug');
+    expect(loadConfig(withEnvFile({ LOG_LEVEL: 'error', GOVERNANCE_RATE_PROFILE: 'sandbox' }, file)).logLevel).toBe(
+      'error',
+    );
     expect(config.governance.rateProfile).toBe('sandbox');
     // Set in the environment, even empty: the file does not fill it in.
     expect(config.cache.ttlMs).toBe(30_000);

@@ -194,7 +194,8 @@ const LIMITS = {
 
 /** Reads the settings (from `env`, or the process environment and a `.env` file) into a Config; throws ConfigError. */
 export function loadConfig(env?: Env): Config {
-  const { settings: s, problems } = readSettings(env ?? processEnv());
+  const source = env ?? processEnv();
+  const { settings: s, problems } = readSettings(source);
   const production = s.NODE_ENV === 'production';
   const graphiql = s.GRAPHIQL ?? !production;
   const upstreams = readUpstreams(s, production, problems);
@@ -213,7 +214,7 @@ export function loadConfig(env?: Env): Config {
     cache: readCache(s),
     retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
     graphiql,
-    logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
+    logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,
     jit: true,
