@@ -218,11 +218,10 @@ describe('a .env file', () => {
     '# development\nPORT=4321\nLOG_LEVEL=debug\nCACHE_TTL_MS="5000"\nGOVERNANCE_RATE_PROFILE=bogus\n',
   );
 
-  it('fills in what the environment does not set, never overrides it, and is not read in production', () => {
-    const env = withEnvFile({ NODE_ENV: 'test', GOVERNANCE_RATE_PROFILE: 'sandbox', CACHE_TTL_MS: '' }, file);
+  it('fills in what the environment does not set, never overrides it, and is read in development only', () => {
+    const env = withEnvFile({ GOVERNANCE_RATE_PROFILE: 'sandbox', CACHE_TTL_MS: '' }, file);
     const config = loadConfig(env);
     expect(config.port).toBe(4321);
-    // From the file, over the NODE_ENV=test default.
     expect(config.logLevel).toBe('debug');
     expect(loadConfig(withEnvFile({ LOG_LEVEL: 'error', GOVERNANCE_RATE_PROFILE: 'sandbox' }, file)).logLevel).toBe(
       'error',
@@ -230,8 +229,11 @@ describe('a .env file', () => {
     expect(config.governance.rateProfile).toBe('sandbox');
     // Set in the environment, even empty: the file does not fill it in.
     expect(config.cache.ttlMs).toBe(30_000);
+    expect(withEnvFile({ NODE_ENV: 'development' }, file).PORT).toBe('4321');
+    // Production and test runs read no file.
     expect(withEnvFile({ NODE_ENV: 'production' }, file)).toEqual({ NODE_ENV: 'production' });
-    expect(withEnvFile({ NODE_ENV: 'test' }, join(dir, 'none.env'))).toEqual({ NODE_ENV: 'test' });
+    expect(withEnvFile({ NODE_ENV: 'test' }, file)).toEqual({ NODE_ENV: 'test' });
+    expect(withEnvFile({}, join(dir, 'none.env'))).toEqual({});
   });
 
   it('the server reads the .env of its working directory at start-up', () => {

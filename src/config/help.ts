@@ -41,7 +41,7 @@ export function renderHelp(all = false): string {
   const lines = [
     'governance-calendar-gateway: one GraphQL endpoint over the AI governance and calendar events APIs.',
     '',
-    'Usage: node dist/server.js [--help [all]]     (development: npm start; a .env file is read outside production)',
+    'Usage: node dist/server.js [--help [all]]     (development: npm start, which reads a .env file)',
     'Every setting is an environment variable; docs/settings.md has the full table.',
   ];
   for (const { tier, title, note } of TIERS) {
@@ -61,7 +61,7 @@ export function renderHelp(all = false): string {
 export function renderEnvExample(): string {
   const lines = [
     '# Settings of the gateway, generated from src/config/settings.ts by `npm run env:example`.',
-    '# Copy to .env for development (read outside production, never over the real environment).',
+    '# Copy to .env for development (read in development only, never over the real environment).',
     '# Unset (commented) settings take their default. Secrets belong in a secret store, not in this file.',
   ];
   for (const { tier, title, note } of TIERS) {
@@ -83,11 +83,11 @@ export function renderSettingsDoc(): string {
     '',
     '<!-- Generated from src/config/settings.ts by `npm run env:example`; CI checks it (`npm run env:check`). -->',
     '',
-    'Every setting is an environment variable. Outside production a `.env` file in the working directory is',
-    'read too, under the real environment (a variable set in the environment wins); production reads no file',
-    '(start Node with `--env-file=.env` to read one). `node dist/server.js --help` lists the production',
-    'checklist and the common settings, `--help all` every setting. A bad value stops the start with one',
-    'line per problem.',
+    'Every setting is an environment variable. In development a `.env` file in the working directory is',
+    'read too, under the real environment (a variable set in the environment wins); production and test',
+    'runs read no file (in production, start Node with `--env-file=.env` to read one).',
+    '`node dist/server.js --help` lists the production checklist and the common settings, `--help all`',
+    'every setting. A bad value stops the start with one line per problem.',
   ];
   for (const { tier, title, note } of TIERS) {
     lines.push('', `## ${title}`, '', note, '', '| Setting | Type | Default | Meaning |', '| --- | --- | --- | --- |');
