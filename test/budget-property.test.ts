@@ -17,6 +17,10 @@
  *   last heartbeat (up to 200 ms of them), or replicas it has not seen yet, are not in its share.
  * - A replica started while Redis is away: it spends `localShare` of each rule whatever the others
  *   spent. Replicas restart here only while Redis is up, and are waited for until they have synced.
+ * - A replica spending its outage share while others spend the shared counts: one cut off alone,
+ *   or one whose command took longer than the command timeout (so the timeout here is long enough
+ *   for a loaded machine), or one still restoring after a loss while another has finished. The
+ *   steps wait, after a loss, until every replica has restored and seen the others restore.
  * - Per-endpoint rules: during an outage a replica spends `allowed ÷ replicas` of an endpoint it
  *   has not itself sent to within the span (the heartbeat carries only the account-wide sums).
  */
@@ -136,7 +140,7 @@ async function play(steps: Step[], start: number): Promise<void> {
   const sent: Admission[] = [];
   let generation = 0;
   const replica = (): Replica => {
-    const link = new RedisLink({ url: redis.url, prefix, commandTimeoutMs: 200 });
+    const link = new RedisLink({ url: redis.url, prefix, commandTimeoutMs: 5_000 });
     const budget = new AccountBudget({
       upstream: 'governance',
       rules: RULES,
@@ -164,6 +168,14 @@ async function play(steps: Step[], start: number): Promise<void> {
       'every replica to heartbeat',
     );
   };
+  /**
+   * After a loss: every replica has restored its counts into the new data set (its first heartbeat
+   * there), then seen that the others have (its second), so none spends an outage share any more.
+   */
+  const rebuilt = async () => {
+    await polled();
+    await polled();
+  };
   /** Killed (SIGKILL): the data set is gone; the replicas notice and count offline. */
   const redisDown = async () => {
     if (!up) return;
@@ -178,6 +190,7 @@ async function play(steps: Step[], start: number): Promise<void> {
     await redis.start();
     await linksAre(true, 'every replica reconnected');
     up = true;
+    await rebuilt();
   };
   /** The replicas that have synced with the current data set and heartbeat into it. */
   const heartbeats = () => admin.zrange(`${prefix}budget:governance:replicas`, 0, -1);
@@ -227,6 +240,7 @@ async function play(steps: Step[], start: number): Promise<void> {
           if (!up) break;
           await polled();
           await redis.deleteKeys(prefix);
+          await rebuilt();
           break;
         case 'replica-restart': {
           // Only while Redis is up (see the file's header): the new process joins the shared counts.
