@@ -595,7 +595,7 @@ describe('writes', () => {
       const gone = before[1]!;
       expect((await call('DELETE', `/entities/${gone.id}`)).status).toBe(204);
       expect((await search()).map((e) => e.id)).toEqual(before.filter((e) => e.id !== gone.id).map((e) => e.id));
-      // A reset is no request through a write route: the store starts a new epoch itself.
+      // A reset goes through no write route; the seed is back all the same.
       own.e.control.reset();
       expect((await search()).map((e) => e.id)).toEqual(before.map((e) => e.id));
     } finally {
@@ -623,7 +623,7 @@ describe('writes', () => {
           expect((await api<EntityInformation>('GET', `/entities/${model.id}`)).body.name).not.toBe(model.name),
         { timeout: 2_500, interval: 20 },
       );
-      // Applied, its answer still held back: the search must not serve what it encoded before.
+      // Applied, its answer still held back: a search shows it already.
       expect((await search()).find((e) => e.id === model.id)!.name).toBe('Aaab Renamed While Searched');
       void write;
     } finally {
