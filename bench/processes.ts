@@ -36,6 +36,9 @@ export function productionNodeFlags(): string[] {
   return (pkg.scripts['start:prod'] ?? '').split(/\s+/).filter((arg) => arg.startsWith('--'));
 }
 
+/** The children that run gateway code and so start with the production flags. */
+const MEASURED_AS_SHIPPED = ['gateway-process.ts', 'young-garbage.ts'];
+
 /** `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript. */
 export async function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
   if (!CHILD_ENTRIES.includes(`bench/${entry}`)) throw new Error(`bench/${entry} is not in build.ts's CHILD_ENTRIES`);
@@ -44,7 +47,7 @@ export async function startChild(entry: string, env: Record<string, string>, sta
     // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`);
     // BENCH_CHILD_STDOUT=1 lets their stdout through (for V8's `--trace-gc`, which prints there).
     execArgv: [
-      ...(entry === 'gateway-process.ts' ? productionNodeFlags() : []),
+      ...(MEASURED_AS_SHIPPED.includes(entry) ? productionNodeFlags() : []),
       ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
     ],
     env: { ...process.env, ...env },
