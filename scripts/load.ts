@@ -7,7 +7,7 @@
  *   npm run load -- --seconds 120 --concurrency 32 --cache-bytes 131072 --rss-margin-mb 256 --heap-margin-mb 32
  *
  * `--server dist/server.js` runs the gateway as production does instead: that built entry in a process
- * of its own, started with `npm run start:prod`'s node flags (or `--node-flags "..."`, "" for none);
+ * of its own, started with `npm run start:prod`'s node flags (or `--node-flags="..."`);
  * the report then adds that process's CPU and memory (`server`), and the memory margins apply to it.
  */
 import { spawn } from 'node:child_process';
