@@ -1,10 +1,10 @@
 /**
- * The GraphiQL page (GRAPHIQL): one self-contained HTML file of about 9 MB (GraphiQL and its
+ * The GraphiQL page (GRAPHIQL): one self-contained HTML file of several MB (GraphiQL and its
  * editor inlined, so it works offline). `npm run build` precompresses it with brotli at the
- * highest quality (only brotli brings it under 2 MB) and gzip, next to the compiled module; a
+ * highest quality (the smallest by far) and gzip, next to the compiled module; a
  * development run without a build compresses it once, faster, on first use. Served with an ETag
  * and cache headers, so a browser downloads it once per gateway version. The renderer's module
- * (the page's 9 MB of source) is imported only to render: loaded, it holds about 33 MB of heap, in
+ * (the page's whole source) is imported only to render: loaded, it holds tens of MB of heap, in
  * every replica, GraphiQL off or not.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { chooseEncoding } from './compression.js';
-import { defaultGraphiQLQuery } from './graphiql.js';
+import { graphiqlTabs } from './graphiql.js';
 
 export interface GraphiQLPage {
   etag: string;
@@ -26,7 +26,7 @@ const FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphi
 
 export async function renderGraphiQLPage(): Promise<string> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery });
+  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultTabs: graphiqlTabs });
 }
 
 const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
