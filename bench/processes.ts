@@ -26,8 +26,8 @@ interface Reply {
 }
 
 /**
- * The node flags of the production start (`npm run start:prod`, the container's CMD: source maps,
- * the heap settings): a gateway is measured with the runtime settings it ships with.
+ * The node flags of the production start (`npm run start:prod`, the container's CMD): a gateway is
+ * measured with the runtime settings it ships with.
  */
 export function productionNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {

@@ -18,7 +18,7 @@ const redis = await requireRedis();
 describe('bench harness (tiny mode)', () => {
   it('runs its processes compiled by tsc, as they ship, and knows the production flags (the container)', async () => {
     const flags = productionNodeFlags();
-    expect(flags).toEqual(expect.arrayContaining(['--enable-source-maps', '--max-semi-space-size=64']));
+    expect(flags).toContain('--enable-source-maps');
     const cmd = /^CMD (.*)$/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))![1]!;
     for (const flag of flags) expect(JSON.parse(cmd)).toContain(flag);
     const child = await startChild('bare-bytes.ts', {});
