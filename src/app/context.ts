@@ -13,6 +13,7 @@ import type { Context } from '../graph/context.js';
 import type { ChangeBus } from '../live/changes.js';
 import type { LivePolling } from '../live/polling.js';
 import { requestIdOf } from '../observability/request-id.js';
+import { anonymous, PERMISSIONS, principalOf } from '../identity/principal.js';
 import type { Upstreams } from './build-upstreams.js';
 
 export interface ContextParts {
@@ -24,9 +25,9 @@ export interface ContextParts {
   polling: LivePolling;
 }
 
-export function contextFactory(parts: ContextParts): ({ request }: { request: Request }) => Context {
+export function contextFactory(parts: ContextParts): (init: { request: Request; req?: object }) => Context {
   const { config, upstreams, governance, calendar } = parts;
-  return ({ request }) => {
+  return ({ request, req }) => {
     const requestId = requestIdOf(request);
     const usage = new UsageTracker({
       maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
@@ -40,6 +41,8 @@ export function contextFactory(parts: ContextParts): ({ request }: { request: Re
     const info: RequestInfo = { requestId, headers: request.headers, usage, signal };
     return {
       requestId,
+      // Until authentication lands every caller holds every permission, as before.
+      principal: principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS),
       usage,
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),
