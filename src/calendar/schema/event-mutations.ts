@@ -20,8 +20,16 @@ const DATE_HELP =
 /** What `updateEvent` lets `null` clear (see docs/api-conventions.md). */
 const CLEARABLE = ['venueId', 'organizerIds'] as const;
 
+/** The graph's event input: the writer's (`../writes.ts`) with whole days and the PostStatus enum. */
+type EventArgs = Omit<EventInput, 'status'> & {
+  startDay?: string | null;
+  endDay?: string | null;
+  postStatus?: PostStatusValue | null;
+  status?: string | null;
+};
+
 const eventFields = (create: boolean) =>
-  builder.inputType(create ? 'CreateEventInput' : 'UpdateEventInput', {
+  builder.inputRef<EventArgs>(create ? 'CreateEventInput' : 'UpdateEventInput').implement({
     description: create ? 'A new calendar event.' : 'Changes to a calendar event; fields left out keep their values.',
     fields: (t) => ({
       title: t.string({ required: create, description: 'The title as plain text.' }),
@@ -92,13 +100,6 @@ const eventFields = (create: boolean) =>
 
 const CreateEventInput = eventFields(true);
 const UpdateEventInput = eventFields(false);
-
-type EventArgs = Omit<EventInput, 'status'> & {
-  startDay?: string | null;
-  endDay?: string | null;
-  postStatus?: PostStatusValue | null;
-  status?: string | null;
-};
 
 /** The graph's input as the writer's: whole days become wall clocks of an all-day event, and the status one string. */
 function eventInput(input: EventArgs, create: boolean): EventInput {

@@ -1,12 +1,14 @@
 /**
  * Input types for venues, organizers, categories and tags, shared by their own mutations and by
- * `createEvent`'s inline venue and organizers.
+ * `createEvent`'s inline venue and organizers. Each is typed by the writer's input shape
+ * (`../writes.ts`), so a field of the wrong type fails to compile.
  */
 import { builder } from '../../graph/builder.js';
+import type { OrganizerInput, TermInput, VenueInput } from '../writes.js';
 import { PostStatus } from './post-status.js';
 
 const venueFields = (name: string, create: boolean) =>
-  builder.inputType(name, {
+  builder.inputRef<VenueInput>(name).implement({
     description: create ? 'A new venue.' : 'Changes to a venue; fields left out keep their values.',
     fields: (t) => ({
       name: t.string({ required: create, description: 'The venue name.' }),
@@ -32,7 +34,7 @@ const venueFields = (name: string, create: boolean) =>
   });
 
 const organizerFields = (name: string, create: boolean) =>
-  builder.inputType(name, {
+  builder.inputRef<OrganizerInput>(name).implement({
     description: create ? 'A new organizer.' : 'Changes to an organizer; fields left out keep their values.',
     fields: (t) => ({
       name: t.string({ required: create, description: 'The organizer name.' }),
@@ -50,7 +52,7 @@ const organizerFields = (name: string, create: boolean) =>
   });
 
 const termFields = (name: string, create: boolean, hierarchical: boolean) =>
-  builder.inputType(name, {
+  builder.inputRef<TermInput>(name).implement({
     description: create
       ? `A new event ${hierarchical ? 'category' : 'tag'}.`
       : `Changes to an event ${hierarchical ? 'category' : 'tag'}; fields left out keep their values.`,
