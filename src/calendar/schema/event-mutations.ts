@@ -124,7 +124,6 @@ function eventInput(input: EventArgs, create: boolean): EventInput {
 builder.mutationFields((t) => ({
   createEvent: t.field({
     type: EventRef,
-    nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: {
       input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }),
@@ -146,7 +145,6 @@ builder.mutationFields((t) => ({
   }),
   updateEvent: t.field({
     type: EventRef,
-    nullable: true,
     description:
       'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
     args: {
@@ -171,7 +169,6 @@ builder.mutationFields((t) => ({
   }),
   deleteEvent: t.field({
     type: DeleteEventPayload,
-    nullable: true,
     description:
       'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
     args: {

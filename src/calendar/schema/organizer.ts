@@ -20,11 +20,10 @@ OrganizerRef.implement({
         'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
       resolve: (o) => organizerVersion(o),
     }),
-    email: t.exposeString('email', { nullable: true, description: 'The contact email address.' }),
+    email: t.exposeString('email', { description: 'The contact email address.' }),
     events: t.connection(
       {
         type: EventRef,
-        nullable: true,
         description:
           "Events by this organizer, in start order (the upstream's default window unless the filter gives dates).",
         args: {
@@ -43,7 +42,6 @@ OrganizerRef.implement({
 builder.queryFields((t) => ({
   organizer: t.field({
     type: OrganizerRef,
-    nullable: true,
     description: 'One organizer by id or by slug (give exactly one); null when there is no such organizer.',
     args: {
       id: t.arg.id({ description: "The organizer's WordPress id." }),
@@ -57,7 +55,6 @@ builder.queryFields((t) => ({
   organizers: t.connection(
     {
       type: OrganizerRef,
-      nullable: true,
       description: 'Organizers, filtered.',
       args: {
         search: t.arg.string({

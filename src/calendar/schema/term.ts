@@ -104,20 +104,15 @@ CategoryRef.implement({
       description: 'The description; empty when there is none.',
     }),
     count: t.exposeInt('count', { nullable: false, description: 'How many events are in the category.' }),
-    url: t.exposeString('url', {
-      nullable: true,
-      description: 'The public archive page of the category, when the upstream sends it.',
-    }),
+    url: t.exposeString('url', { description: 'The public archive page of the category, when the upstream sends it.' }),
     parent: t.field({
       type: CategoryRef,
-      nullable: true,
       description: 'The parent category, or null for a top-level category.',
       resolve: (c, _args, { calendar }) => (c.parentId ? calendar.loaders.category.load(c.parentId) : null),
     }),
     children: t.connection(
       {
         type: CategoryRef,
-        nullable: true,
         description: 'The direct subcategories, including those without events.',
         resolve: (c, args, { calendar }) => {
           const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
@@ -135,7 +130,6 @@ CategoryRef.implement({
     events: t.connection(
       {
         type: EventRef,
-        nullable: true,
         description:
           "Events in this category, in start order (the upstream's default window unless the filter gives dates).",
         args: {
@@ -168,14 +162,10 @@ TagRef.implement({
       description: 'The description; empty when there is none.',
     }),
     count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),
-    url: t.exposeString('url', {
-      nullable: true,
-      description: 'The public archive page of the tag, when the upstream sends it.',
-    }),
+    url: t.exposeString('url', { description: 'The public archive page of the tag, when the upstream sends it.' }),
     events: t.connection(
       {
         type: EventRef,
-        nullable: true,
         description:
           "Events with this tag, in start order (the upstream's default window unless the filter gives dates).",
         args: {
@@ -194,7 +184,6 @@ TagRef.implement({
 builder.queryFields((t) => ({
   category: t.field({
     type: CategoryRef,
-    nullable: true,
     description: 'One event category by id; null when there is no such category.',
     args: { id: t.arg.id({ required: true, description: "The category's WordPress term id." }) },
     resolve: (_root, args, { calendar }) => calendar.loaders.category.load(recordId(args.id, 'id')),
@@ -202,7 +191,6 @@ builder.queryFields((t) => ({
   categories: t.connection(
     {
       type: CategoryRef,
-      nullable: true,
       description: 'Event categories, filtered.',
       args: {
         ...termFields('categories'),
@@ -217,7 +205,6 @@ builder.queryFields((t) => ({
   ),
   tag: t.field({
     type: TagRef,
-    nullable: true,
     description: 'One event tag by id; null when there is no such tag.',
     args: { id: t.arg.id({ required: true, description: "The tag's WordPress term id." }) },
     resolve: (_root, args, { calendar }) => calendar.loaders.tag.load(recordId(args.id, 'id')),
@@ -225,7 +212,6 @@ builder.queryFields((t) => ({
   tags: t.connection(
     {
       type: TagRef,
-      nullable: true,
       description: 'Event tags, filtered.',
       args: termFields('tags'),
       resolve: (_root, args, { calendar }) => {

@@ -20,36 +20,22 @@ VenueRef.implement({
         'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
       resolve: (v) => venueVersion(v),
     }),
-    address: t.exposeString('address', { nullable: true, description: 'The street address.' }),
-    city: t.exposeString('city', { nullable: true, description: 'The city.' }),
-    country: t.exposeString('country', { nullable: true, description: 'The country.' }),
-    province: t.exposeString('province', {
-      nullable: true,
-      description: 'The province, for countries that have provinces.',
-    }),
-    state: t.exposeString('state', { nullable: true, description: 'The state, for countries that have states.' }),
-    stateProvince: t.exposeString('stateProvince', {
-      nullable: true,
-      description: 'The state or province as one value.',
-    }),
-    zip: t.exposeString('zip', { nullable: true, description: 'The postal code.' }),
-    latitude: t.exposeFloat('latitude', {
-      nullable: true,
-      description: 'The latitude, when the site geocodes venues.',
-    }),
-    longitude: t.exposeFloat('longitude', {
-      nullable: true,
-      description: 'The longitude, when the site geocodes venues.',
-    }),
-    showMap: t.exposeBoolean('showMap', { nullable: true, description: 'Whether the site shows a map of the venue.' }),
+    address: t.exposeString('address', { description: 'The street address.' }),
+    city: t.exposeString('city', { description: 'The city.' }),
+    country: t.exposeString('country', { description: 'The country.' }),
+    province: t.exposeString('province', { description: 'The province, for countries that have provinces.' }),
+    state: t.exposeString('state', { description: 'The state, for countries that have states.' }),
+    stateProvince: t.exposeString('stateProvince', { description: 'The state or province as one value.' }),
+    zip: t.exposeString('zip', { description: 'The postal code.' }),
+    latitude: t.exposeFloat('latitude', { description: 'The latitude, when the site geocodes venues.' }),
+    longitude: t.exposeFloat('longitude', { description: 'The longitude, when the site geocodes venues.' }),
+    showMap: t.exposeBoolean('showMap', { description: 'Whether the site shows a map of the venue.' }),
     showMapLink: t.exposeBoolean('showMapLink', {
-      nullable: true,
       description: 'Whether the site shows a link to a map of the venue.',
     }),
     events: t.connection(
       {
         type: EventRef,
-        nullable: true,
         description:
           "Events at this venue, in start order (the upstream's default window unless the filter gives dates).",
         args: {
@@ -68,7 +54,6 @@ VenueRef.implement({
 builder.queryFields((t) => ({
   venue: t.field({
     type: VenueRef,
-    nullable: true,
     description: 'One venue by id or by slug (give exactly one); null when there is no such venue.',
     args: {
       id: t.arg.id({ description: "The venue's WordPress id." }),
@@ -82,7 +67,6 @@ builder.queryFields((t) => ({
   venues: t.connection(
     {
       type: VenueRef,
-      nullable: true,
       description: 'Venues, filtered.',
       args: {
         search: t.arg.string({

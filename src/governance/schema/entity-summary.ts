@@ -34,7 +34,6 @@ EntitySummaryRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: "The record's AI governance kind.",
       resolve: (e) => kindOf(e.entityType?.name),
     }),
@@ -54,7 +53,6 @@ EntitySummaryRef.implement({
     }),
     entity: t.field({
       type: EntityRef,
-      nullable: true,
       description: 'The full record (one upstream read per record, shared within the request).',
       resolve: (e, _a, ctx) => ctx.governance.loaders.entity.load(e.id),
     }),

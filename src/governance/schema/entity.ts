@@ -54,7 +54,6 @@ EntityRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).',
       resolve: (e) => kindOf(e.entityType?.name),
     }),
@@ -74,7 +73,6 @@ EntityRef.implement({
     }),
     workflowStage: t.field({
       type: EntityStageRef,
-      nullable: true,
       description: 'The workflow stage the record is in; null when its type has no workflow.',
       resolve: (e) => e.workflowAndStage ?? null,
     }),
@@ -86,7 +84,6 @@ EntityRef.implement({
     }),
     attribute: t.field({
       type: EntityAttributeRef,
-      nullable: true,
       description: 'One attribute by its field name; null when the record has no such attribute.',
       args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
@@ -105,13 +102,11 @@ EntityRef.implement({
     }),
     createdBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who created the record.',
       resolve: (e) => e.auditFields.createdBy ?? null,
     }),
     lastModifiedBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who last changed the record.',
       resolve: (e) => e.auditFields.lastModifiedBy ?? null,
     }),
@@ -121,7 +116,6 @@ EntityRef.implement({
 builder.queryFields((t) => ({
   entity: t.field({
     type: EntityRef,
-    nullable: true,
     description: 'One AI governance record by its uuid; null when there is none with that id.',
     args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
     resolve: (_root, args, ctx) => ctx.governance.loaders.entity.load(uuidArg(args.id, 'id')),
