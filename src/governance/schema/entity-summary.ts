@@ -7,7 +7,7 @@ import { listKeyOf } from '../../graph/paging.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
   description:
@@ -100,15 +100,6 @@ builder.queryField('entitySummaries', (t) =>
         });
       },
     },
-    {
-      name: 'EntitySummaryConnection',
-      description: 'A page of record summaries.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntitySummaryEdge',
-      description: 'A record summary in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('EntitySummary', 'A page of record summaries.', 'A record summary in a page, with its cursor.'),
   ),
 );

@@ -11,7 +11,7 @@ import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } f
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 type Shape = EntityTypeReference | EntityTypeInformation;
 
@@ -197,15 +197,6 @@ builder.queryFields((t) => ({
         });
       },
     },
-    {
-      name: 'EntityTypeConnection',
-      description: 'A page of entity types.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntityTypeEdge',
-      description: 'An entity type in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('EntityType', 'A page of entity types.', 'An entity type in a page, with its cursor.'),
   ),
 }));

@@ -17,7 +17,7 @@ import {
   UserRef,
   type EntityAttributeShape,
 } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
@@ -150,15 +150,6 @@ builder.queryFields((t) => ({
         });
       },
     },
-    {
-      name: 'EntityConnection',
-      description: 'A page of AI governance records.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntityEdge',
-      description: 'A record in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('Entity', 'A page of AI governance records.', 'A record in a page, with its cursor.'),
   ),
 }));
