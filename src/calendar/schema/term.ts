@@ -6,7 +6,7 @@ import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
-import { EventFilter } from './event-filter.js';
+import { recordEventsArgs } from './event-filter.js';
 import { CategoryConnection, CategoryRef, EventConnection, EventRef, TagConnection, TagRef } from './refs.js';
 
 export const TermOrder = builder.enumType('TermOrder', {
@@ -132,12 +132,7 @@ CategoryRef.implement({
         type: EventRef,
         description:
           "Events in this category, in start order (the upstream's default window unless the filter gives dates).",
-        args: {
-          filter: t.arg({
-            type: EventFilter,
-            description: 'Further conditions on the events; not `categories`, which this category decides.',
-          }),
-        },
+        args: recordEventsArgs('categories', 'category'),
         resolve: (c, args, { calendar }) => eventsOf(calendar, args, 'categories', c.id),
       },
       EventConnection,
@@ -168,12 +163,7 @@ TagRef.implement({
         type: EventRef,
         description:
           "Events with this tag, in start order (the upstream's default window unless the filter gives dates).",
-        args: {
-          filter: t.arg({
-            type: EventFilter,
-            description: 'Further conditions on the events; not `tags`, which this tag decides.',
-          }),
-        },
+        args: recordEventsArgs('tags', 'tag'),
         resolve: (tag, args, { calendar }) => eventsOf(calendar, args, 'tags', tag.id),
       },
       EventConnection,

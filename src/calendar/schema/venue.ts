@@ -3,11 +3,10 @@
  */
 import { builder } from '../../graph/builder.js';
 import { venueVersion } from '../versions.js';
-import { PostStatus, statusInput } from './post-status.js';
-import { listKeyOf } from '../../graph/paging.js';
-import { postListQuery, recordRef } from '../inputs.js';
-import { eventsOf, pagedConnection } from './paged.js';
-import { EventFilter } from './event-filter.js';
+import { recordRef } from '../inputs.js';
+import { byIdOrSlugArgs, linkedPostListArgs, linkedPosts } from './linked-post.js';
+import { eventsOf } from './paged.js';
+import { recordEventsArgs } from './event-filter.js';
 import { EventConnection, EventRef, LinkedPostRef, VenueConnection, VenueRef } from './refs.js';
 
 VenueRef.implement({
@@ -38,12 +37,7 @@ VenueRef.implement({
         type: EventRef,
         description:
           "Events at this venue, in start order (the upstream's default window unless the filter gives dates).",
-        args: {
-          filter: t.arg({
-            type: EventFilter,
-            description: 'Further conditions on the events; not `venues`, which this venue decides.',
-          }),
-        },
+        args: recordEventsArgs('venues', 'venue'),
         resolve: (venue, args, { calendar }) => eventsOf(calendar, args, 'venue', venue.id),
       },
       EventConnection,
@@ -55,10 +49,7 @@ builder.queryFields((t) => ({
   venue: t.field({
     type: VenueRef,
     description: 'One venue by id or by slug (give exactly one); null when there is no such venue.',
-    args: {
-      id: t.arg.id({ description: "The venue's WordPress id." }),
-      slug: t.arg.string({ description: "The venue's slug." }),
-    },
+    args: byIdOrSlugArgs('venue'),
     resolve: (_root, args, { calendar }) => {
       const ref = recordRef(args, 'venue');
       return 'id' in ref ? calendar.loaders.venue.load(ref.id) : calendar.loaders.venueBySlug.load(ref.slug);
@@ -68,23 +59,8 @@ builder.queryFields((t) => ({
     {
       type: VenueRef,
       description: 'Venues, filtered.',
-      args: {
-        search: t.arg.string({
-          description: 'Only venues with this text in their name, description or custom fields.',
-        }),
-        eventId: t.arg.id({ description: 'Only the venues of this event.' }),
-        hasEvents: t.arg.boolean({ description: 'Only venues with (true) or without (false) events.' }),
-        onlyWithUpcoming: t.arg.boolean({ description: 'Only venues with upcoming events.' }),
-        postStatus: t.arg({ type: PostStatus, description: 'Only venues with this post status.' }),
-        status: t.arg.string({
-          description: 'Only venues with this post status, as the upstream spells it.',
-          deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-        }),
-      },
-      resolve: (_root, args, { calendar }) => {
-        const query = postListQuery({ ...args, status: statusInput(args.postStatus, args.status, 'postStatus') });
-        return pagedConnection(calendar, args, listKeyOf('venues', query), calendar.loaders.venues, query);
-      },
+      args: linkedPostListArgs('venues'),
+      resolve: (_root, args, { calendar }) => linkedPosts(calendar, args, 'venues', calendar.loaders.venues),
     },
     VenueConnection,
   ),
