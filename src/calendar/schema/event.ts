@@ -3,6 +3,7 @@
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { eventVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
@@ -36,12 +37,7 @@ EventRef.implement({
       description: 'The global ids of the sites the event was imported through, its own first.',
     }),
     authorId: t.exposeID('authorId', { description: 'The WordPress user id of the author, when the event has one.' }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (e) => eventVersion(e),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => eventVersion(e) }),
     status: t.exposeString('status', {
       nullable: false,
       description:

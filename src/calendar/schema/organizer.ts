@@ -2,6 +2,7 @@
  * The Organizer type, its events, and the organizer queries.
  */
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { organizerVersion } from '../versions.js';
 import { recordRef } from '../inputs.js';
 import { byIdOrSlugArgs, linkedPostListArgs, linkedPosts } from './linked-post.js';
@@ -13,12 +14,7 @@ OrganizerRef.implement({
   description: 'A person or organisation that runs calendar events.',
   interfaces: [LinkedPostRef],
   fields: (t) => ({
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (o) => organizerVersion(o),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (o) => organizerVersion(o) }),
     email: t.exposeString('email', { description: 'The contact email address.' }),
     events: t.connection(
       {

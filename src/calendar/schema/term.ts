@@ -2,6 +2,7 @@
  * Event categories (hierarchical) and event tags, their events, and their queries.
  */
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
@@ -92,12 +93,7 @@ CategoryRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the category.' }),
     name: t.exposeString('name', { nullable: false, description: 'The category name as plain text.' }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (c) => termVersion(c),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the category.' }),
     description: t.exposeString('description', {
       nullable: false,
@@ -145,12 +141,7 @@ TagRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the tag.' }),
     name: t.exposeString('name', { nullable: false, description: 'The tag name as plain text.' }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (c) => termVersion(c),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the tag.' }),
     description: t.exposeString('description', {
       nullable: false,

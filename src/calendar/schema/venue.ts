@@ -2,6 +2,7 @@
  * The Venue type, its events, and the venue queries.
  */
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { venueVersion } from '../versions.js';
 import { recordRef } from '../inputs.js';
 import { byIdOrSlugArgs, linkedPostListArgs, linkedPosts } from './linked-post.js';
@@ -13,12 +14,7 @@ VenueRef.implement({
   description: 'A place where calendar events happen.',
   interfaces: [LinkedPostRef],
   fields: (t) => ({
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (v) => venueVersion(v),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (v) => venueVersion(v) }),
     address: t.exposeString('address', { description: 'The street address.' }),
     city: t.exposeString('city', { description: 'The city.' }),
     country: t.exposeString('country', { description: 'The country.' }),

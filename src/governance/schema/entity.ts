@@ -4,6 +4,7 @@
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation } from '../model.js';
@@ -41,12 +42,7 @@ EntityRef.implement({
       description: "The record's sequence number, in the order records were created.",
     }),
     name: t.exposeString('name', { nullable: false, description: "The record's name." }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (e) => entityVersion(e),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({
       nullable: false,
       description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
