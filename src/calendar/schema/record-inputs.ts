@@ -3,9 +3,27 @@
  * `createEvent`'s inline venue and organizers. Each is typed by the writer's input shape
  * (`../writes.ts`), so a field of the wrong type fails to compile.
  */
-import { builder } from '../../graph/builder.js';
+import { builder, type SchemaTypes } from '../../graph/builder.js';
 import type { OrganizerInput, TermInput, VenueInput } from '../writes.js';
 import { PostStatus } from './post-status.js';
+
+type InputFields = PothosSchemaTypes.InputFieldBuilder<
+  PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>,
+  'InputObject'
+>;
+
+/** The fields venue and organizer inputs share. */
+const linkedPostFields = (t: InputFields, phone: string) => ({
+  phone: t.string({ description: phone }),
+  website: t.string({ description: 'The website URL.' }),
+  description: t.string({ description: 'The description, as HTML.' }),
+  postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
+  status: t.string({
+    description: 'The post status as the upstream spells it, e.g. `publish`.',
+    deprecationReason: 'Use `postStatus`, the PostStatus enum.',
+  }),
+  image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+});
 
 const venueFields = (name: string, create: boolean) =>
   builder.inputRef<VenueInput>(name).implement({
@@ -19,15 +37,7 @@ const venueFields = (name: string, create: boolean) =>
       state: t.string({ description: 'The state.' }),
       stateProvince: t.string({ description: 'The state or province as one value.' }),
       zip: t.string({ description: 'The postal code.' }),
-      phone: t.string({ description: 'The phone number.' }),
-      website: t.string({ description: 'The website URL.' }),
-      description: t.string({ description: 'The description, as HTML.' }),
-      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-      status: t.string({
-        description: 'The post status as the upstream spells it, e.g. `publish`.',
-        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-      }),
-      image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+      ...linkedPostFields(t, 'The phone number.'),
       showMap: t.boolean({ description: 'Whether to show a map of the venue.' }),
       showMapLink: t.boolean({ description: 'Whether to show a link to a map of the venue.' }),
     }),
@@ -39,15 +49,7 @@ const organizerFields = (name: string, create: boolean) =>
     fields: (t) => ({
       name: t.string({ required: create, description: 'The organizer name.' }),
       email: t.string({ description: 'The contact email address.' }),
-      phone: t.string({ description: 'The contact phone number.' }),
-      website: t.string({ description: 'The website URL.' }),
-      description: t.string({ description: 'The description, as HTML.' }),
-      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-      status: t.string({
-        description: 'The post status as the upstream spells it, e.g. `publish`.',
-        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-      }),
-      image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+      ...linkedPostFields(t, 'The contact phone number.'),
     }),
   });
 
