@@ -54,7 +54,6 @@ export function recordChangeType<T>(
       }),
       [o.field]: t.field({
         type: o.ref,
-        nullable: true,
         description: `${o.words.the} now, read with the subscriber's credential; null when it no longer reads.`,
         // Pothos cannot work out its result type for a generic T; `ref` is the record's own type.
         resolve: (c) => c.record as never,

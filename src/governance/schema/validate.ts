@@ -44,6 +44,18 @@ export function checkPaging(scope: GovernanceScope, args: ConnectionArgs, listKe
   validateConnectionArgs(args, scope.maxPageSize, listKey);
 }
 
+/** The names and descriptions of a governance list's connection and edge types (the SDL documents them). */
+export function connectionTypes(name: string, page: string, edge: string) {
+  return [
+    {
+      name: `${name}Connection`,
+      description: page,
+      edgesField: { description: 'The items of this page, each with its cursor.' },
+    },
+    { name: `${name}Edge`, description: edge, nodeField: { description: 'The item itself.' } },
+  ] as const;
+}
+
 export function governanceConnection<T>(
   scope: GovernanceScope,
   args: ConnectionArgs,
