@@ -55,7 +55,7 @@ async function changeUpstream(stack: Stack, id: string, title: string): Promise<
   expect(res.status).toBe(200);
 }
 
-/** Waits until the pollers are idle for the subscription that just started (its first fingerprint taken). */
+/** vi.waitFor with room for two replicas polling through Redis on a loaded machine. */
 const waitFor = <T>(fn: () => T) => vi.waitFor(fn, { timeout: 15_000, interval: 20 });
 
 describe.runIf(run)('subscriptions across replicas (Redis)', () => {
