@@ -134,9 +134,10 @@ describe('MCP endpoint', () => {
     };
     stack.clearRequests();
     const args = { kind: 'DATASET', name: 'MCP retried dataset', organizationId: entity.organizationId };
-    const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await call(client, 'RegisterEntity', args)).out.data!.createEntity);
-    expect(new Set(ids.map((r) => r.id)).size).toBe(1);
+    const ids = new Set<unknown>();
+    for (let i = 0; i < 3; i++)
+      ids.add(((await call(client, 'RegisterEntity', args)).out.data!.createEntity as { id: string }).id);
+    expect(ids.size).toBe(1);
     expect(countRequests(stack.governance, /^POST .*entities$/)).toBe(1);
   });
 
@@ -173,13 +174,14 @@ describe('MCP endpoint', () => {
 });
 
 describe('MCP endpoint, settings', () => {
-  it('write tools are listed only with MCP_MUTATIONS=true', async () => {
-    const stack = await startStack();
+  it('write tools are listed only with MCP_MUTATIONS=true; MCP_MAX_RECORDS caps a list', async () => {
+    const stack = await startStack({ env: { MCP_MAX_RECORDS: '5' } });
     const client = await connect(stack);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       ['AccountBudget', 'DescribeGovernanceModel', 'FindEntities', 'FindEvents', 'GetEntity', 'GetEvent'].sort(),
     );
+    expect((await call(client, 'FindEntities', { limit: 20 })).out.items).toHaveLength(5);
     const refused = await call(client, 'RegisterEntity', { kind: 'DATASET', name: 'x', organizationId: 'y' });
     expect(refused.isError).toBe(true);
     await client.close();
