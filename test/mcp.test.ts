@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../src/app/gateway.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 
 type Structured = Record<string, unknown> & {
@@ -196,6 +197,23 @@ describe('MCP endpoint, settings', () => {
     const raw = await stack.query('{ entities(first: 1) { nodes { id } } }');
     expect(raw.errors?.[0]?.message).toMatch(/persisted/i);
     await client.close();
+  });
+
+  it('a tool call is a GraphQL execution whose context names the tool (for the logs and the audit)', async () => {
+    const seen: unknown[] = [];
+    const { config } = await startStack();
+    const gateway = createGateway({
+      config,
+      extraPlugins: [{ onExecute: ({ args }) => void seen.push((args.contextValue as { mcp?: unknown }).mcp) }],
+    });
+    const res = await gateway.yoga.fetch('http://gateway.test/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'AccountBudget' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(seen).toEqual([{ tool: 'AccountBudget' }]);
+    await gateway.close();
   });
 
   it('MCP=false: no /mcp', async () => {
