@@ -137,7 +137,8 @@ function budgetRefusal(estimate: DetailedEstimate, context: Context) {
         code: ErrorCode.RATE_LIMITED,
         retryAfter,
         estimatedCalls: estimate.total,
-        http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+        // The header is set once, in onResponse (from retryAfterOf), as for RATE_LIMITED fields.
+        http: { status: 429 },
       },
     });
   }
