@@ -14,8 +14,21 @@ if (problems.length > 0) {
 }
 const host = isSet('HOST') ? settings.HOST! : '127.0.0.1';
 const port = (name: 'GOVERNANCE_EMULATOR_PORT' | 'CALENDAR_EMULATOR_PORT') => settings[name];
-const governance = await startGovernanceEmulator({ port: port('GOVERNANCE_EMULATOR_PORT'), host, controlRoutes: true });
-const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT'), host, controlRoutes: true });
+/** A port in use is one line naming the setting to change, not Node's stack. */
+const orExit = <T>(name: 'GOVERNANCE_EMULATOR_PORT' | 'CALENDAR_EMULATOR_PORT', started: Promise<T>) =>
+  started.catch((e: NodeJS.ErrnoException) => {
+    const why = e.code === 'EADDRINUSE' ? 'is already in use' : `cannot be listened on (${e.code ?? e.message})`;
+    console.error(`emulators failed to start: port ${port(name)} on ${host} ${why}; set ${name}`);
+    process.exit(1);
+  });
+const governance = await orExit(
+  'GOVERNANCE_EMULATOR_PORT',
+  startGovernanceEmulator({ port: port('GOVERNANCE_EMULATOR_PORT'), host, controlRoutes: true }),
+);
+const calendar = await orExit(
+  'CALENDAR_EMULATOR_PORT',
+  startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT'), host, controlRoutes: true }),
+);
 
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
 console.log(

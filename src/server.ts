@@ -41,6 +41,16 @@ async function main(): Promise<void> {
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
   const gateway = createGateway({ config, extraPlugins: [drain.plugin()] });
   const server = createServer(drain.wrap(gateway.handler));
+  server.once('error', (e: NodeJS.ErrnoException) => {
+    // One line, no stack: the usual cause is a second gateway or a leftover process on the port.
+    const where = `${config.host}:${config.port}`;
+    console.error(
+      e.code === 'EADDRINUSE'
+        ? `gateway failed to start: port ${config.port} is already in use (${where}); stop what listens there or set PORT`
+        : `gateway failed to start: cannot listen on ${where}: ${e.code ?? e.message}`,
+    );
+    process.exit(1);
+  });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
