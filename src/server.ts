@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { renderHelp } from './config/help.js';
 import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-emulators.js';
-import { createGateway } from './app/gateway.js';
+import { createGateway, type Gateway } from './app/gateway.js';
 import { Drain } from './http/drain.js';
 
 async function main(): Promise<void> {
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
     console.log(`gateway ready: http://${host}:${port}/graphql${config.graphiql ? ' (GraphiQL in a browser)' : ''}`);
+    void logUpstreams(gateway);
   });
 
   let stopping = false;
@@ -79,6 +80,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** One line per upstream at start: does it answer, and if not, why (never its URL). */
+async function logUpstreams(gateway: Gateway): Promise<void> {
+  const reports = await gateway.observability.upstreamReports();
+  for (const [name, r] of Object.entries(reports)) {
+    const detail = [r.status !== undefined ? `HTTP ${r.status}` : undefined, r.cause].filter(Boolean).join(', ');
+    const state =
+      r.state === 'up' ? 'answers' : r.state === 'paused' ? 'is pausing the gateway (429)' : 'does not answer';
+    console.log(`upstream ${name}: ${state}${detail ? ` (${detail})` : ''}`);
+  }
 }
 
 main().catch((e: unknown) => {

@@ -124,7 +124,7 @@ describe('extensions.cost and Query.budget', () => {
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       body: JSON.stringify({ query: '{ entities(first: 10) { nodes { links(first: 1) { totalCount } } } }' }),
     });
-    const res = (await http.json()) as Any;
+    const res: Any = await http.json();
     expect(http.status).toBe(429);
     expect(http.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(Number(http.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -142,7 +142,7 @@ describe('extensions.cost and Query.budget', () => {
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       body: JSON.stringify({ query: '{ entityTypes(first: 2) { totalCount } }' }),
     });
-    const res = (await http.json()) as Any;
+    const res: Any = await http.json();
     expect(http.status).toBe(200);
     expect(res.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED' });
     expect(http.headers.get('retry-after')).toBe('3');

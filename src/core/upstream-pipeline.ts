@@ -8,14 +8,14 @@
  */
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
-import { UpstreamError, type UpstreamName } from './errors.js';
+import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamEvent, UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { Admission, TrafficControl } from './traffic.js';
-import type { TrafficLogger } from './traffic-log.js';
+import { throttledLogger, type TrafficLogger } from './traffic-log.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -156,16 +156,21 @@ interface InFlight {
   signal?: AbortSignal;
 }
 
+/** Failed upstream calls are logged once per cause per this interval (an outage is not a log flood). */
+const FAILURE_LOG_INTERVAL_MS = 10_000;
+
 export class Upstream {
   readonly name: UpstreamName;
   private readonly inflight = new Map<string, InFlight>();
   private readonly origin: string;
   private readonly basePath: string;
+  private readonly logFailure?: ReturnType<typeof throttledLogger>;
 
   constructor(private readonly options: UpstreamOptions) {
     this.name = options.name;
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
+    if (options.log) this.logFailure = throttledLogger(options.log, FAILURE_LOG_INTERVAL_MS);
   }
 
   get cache(): ResponseCache {
@@ -343,13 +348,41 @@ export class Upstream {
       failures: 0,
       rateLimited: 0,
     };
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(s, attempt);
-      // Retries wait in the queue no longer than the request's own deadline.
-      s.queueDeadline = Math.min(s.queueDeadline, s.requestDeadline);
-      const answer = await this.afterAttempt(s, attempt, outcome);
-      if (answer !== AGAIN) return answer;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await this.attempt(s, attempt);
+        // Retries wait in the queue no longer than the request's own deadline.
+        s.queueDeadline = Math.min(s.queueDeadline, s.requestDeadline);
+        const answer = await this.afterAttempt(s, attempt, outcome);
+        if (answer === AGAIN) continue;
+        if (answer.status >= 500) this.failed(call, answer.status);
+        return answer;
+      }
+    } catch (e) {
+      if (e instanceof UpstreamError && (e.kind === 'unavailable' || e.kind === 'outcome-unknown'))
+        this.failed(call, e);
+      throw e;
     }
+  }
+
+  /** One warn line per cause (DNS, refused, reset, TLS, timeout, 5xx) per interval; no URL, no credentials. */
+  private failed(call: UpstreamCall, failure: UpstreamError | number): void {
+    if (!this.logFailure || (failure instanceof UpstreamError && this.aborted(failure))) return;
+    const cause = typeof failure === 'number' ? 'http-5xx' : failureCause(failure);
+    const status = typeof failure === 'number' ? failure : failure.status;
+    this.logFailure(cause, {
+      level: 'warn',
+      msg: 'upstream call failed',
+      upstream: this.name,
+      operation: call.operation,
+      cause,
+      ...(status !== undefined ? { status } : {}),
+    });
+  }
+
+  /** A request cancelled by its own caller is no upstream failure. */
+  private aborted(e: UpstreamError): boolean {
+    return /was cancelled/.test(e.message);
   }
 
   /** One attempt: a scheduler slot, admission, the wire. A fault of the wire comes back as its error. */

@@ -88,15 +88,7 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   // Our own typed errors (e.g. badInput) keep the path and locations graphql-js attached to them.
   if (original instanceof GraphQLError && original.extensions?.code)
     return error instanceof GraphQLError ? error : original;
-  if (
-    error instanceof GraphQLError &&
-    !error.path &&
-    error.nodes?.length &&
-    !error.extensions?.code &&
-    original instanceof GraphQLError
-  ) {
-    // An error graphql-js raised about the document before execution, e.g. `Variable "$first" got
-    // invalid value "x"; Int cannot represent …` or a null for a non-null variable: the client's mistake.
+  if (isClientInputError(error)) {
     return createGraphQLError(error.message, {
       nodes: error.nodes,
       source: error.source,
@@ -114,4 +106,19 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     masked.extensions.originalMessage = original.message;
   }
   return masked;
+}
+
+/**
+ * An error graphql-js raised about the request before execution, e.g. `Variable "$first" got invalid
+ * value "x"; Int cannot represent …` or a null for a non-null variable: the client's mistake
+ * (BAD_USER_INPUT, a warning in the log, never an error with a stack).
+ */
+export function isClientInputError(error: unknown): error is GraphQLError {
+  return (
+    error instanceof GraphQLError &&
+    !error.path &&
+    !!error.nodes?.length &&
+    !error.extensions?.code &&
+    (error.originalError === undefined || error.originalError instanceof GraphQLError)
+  );
 }

@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { createLogger, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
 import { isUpstreamError } from '../core/errors.js';
+import { isClientInputError } from '../graph/errors.js';
 import type { OperationListener, OperationRecord } from '../http/plugins/use-operation-events.js';
 
 export type LogSink = (line: string) => void;
@@ -36,6 +37,7 @@ function levelOf(record: OperationRecord): 'info' | 'warn' | 'error' {
 
 /** An error the gateway expects and reports as a typed error: its request's log line says enough. */
 function expected(error: unknown): boolean {
+  if (isClientInputError(error)) return true;
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (isUpstreamError(original)) return true;
   const code = original instanceof GraphQLError ? original.extensions?.code : undefined;

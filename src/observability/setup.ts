@@ -13,7 +13,7 @@ import { useReadiness } from '../http/plugins/use-readiness.js';
 import { requestLogger, type LogSink } from './logging.js';
 import { createMetrics, type GatewayMetrics } from './metrics.js';
 import { redisPing, type ReadinessSources } from './readiness.js';
-import { UpstreamProbe } from './upstream-probe.js';
+import { UpstreamProbe, type UpstreamReport } from './upstream-probe.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import { createTracing, type Tracing } from './tracing.js';
 
@@ -32,6 +32,8 @@ export interface Observability {
   plugins: Plugin<Context>[];
   /** The log line and metrics of requests answered before Yoga (response cache hits). */
   edgeListeners: OperationListener[];
+  /** Each upstream's probe report, as /ready has it (the start line names them). */
+  upstreamReports(): Promise<Record<string, UpstreamReport>>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,10 @@ export function createObservability({ config, logSink, upstreams }: Observabilit
     upstream: combineObservers(metrics?.upstream, tracing?.upstream),
     plugins,
     edgeListeners: [metrics?.operations, logger].filter((l): l is OperationListener => l !== undefined),
+    async upstreamReports() {
+      const entries = Object.entries(readiness().upstreams);
+      return Object.fromEntries(await Promise.all(entries.map(async ([name, p]) => [name, await p.report()] as const)));
+    },
     async close() {
       await Promise.all([tracing?.shutdown(), redis?.close()]);
     },

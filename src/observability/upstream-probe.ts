@@ -7,7 +7,7 @@
  * `up`: any answer below 500. `down`: a 5xx, a refused or reset connection, no answer in time.
  * `paused`: the account is in a 429 pause (nothing is sent then; the upstream is there).
  */
-import { isUpstreamError } from '../core/errors.js';
+import { failureCause, isUpstreamError, type FailureCause } from '../core/errors.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import { UsageTracker } from '../core/usage.js';
 
@@ -19,6 +19,8 @@ export interface UpstreamReport {
   checkedAt: string;
   /** The probe's HTTP status, when one came. */
   status?: number;
+  /** `down`: why (DNS, refused, reset, TLS, timeout, 5xx), never the URL. */
+  cause?: FailureCause;
 }
 
 export class UpstreamProbe {
@@ -39,11 +41,12 @@ export class UpstreamProbe {
 
   private async probe(): Promise<UpstreamReport> {
     const at = Date.now();
-    const done = (state: UpstreamState, status?: number) => {
+    const done = (state: UpstreamState, status?: number, cause?: FailureCause) => {
       const report: UpstreamReport = {
         state,
         checkedAt: new Date(at).toISOString(),
         ...(status !== undefined ? { status } : {}),
+        ...(cause !== undefined ? { cause } : {}),
       };
       this.last = { at, report };
       return report;
@@ -55,10 +58,10 @@ export class UpstreamProbe {
         { method: 'HEAD', path: '/', idempotent: false, kind: 'read', operation: 'ready.probe' },
         { identity: 'readiness', usage: new UsageTracker(), signal: AbortSignal.timeout(this.timeoutMs) },
       );
-      return done(res.status < 500 ? 'up' : 'down', res.status);
+      return res.status < 500 ? done('up', res.status) : done('down', res.status, 'http-5xx');
     } catch (e) {
       if (isUpstreamError(e) && e.kind === 'rate-limited') return done('paused', e.status);
-      return done('down', isUpstreamError(e) ? e.status : undefined);
+      return done('down', isUpstreamError(e) ? e.status : undefined, failureCause(e));
     }
   }
 }
