@@ -6,7 +6,7 @@
  */
 import { parse, validate } from 'graphql';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { operation, operationNames } from './support/operations.js';
 import { calls, forgetCalendarCache } from './support/calendar.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';
@@ -299,12 +299,7 @@ describe('venues, organizers, categories, tags', () => {
 describe('fewest upstream calls', () => {
   it('EventGraph(first: 20) costs one events page plus one per distinct venue and organizer', async () => {
     const fresh = await startStack({ env: { CACHE_TTL_MS: '0' } });
-    const res = await fresh.query<Json>(
-      `query EventGraph($first: Int!) { events(first: $first) { nodes { id title startDate
-      venue { id name city country events(first: 3) { nodes { id title } } }
-      organizers { id name email events(first: 3) { nodes { id title venue { id name } } } } } } }`,
-      { first: 20 },
-    );
+    const res = await fresh.query<Json>(operation('EventGraph'), { first: 20 });
     expect(res.errors).toBeUndefined();
     const nodes: Json[] = res.data!.events.nodes;
     const venues = new Set(nodes.filter((e) => e.venue).map((e) => e.venue.id));

@@ -21,7 +21,7 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { startStack, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';
 

@@ -31,7 +31,7 @@ import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import type { ResponseCacheEdge } from '../http/response-cache.js';
 import type { yogaLogger } from '../observability/logging.js';
-import type { Observability } from '../observability/setup.js';
+import type { Observability } from './observability.js';
 import type { Upstreams } from './build-upstreams.js';
 
 /** What a plugin builder may read. */

@@ -20,7 +20,7 @@ import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
 import type { Context } from '../graph/context.js';
-import type { OperationListener } from './plugins/use-operation-events.js';
+import type { OperationListener } from '../observability/operation-record.js';
 import { safeClientRequestId } from '../observability/request-id.js';
 import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
 import { CSRF_HEADERS } from './plugins/use-security.js';

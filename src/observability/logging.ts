@@ -6,9 +6,8 @@
 import { GraphQLError } from 'graphql';
 import { createLogger, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
-import { isUpstreamError } from '../core/errors.js';
-import { isClientInputError } from '../graph/errors.js';
-import type { OperationListener, OperationRecord } from '../http/plugins/use-operation-events.js';
+import { InputError, isUpstreamError } from '../core/errors.js';
+import type { OperationListener, OperationRecord } from './operation-record.js';
 
 export type LogSink = (line: string) => void;
 
@@ -37,9 +36,11 @@ function levelOf(record: OperationRecord): 'info' | 'warn' | 'error' {
 
 /** An error the gateway expects and reports as a typed error: its request's log line says enough. */
 function expected(error: unknown): boolean {
-  if (isClientInputError(error)) return true;
+  // graphql-js's own refusal of a variable (`Variable "$n" got invalid value "ten"; Int cannot
+  // represent …`), logged before maskError gives it BAD_USER_INPUT: the client's mistake.
+  if (error instanceof GraphQLError && !error.path && error.originalError instanceof GraphQLError) return true;
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-  if (isUpstreamError(original)) return true;
+  if (isUpstreamError(original) || original instanceof InputError) return true;
   const code = original instanceof GraphQLError ? original.extensions?.code : undefined;
   return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR';
 }
