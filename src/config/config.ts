@@ -71,6 +71,8 @@ export interface Config {
     answers: { enabled: boolean; maxBytes: number };
   };
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
+  /** Per-upstream circuit breaker (`core/breaker.ts`): failures in a row that open it, time it stays open. */
+  breaker: { failures: number; openMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -240,6 +242,7 @@ export function loadConfig(env?: Env): Config {
       baseDelayMs: s.UPSTREAM_RETRY_BASE_MS,
       maxDelayMs: s.UPSTREAM_RETRY_MAX_MS,
     },
+    breaker: { failures: s.UPSTREAM_BREAKER_FAILURES, openMs: s.UPSTREAM_BREAKER_OPEN_MS },
     graphiql,
     logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : nodeEnv === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),

@@ -502,6 +502,20 @@ const DEFINITIONS = {
     max: 600_000,
     description: 'Largest retry backoff.',
   }),
+  UPSTREAM_BREAKER_FAILURES: int({
+    group: 'upstream',
+    default: 5,
+    min: 0,
+    max: 1_000,
+    description: "Timeouts, connection faults or 5xx in a row that open an upstream's circuit breaker (0: off).",
+  }),
+  UPSTREAM_BREAKER_OPEN_MS: int({
+    group: 'upstream',
+    default: 5_000,
+    min: 1,
+    max: 600_000,
+    description: 'How long an open breaker fails calls at once before one probe may go.',
+  }),
   CACHE_MAX_BYTES: int({
     group: 'cache',
     default: 64 * MB,
@@ -669,7 +683,8 @@ const DEFINITIONS = {
     default: 10_000,
     min: 1,
     max: 600_000,
-    description: 'Total time one upstream request may take across its attempts and backoffs, from its first send.',
+    description:
+      'Total time one upstream request may take across its queue wait, attempts and backoffs (waits for the account budget or a 429 pause not counted).',
   }),
   GATEWAY_OPERATION_DEADLINE_MS: int({
     group: 'traffic',

@@ -51,6 +51,8 @@ export interface UpstreamErrorOptions {
   applied?: boolean;
   /** `contract`: the payload field (dotted path) that broke the contract. */
   field?: string;
+  /** `unavailable` without a call: the upstream's circuit breaker is open. */
+  breaker?: boolean;
   cause?: unknown;
 }
 
@@ -64,6 +66,7 @@ export class UpstreamError extends Error {
   readonly sent?: boolean;
   readonly applied?: boolean;
   readonly field?: string;
+  readonly breaker?: boolean;
 
   constructor(
     readonly upstream: UpstreamName,
@@ -80,6 +83,7 @@ export class UpstreamError extends Error {
     this.sent = options.sent;
     this.applied = options.applied;
     this.field = options.field;
+    this.breaker = options.breaker;
   }
 }
 

@@ -6,6 +6,7 @@
  * status and body (a 429 never reaches an adapter: it pauses the account and is retried, or becomes
  * a `rate-limited` UpstreamError).
  */
+import type { BreakerState, UpstreamBreaker } from './breaker.js';
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
 import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
@@ -93,6 +94,8 @@ export interface UpstreamOptions {
   /** Total time of one request across its attempts and backoffs, from its first send. */
   requestDeadlineMs: number;
   log?: TrafficLogger;
+  /** Fails calls at once while the upstream is unwell (see breaker.ts). */
+  breaker?: UpstreamBreaker;
   /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
   observer?: UpstreamObserver;
 }
@@ -135,6 +138,8 @@ interface Sending {
   queueDeadline: number;
   /** Set at the first send: all attempts and backoffs end here. */
   requestDeadline: number;
+  /** When the request first asked for a slot: a wait for one counts toward its deadline. */
+  queuedAt: number;
   /** Failed attempts so far (retried on 502/503/504, resets and timeouts). */
   failures: number;
   /** 429s so far. */
@@ -183,6 +188,11 @@ export class Upstream {
 
   get traffic(): TrafficControl {
     return this.options.traffic;
+  }
+
+  /** The circuit breaker's state (`closed` without a breaker). */
+  get breakerState(): BreakerState {
+    return this.options.breaker?.state ?? 'closed';
   }
 
   /**
@@ -252,6 +262,9 @@ export class Upstream {
       }
       observer?.cache?.(event!, 'miss');
     }
+    // An open breaker fails the call before it asks Redis or waits for anything.
+    const refused = this.options.breaker?.refusal();
+    if (refused) throw refused;
     // This operation's call budget is charged here, by its own caller, so that a read shared with
     // other requests never carries one request's budget error to another.
     if (!call.idempotent) {
@@ -335,16 +348,20 @@ export class Upstream {
    * the operation's), each attempt's timeouts clipped to what is left.
    */
   private async send(call: UpstreamCall, url: Target, caller: Caller): Promise<HttpResponse> {
-    const { observer, traffic } = this.options;
+    const { observer, traffic, breaker } = this.options;
+    // An open breaker fails the call before it waits for anything; the half-open probe goes last.
+    const refused = breaker?.refusal();
+    if (refused) throw refused;
     const s: Sending = {
       call,
       url,
       caller,
       event: observer && { upstream: this.name, operation: call.operation, caller },
-      priority: PRIORITY_OF[call.kind],
+      priority: breaker?.probeDue() ? 'background' : PRIORITY_OF[call.kind],
       endpoint: `${call.method} ${endpointOf(url)}`,
       queueDeadline: Math.min(traffic.deadline(), caller.usage.deadline),
       requestDeadline: Infinity,
+      queuedAt: Date.now(),
       failures: 0,
       rateLimited: 0,
     };
@@ -367,7 +384,7 @@ export class Upstream {
 
   /** One warn line per cause (DNS, refused, reset, TLS, timeout, 5xx) per interval; no URL, no credentials. */
   private failed(call: UpstreamCall, failure: UpstreamError | number): void {
-    if (!this.logFailure || (failure instanceof UpstreamError && this.aborted(failure))) return;
+    if (!this.logFailure || (failure instanceof UpstreamError && (failure.breaker || this.aborted(failure)))) return;
     const cause = typeof failure === 'number' ? 'http-5xx' : failureCause(failure);
     const status = typeof failure === 'number' ? failure : failure.status;
     this.logFailure(cause, {
@@ -391,17 +408,30 @@ export class Upstream {
     const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
     let onWire = false;
     const scheduled = limiter.schedule(s.priority, async () => {
-      let admission;
+      const slotAt = Date.now();
+      let admission: Admission;
       try {
         admission = await this.admit(s);
       } finally {
         dequeued?.();
       }
-      if (s.requestDeadline === Infinity)
-        s.requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, s.caller.usage.deadline);
-      s.caller.usage.request(this.name);
-      onWire = true;
-      return this.onWire(s, attempt, admission);
+      // The deadline runs from the first ask for a slot: a full queue in front of a stalled upstream
+      // must not add a whole deadline on top. Waiting for the account (budget, 429 pause) is not counted.
+      const start = s.queuedAt + (Date.now() - slotAt);
+      const wire = () => {
+        if (s.requestDeadline === Infinity)
+          s.requestDeadline = Math.min(start + this.options.requestDeadlineMs, s.caller.usage.deadline);
+        s.caller.usage.request(this.name);
+        onWire = true;
+        return this.onWire(s, attempt, admission);
+      };
+      const { breaker } = this.options;
+      if (!breaker) return wire();
+      // The breaker may have opened while this call waited: then it is refused and its point given back.
+      return breaker.run(wire).catch((e: unknown) => {
+        if (!onWire) this.options.traffic.release(admission);
+        throw e;
+      });
     });
     return scheduled.catch((e: unknown) => {
       // The scheduler answers running calls at shutdown: a write already on the wire then may

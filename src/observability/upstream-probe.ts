@@ -8,6 +8,7 @@
  * `paused`: the account is in a 429 pause (nothing is sent then; the upstream is there).
  */
 import { failureCause, isUpstreamError, type FailureCause } from '../core/errors.js';
+import type { BreakerState } from '../core/breaker.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import { UsageTracker } from '../core/usage.js';
 
@@ -21,6 +22,8 @@ export interface UpstreamReport {
   status?: number;
   /** `down`: why (DNS, refused, reset, TLS, timeout, 5xx), never the URL. */
   cause?: FailureCause;
+  /** The upstream's circuit breaker: `open` and `half-open` fail calls at once. */
+  breaker?: BreakerState;
 }
 
 export class UpstreamProbe {
@@ -33,10 +36,11 @@ export class UpstreamProbe {
     private readonly timeoutMs: number,
   ) {}
 
-  report(): Promise<UpstreamReport> {
-    if (this.last && Date.now() - this.last.at < this.ttlMs) return Promise.resolve(this.last.report);
-    this.running ??= this.probe().finally(() => (this.running = undefined));
-    return this.running;
+  /** The last probe's outcome, with the circuit breaker's state now. */
+  async report(): Promise<UpstreamReport> {
+    if (!this.last || Date.now() - this.last.at >= this.ttlMs)
+      await (this.running ??= this.probe().finally(() => (this.running = undefined)));
+    return { ...this.last!.report, breaker: this.upstream.breakerState };
   }
 
   private async probe(): Promise<UpstreamReport> {
