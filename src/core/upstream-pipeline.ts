@@ -240,13 +240,12 @@ export class Upstream {
 
   /** `target`: what `target(call, caller)` gave for this call (headers aside), if the caller has it. */
   async call(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): Promise<HttpResponse> {
-    const { url, key } = target;
-    const { cache } = this.options;
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
+    let stale: HttpResponse | undefined;
     if (call.cache) {
       caller.usage.readTags(call.cache.tags);
-      const hit = cache.get(key);
+      const hit = this.options.cache.get(target.key);
       if (hit?.fresh) {
         caller.usage.readFreshUntil(hit.entry.freshUntil);
         caller.usage.cacheHit(this.name);
@@ -254,14 +253,39 @@ export class Upstream {
         return hit.entry.response;
       }
       // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
-      if (hit && this.options.traffic.holding()) {
-        caller.usage.readFreshUntil(null);
-        caller.usage.cacheHit(this.name, true);
-        observer?.cache?.(event!, 'stale');
-        return hit.entry.response;
-      }
+      if (hit && this.options.traffic.holding()) return this.serveStale(hit.entry.response, caller, event);
       observer?.cache?.(event!, 'miss');
+      stale = hit?.entry.response;
     }
+    if (!stale) return this.load(call, caller, target, event);
+    // Stale if error: when the upstream fails (or its breaker is open), the expired answer, still
+    // within CACHE_MAX_STALE_MS (the cache drops it then) and under this caller's own key, is served.
+    try {
+      const res = await this.load(call, caller, target, event);
+      return res.status >= 500 ? this.serveStale(stale, caller, event) : res;
+    } catch (e) {
+      if (e instanceof UpstreamError && e.kind === 'unavailable') return this.serveStale(stale, caller, event);
+      throw e;
+    }
+  }
+
+  /** An expired answer, counted as a stale hit (`extensions.cost`), so the field is marked stale. */
+  private serveStale(response: HttpResponse, caller: Caller, event: UpstreamEvent | undefined): HttpResponse {
+    caller.usage.readFreshUntil(null);
+    caller.usage.cacheHit(this.name, true);
+    if (event) this.options.observer?.cache?.(event, 'stale');
+    return response;
+  }
+
+  /** A read the local cache could not answer fresh, or any write: the breaker, in-flight sharing, the wire. */
+  private async load(
+    call: UpstreamCall,
+    caller: Caller,
+    target: CallTarget,
+    event: UpstreamEvent | undefined,
+  ): Promise<HttpResponse> {
+    const { url, key } = target;
+    const { cache, observer } = this.options;
     // An open breaker fails the call before it asks Redis or waits for anything.
     const refused = this.options.breaker?.refusal();
     if (refused) throw refused;
