@@ -249,7 +249,7 @@ export function loadConfig(env?: Env): Config {
     persistedOperations: s.PERSISTED_OPERATIONS,
     jit: s.GRAPHQL_JIT,
     security: readSecurity(s, production, graphiql),
-    traffic: readTrafficConfig(s, problems),
+    traffic: readTrafficConfig(s, problems, isSet('GOVERNANCE_LOCAL_SHARE', env)),
     http: {
       // Closed by default in production: a browser app on another origin must be listed.
       corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),

@@ -122,13 +122,13 @@ function url(o: Common & { protocols?: string[]; defaultText?: string }): Settin
 }
 
 /** `0.9` or `90%`, above 0 and at most 1. */
-function fraction(o: Common & { default: number }): Setting<number> {
+function fraction(o: Common & { default: number; defaultText?: string }): Setting<number> {
   return {
     name: '',
     ...o,
     secret: false,
     type: 'fraction (0, 1] or percent',
-    default: String(o.default),
+    default: o.defaultText ?? String(o.default),
     fallback: o.default,
     schema: z
       .string()
@@ -732,7 +732,17 @@ const DEFINITIONS = {
   GOVERNANCE_LOCAL_SHARE: fraction({
     group: 'traffic',
     default: 0.5,
-    description: 'Fraction of each rule a replica allows itself while Redis is unreachable.',
+    defaultText: '1 / GATEWAY_REPLICAS, else 0.5',
+    description:
+      'Fraction of each rule a replica allows itself while Redis is unreachable; × GATEWAY_REPLICAS must not exceed 1.',
+  }),
+  GATEWAY_REPLICAS: optionalInt({
+    group: 'traffic',
+    min: 1,
+    max: 1_000,
+    defaultText: 'unknown',
+    description:
+      'Replicas expected to share the account: the local share defaults to 1 / this, and is checked against it.',
   }),
   // redis
   REDIS_URL: url({

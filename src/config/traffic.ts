@@ -70,7 +70,21 @@ const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
 const ENDPOINT_MINUTE = 1_000;
 
 /** Built from the validated settings (`settings.ts` parses the rule lists); adds cross-setting problems. */
-export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfig {
+/**
+ * The share of each rule a replica spends alone while Redis is away: 1 / GATEWAY_REPLICAS unless set,
+ * and never more than that, so N replicas cut off together cannot overspend the account.
+ */
+function localShare(s: Settings, shareSet: boolean, problems: string[]): number {
+  const replicas = s.GATEWAY_REPLICAS;
+  if (!shareSet) return replicas ? 1 / replicas : s.GOVERNANCE_LOCAL_SHARE;
+  if (replicas && s.GOVERNANCE_LOCAL_SHARE * replicas > 1 + 1e-9)
+    problems.push(
+      `GOVERNANCE_LOCAL_SHARE ${s.GOVERNANCE_LOCAL_SHARE} × GATEWAY_REPLICAS ${replicas} is more than 1: with Redis away the replicas together could spend more than the account; leave the share unset (1 / replicas) or lower it.`,
+    );
+  return s.GOVERNANCE_LOCAL_SHARE;
+}
+
+export function readTrafficConfig(s: Settings, problems: string[], shareSet = false): TrafficConfig {
   const base = PROFILES[s.GOVERNANCE_RATE_PROFILE];
   const governanceDefaults: Record<string, number> = { minute: base.minute, hour: base.hour };
   if (s.GOVERNANCE_RATE_PER_ENDPOINT) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
@@ -109,7 +123,7 @@ export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfi
     rateLimitRetries: s.UPSTREAM_RATE_LIMIT_RETRIES,
     maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
     redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
-    localShare: s.GOVERNANCE_LOCAL_SHARE,
+    localShare: localShare(s, shareSet, problems),
     redisCommandTimeoutMs: s.REDIS_COMMAND_TIMEOUT_MS,
     // GATEWAY_USAGE_EXTENSION is the setting's earlier name.
     costExtension: s.GATEWAY_COST_EXTENSION ?? s.GATEWAY_USAGE_EXTENSION ?? true,
