@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { loadConfig } from '../src/config/config.js';
+import { loadConfig, type Config } from '../src/config/config.js';
 import { fileRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';
@@ -18,8 +18,9 @@ type Any = any;
 
 /** The documented request deadline (UPSTREAM_REQUEST_DEADLINE_MS), left at its default. */
 const DEADLINE_MS = loadConfig({ NODE_ENV: 'test' }).traffic.requestDeadlineMs;
+const ENV = { CACHE_TTL_MS: '120000' };
 /** The breaker's threshold at its default; it stays open through the waves. */
-const ENV = { UPSTREAM_BREAKER_OPEN_MS: '120000', CACHE_TTL_MS: '120000' };
+const OPEN_LONG = (c: Config): Config => ({ ...c, breaker: { ...c.breaker, openMs: 120_000 } });
 const BLACK_HOLE = [{ kind: 'stall' as const, delayMs: 60_000 }];
 
 async function post(gateway: Gateway, query: string): Promise<Any> {
@@ -64,7 +65,7 @@ async function ready(gateway: Gateway): Promise<Any> {
 
 describe('circuit breaker', () => {
   it('three waves against a black-holed upstream: the first within the deadline, then at once; one probe closes it', async () => {
-    const stack = await startStack({ env: ENV });
+    const stack = await startStack({ env: ENV, configure: OPEN_LONG });
     // The gateway's own time for such a wave on this machine: healthy, the same searches twice.
     await wave([stack.gateway], 'warm');
     const own = p50((await wave([stack.gateway], 'warm')).map((a) => a.ms));
@@ -91,7 +92,10 @@ describe('circuit breaker', () => {
   }, 120_000);
 
   it('closes after one successful probe once the upstream is back', async () => {
-    const stack = await startStack({ env: { ...ENV, UPSTREAM_BREAKER_OPEN_MS: '300', UPSTREAM_RETRIES: '0' } });
+    const stack = await startStack({
+      env: { ...ENV, UPSTREAM_RETRIES: '0' },
+      configure: (c) => ({ ...c, breaker: { ...c.breaker, openMs: 300 } }),
+    });
     stack.calendar.control.setFaults([{ kind: 'status', status: 503 }]);
     await wave([stack.gateway], 'down');
     expect(stack.gateway.upstreams.calendar.breakerState).toBe('open');
@@ -117,16 +121,21 @@ describe('circuit breaker', () => {
     'two gateways on one Redis: the second fails fast as soon as the first has opened',
     async () => {
       const prefix = uniquePrefix();
-      const stack: Stack = await startStack({ env: { ...ENV, REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: prefix } });
+      const stack: Stack = await startStack({
+        env: { ...ENV, REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: prefix },
+        configure: OPEN_LONG,
+      });
       const second = createGateway({
-        config: loadConfig({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          ...emulatorEnv(stack.governance, stack.calendar),
-          ...ENV,
-          REDIS_URL: redisUrl!,
-          REDIS_KEY_PREFIX: prefix,
-        }),
+        config: OPEN_LONG(
+          loadConfig({
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'silent',
+            ...emulatorEnv(stack.governance, stack.calendar),
+            ...ENV,
+            REDIS_URL: redisUrl!,
+            REDIS_KEY_PREFIX: prefix,
+          }),
+        ),
       });
       try {
         for (const g of [stack.gateway, second]) await wave([g], 'warm');

@@ -92,7 +92,6 @@ describe('unreachable upstreams', () => {
       LOG_LEVEL: 'warn',
       UPSTREAM_RETRIES: '0',
       GOVERNANCE_URL: 'http://governance.invalid',
-      GOVERNANCE_TOKEN_URL: 'http://governance.invalid/token',
       GOVERNANCE_CLIENT_ID: 'id',
       GOVERNANCE_CLIENT_SECRET: 'very-secret',
       CALENDAR_URL: `http://127.0.0.1:${closed}/wp-json/tribe/events/v1`,

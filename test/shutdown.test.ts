@@ -182,13 +182,17 @@ function freePort(): Promise<number> {
 }
 
 /** True when the port can be bound again: an orphaned server would still hold it. */
-function portIsFree(port: number): Promise<boolean> {
+function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const s = createServer();
     s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    s.listen(port, host, () => s.close(() => resolve(true)));
   });
 }
+
+/** A loopback address of this test's own (all of 127/8 is loopback on Linux). */
+const loopback = () =>
+  `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
 
 /** `dist/` as `npm run build` compiles it, in a directory of its own with the real package.json. */
 function compiledCopy(): string {
@@ -225,18 +229,14 @@ describe('every start script runs the server as the process npm signals', () => 
   }, 180_000);
 
   it('SIGTERM to npm run emulators leaves no process on either port', async () => {
-    const [governance, calendar] = [await freePort(), await freePort()];
-    const npm = start(
-      'npm',
-      ['run', 'emulators', '--silent'],
-      { GOVERNANCE_EMULATOR_PORT: String(governance), CALENDAR_EMULATOR_PORT: String(calendar) },
-      { ready: /calendar emulator: +http:\/\/\S+:(\d+)/ },
-    );
+    // Their ports are fixed (4010, 4020): a loopback address of this test's own keeps them apart from others'.
+    const host = loopback();
+    const npm = start('npm', ['run', 'emulators', '--silent'], { HOST: host }, { ready: /calendar emulator: +http/ });
     await npm.ready;
     npm.child.kill('SIGTERM');
     await npm.exited;
-    expect(await portIsFree(governance)).toBe(true);
-    expect(await portIsFree(calendar)).toBe(true);
+    expect(await portIsFree(4010, host)).toBe(true);
+    expect(await portIsFree(4020, host)).toBe(true);
   }, 60_000);
 
   it('a port in use is one line naming it, without a stack', async () => {
@@ -253,12 +253,14 @@ describe('every start script runs the server as the process npm signals', () => 
     );
     expect(gw.output()).not.toMatch(/\n\s+at /);
 
-    const emu = start(process.execPath, ['--import', 'tsx', 'src/emulators.ts'], {
-      GOVERNANCE_EMULATOR_PORT: String(port),
-    });
+    const host = loopback();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(4010, host, resolve));
+    closers.push(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const emu = start(process.execPath, ['--import', 'tsx', 'src/emulators.ts'], { HOST: host });
     expect(await emu.exited).toBe(1);
     expect(emu.output().trim()).toBe(
-      `emulators failed to start: port ${port} on 127.0.0.1 is already in use; set GOVERNANCE_EMULATOR_PORT`,
+      `emulators failed to start: port 4010 on ${host} is already in use; stop what listens there or set HOST`,
     );
   }, 60_000);
 });

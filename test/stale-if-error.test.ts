@@ -20,10 +20,9 @@ describe('stale if error', () => {
         CACHE_TTL_MS: String(TTL_MS),
         CACHE_MAX_STALE_MS: String(MAX_STALE_MS),
         UPSTREAM_RETRIES: '0',
-        UPSTREAM_BREAKER_FAILURES: '2',
-        UPSTREAM_BREAKER_OPEN_MS: '60000',
         RESPONSE_CACHE: 'false',
       },
+      configure: (c) => ({ ...c, breaker: { failures: 2, openMs: 60_000 } }),
     });
     const fresh = await stack.query<Any>(READ);
     expect(fresh.errors).toBeUndefined();
