@@ -1,6 +1,6 @@
 /**
- * The in-process scheduler in front of each upstream: a concurrency cap with priorities, so a WordPress site is never flooded and single reads and writes overtake bulk page
- * fan-out. Account-wide budgets (shared between replicas) are layered on top by the traffic module.
+ * The in-process scheduler in front of each upstream: a concurrency cap with priorities, so a
+ * WordPress site is never flooded and single reads and writes overtake bulk page fan-out. Account-wide budgets (shared between replicas) are layered on top by the traffic module.
  */
 import { UpstreamError, type UpstreamName } from './errors.js';
 
@@ -26,11 +26,10 @@ export interface LimiterOptions {
 
 /**
  * At most `maxConcurrent` tasks run at once; the others wait by priority (first come, first served
- * within one) and start synchronously as a slot frees. A queue of its own rather than a library:
- * Bottleneck spends a timer tick on every job it starts, so reads over the cap drain one tick at a
- * time, and p-queue adds an abort listener per task for the shutdown signal
- * (docs/decisions/own-scheduler.md). Here each task is one small record in one of five FIFO lanes,
- * and shutdown walks the records.
+ * within one) and start synchronously as a slot frees. A queue of its own rather than a library
+ * (why, and when to revisit: docs/decisions/own-scheduler.md): a library scheduler starts jobs on a
+ * timer tick or holds a listener per task, where here each task is one small record in one of five
+ * FIFO lanes, and shutdown walks the records.
  */
 export class UpstreamLimiter {
   /** One FIFO per priority, indexed by `Priority` value (lower runs first). */
