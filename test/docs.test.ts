@@ -91,7 +91,7 @@ describe('the documents', () => {
   it('link only to files that exist', () => {
     const broken = PAGES.flatMap((file) =>
       [...read(file).matchAll(/\]\(([^)\s]+)\)/g)]
-        .map((m) => m[1].split('#')[0])
+        .map((m) => (m[1] ?? '').split('#')[0] ?? '')
         .filter((target) => target !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(target))
         .filter((target) => !existsSync(join(ROOT, dirname(file), decodeURI(target))))
         .map((target) => `${file} -> ${target}`),
