@@ -11,6 +11,7 @@ import { ResponseCache } from '../core/cache.js';
 import { SharedCacheTier } from '../core/cache-shared.js';
 import { HttpTransport } from '../core/http.js';
 import { UpstreamLimiter } from '../core/concurrency-cap.js';
+import { pacingRules, policyOf } from '../core/fair-share.js';
 import { IdempotencyStore } from '../core/idempotency.js';
 import { RecordLocks } from '../core/record-locks.js';
 import { PauseGate } from '../core/pause.js';
@@ -81,13 +82,19 @@ export function createUpstreams(
       dispatcher,
       connections: maxConcurrent,
     });
-    const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
+    const fair = t.fairShare;
+    const limiter = new UpstreamLimiter({
+      upstream: name,
+      maxConcurrent,
+      weightOf: (client) => policyOf(fair, client).weight ?? 1,
+    });
     const budget = new AccountBudget({
       upstream: name,
       rules: t[name].rules,
       margin: t[name].margin,
       guardMs: t[name].guardMs,
       localShare: t.localShare,
+      pacing: (rules) => pacingRules(rules, fair.smooth),
       redis,
       log,
     });
@@ -102,7 +109,14 @@ export function createUpstreams(
       spanMs: Number.isFinite(shortest) ? shortest : 0,
       leaseMs: t.requestDeadlineMs,
     });
-    const traffic = new TrafficControl({ upstream: name, budget, pause, ramp, deadlineMs: t.queueDeadlineMs });
+    const traffic = new TrafficControl({
+      upstream: name,
+      budget,
+      pause,
+      ramp,
+      deadlineMs: t.queueDeadlineMs,
+      fairShare: fair,
+    });
     const upstream = new Upstream({
       name,
       baseUrl: new URL(baseUrl),

@@ -34,6 +34,9 @@ import type { RequestListener } from 'node:http';
 import { printSchema } from 'graphql';
 import { AnswerCache } from '../core/answer-cache.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
+import { fairShareKey } from '../core/caller.js';
+import { OperationRates } from '../core/fair-share.js';
+import { principalOf, type Principal } from '../identity/principal.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
 
 export interface GatewayOptions {
@@ -83,6 +86,13 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
           .digest('base64url')
           .slice(0, 22)
       : 'configured';
+
+  // Whose turn a request waits for: the caller, or the upstream credential it forwards.
+  const forwarding = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
+  const fairShareKeyOf = (principal: Principal | undefined, headers: Headers) =>
+    fairShareKey(principal, forwarding && headers.has('authorization') ? identityOf(headers, 'forward') : undefined);
+
+  const operationRates = new OperationRates(config.traffic.fairShare);
 
   // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
   const persisted =
@@ -173,6 +183,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       useOperationBudget({
         maxCallsPerOperation: config.traffic.maxCallsPerOperation,
         maxPageSize: config.maxPageSize,
+        rate: (client) => operationRates.take(client),
       }),
       useCacheSettle(upstreams.cache),
       ...(config.jit ? [useJit((msg, detail) => logger && logger.warn(msg, detail)) as Plugin<Context>] : []),
@@ -184,18 +195,20 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       // Last: it stores the answer as every other plugin left it.
       ...(edge ? [edge.plugin()] : []),
     ],
-    context: ({ request }): Context => {
+    context: ({ request, req }: { request: Request; req?: object }): Context => {
       const requestId = requestIdOf(request);
+      const client = fairShareKeyOf(principalOf(req) ?? principalOf(request), request.headers);
       const usage = new UsageTracker({
         maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
         deadline: Date.now() + config.traffic.operationDeadlineMs,
         status: (name) => upstreams[name].traffic.status(),
+        share: (name) => upstreams[name].traffic.shares.of(client),
       });
       // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
       // listeners, which one traversal passes legitimately.
       const signal = operationSignal(request.signal);
       allowListeners(signal, config.traffic.maxCallsPerOperation * 2 + 16);
-      const info = { requestId, headers: request.headers, usage, signal };
+      const info = { requestId, headers: request.headers, usage, signal, client };
       const live = {
         bus,
         polling,
@@ -219,6 +232,7 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       };
       return {
         requestId,
+        client,
         usage,
         governance: governance.forRequest(info),
         calendar: calendar.forRequest(info),

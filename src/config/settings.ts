@@ -719,6 +719,12 @@ const DEFINITIONS = {
     default: 0.5,
     description: 'Fraction of each rule a replica allows itself while Redis is unreachable.',
   }),
+  FAIR_SHARE: text({
+    group: 'traffic',
+    defaultText: 'every caller alike, no caps, no pacing',
+    description:
+      'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
+  }),
   // redis
   REDIS_URL: url({
     group: 'redis',

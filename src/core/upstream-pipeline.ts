@@ -321,56 +321,61 @@ export class Upstream {
     for (let attempt = 0; ; attempt++) {
       const dequeued = observer?.queued?.({ ...event!, priority });
       let onWire = false;
-      const scheduled = limiter.schedule(priority, async (): Promise<HttpResponse | UpstreamError> => {
-        let admission;
-        try {
-          // Admission settles asynchronously: a 429 read meanwhile, or an admission that went
-          // stale meanwhile (the event loop was slow to get here), gives its point back and asks again.
-          for (;;) {
-            admission = await traffic.admit(priority, endpoint, deadline, caller.signal);
-            if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) break;
-            traffic.release(admission);
+      const scheduled = limiter.schedule(
+        priority,
+        async (): Promise<HttpResponse | UpstreamError> => {
+          let admission;
+          try {
+            // Admission settles asynchronously: a 429 read meanwhile, or an admission that went
+            // stale meanwhile (the event loop was slow to get here), gives its point back and asks again.
+            for (;;) {
+              admission = await traffic.admit(priority, endpoint, deadline, caller.signal, caller.client);
+              if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) break;
+              traffic.release(admission);
+            }
+          } finally {
+            dequeued?.();
           }
-        } finally {
-          dequeued?.();
-        }
-        if (requestDeadline === Infinity)
-          requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
-        caller.usage.request(this.name);
-        onWire = true;
-        // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
-        // The request id goes along, so that an upstream's logs can be matched with the gateway's.
-        const headers =
-          observer?.request || caller.requestId
-            ? { ...call.headers, ...(caller.requestId ? { 'x-request-id': caller.requestId } : {}) }
-            : call.headers;
-        const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
-        let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
-        try {
-          const res = await transport.send({
-            method: call.method,
-            origin: url.origin,
-            path: url.path,
-            headers,
-            json: call.json,
-            body: call.body,
-            signal: caller.signal,
-            deadline: requestDeadline,
-          });
-          settled = res.status === 429 ? 'rate-limited' : 'ok';
-          if (res.status === 429) await this.pauseAfter429(res, call);
-          done?.({ status: res.status });
-          return res;
-        } catch (e) {
-          // A fault of the wire is no verdict on the rate limit: the ramp goes on.
-          if (e instanceof UpstreamError) settled = 'ok';
-          done?.({ error: e instanceof UpstreamError ? e.kind : 'error' });
-          if (e instanceof UpstreamError) return e;
-          throw e;
-        } finally {
-          traffic.settle(admission, settled);
-        }
-      });
+          if (admission.place !== undefined) caller.usage.waited(this.name, admission.place);
+          if (requestDeadline === Infinity)
+            requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
+          caller.usage.request(this.name);
+          onWire = true;
+          // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
+          // The request id goes along, so that an upstream's logs can be matched with the gateway's.
+          const headers =
+            observer?.request || caller.requestId
+              ? { ...call.headers, ...(caller.requestId ? { 'x-request-id': caller.requestId } : {}) }
+              : call.headers;
+          const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
+          let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
+          try {
+            const res = await transport.send({
+              method: call.method,
+              origin: url.origin,
+              path: url.path,
+              headers,
+              json: call.json,
+              body: call.body,
+              signal: caller.signal,
+              deadline: requestDeadline,
+            });
+            settled = res.status === 429 ? 'rate-limited' : 'ok';
+            if (res.status === 429) await this.pauseAfter429(res, call);
+            done?.({ status: res.status });
+            return res;
+          } catch (e) {
+            // A fault of the wire is no verdict on the rate limit: the ramp goes on.
+            if (e instanceof UpstreamError) settled = 'ok';
+            done?.({ error: e instanceof UpstreamError ? e.kind : 'error' });
+            if (e instanceof UpstreamError) return e;
+            throw e;
+          } finally {
+            traffic.settle(admission, settled);
+          }
+        },
+        caller.client,
+      );
       const outcome = await scheduled.catch((e: unknown) => {
         // The scheduler answers running calls at shutdown: a write already on the wire then may
         // or may not have been applied; one still waiting certainly was not sent.

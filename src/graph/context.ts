@@ -13,6 +13,8 @@ export type { RequestInfo } from '../core/caller.js';
 
 export interface Context {
   requestId: string;
+  /** The caller's fair-share key (see `core/caller.ts` fairShareKey). */
+  client?: string;
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;

@@ -29,6 +29,8 @@ export interface OperationBudgetOptions {
   /** The gateway's largest accepted `first`/`last`. */
   maxPageSize?: number;
   model?: CostModel;
+  /** Counts an operation of a caller; ms until it may start one when over its rate (`FAIR_SHARE` rpm). */
+  rate?: (client: string) => number;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -55,7 +57,8 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
       const responseJson = /application\/graphql-response\+json/.test(context.request?.headers.get('accept') ?? '');
       const refusal =
         costRefusal(estimate, options.maxCallsPerOperation, responseJson) ??
-        (context.usage ? budgetRefusal(estimate, context) : undefined);
+        (context.usage ? budgetRefusal(estimate, context) : undefined) ??
+        rateRefusal(options.rate?.(context.client ?? 'anonymous') ?? 0);
       if (refusal) {
         const retryAfter = refusal.extensions.retryAfter as number | undefined;
         if (retryAfter !== undefined && context.request) retryAfterOf.set(context.request, retryAfter);
@@ -102,6 +105,22 @@ function costRefusal(estimate: DetailedEstimate, max: number, asHttpError: boole
         budget: max,
         dominantFields: heaviest,
         ...(asHttpError ? { http: { status: 400 } } : {}),
+      },
+    },
+  );
+}
+
+/** This caller started its operations per minute (`FAIR_SHARE` rpm): a 429 for it alone. */
+function rateRefusal(waitMs: number) {
+  if (waitMs <= 0) return undefined;
+  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  return createGraphQLError(
+    `You started more operations this minute than your share of the gateway allows; retry in ${retryAfter} s.`,
+    {
+      extensions: {
+        code: ErrorCode.RATE_LIMITED,
+        retryAfter,
+        http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
       },
     },
   );
