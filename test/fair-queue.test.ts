@@ -103,7 +103,11 @@ describe('per-caller shares and rates', () => {
 
   it('pacing holds each account rule over a fraction of its span', () => {
     const [pace] = pacingRules([rule], 20);
-    expect(pace).toMatchObject({ allowed: 5, spanMs: 50, pacing: true, perEndpoint: false });
+    // 100 per second: 5 per 40 ms, a quarter faster than the rule's even pace.
+    expect(pace).toMatchObject({ allowed: 5, spanMs: 40, pacing: true, perEndpoint: false });
+    // 25 per 1250 ms (the window and its guard): 1 per 40 ms.
+    const [slow] = pacingRules([countedRule({ name: 'm', limit: 25, windowMs: 1_000, perEndpoint: false }, 1)], 20);
+    expect(slow).toMatchObject({ allowed: 1, spanMs: 40 });
     expect(pacingRules([rule], 0)).toEqual([]);
   });
 

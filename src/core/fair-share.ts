@@ -13,14 +13,18 @@ export function policyOf(config: FairShareConfig, key: string): CallerPolicy {
   return config.callers.get(key) ?? config.callers.get('*') ?? {};
 }
 
-/** The pacing rules `smooth` adds: each account-wide rule over a fraction of its span, with no guard. */
+const PACE_HEADROOM = 1.25;
+
+/** The pacing rules `smooth` adds: each account-wide rule over about 1/smooth of its span, with no guard. */
 export function pacingRules(rules: readonly CountedRule[], smooth: number): CountedRule[] {
   if (smooth <= 1) return [];
   return rules
     .filter((r) => !r.perEndpoint)
     .map((r) => {
-      const spanMs = Math.max(1, Math.round(r.spanMs / smooth));
-      const allowed = Math.max(1, Math.ceil(r.allowed / smooth));
+      // A quarter faster than the rule's even pace (allowed / span): a point the loop was late for
+      // can still be caught up, while a backlog can never take a whole window in one go.
+      const allowed = Math.max(1, Math.round(r.allowed / smooth));
+      const spanMs = Math.max(1, Math.ceil((r.spanMs * allowed) / (r.allowed * PACE_HEADROOM)));
       return {
         name: `${r.name}/${smooth}`,
         limit: allowed,
