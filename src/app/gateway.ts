@@ -26,6 +26,7 @@ import { useBodyLimit } from '../http/plugins/use-body-limit.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
+import { useAudit } from '../http/plugins/use-audit.js';
 import { schema } from '../graph/schema.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
@@ -45,6 +46,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
+  /** Where audit lines go instead of AUDIT_SINK, and the clock of their times (tests). */
+  audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
 }
@@ -63,8 +66,8 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
-  const observability = createObservability({ config, logSink, upstreams: () => upstreams });
+export function createGateway({ config, dispatcher, logSink, audit, extraPlugins = [] }: GatewayOptions): Gateway {
+  const observability = createObservability({ config, logSink, auditSink: audit?.sink, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
@@ -180,6 +183,8 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       ...persisted,
       ...securityPlugins(config.security),
       ...(config.traffic.costExtension ? [useCostExtension()] : []),
+      // Before the refusals of useOperationBudget, so that a refused mutation is audited too.
+      ...(observability.audit ? [useAudit(observability.audit, audit?.clock)] : []),
       useOperationBudget({
         maxCallsPerOperation: config.traffic.maxCallsPerOperation,
         maxPageSize: config.maxPageSize,

@@ -850,6 +850,12 @@ const DEFINITIONS = {
     default: 'governance-calendar-gateway',
     description: 'service.name of the traces.',
   }),
+  AUDIT_SINK: text({
+    group: 'observability',
+    defaultText: 'stdout (off under NODE_ENV=test)',
+    description:
+      'Audit trail of every mutation attempt, JSON lines apart from the request log: `stdout`, a file path (appended), or `off`.',
+  }),
   READY_TIMEOUT_MS: int({
     group: 'observability',
     default: 2_000,

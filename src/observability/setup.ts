@@ -16,11 +16,14 @@ import { redisPing, type ReadinessSources } from './readiness.js';
 import { UpstreamProbe } from './upstream-probe.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import { createTracing, type Tracing } from './tracing.js';
+import { createAuditTrail, type AuditTrail } from './audit.js';
 
 export interface ObservabilityOptions {
   config: Config;
   /** Where request log lines go (default: stdout). */
   logSink?: LogSink;
+  /** Where audit lines go instead of AUDIT_SINK (tests). */
+  auditSink?: (line: string) => void;
   /** The upstreams /ready probes (built after observability, hence a function). */
   upstreams?: () => { governance: Upstream; calendar: Upstream };
 }
@@ -28,6 +31,8 @@ export interface ObservabilityOptions {
 export interface Observability {
   metrics?: GatewayMetrics;
   tracing?: Tracing;
+  /** The audit trail of mutation attempts (AUDIT_SINK), when on. */
+  audit?: AuditTrail;
   upstream?: UpstreamObserver;
   plugins: Plugin<Context>[];
   /** The log line and metrics of requests answered before Yoga (response cache hits). */
@@ -35,11 +40,12 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-export function createObservability({ config, logSink, upstreams }: ObservabilityOptions): Observability {
+export function createObservability({ config, logSink, auditSink, upstreams }: ObservabilityOptions): Observability {
   const o = config.observability;
   const metrics = o.metrics ? createMetrics() : undefined;
   const tracing = o.otlpEndpoint ? createTracing({ endpoint: o.otlpEndpoint, serviceName: o.serviceName }) : undefined;
   const logger = requestLogger(config.logLevel, logSink);
+  const audit = createAuditTrail({ sink: o.auditSink, write: auditSink, also: tracing && ((e) => tracing.audit(e)) });
   const redis = config.redisUrl ? redisPing(config.redisUrl) : undefined;
 
   let probes: Record<'governance' | 'calendar', UpstreamProbe> | undefined;
@@ -68,11 +74,12 @@ export function createObservability({ config, logSink, upstreams }: Observabilit
   return {
     metrics,
     tracing,
+    audit,
     upstream: combineObservers(metrics?.upstream, tracing?.upstream),
     plugins,
     edgeListeners: [metrics?.operations, logger].filter((l): l is OperationListener => l !== undefined),
     async close() {
-      await Promise.all([tracing?.shutdown(), redis?.close()]);
+      await Promise.all([tracing?.shutdown(), redis?.close(), audit?.close()]);
     },
   };
 }

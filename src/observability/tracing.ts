@@ -11,6 +11,7 @@ import type * as Exporter from '@opentelemetry/exporter-trace-otlp-http';
 import type * as Resources from '@opentelemetry/resources';
 import type * as Sdk from '@opentelemetry/sdk-trace-base';
 import type { UsageTracker } from '../core/usage.js';
+import type { AuditEvent } from './audit.js';
 import type { UpstreamObserver } from '../core/observer.js';
 import type { OperationListener } from '../http/plugins/use-operation-events.js';
 
@@ -24,6 +25,8 @@ export interface Tracing {
   tracer: Tracer;
   upstream: UpstreamObserver;
   operations: OperationListener;
+  /** Adds an `audit` event to the operation's span (see audit.ts). */
+  audit(event: AuditEvent): void;
   /** Sends every finished span now. */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
@@ -119,6 +122,15 @@ export function createTracing(options: TracingOptions): Tracing {
           span.end();
         };
       },
+    },
+    audit(event) {
+      byRequest.get(event.requestId)?.addEvent('audit', {
+        'audit.outcome': event.outcome,
+        'audit.caller': event.caller.id,
+        'audit.operation': event.operation ?? '',
+        'audit.args_hash': event.argsHash,
+        'audit.writes': JSON.stringify(event.writes),
+      });
     },
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
