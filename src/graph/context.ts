@@ -8,11 +8,14 @@ import type { GovernanceScope } from '../governance/service.js';
 import type { IdempotencyContext } from './idempotency.js';
 import type { InputLimits } from '../config/config.js';
 import type { LiveScope } from '../live/scope.js';
+import type { Principal } from '../identity/principal.js';
 
 export type { RequestInfo } from '../core/caller.js';
 
 export interface Context {
   requestId: string;
+  /** Who is calling and what they may do (set by authentication, see `identity/principal.ts`). */
+  principal: Principal;
   /** The caller's fair-share key (see `core/caller.ts` fairShareKey). */
   client?: string;
   usage: UsageTracker;

@@ -56,7 +56,8 @@ export interface AuditEvent {
 }
 
 export interface AuditTrail {
-  record(event: AuditEvent): void;
+  /** Writes the event, stamped with the trail's clock. */
+  record(event: Omit<AuditEvent, 'time'>): void;
   close(): Promise<void>;
 }
 
@@ -67,9 +68,11 @@ export interface AuditTrailOptions {
   write?: (line: string) => void;
   /** Also told every event (tracing adds it to the operation's span). */
   also?: (event: AuditEvent) => void;
+  /** Epoch ms of an event (tests replay a day). */
+  clock?: () => number;
 }
 
-export function createAuditTrail({ sink, write, also }: AuditTrailOptions): AuditTrail | undefined {
+export function createAuditTrail({ sink, write, also, clock = Date.now }: AuditTrailOptions): AuditTrail | undefined {
   if (sink === 'off' && !write) return undefined;
   let file: WriteStream | undefined;
   if (!write && sink !== 'stdout' && sink !== 'off') {
@@ -82,7 +85,8 @@ export function createAuditTrail({ sink, write, also }: AuditTrailOptions): Audi
   const out =
     write ?? (file ? (line: string) => file.write(`${line}\n`) : (line: string) => process.stdout.write(`${line}\n`));
   return {
-    record(event) {
+    record(fields) {
+      const event: AuditEvent = { time: new Date(clock()).toISOString(), ...fields };
       out(JSON.stringify({ audit: true, ...event }));
       also?.(event);
     },

@@ -3,7 +3,7 @@
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
 import { builder } from '../../graph/builder.js';
-import { eventVersion } from '../../graph/versions.js';
+import { eventVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';

@@ -2,7 +2,7 @@
  * Event categories (hierarchical) and event tags, their events, and their queries.
  */
 import { builder } from '../../graph/builder.js';
-import { termVersion } from '../../graph/versions.js';
+import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';

@@ -2,7 +2,7 @@
  * The Venue type, its events, and the venue queries.
  */
 import { builder } from '../../graph/builder.js';
-import { venueVersion } from '../../graph/versions.js';
+import { venueVersion } from '../versions.js';
 import { PostStatus, statusInput } from './post-status.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';

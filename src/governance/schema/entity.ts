@@ -4,9 +4,9 @@
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
 import { builder } from '../../graph/builder.js';
-import { entityVersion } from '../../graph/versions.js';
+import { entityVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
-import type { EntityInformation } from '../wire.js';
+import type { EntityInformation } from '../model.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import {

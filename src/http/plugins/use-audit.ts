@@ -9,6 +9,8 @@ import {
   getArgumentValues,
   getOperationAST,
   GraphQLError,
+  Kind,
+  OperationTypeNode,
   type DocumentNode,
   type ExecutionResult,
   type FieldNode,
@@ -32,7 +34,7 @@ import { requestIdOf } from '../../observability/request-id.js';
 
 type AuditContext = Context & { request?: Request; req?: object };
 
-export function useAudit(trail: AuditTrail, clock: () => number = Date.now): Plugin<Context> {
+export function useAudit(trail: AuditTrail): Plugin<Context> {
   const emit = (
     ctx: AuditContext,
     operation: OperationDefinitionNode,
@@ -40,7 +42,6 @@ export function useAudit(trail: AuditTrail, clock: () => number = Date.now): Plu
     args: Record<string, unknown>,
   ) =>
     trail.record({
-      time: new Date(clock()).toISOString(),
       requestId: ctx.requestId ?? (ctx.request ? requestIdOf(ctx.request) : ''),
       caller: callerOf(ctx),
       operation: operation.name?.value ?? null,
@@ -56,18 +57,16 @@ export function useAudit(trail: AuditTrail, clock: () => number = Date.now): Plu
     onValidate({ params, context }) {
       return ({ valid, result }) => {
         if (valid) return;
-        const operation = getOperationAST(params.documentAST);
-        if (operation?.operation !== 'mutation') return;
-        const error = result[0];
-        const writes = rootFields(operation).map((node) =>
-          refused(node, ErrorCode.BAD_USER_INPUT, error?.message ?? 'The operation is not valid.'),
-        );
-        emit(context as AuditContext, operation, writes, {});
+        const operation = getOperationAST(params.documentAST as DocumentNode);
+        if (operation?.operation !== OperationTypeNode.MUTATION) return;
+        const message = (result as readonly GraphQLError[])[0]?.message ?? 'The operation is not valid.';
+        const writes = rootFields(operation).map((node) => refused(node, ErrorCode.BAD_USER_INPUT, message));
+        emit(context, operation, writes, {});
       };
     },
     onExecute({ args }) {
       const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
-      if (operation?.operation !== 'mutation') return;
+      if (operation?.operation !== OperationTypeNode.MUTATION) return;
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // incremental delivery: not for mutations
@@ -78,9 +77,9 @@ export function useAudit(trail: AuditTrail, clock: () => number = Date.now): Plu
             const key = node.alias?.value ?? node.name.value;
             const values = argumentsOf(schema, node, variables);
             fieldArgs[key] = values;
-            return write(node, values, result as ExecutionResult);
+            return write(node, values, result);
           });
-          emit(args.contextValue as AuditContext, operation, writes, fieldArgs);
+          emit(args.contextValue, operation, writes, fieldArgs);
         },
       };
     },
@@ -89,7 +88,7 @@ export function useAudit(trail: AuditTrail, clock: () => number = Date.now): Plu
 
 function rootFields(operation: OperationDefinitionNode): FieldNode[] {
   return operation.selectionSet.selections.filter(
-    (s): s is FieldNode => s.kind === 'Field' && !s.name.value.startsWith('__'),
+    (s): s is FieldNode => s.kind === Kind.FIELD && !s.name.value.startsWith('__'),
   );
 }
 
@@ -114,16 +113,17 @@ function write(node: FieldNode, args: Record<string, unknown>, result: Execution
   const key = node.alias?.value ?? field;
   const kind = ownKind(field);
   const records = recordsIn(args, kind);
-  const value = (result.data as Record<string, unknown> | null | undefined)?.[key];
+  const value = result.data?.[key];
   if (field.startsWith('create') && value && typeof value === 'object' && 'id' in value)
-    records.push({ kind, id: String((value as { id: unknown }).id) });
+    records.push({ kind, id: String(value.id) });
   // The field's own error (not one of a sub-field of what it wrote), or one of the whole operation.
   const error =
     result.errors?.find((e) => e.path?.length === 1 && e.path[0] === key) ?? result.errors?.find((e) => !e.path);
   const base = { field, ...(node.alias ? { alias: key } : {}), records };
   if (!error) return { ...base, outcome: result.data ? 'applied' : 'refused' };
   const masked = maskError(error, 'Unexpected error.');
-  const code = String((masked instanceof GraphQLError && masked.extensions?.code) || ErrorCode.INTERNAL_SERVER_ERROR);
+  const given = masked instanceof GraphQLError ? masked.extensions?.code : undefined;
+  const code = typeof given === 'string' ? given : ErrorCode.INTERNAL_SERVER_ERROR;
   return { ...base, outcome: outcomeOf(code), code, reason: masked.message.slice(0, 300) };
 }
 

@@ -8,22 +8,23 @@ import type { Config } from '../config/config.js';
 import type { Context } from '../graph/context.js';
 import { combineObservers, type UpstreamObserver } from '../core/observer.js';
 import { useMetricsEndpoint } from '../http/plugins/use-metrics-endpoint.js';
-import { useOperationEvents, type OperationListener } from '../http/plugins/use-operation-events.js';
+import { useOperationEvents } from '../http/plugins/use-operation-events.js';
+import type { OperationListener } from '../observability/operation-record.js';
 import { useReadiness } from '../http/plugins/use-readiness.js';
-import { requestLogger, type LogSink } from './logging.js';
-import { createMetrics, type GatewayMetrics } from './metrics.js';
-import { redisPing, type ReadinessSources } from './readiness.js';
-import { UpstreamProbe } from './upstream-probe.js';
+import { requestLogger, type LogSink } from '../observability/logging.js';
+import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
+import { redisPing, type ReadinessSources } from '../observability/readiness.js';
+import { UpstreamProbe } from '../observability/upstream-probe.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
-import { createTracing, type Tracing } from './tracing.js';
-import { createAuditTrail, type AuditTrail } from './audit.js';
+import { createTracing, type Tracing } from '../observability/tracing.js';
+import { createAuditTrail, type AuditTrail } from '../observability/audit.js';
 
 export interface ObservabilityOptions {
   config: Config;
   /** Where request log lines go (default: stdout). */
   logSink?: LogSink;
-  /** Where audit lines go instead of AUDIT_SINK (tests). */
-  auditSink?: (line: string) => void;
+  /** Where audit lines go instead of AUDIT_SINK, and the clock of their times (tests). */
+  audit?: { sink: (line: string) => void; clock?: () => number };
   /** The upstreams /ready probes (built after observability, hence a function). */
   upstreams?: () => { governance: Upstream; calendar: Upstream };
 }
@@ -40,12 +41,22 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-export function createObservability({ config, logSink, auditSink, upstreams }: ObservabilityOptions): Observability {
+export function createObservability({
+  config,
+  logSink,
+  audit: auditTo,
+  upstreams,
+}: ObservabilityOptions): Observability {
   const o = config.observability;
   const metrics = o.metrics ? createMetrics() : undefined;
   const tracing = o.otlpEndpoint ? createTracing({ endpoint: o.otlpEndpoint, serviceName: o.serviceName }) : undefined;
   const logger = requestLogger(config.logLevel, logSink);
-  const audit = createAuditTrail({ sink: o.auditSink, write: auditSink, also: tracing && ((e) => tracing.audit(e)) });
+  const audit = createAuditTrail({
+    sink: o.auditSink,
+    write: auditTo?.sink,
+    clock: auditTo?.clock,
+    also: tracing && ((e) => tracing.audit(e)),
+  });
   const redis = config.redisUrl ? redisPing(config.redisUrl) : undefined;
 
   let probes: Record<'governance' | 'calendar', UpstreamProbe> | undefined;
