@@ -9,6 +9,8 @@ import { FairQueue } from '../src/core/fair-queue.js';
 import { CallerShares, OperationRates, pacingRules } from '../src/core/fair-share.js';
 import { countedRule } from '../src/core/sliding-window.js';
 import { loadConfig } from '../src/config/config.js';
+import { Registry } from 'prom-client';
+import { registerCallerBudget, TOP_CALLERS } from '../src/observability/metrics.js';
 
 const drain = <T>(q: FairQueue<T>) => {
   const out: T[] = [];
@@ -123,5 +125,17 @@ describe('per-caller shares and rates', () => {
     expect(config.traffic.fairShare.callers.get('*')).toEqual({ share: 0.5, perMinute: 600 });
     expect(config.traffic.fairShare.callers.get('ui')).toEqual({ weight: 4 });
     expect(() => loadConfig({ ...base, FAIR_SHARE: 'ui:weight=0' })).toThrow(/FAIR_SHARE: "weight=0" of "ui:weight=0"/);
+  });
+
+  it('the per-caller budget metric names the top callers and sums the rest as other', async () => {
+    const registry = new Registry();
+    const byCaller: [string, number][] = Array.from({ length: 14 }, (_, i) => [`client-${i}`, 100 - i]);
+    registerCallerBudget(registry, () => [['governance', byCaller]]);
+    const text = await registry.metrics();
+    const lines = text.split('\n').filter((l) => l.startsWith('gateway_caller_budget_points{'));
+    expect(lines.length).toBe(TOP_CALLERS + 1);
+    expect(lines).toContain('gateway_caller_budget_points{upstream="governance",client="client-0"} 100');
+    // 14 callers: the last four (90, 89, 88, 87) summed.
+    expect(lines).toContain('gateway_caller_budget_points{upstream="governance",client="other"} 354');
   });
 });

@@ -12,7 +12,7 @@ import { useOperationEvents } from '../http/plugins/use-operation-events.js';
 import type { OperationListener } from '../observability/operation-record.js';
 import { useReadiness } from '../http/plugins/use-readiness.js';
 import { requestLogger, type LogSink } from '../observability/logging.js';
-import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
+import { createMetrics, registerCallerBudget, type GatewayMetrics } from '../observability/metrics.js';
 import { redisPing, type ReadinessSources } from '../observability/readiness.js';
 import { UpstreamProbe } from '../observability/upstream-probe.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
@@ -49,6 +49,11 @@ export function createObservability({
 }: ObservabilityOptions): Observability {
   const o = config.observability;
   const metrics = o.metrics ? createMetrics() : undefined;
+  if (metrics)
+    registerCallerBudget(metrics.registry, () => {
+      const u = upstreams?.();
+      return u ? (['governance', 'calendar'] as const).map((name) => [name, u[name].traffic.shares.spent()]) : [];
+    });
   const tracing = o.otlpEndpoint ? createTracing({ endpoint: o.otlpEndpoint, serviceName: o.serviceName }) : undefined;
   const logger = requestLogger(config.logLevel, logSink);
   const audit = createAuditTrail({
