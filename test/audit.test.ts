@@ -117,6 +117,13 @@ describe('audit trail', () => {
     const bad = await send('token-of-bob', MOVE, { id: ids[2], stage: '' });
     attempts++;
     expect(bad.body.errors).toBeDefined();
+    // A document that does not validate (no such argument): refused before anything runs.
+    const invalid = await send(
+      'token-of-alice',
+      'mutation { moveEntityToStage(input: { entityId: "x" }, nope: 1) { name } }',
+    );
+    attempts++;
+    expect(invalid.body.errors).toBeDefined();
     const burst = [];
     for (let i = 0; i < 5; i++) {
       burst.push(await send('token-of-agent', MOVE, { id: ids[3], stage: 'Testing' }));
@@ -169,6 +176,7 @@ describe('audit trail', () => {
     const refused = events.filter((e) => e.outcome === 'refused');
     expect(refused.map((e) => e.writes[0]!.code).sort()).toEqual([
       'BAD_USER_INPUT',
+      'GRAPHQL_VALIDATION_FAILED',
       ...Array<string>(5 - burstApplied).fill('RATE_LIMITED'),
     ]);
     for (const e of refused) expect(e.upstreamCalls.governance ?? 0).toBe(0);

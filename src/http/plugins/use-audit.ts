@@ -59,8 +59,11 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
         if (valid) return;
         const operation = getOperationAST(params.documentAST as DocumentNode);
         if (operation?.operation !== OperationTypeNode.MUTATION) return;
-        const message = (result as readonly GraphQLError[])[0]?.message ?? 'The operation is not valid.';
-        const writes = rootFields(operation).map((node) => refused(node, ErrorCode.BAD_USER_INPUT, message));
+        const first = (result as readonly GraphQLError[])[0];
+        const given = first?.extensions?.code;
+        const code = typeof given === 'string' ? given : 'GRAPHQL_VALIDATION_FAILED';
+        const message = first?.message ?? 'The operation is not valid.';
+        const writes = rootFields(operation).map((node) => refused(node, code, message));
         emit(context, operation, writes, {});
       };
     },
