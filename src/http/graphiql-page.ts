@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { chooseEncoding } from './compression.js';
-import { defaultGraphiQLQuery } from './graphiql.js';
+import { graphiqlTabs } from './graphiql.js';
 
 export interface GraphiQLPage {
   etag: string;
@@ -26,7 +26,7 @@ const FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphi
 
 export async function renderGraphiQLPage(): Promise<string> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultQuery: defaultGraphiQLQuery });
+  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultTabs: graphiqlTabs });
 }
 
 const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
