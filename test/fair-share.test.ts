@@ -3,7 +3,8 @@
  * budget that fits half of the combined load, a polite caller sending a twentieth of a greedy caller's
  * load is served in full, its p95 latency stays within 100 ms of its p95 alone, and the greedy caller
  * gets the rest of the budget; through one gateway, and through two replicas sharing Redis. The callers
- * are told apart by their own credentials (each forwards its own OAuth token to the platform).
+ * are told apart by their own credentials (each forwards its own OAuth token to the platform). And a
+ * caller's cap on its share of the budget holds it alone (at the upstream level).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,9 @@ import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
+import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
+import { UsageTracker } from '../src/core/usage.js';
+import type { UpstreamError } from '../src/core/errors.js';
 
 /** The account allows LIMIT per WINDOW (+ GUARD): 20 a second, half of the load below. */
 const WINDOW = 1_000;
@@ -178,5 +182,36 @@ describe('a fair share of the account for each caller', () => {
     expect(figures.greedyRefused).toBeGreaterThan(0);
     expect(figures.greedyServed + figures.politeServed).toBeGreaterThanOrEqual(figures.atLeast);
     expect(figures.greedyServed + figures.politeServed).toBeLessThanOrEqual(figures.capacity);
+  });
+});
+
+describe("a caller's cap on its share of the budget", () => {
+  it('holds that caller alone: past its share its calls fail RATE_LIMITED with its own retry time, the others are served', async () => {
+    const emulator = await startEmulator();
+    const gate = await startGate(emulator, {
+      GOVERNANCE_RATE_LIMITS: 'minute:20,hour:100000',
+      GOVERNANCE_RATE_WINDOWS: 'minute:5000',
+      GOVERNANCE_RATE_MARGIN: '1',
+      UPSTREAM_QUEUE_DEADLINE_MS: '300',
+      FAIR_SHARE: 'batch:share=25%',
+    });
+    const caller = await gate.caller();
+    const { ids } = await seedIds(gate, caller);
+    const as = (client: string) => ({ ...caller, client, usage: new UsageTracker() });
+    // 2 of the 20 points went to the token and the search; the batch caller may have 5.
+    const [batch, ui] = await Promise.all([
+      Promise.allSettled(ids.slice(0, 12).map((id) => getEntity(gate, as('batch'), id))),
+      Promise.allSettled(ids.slice(12, 18).map((id) => getEntity(gate, as('ui'), id))),
+    ]);
+    expect(ui.every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(batch.filter((r) => r.status === 'fulfilled').length).toBe(5);
+    const refused = batch.flatMap((r) => (r.status === 'rejected' ? [r.reason as UpstreamError] : []));
+    expect(refused.length).toBe(7);
+    for (const e of refused) {
+      expect(e).toMatchObject({ kind: 'rate-limited' });
+      expect(e.message).toMatch(/Your share/);
+      expect(e.retryAfter).toBeGreaterThanOrEqual(1);
+    }
+    expect(gate.upstreams.governance.traffic.shares.of('batch')).toMatchObject({ share: 0.25, cap: 0.25 });
   });
 });

@@ -136,9 +136,11 @@ export class TrafficControl {
       !signal?.aborted &&
       this.shares.capWaitMs(client, now) === 0
     ) {
+      // Counted in the caller's share before the take, so that concurrent requests see it.
+      this.shares.record(client, now);
       const answer = await this.options.budget.take(endpoint, now);
-      if (answer.ok)
-        return this.admitted(client, { validUntil: answer.validUntil, probe: false, refund: answer.refund }); // a 429 seen meanwhile is checked again by the caller
+      if (answer.ok) return this.admitted(client, now, answer); // a 429 seen meanwhile is checked again by the caller
+      this.shares.record(client, now, -1);
     }
     // The line is held (a pause, the ramp, a spent budget) past this request's deadline: fail now.
     const hold = this.hold;
@@ -153,15 +155,14 @@ export class TrafficControl {
     });
   }
 
-  private admitted(client: string, admission: Admission): Admission {
-    const now = Date.now();
-    this.shares.record(client, now);
-    const refund = admission.refund;
+  /** An admission counted in `client`'s share at `at`; its refund takes it out again. */
+  private admitted(client: string, at: number, answer: { validUntil: number; refund?: () => void }, probe = false) {
     return {
-      ...admission,
+      validUntil: answer.validUntil,
+      probe,
       refund: () => {
-        refund?.();
-        this.shares.record(client, now, -1);
+        answer.refund?.();
+        this.shares.record(client, at, -1);
       },
     };
   }
@@ -216,9 +217,8 @@ export class TrafficControl {
       // joined the line ahead of it meanwhile (that one is next).
       if (!this.line.delete(waiter.priority, waiter.client, waiter))
         return this.release({ ...admission, refund: answer.refund });
-      waiter.resolve(
-        this.admitted(waiter.client, { ...admission, validUntil: answer.validUntil, refund: answer.refund }),
-      );
+      this.shares.record(waiter.client, now);
+      waiter.resolve(this.admitted(waiter.client, now, answer, admission.probe));
       return;
     }
     this.settle(admission, 'cancelled');
