@@ -149,7 +149,7 @@ async function contend(upstreams: Emulators, greedyUrls: string[], politeUrls: s
     greedyRefused: greedy.filter((o) => o.code === 'RATE_LIMITED').length,
     // Served at most: what the account gives while the load lasts and its last requests wait in line.
     capacity: capacity(RUN_MS + QUEUE_MS),
-    atLeast: Math.floor(0.85 * capacity(RUN_MS)),
+    atLeast: Math.floor(0.8 * capacity(RUN_MS)),
   };
   console.info(`fair share: ${JSON.stringify(figures)}`);
   return { greedy, polite, figures };
