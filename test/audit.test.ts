@@ -19,6 +19,7 @@ import { loadConfig } from '../src/config/config.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { PERMISSIONS, setPrincipal, type Principal } from '../src/identity/principal.js';
 import type { AuditEvent } from '../src/observability/audit.js';
+import { startOtlpReceiver } from './support/otlp-receiver.js';
 
 const ISSUER = 'https://idp.example.test/';
 const principal = (sub: string, clientId: string, agent?: string): Principal => ({
@@ -42,7 +43,7 @@ afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
 
-async function start() {
+async function start(env: Record<string, string> = {}) {
   const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
   closers.push(
     () => governance.close(),
@@ -57,6 +58,7 @@ async function start() {
     ...emulatorEnv(governance, calendar),
     // The agent may start 4 operations a minute; the others have no cap.
     FAIR_SHARE: 'triage-bot:rpm=4',
+    ...env,
   });
   const gateway = createGateway({ config, audit: { sink: (line) => lines.push(line), clock: () => clock.now } });
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -79,7 +81,7 @@ async function start() {
     });
     return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] } };
   };
-  return { lines, clock, day, send, governance };
+  return { lines, clock, day, send, governance, gateway };
 }
 
 const MOVE = `mutation Move($id: ID!, $stage: String!) {
@@ -190,5 +192,23 @@ describe('audit trail', () => {
     expect(first.requestId).toMatch(/\S/);
     expect(first.argsHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(first.upstreamCalls.governance).toBeGreaterThanOrEqual(1);
+  });
+
+  it('with tracing on, each event is also an audit event on the operation span', async () => {
+    const receiver = await startOtlpReceiver();
+    closers.push(() => receiver.close());
+    const { lines, send, gateway } = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+    const res = await send('token-of-bob', MOVE, { id: '6f1c2b1e-0000-4000-8000-000000000000', stage: 'Testing' });
+    expect(res.body.errors).toBeDefined(); // no such record: refused by the platform
+    expect(lines.length).toBe(1);
+    await gateway.observability.tracing!.flush();
+    const span = receiver.spans.find((s) => s.name === 'mutation Move');
+    const event = span?.events.find((e) => e.name === 'audit');
+    expect(event?.attributes).toMatchObject({
+      'audit.outcome': 'refused',
+      'audit.caller': `${ISSUER}|bob`,
+      'audit.operation': 'Move',
+    });
+    expect(JSON.parse(String(event!.attributes['audit.writes']))).toEqual((JSON.parse(lines[0]!) as AuditEvent).writes);
   });
 });
