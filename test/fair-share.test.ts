@@ -214,4 +214,24 @@ describe("a caller's cap on its share of the budget", () => {
     }
     expect(gate.upstreams.governance.traffic.shares.of('batch')).toMatchObject({ share: 0.25, cap: 0.25 });
   });
+
+  it('over HTTP: a caller whose share is spent past its deadline is refused 429 with Retry-After; another caller is served', async () => {
+    const upstreams = await emulators();
+    const url = await gateway(upstreams, { FAIR_SHARE: '*:share=20%', GATEWAY_OPERATION_DEADLINE_MS: '500' });
+    const [mine, theirs] = await Promise.all([token(upstreams, 'full'), token(upstreams, 'read')]);
+    // 20% of 25 per span: 5 reads.
+    for (let i = 0; i < 5; i++) expect((await read(url, mine)).served).toBe(true);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${mine}` },
+      body: JSON.stringify({ query: '{ entity(id: "6f1c2b1e-0000-4000-8000-000000000000") { id } }' }),
+    });
+    expect(res.status).toBe(429);
+    // One Retry-After header, for this caller.
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const body = (await res.json()) as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('RATE_LIMITED');
+    expect((await read(url, theirs)).served).toBe(true);
+  });
 });

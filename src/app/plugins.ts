@@ -115,12 +115,13 @@ function audit({ observability }: PluginParts): AnyPlugin | undefined {
   return observability.audit && useAudit(observability.audit);
 }
 
-function operationBudget({ config }: PluginParts): AnyPlugin {
+function operationBudget({ config, upstreams }: PluginParts): AnyPlugin {
   const rates = new OperationRates(config.traffic.fairShare);
   return useOperationBudget({
     maxCallsPerOperation: config.traffic.maxCallsPerOperation,
     maxPageSize: config.maxPageSize,
     rate: (client) => rates.take(client),
+    capWait: (client, upstream) => upstreams[upstream].traffic.shares.capWaitMs(client, Date.now()),
   });
 }
 
