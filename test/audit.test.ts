@@ -211,4 +211,17 @@ describe('audit trail', () => {
     });
     expect(JSON.parse(String(event!.attributes['audit.writes']))).toEqual((JSON.parse(lines[0]!) as AuditEvent).writes);
   });
+
+  it('AUDIT_SINK: stdout by default, off under NODE_ENV=test, a file path as given', () => {
+    const env = {
+      GOVERNANCE_URL: 'http://127.0.0.1:9',
+      GOVERNANCE_AUTH_MODE: 'forward',
+      CALENDAR_URL: 'http://127.0.0.1:9',
+    };
+    expect(loadConfig({ ...env, NODE_ENV: 'development' }).observability.auditSink).toBe('stdout');
+    expect(loadConfig({ ...env, NODE_ENV: 'test' }).observability.auditSink).toBe('off');
+    expect(
+      loadConfig({ ...env, NODE_ENV: 'test', AUDIT_SINK: '/var/log/gateway/audit.jsonl' }).observability.auditSink,
+    ).toBe('/var/log/gateway/audit.jsonl');
+  });
 });

@@ -52,8 +52,7 @@ async function gateway(upstreams: Emulators, env: Record<string, string> = {}): 
     LOG_LEVEL: 'silent',
     ...emulatorEnv(upstreams.governance, upstreams.calendar),
     GOVERNANCE_AUTH_MODE: 'forward',
-    GOVERNANCE_RATE_LIMITS: `minute:${LIMIT},hour:1000000`,
-    GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW}`,
+    GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,${LIMIT}/${WINDOW}ms`,
     GOVERNANCE_RATE_MARGIN: '1',
     FAIR_SHARE: 'smooth=25',
     CACHE_TTL_MS: '0',
@@ -189,8 +188,7 @@ describe("a caller's cap on its share of the budget", () => {
   it('holds that caller alone: past its share its calls fail RATE_LIMITED with its own retry time, the others are served', async () => {
     const emulator = await startEmulator();
     const gate = await startGate(emulator, {
-      GOVERNANCE_RATE_LIMITS: 'minute:20,hour:100000',
-      GOVERNANCE_RATE_WINDOWS: 'minute:5000',
+      GOVERNANCE_RATE_LIMITS: 'minute:0,hour:0,20/5s',
       GOVERNANCE_RATE_MARGIN: '1',
       UPSTREAM_QUEUE_DEADLINE_MS: '300',
       FAIR_SHARE: 'batch:share=25%',
