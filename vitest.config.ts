@@ -34,9 +34,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most of the suite's time is spent waiting (on sockets, child processes, latency and windows it
-    // sets up), not computing: three files at once keep two cores busy.
-    maxWorkers: 3,
+    // Emulators and gateways listen on real sockets; two cores run two files at once comfortably.
+    maxWorkers: 2,
     projects: [
       // One module graph per worker (not per file): loading the gateway took about as long as the
       // tests themselves. The files share no module state they change: each builds its own gateway.
