@@ -20,8 +20,16 @@ const DATE_HELP =
 /** What `updateEvent` lets `null` clear (see docs/api-conventions.md). */
 const CLEARABLE = ['venueId', 'organizerIds'] as const;
 
+/** The graph's event input: the writer's (`../writes.ts`) with whole days and the PostStatus enum. */
+type EventArgs = Omit<EventInput, 'status'> & {
+  startDay?: string | null;
+  endDay?: string | null;
+  postStatus?: PostStatusValue | null;
+  status?: string | null;
+};
+
 const eventFields = (create: boolean) =>
-  builder.inputType(create ? 'CreateEventInput' : 'UpdateEventInput', {
+  builder.inputRef<EventArgs>(create ? 'CreateEventInput' : 'UpdateEventInput').implement({
     description: create ? 'A new calendar event.' : 'Changes to a calendar event; fields left out keep their values.',
     fields: (t) => ({
       title: t.string({ required: create, description: 'The title as plain text.' }),
@@ -93,13 +101,6 @@ const eventFields = (create: boolean) =>
 const CreateEventInput = eventFields(true);
 const UpdateEventInput = eventFields(false);
 
-type EventArgs = Omit<EventInput, 'status'> & {
-  startDay?: string | null;
-  endDay?: string | null;
-  postStatus?: PostStatusValue | null;
-  status?: string | null;
-};
-
 /** The graph's input as the writer's: whole days become wall clocks of an all-day event, and the status one string. */
 function eventInput(input: EventArgs, create: boolean): EventInput {
   const { startDay, endDay, postStatus, status, ...rest } = input;
@@ -123,7 +124,6 @@ function eventInput(input: EventArgs, create: boolean): EventInput {
 builder.mutationFields((t) => ({
   createEvent: t.field({
     type: EventRef,
-    nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: {
       input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }),
@@ -145,7 +145,6 @@ builder.mutationFields((t) => ({
   }),
   updateEvent: t.field({
     type: EventRef,
-    nullable: true,
     description:
       'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
     args: {
@@ -170,7 +169,6 @@ builder.mutationFields((t) => ({
   }),
   deleteEvent: t.field({
     type: DeleteEventPayload,
-    nullable: true,
     description:
       'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
     args: {

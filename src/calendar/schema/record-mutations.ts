@@ -40,7 +40,6 @@ builder.mutationFields((t) => {
   return {
     createVenue: t.field({
       type: VenueRef,
-      nullable: true,
       description: 'Creates a venue.',
       args: {
         input: t.arg({ type: VenueInputFields, required: true, description: 'The new venue.' }),
@@ -50,7 +49,6 @@ builder.mutationFields((t) => {
     }),
     updateVenue: t.field({
       type: VenueRef,
-      nullable: true,
       description: 'Changes the given fields of a venue found by id or slug.',
       args: {
         ...idOrSlug('venue'),
@@ -61,7 +59,6 @@ builder.mutationFields((t) => {
     }),
     deleteVenue: t.field({
       type: DeleteVenuePayload,
-      nullable: true,
       description:
         'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
       args: idOrSlug('venue'),
@@ -69,7 +66,6 @@ builder.mutationFields((t) => {
     }),
     createOrganizer: t.field({
       type: OrganizerRef,
-      nullable: true,
       description: 'Creates an organizer.',
       args: {
         input: t.arg({ type: OrganizerInputFields, required: true, description: 'The new organizer.' }),
@@ -79,7 +75,6 @@ builder.mutationFields((t) => {
     }),
     updateOrganizer: t.field({
       type: OrganizerRef,
-      nullable: true,
       description: 'Changes the given fields of an organizer found by id or slug.',
       args: {
         ...idOrSlug('organizer'),
@@ -90,7 +85,6 @@ builder.mutationFields((t) => {
     }),
     deleteOrganizer: t.field({
       type: DeleteOrganizerPayload,
-      nullable: true,
       description:
         'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
       args: idOrSlug('organizer'),
@@ -98,7 +92,6 @@ builder.mutationFields((t) => {
     }),
     createCategory: t.field({
       type: CategoryRef,
-      nullable: true,
       description: 'Creates an event category.',
       args: {
         input: t.arg({ type: CreateCategoryInput, required: true, description: 'The new category.' }),
@@ -108,7 +101,6 @@ builder.mutationFields((t) => {
     }),
     updateCategory: t.field({
       type: CategoryRef,
-      nullable: true,
       description: 'Changes the given fields of an event category.',
       args: {
         ...termId('category'),
@@ -119,7 +111,6 @@ builder.mutationFields((t) => {
     }),
     deleteCategory: t.field({
       type: DeleteCategoryPayload,
-      nullable: true,
       description:
         'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
       args: termId('category'),
@@ -127,7 +118,6 @@ builder.mutationFields((t) => {
     }),
     createTag: t.field({
       type: TagRef,
-      nullable: true,
       description: 'Creates an event tag.',
       args: {
         input: t.arg({ type: CreateTagInput, required: true, description: 'The new tag.' }),
@@ -137,7 +127,6 @@ builder.mutationFields((t) => {
     }),
     updateTag: t.field({
       type: TagRef,
-      nullable: true,
       description: 'Changes the given fields of an event tag.',
       args: {
         ...termId('tag'),
@@ -148,7 +137,6 @@ builder.mutationFields((t) => {
     }),
     deleteTag: t.field({
       type: DeleteTagPayload,
-      nullable: true,
       description: 'Deletes an event tag for good (terms have no trash); NOT_FOUND when there is no such tag.',
       args: termId('tag'),
       resolve: deleteByIdResolver((writes, id) => writes.deleteTag(id)),

@@ -4,6 +4,7 @@
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation } from '../model.js';
@@ -17,7 +18,7 @@ import {
   UserRef,
   type EntityAttributeShape,
 } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
@@ -41,12 +42,7 @@ EntityRef.implement({
       description: "The record's sequence number, in the order records were created.",
     }),
     name: t.exposeString('name', { nullable: false, description: "The record's name." }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (e) => entityVersion(e),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({
       nullable: false,
       description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
@@ -54,7 +50,6 @@ EntityRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).',
       resolve: (e) => kindOf(e.entityType?.name),
     }),
@@ -74,7 +69,6 @@ EntityRef.implement({
     }),
     workflowStage: t.field({
       type: EntityStageRef,
-      nullable: true,
       description: 'The workflow stage the record is in; null when its type has no workflow.',
       resolve: (e) => e.workflowAndStage ?? null,
     }),
@@ -86,7 +80,6 @@ EntityRef.implement({
     }),
     attribute: t.field({
       type: EntityAttributeRef,
-      nullable: true,
       description: 'One attribute by its field name; null when the record has no such attribute.',
       args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
@@ -105,13 +98,11 @@ EntityRef.implement({
     }),
     createdBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who created the record.',
       resolve: (e) => e.auditFields.createdBy ?? null,
     }),
     lastModifiedBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who last changed the record.',
       resolve: (e) => e.auditFields.lastModifiedBy ?? null,
     }),
@@ -121,7 +112,6 @@ EntityRef.implement({
 builder.queryFields((t) => ({
   entity: t.field({
     type: EntityRef,
-    nullable: true,
     description: 'One AI governance record by its uuid; null when there is none with that id.',
     args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
     resolve: (_root, args, ctx) => ctx.governance.loaders.entity.load(uuidArg(args.id, 'id')),
@@ -156,15 +146,6 @@ builder.queryFields((t) => ({
         });
       },
     },
-    {
-      name: 'EntityConnection',
-      description: 'A page of AI governance records.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntityEdge',
-      description: 'A record in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('Entity', 'A page of AI governance records.', 'A record in a page, with its cursor.'),
   ),
 }));

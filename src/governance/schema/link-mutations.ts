@@ -50,7 +50,6 @@ const DeleteLinkPayload = builder.objectRef<Deleted<LinkInformation>>('DeleteGov
     deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }),
     node: t.field({
       type: LinkRef,
-      nullable: true,
       description:
         "The link as it was just before the delete. The upstream's delete answers no link, so selecting this costs one read before the delete.",
       resolve: (p) => p.node,
@@ -147,7 +146,6 @@ builder.mutationFields((t) => ({
   }),
   deleteLink: t.field({
     type: DeleteLinkPayload,
-    nullable: true,
     description:
       'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',
     args: {
