@@ -16,11 +16,12 @@ const PROCESSES = [
 ];
 /**
  * Of those, the ones whose assertions are about timing across processes (every sliding span of a
- * budget shared through Redis, with its guard band; the bench's measurements; a browser rendering
- * within its wait): they run last, one at a time, with nothing else of the suite beside them.
+ * budget shared through Redis, with its guard band; the bench's measurements; a polite caller's
+ * latency beside a greedy one; a browser rendering within its wait): they run last, one at a time, with nothing else of the suite beside them.
  */
 const TIMED = [
   'test/bench-smoke.test.ts',
+  'test/fair-share.test.ts',
   'test/graphiql-browser.test.ts',
   'test/traffic-redis.test.ts',
   'test/traffic-sliding.test.ts',
