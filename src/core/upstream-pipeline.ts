@@ -431,32 +431,37 @@ export class Upstream {
     const { limiter, observer } = this.options;
     const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
     let onWire = false;
-    const scheduled = limiter.schedule(s.priority, async () => {
-      const slotAt = Date.now();
-      let admission: Admission;
-      try {
-        admission = await this.admit(s);
-      } finally {
-        dequeued?.();
-      }
-      // The deadline runs from the first ask for a slot: a full queue in front of a stalled upstream
-      // must not add a whole deadline on top. Waiting for the account (budget, 429 pause) is not counted.
-      const start = s.queuedAt + (Date.now() - slotAt);
-      const wire = () => {
-        if (s.requestDeadline === Infinity)
-          s.requestDeadline = Math.min(start + this.options.requestDeadlineMs, s.caller.usage.deadline);
-        s.caller.usage.request(this.name);
-        onWire = true;
-        return this.onWire(s, attempt, admission);
-      };
-      const { breaker } = this.options;
-      if (!breaker) return wire();
-      // The breaker may have opened while this call waited: then it is refused and its point given back.
-      return breaker.run(wire).catch((e: unknown) => {
-        if (!onWire) this.options.traffic.release(admission);
-        throw e;
-      });
-    });
+    const scheduled = limiter.schedule(
+      s.priority,
+      async () => {
+        const slotAt = Date.now();
+        let admission: Admission;
+        try {
+          admission = await this.admit(s);
+        } finally {
+          dequeued?.();
+        }
+        if (admission.place !== undefined) s.caller.usage.waited(this.name, admission.place);
+        // The deadline runs from the first ask for a slot: a full queue in front of a stalled upstream
+        // must not add a whole deadline on top. Waiting for the account (budget, 429 pause) is not counted.
+        const start = s.queuedAt + (Date.now() - slotAt);
+        const wire = () => {
+          if (s.requestDeadline === Infinity)
+            s.requestDeadline = Math.min(start + this.options.requestDeadlineMs, s.caller.usage.deadline);
+          s.caller.usage.request(this.name);
+          onWire = true;
+          return this.onWire(s, attempt, admission);
+        };
+        const { breaker } = this.options;
+        if (!breaker) return wire();
+        // The breaker may have opened while this call waited: then it is refused and its point given back.
+        return breaker.run(wire).catch((e: unknown) => {
+          if (!onWire) this.options.traffic.release(admission);
+          throw e;
+        });
+      },
+      s.caller.client,
+    );
     return scheduled.catch((e: unknown) => {
       // The scheduler answers running calls at shutdown: a write already on the wire then may
       // or may not have been applied; one still waiting certainly was not sent.
@@ -473,7 +478,7 @@ export class Upstream {
   private async admit(s: Sending): Promise<Admission> {
     const { traffic } = this.options;
     for (;;) {
-      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal);
+      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal, s.caller.client);
       if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) return admission;
       traffic.release(admission);
     }
