@@ -824,6 +824,34 @@ const DEFINITIONS = {
     default: 'x-federation-secret',
     description: 'Header that carries FEDERATION_SECRET.',
   }),
+  AUTH_ISSUERS: text({
+    group: 'security',
+    defaultText: 'none (npm start adds its development issuer)',
+    description:
+      'Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated (a workforce and a service IdP, say).',
+  }),
+  AUTH_PERMISSIONS_FILE: text({
+    group: 'security',
+    defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
+    description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
+  }),
+  AUTH_ANONYMOUS: list({
+    group: 'security',
+    defaultText: '* outside production, none in production',
+    description: 'Permissions of a caller without credentials (`*` all, `none`); with none, such a request is 401.',
+  }),
+  AUTH_API_KEYS: text({
+    group: 'security',
+    description:
+      'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
+  }),
+  AUTH_JWKS_COOLDOWN_MS: int({
+    group: 'security',
+    default: 30_000,
+    min: 0,
+    max: 3_600_000,
+    description: 'Shortest time between two JWKS fetches of an issuer (a token with an unknown key id refetches).',
+  }),
   GRAPHQL_MAX_FIELD_REPEATS: int({
     group: 'security',
     default: 3,

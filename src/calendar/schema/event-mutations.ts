@@ -2,6 +2,7 @@
  * Event writes. `updateEvent` changes only the fields given (the service re-sends the rest, see
  * `../writes.ts`); `deleteEvent` moves the event to the trash and returns it.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
@@ -122,6 +123,7 @@ function eventInput(input: EventArgs, create: boolean): EventInput {
 
 builder.mutationFields((t) => ({
   createEvent: t.field({
+    ...requires('calendar:write'),
     type: EventRef,
     nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
@@ -144,6 +146,7 @@ builder.mutationFields((t) => ({
       ),
   }),
   updateEvent: t.field({
+    ...requires('calendar:write'),
     type: EventRef,
     nullable: true,
     description:
@@ -169,6 +172,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteEvent: t.field({
+    ...requires('calendar:write'),
     type: DeleteEventPayload,
     nullable: true,
     description:

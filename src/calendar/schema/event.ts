@@ -2,6 +2,7 @@
  * The Event type and the event queries. The venue, organizers, categories and tags an event payload
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { eventVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
@@ -184,6 +185,7 @@ EventRef.implement({
 
 builder.queryFields((t) => ({
   event: t.field({
+    ...requires('calendar:read'),
     type: EventRef,
     nullable: true,
     description: 'One event by id or by slug (give exactly one); null when there is no such event.',
@@ -207,6 +209,7 @@ builder.queryFields((t) => ({
   }),
   events: t.connection(
     {
+      ...requires('calendar:read'),
       type: EventRef,
       nullable: true,
       description:

@@ -1,6 +1,7 @@
 /**
  * The Organizer type, its events, and the organizer queries.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { organizerVersion } from '../../graph/versions.js';
 import { PostStatus, statusInput } from './post-status.js';
@@ -42,6 +43,7 @@ OrganizerRef.implement({
 
 builder.queryFields((t) => ({
   organizer: t.field({
+    ...requires('calendar:read'),
     type: OrganizerRef,
     nullable: true,
     description: 'One organizer by id or by slug (give exactly one); null when there is no such organizer.',
@@ -56,6 +58,7 @@ builder.queryFields((t) => ({
   }),
   organizers: t.connection(
     {
+      ...requires('calendar:read'),
       type: OrganizerRef,
       nullable: true,
       description: 'Organizers, filtered.',

@@ -2,6 +2,7 @@
  * Writes of venues, organizers, categories and tags. Deletes of venues and organizers move them to
  * the trash and return them; categories and tags have no trash and are deleted for good.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import {
@@ -39,6 +40,7 @@ builder.mutationFields((t) => {
   const clientMutationId = () => t.arg.string({ description: CLIENT_MUTATION_ID_HELP });
   return {
     createVenue: t.field({
+      ...requires('calendar:write'),
       type: VenueRef,
       nullable: true,
       description: 'Creates a venue.',
@@ -49,6 +51,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createVenue(input)),
     }),
     updateVenue: t.field({
+      ...requires('calendar:write'),
       type: VenueRef,
       nullable: true,
       description: 'Changes the given fields of a venue found by id or slug.',
@@ -60,6 +63,7 @@ builder.mutationFields((t) => {
       resolve: updateByRefResolver('venue', (writes, ref, input, v) => writes.updateVenue(ref, input, v)),
     }),
     deleteVenue: t.field({
+      ...requires('calendar:write'),
       type: DeleteVenuePayload,
       nullable: true,
       description:
@@ -68,6 +72,7 @@ builder.mutationFields((t) => {
       resolve: deleteByRefResolver('venue', (writes, ref) => writes.deleteVenue(ref)),
     }),
     createOrganizer: t.field({
+      ...requires('calendar:write'),
       type: OrganizerRef,
       nullable: true,
       description: 'Creates an organizer.',
@@ -78,6 +83,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createOrganizer(input)),
     }),
     updateOrganizer: t.field({
+      ...requires('calendar:write'),
       type: OrganizerRef,
       nullable: true,
       description: 'Changes the given fields of an organizer found by id or slug.',
@@ -89,6 +95,7 @@ builder.mutationFields((t) => {
       resolve: updateByRefResolver('organizer', (writes, ref, input, v) => writes.updateOrganizer(ref, input, v)),
     }),
     deleteOrganizer: t.field({
+      ...requires('calendar:write'),
       type: DeleteOrganizerPayload,
       nullable: true,
       description:
@@ -97,6 +104,7 @@ builder.mutationFields((t) => {
       resolve: deleteByRefResolver('organizer', (writes, ref) => writes.deleteOrganizer(ref)),
     }),
     createCategory: t.field({
+      ...requires('calendar:write'),
       type: CategoryRef,
       nullable: true,
       description: 'Creates an event category.',
@@ -107,6 +115,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createCategory(input)),
     }),
     updateCategory: t.field({
+      ...requires('calendar:write'),
       type: CategoryRef,
       nullable: true,
       description: 'Changes the given fields of an event category.',
@@ -118,6 +127,7 @@ builder.mutationFields((t) => {
       resolve: updateByIdResolver((writes, id, input, v) => writes.updateCategory(id, input, v)),
     }),
     deleteCategory: t.field({
+      ...requires('calendar:write'),
       type: DeleteCategoryPayload,
       nullable: true,
       description:
@@ -126,6 +136,7 @@ builder.mutationFields((t) => {
       resolve: deleteByIdResolver((writes, id) => writes.deleteCategory(id)),
     }),
     createTag: t.field({
+      ...requires('calendar:write'),
       type: TagRef,
       nullable: true,
       description: 'Creates an event tag.',
@@ -136,6 +147,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createTag(input)),
     }),
     updateTag: t.field({
+      ...requires('calendar:write'),
       type: TagRef,
       nullable: true,
       description: 'Changes the given fields of an event tag.',
@@ -147,6 +159,7 @@ builder.mutationFields((t) => {
       resolve: updateByIdResolver((writes, id, input, v) => writes.updateTag(id, input, v)),
     }),
     deleteTag: t.field({
+      ...requires('calendar:write'),
       type: DeleteTagPayload,
       nullable: true,
       description: 'Deletes an event tag for good (terms have no trash); NOT_FOUND when there is no such tag.',

@@ -1,6 +1,7 @@
 /**
  * Event categories (hierarchical) and event tags, their events, and their queries.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { termVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
@@ -193,6 +194,7 @@ TagRef.implement({
 
 builder.queryFields((t) => ({
   category: t.field({
+    ...requires('calendar:read'),
     type: CategoryRef,
     nullable: true,
     description: 'One event category by id; null when there is no such category.',
@@ -201,6 +203,7 @@ builder.queryFields((t) => ({
   }),
   categories: t.connection(
     {
+      ...requires('calendar:read'),
       type: CategoryRef,
       nullable: true,
       description: 'Event categories, filtered.',
@@ -216,6 +219,7 @@ builder.queryFields((t) => ({
     CategoryConnection,
   ),
   tag: t.field({
+    ...requires('calendar:read'),
     type: TagRef,
     nullable: true,
     description: 'One event tag by id; null when there is no such tag.',
@@ -224,6 +228,7 @@ builder.queryFields((t) => ({
   }),
   tags: t.connection(
     {
+      ...requires('calendar:read'),
       type: TagRef,
       nullable: true,
       description: 'Event tags, filtered.',

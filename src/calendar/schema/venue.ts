@@ -1,6 +1,7 @@
 /**
  * The Venue type, its events, and the venue queries.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { venueVersion } from '../../graph/versions.js';
 import { PostStatus, statusInput } from './post-status.js';
@@ -67,6 +68,7 @@ VenueRef.implement({
 
 builder.queryFields((t) => ({
   venue: t.field({
+    ...requires('calendar:read'),
     type: VenueRef,
     nullable: true,
     description: 'One venue by id or by slug (give exactly one); null when there is no such venue.',
@@ -81,6 +83,7 @@ builder.queryFields((t) => ({
   }),
   venues: t.connection(
     {
+      ...requires('calendar:read'),
       type: VenueRef,
       nullable: true,
       description: 'Venues, filtered.',

@@ -3,6 +3,7 @@
  * stage, attributes and audit fields; and the `entity` and `entities` queries. Every entity a search
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { entityVersion } from '../../graph/versions.js';
 import { listKeyOf } from '../../graph/paging.js';
@@ -120,6 +121,7 @@ EntityRef.implement({
 
 builder.queryFields((t) => ({
   entity: t.field({
+    ...requires('governance:read'),
     type: EntityRef,
     nullable: true,
     description: 'One AI governance record by its uuid; null when there is none with that id.',
@@ -128,6 +130,7 @@ builder.queryFields((t) => ({
   }),
   entities: t.connection(
     {
+      ...requires('governance:read'),
       type: EntityRef,
       description: 'AI governance records with all their details, of one kind or of every kind, sorted by name.',
       args: {

@@ -2,6 +2,7 @@
  * Writes to links: create and delete. The upstream wants each end's entity type name; the caller may
  * give it, or for the AI kinds it is read from the record (through the request's entity loader).
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
@@ -111,6 +112,7 @@ function linkTypeOf(
 
 builder.mutationFields((t) => ({
   createLink: t.field({
+    ...requires('governance:write'),
     type: LinkRef,
     description: 'Links two records with a link type and returns the new link.',
     args: {
@@ -146,6 +148,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteLink: t.field({
+    ...requires('governance:delete'),
     type: DeleteLinkPayload,
     nullable: true,
     description:

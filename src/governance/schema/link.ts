@@ -3,6 +3,7 @@
  * its ends (`LinkEnd`), and the types of relationship. A link end that is one of the four AI kinds
  * leads to the full record through the request's entity loader; other kinds (vendors) have none.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import type { LinkEndpoint } from '../wire.js';
@@ -250,6 +251,7 @@ LinkRef.implement({
 
 builder.queryField('link', (t) =>
   t.field({
+    ...requires('governance:read'),
     type: LinkRef,
     nullable: true,
     description:

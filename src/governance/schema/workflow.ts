@@ -2,6 +2,7 @@
  * Workflow stages: where a record stands (EntityStage, read from the record) and a stage as the
  * stage-assignment operation returns it (WorkflowStage), plus the `moveEntityToStage` mutation.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
@@ -125,6 +126,7 @@ async function workflowTypeOf(entityId: string, ctx: Context): Promise<string | 
 
 builder.mutationField('moveEntityToStage', (t) =>
   t.field({
+    ...requires('governance:workflow'),
     type: WorkflowStageRef,
     nullable: true,
     description:
