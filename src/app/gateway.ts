@@ -1,41 +1,31 @@
 /**
  * Builds the gateway from a configuration: the upstreams, the services over them and the Yoga
  * server. Nothing here listens on a port, so tests drive it through `yoga.fetch` or mount it on
- * their own server; `server.ts` is the process entry that listens.
+ * their own server; `server.ts` is the process entry that listens. The plugin list and its order
+ * are in `plugins.ts`, the per-request context in `context.ts`.
  */
-import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { setMaxListeners } from 'node:events';
-import type { Dispatcher } from 'undici';
-import { CalendarService } from '../calendar/service.js';
-import type { Config } from '../config/config.js';
-import type { Context } from '../graph/context.js';
-import { UsageTracker } from '../core/usage.js';
-import { maskError } from '../graph/errors.js';
-import { GovernanceService } from '../governance/service.js';
-import { useCompression } from '../http/compression.js';
-import { useGraphiQLPage } from '../http/graphiql-page.js';
-import { yogaLogger, type LogSink } from '../observability/logging.js';
-import { requestIdOf } from '../observability/request-id.js';
-import { createObservability, type Observability } from '../observability/setup.js';
-import { loadSafelist, usePersistedSafelist } from '../http/persisted.js';
-import { useHttpCaching } from '../http/plugins/use-http-caching.js';
-import { useJit } from '../http/plugins/use-jit.js';
-import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
-import { useBodyLimit } from '../http/plugins/use-body-limit.js';
-import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
-import { securityPlugins } from '../http/plugins/use-security.js';
-import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
-import { schema } from '../graph/schema.js';
-import { ChangeBus } from '../live/changes.js';
-import { LivePolling } from '../live/polling.js';
 import { createHash } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { printSchema } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { Dispatcher } from 'undici';
+import { CalendarService } from '../calendar/service.js';
+import type { Config } from '../config/config.js';
 import { AnswerCache } from '../core/answer-cache.js';
+import { UsageTracker } from '../core/usage.js';
+import { GovernanceService } from '../governance/service.js';
+import type { Context } from '../graph/context.js';
+import { maskError } from '../graph/errors.js';
+import { schema } from '../graph/schema.js';
+import { loadSafelist } from '../http/persisted.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
-import { anonymous, PERMISSIONS, principalOf } from '../identity/principal.js';
+import { ChangeBus } from '../live/changes.js';
+import { LivePolling } from '../live/polling.js';
+import { yogaLogger, type LogSink } from '../observability/logging.js';
+import { createObservability, type Observability } from '../observability/setup.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
+import { contextFactory } from './context.js';
+import { gatewayPlugins } from './plugins.js';
 
 export interface GatewayOptions {
   config: Config;
@@ -66,170 +56,14 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
-
-  const bus = new ChangeBus(upstreams.redis);
-  const polling = new LivePolling({
-    redis: upstreams.redis,
-    traffic: { governance: upstreams.governance.traffic, calendar: upstreams.calendar.traffic },
-    budgets: config.traffic,
-    share: config.live.pollBudgetShare,
-    minIntervalMs: config.live.minPollIntervalMs,
-    maxIntervalMs: config.live.maxPollIntervalMs,
-  });
-  // The credential a caller reads with: the gateway's own unless it forwards the caller's.
-  const identityOf = (headers: Headers, mode: 'configured' | 'forward') =>
-    mode === 'forward'
-      ? createHash('sha256')
-          .update(headers.get('authorization') ?? '')
-          .digest('base64url')
-          .slice(0, 22)
-      : 'configured';
-
-  // PERSISTED_OPERATIONS: the safelist answers before anything is parsed (see persisted.ts).
-  const persisted =
-    config.persistedOperations === 'off'
-      ? []
-      : [
-          usePersistedSafelist(config.persistedOperations, undefined, {
-            secret: config.security.federationSecret,
-            header: config.security.federationSecretHeader,
-          }) as Plugin<Context>,
-        ];
-
-  // RESPONSE_CACHE: repeated queries answered from the raw request, before Yoga (response-cache.ts).
-  const edge = config.cache.answers.enabled
-    ? new ResponseCacheEdge({
-        cache: new AnswerCache({
-          maxBytes: config.cache.answers.maxBytes,
-          maxEntryBytes: config.cache.shared.maxEntryBytes,
-          records: upstreams.cache,
-          shared: upstreams.sharedCache,
-        }),
-        graphqlEndpoint: '/graphql',
-        maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
-        csrfPrevention: config.security.csrfPrevention,
-        keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
-        // What decides whether a request is answered, and how: replicas of another schema or other
-        // rules (a rotated router secret, introspection, limits, the safelist, auth modes) do not
-        // share answers through Redis, during a rolling deploy included.
-        namespace: () =>
-          createHash('sha256')
-            .update(printSchema(schema))
-            .update(
-              JSON.stringify({
-                security: config.security,
-                persisted: config.persistedOperations,
-                safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
-                auth: [config.governance.authMode, config.calendar.authMode],
-                inputLimits: config.inputLimits,
-                maxPageSize: config.maxPageSize,
-              }),
-            )
-            .digest('base64url'),
-        compression: config.http.compression,
-        // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
-        cost: config.traffic.costExtension
-          ? (estimate) => {
-              const usage = new UsageTracker({ status: (name) => upstreams[name].traffic.status() });
-              usage.estimate = estimate;
-              return usage.report(true);
-            }
-          : undefined,
-        listeners: observability.edgeListeners,
-      })
-    : undefined;
-
+  const { bus, polling } = liveUpdates(config, upstreams);
+  const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
   const yoga = createYoga<Record<string, unknown>, Context>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    landingPage: false,
-    // CORS_ORIGINS: `*` any origin, a list, or nothing (closed; the production default).
-    cors: config.http.corsOrigins.includes('*')
-      ? { origin: '*' }
-      : config.http.corsOrigins.length > 0
-        ? { origin: config.http.corsOrigins, credentials: true }
-        : false,
-    // Served precompressed by useGraphiQLPage (inlined, works offline) instead of Yoga's CDN page.
-    graphiql: false,
-    maskedErrors: { maskError, isDev: config.env === 'development' },
-    // Expected errors are one request log line; only unexpected ones print a stack (logging.ts).
+    ...yogaSettings(config),
     logging: logger,
-    // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
-    batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    // GRAPHQL_MAX_BODY_BYTES is useBodyLimit's (below): Yoga's own limit streams every body through
-    // a counting transform.
-    maxRequestBodySize: false,
-    // @defer and @stream, answered over multipart/mixed or text/event-stream as the client accepts.
-    // Deferred parts run in the same context: the per-operation estimate (which walks deferred
-    // fragments too), the request's usage budget and the account budget all count them.
-    plugins: [
-      useDeferStream(),
-      ...(extraPlugins as Plugin<Context>[]),
-      ...(config.graphiql ? [useGraphiQLPage('/graphql') as Plugin<Context>] : []),
-      ...observability.plugins,
-      ...persisted,
-      ...securityPlugins(config.security),
-      ...(config.traffic.costExtension ? [useCostExtension()] : []),
-      useOperationBudget({
-        maxCallsPerOperation: config.traffic.maxCallsPerOperation,
-        maxPageSize: config.maxPageSize,
-      }),
-      useCacheSettle(upstreams.cache),
-      ...(config.jit ? [useJit((msg, detail) => logger && logger.warn(msg, detail)) as Plugin<Context>] : []),
-      useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) }),
-      ...(config.http.compression ? [useCompression() as Plugin<Context>] : []),
-      // After every request parser: larger bodies are answered 413 from their Content-Length,
-      // before anything is read or parsed.
-      useBodyLimit(config.security.maxRequestBodyBytes),
-      // Last: it stores the answer as every other plugin left it.
-      ...(edge ? [edge.plugin()] : []),
-    ],
-    context: ({ request, req }: { request: Request; req?: object }): Context => {
-      const requestId = requestIdOf(request);
-      const usage = new UsageTracker({
-        maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
-        deadline: Date.now() + config.traffic.operationDeadlineMs,
-        status: (name) => upstreams[name].traffic.status(),
-      });
-      // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
-      // listeners, which one traversal passes legitimately.
-      const signal = operationSignal(request.signal);
-      allowListeners(signal, config.traffic.maxCallsPerOperation * 2 + 16);
-      const info = { requestId, headers: request.headers, usage, signal };
-      const live = {
-        bus,
-        polling,
-        defaultIntervalMs: config.live.pollIntervalMs,
-        identity: {
-          governance: identityOf(request.headers, config.governance.authMode),
-          calendar: identityOf(request.headers, config.calendar.authMode),
-        },
-        fresh: (detached = false) => {
-          const each = {
-            ...info,
-            signal: detached ? undefined : info.signal,
-            usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }),
-          };
-          return { governance: governance.forRequest(each), calendar: calendar.forRequest(each) };
-        },
-      };
-      const idempotency = {
-        store: upstreams.idempotency,
-        headerKey: request.headers.get('idempotency-key') ?? undefined,
-      };
-      return {
-        requestId,
-        // Until authentication lands every caller holds every permission, as before.
-        principal: principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS),
-        usage,
-        governance: governance.forRequest(info),
-        calendar: calendar.forRequest(info),
-        idempotency,
-        inputLimits: config.inputLimits,
-        live,
-      };
-    },
+    plugins: gatewayPlugins({ config, upstreams, observability, logger, edge, extraPlugins }),
+    context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
   });
 
   const serveYoga: RequestListener = (req, res) => void yoga(req, res);
@@ -251,24 +85,85 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   };
 }
 
-/**
- * A native signal that follows the request's. The server adapter's request signal is a Proxy whose
- * every property read costs a string test; hundreds of upstream calls check and listen on the
- * signal, so they get a plain one, fed by a single listener on the request's.
- */
-function operationSignal(source: AbortSignal | undefined): AbortSignal | undefined {
-  if (!source) return undefined;
-  const controller = new AbortController();
-  if (source.aborted) controller.abort(source.reason);
-  else source.addEventListener('abort', () => controller.abort(source.reason), { once: true });
-  return controller.signal;
+/** Yoga's own settings, apart from the plugins, the logger and the context. */
+function yogaSettings(config: Config) {
+  return {
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    // CORS_ORIGINS: `*` any origin, a list, or nothing (closed; the production default).
+    cors: config.http.corsOrigins.includes('*')
+      ? { origin: '*' }
+      : config.http.corsOrigins.length > 0
+        ? { origin: config.http.corsOrigins, credentials: true }
+        : false,
+    // Served by the GraphiQL page plugin (plugins.ts) instead of Yoga's CDN page.
+    graphiql: false,
+    maskedErrors: { maskError, isDev: config.env === 'development' },
+    // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
+    batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
+    // GRAPHQL_MAX_BODY_BYTES is the body-limit plugin's (plugins.ts).
+    maxRequestBodySize: false,
+  } as const;
 }
 
-function allowListeners(signal: AbortSignal | undefined, n: number): void {
-  if (!signal) return;
-  try {
-    setMaxListeners(n, signal);
-  } catch {
-    // A signal that is not a Node EventTarget has no such limit.
-  }
+function liveUpdates(config: Config, upstreams: Upstreams): { bus: ChangeBus; polling: LivePolling } {
+  const bus = new ChangeBus(upstreams.redis);
+  const polling = new LivePolling({
+    redis: upstreams.redis,
+    traffic: { governance: upstreams.governance.traffic, calendar: upstreams.calendar.traffic },
+    budgets: config.traffic,
+    share: config.live.pollBudgetShare,
+    minIntervalMs: config.live.minPollIntervalMs,
+    maxIntervalMs: config.live.maxPollIntervalMs,
+  });
+  return { bus, polling };
+}
+
+/** RESPONSE_CACHE: repeated queries answered from the raw request, before Yoga (response-cache.ts). */
+function responseCacheEdge(config: Config, upstreams: Upstreams, observability: Observability): ResponseCacheEdge {
+  return new ResponseCacheEdge({
+    cache: new AnswerCache({
+      maxBytes: config.cache.answers.maxBytes,
+      maxEntryBytes: config.cache.shared.maxEntryBytes,
+      records: upstreams.cache,
+      shared: upstreams.sharedCache,
+    }),
+    graphqlEndpoint: '/graphql',
+    maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
+    csrfPrevention: config.security.csrfPrevention,
+    keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
+    namespace: () => answerNamespace(config),
+    compression: config.http.compression,
+    // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
+    cost: config.traffic.costExtension
+      ? (estimate) => {
+          const usage = new UsageTracker({ status: (name) => upstreams[name].traffic.status() });
+          usage.estimate = estimate;
+          return usage.report(true);
+        }
+      : undefined,
+    listeners: observability.edgeListeners,
+  });
+}
+
+/**
+ * What decides whether a request is answered, and how: replicas of another schema or other rules (a
+ * rotated router secret, introspection, limits, the safelist, auth modes) do not share answers
+ * through Redis, during a rolling deploy included.
+ */
+function answerNamespace(config: Config): string {
+  return createHash('sha256')
+    .update(printSchema(schema))
+    .update(
+      JSON.stringify({
+        security: config.security,
+        persisted: config.persistedOperations,
+        safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
+        auth: [config.governance.authMode, config.calendar.authMode],
+        inputLimits: config.inputLimits,
+        maxPageSize: config.maxPageSize,
+      }),
+    )
+    .digest('base64url');
 }

@@ -12,9 +12,9 @@ import { UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
-import type { UpstreamObserver } from './observer.js';
+import type { UpstreamEvent, UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
-import type { TrafficControl } from './traffic.js';
+import type { Admission, TrafficControl } from './traffic.js';
 import type { TrafficLogger } from './traffic-log.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
@@ -119,6 +119,27 @@ function absolute(url: URL | string): Target {
 }
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** `afterAttempt`'s answer when the request is to be sent again. */
+const AGAIN = Symbol('again');
+
+/** One request's state across its attempts (`send`). */
+interface Sending {
+  call: UpstreamCall;
+  url: Target;
+  caller: Caller;
+  event: UpstreamEvent | undefined;
+  priority: PriorityName;
+  /** The endpoint per-endpoint rules count (`endpointOf`), with the method. */
+  endpoint: string;
+  /** Queue waits end here: the queue deadline or the operation's, after the first send the request's too. */
+  queueDeadline: number;
+  /** Set at the first send: all attempts and backoffs end here. */
+  requestDeadline: number;
+  /** Failed attempts so far (retried on 502/503/504, resets and timeouts). */
+  failures: number;
+  /** 429s so far. */
+  rateLimited: number;
+}
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /**
@@ -309,117 +330,146 @@ export class Upstream {
    * the operation's), each attempt's timeouts clipped to what is left.
    */
   private async send(call: UpstreamCall, url: Target, caller: Caller): Promise<HttpResponse> {
-    const { retry, transport, limiter, traffic, observer } = this.options;
-    const event = observer && { upstream: this.name, operation: call.operation, caller };
-    const priority = PRIORITY_OF[call.kind];
-    const operationDeadline = caller.usage.deadline;
-    let deadline = Math.min(traffic.deadline(), operationDeadline);
-    const endpoint = `${call.method} ${endpointOf(url)}`;
-    let requestDeadline = Infinity;
-    let failures = 0;
-    let rateLimited = 0;
+    const { observer, traffic } = this.options;
+    const s: Sending = {
+      call,
+      url,
+      caller,
+      event: observer && { upstream: this.name, operation: call.operation, caller },
+      priority: PRIORITY_OF[call.kind],
+      endpoint: `${call.method} ${endpointOf(url)}`,
+      queueDeadline: Math.min(traffic.deadline(), caller.usage.deadline),
+      requestDeadline: Infinity,
+      failures: 0,
+      rateLimited: 0,
+    };
     for (let attempt = 0; ; attempt++) {
-      const dequeued = observer?.queued?.({ ...event!, priority });
-      let onWire = false;
-      const scheduled = limiter.schedule(priority, async (): Promise<HttpResponse | UpstreamError> => {
-        let admission;
-        try {
-          // Admission settles asynchronously: a 429 read meanwhile, or an admission that went
-          // stale meanwhile (the event loop was slow to get here), gives its point back and asks again.
-          for (;;) {
-            admission = await traffic.admit(priority, endpoint, deadline, caller.signal);
-            if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) break;
-            traffic.release(admission);
-          }
-        } finally {
-          dequeued?.();
-        }
-        if (requestDeadline === Infinity)
-          requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, operationDeadline);
-        caller.usage.request(this.name);
-        onWire = true;
-        // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
-        // The request id goes along, so that an upstream's logs can be matched with the gateway's.
-        const headers =
-          observer?.request || caller.requestId
-            ? { ...call.headers, ...(caller.requestId ? { 'x-request-id': caller.requestId } : {}) }
-            : call.headers;
-        const done = observer?.request?.({ ...event!, method: call.method, attempt, headers: headers! });
-        let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
-        try {
-          const res = await transport.send({
-            method: call.method,
-            origin: url.origin,
-            path: url.path,
-            headers,
-            json: call.json,
-            body: call.body,
-            signal: caller.signal,
-            deadline: requestDeadline,
-          });
-          settled = res.status === 429 ? 'rate-limited' : 'ok';
-          if (res.status === 429) await this.pauseAfter429(res, call);
-          done?.({ status: res.status });
-          return res;
-        } catch (e) {
-          // A fault of the wire is no verdict on the rate limit: the ramp goes on.
-          if (e instanceof UpstreamError) settled = 'ok';
-          done?.({ error: e instanceof UpstreamError ? e.kind : 'error' });
-          if (e instanceof UpstreamError) return e;
-          throw e;
-        } finally {
-          traffic.settle(admission, settled);
-        }
-      });
-      const outcome = await scheduled.catch((e: unknown) => {
-        // The scheduler answers running calls at shutdown: a write already on the wire then may
-        // or may not have been applied; one still waiting certainly was not sent.
-        if (!call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable')
-          throw outcomeUnknown(this.name, e);
-        throw e;
-      });
+      const outcome = await this.attempt(s, attempt);
       // Retries wait in the queue no longer than the request's own deadline.
-      deadline = Math.min(deadline, requestDeadline);
-      if (outcome instanceof UpstreamError) {
-        // A write that may have reached the upstream is never sent again: its outcome is unknown.
-        if (!call.idempotent && outcome.kind === 'unavailable' && outcome.sent)
-          throw outcomeUnknown(this.name, outcome);
-        const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
-        if (!retryable || failures >= retry.retries) throw outcome;
-        observer?.retry?.({ ...event!, attempt: attempt + 1, reason: 'unavailable' });
-        await backoff(failures++, retry, requestDeadline, outcome);
-        continue;
+      s.queueDeadline = Math.min(s.queueDeadline, s.requestDeadline);
+      const answer = await this.afterAttempt(s, attempt, outcome);
+      if (answer !== AGAIN) return answer;
+    }
+  }
+
+  /** One attempt: a scheduler slot, admission, the wire. A fault of the wire comes back as its error. */
+  private attempt(s: Sending, attempt: number): Promise<HttpResponse | UpstreamError> {
+    const { limiter, observer } = this.options;
+    const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
+    let onWire = false;
+    const scheduled = limiter.schedule(s.priority, async () => {
+      let admission;
+      try {
+        admission = await this.admit(s);
+      } finally {
+        dequeued?.();
       }
-      if (outcome.status === 429) {
-        // Not processed: the account is paused (above); send it again (writes too).
-        if (rateLimited++ >= this.options.rateLimitRetries) {
-          const retryAfter = Math.max(1, Math.ceil(traffic.pause.remainingMs() / 1000));
-          throw new UpstreamError(
-            this.name,
-            'rate-limited',
-            `The ${this.name} service is rate limiting the gateway; retry in ${retryAfter} s.`,
-            { status: 429, retryAfter },
-          );
-        }
-        continue;
-      }
-      if (
-        call.idempotent &&
-        RETRYABLE_STATUS.has(outcome.status) &&
-        failures < retry.retries &&
-        Date.now() < requestDeadline
-      ) {
-        observer?.retry?.({ ...event!, attempt: attempt + 1, reason: String(outcome.status) });
-        const last = outcome;
-        try {
-          await backoff(failures++, retry, requestDeadline, new UpstreamError(this.name, 'unavailable', ''));
-        } catch {
-          return last;
-        }
-        continue;
-      }
+      if (s.requestDeadline === Infinity)
+        s.requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, s.caller.usage.deadline);
+      s.caller.usage.request(this.name);
+      onWire = true;
+      return this.onWire(s, attempt, admission);
+    });
+    return scheduled.catch((e: unknown) => {
+      // The scheduler answers running calls at shutdown: a write already on the wire then may
+      // or may not have been applied; one still waiting certainly was not sent.
+      if (!s.call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable')
+        throw outcomeUnknown(this.name, e);
+      throw e;
+    });
+  }
+
+  /**
+   * Admission settles asynchronously: a 429 read meanwhile, or an admission that went stale
+   * meanwhile (the event loop was slow to get here), gives its point back and asks again.
+   */
+  private async admit(s: Sending): Promise<Admission> {
+    const { traffic } = this.options;
+    for (;;) {
+      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal);
+      if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) return admission;
+      traffic.release(admission);
+    }
+  }
+
+  private async onWire(s: Sending, attempt: number, admission: Admission): Promise<HttpResponse | UpstreamError> {
+    const { transport, observer, traffic } = this.options;
+    const { call, caller } = s;
+    // Observers may add headers of their own (tracing: W3C traceparent of this attempt's span).
+    // The request id goes along, so that an upstream's logs can be matched with the gateway's.
+    const headers =
+      observer?.request || caller.requestId
+        ? { ...call.headers, ...(caller.requestId ? { 'x-request-id': caller.requestId } : {}) }
+        : call.headers;
+    const done = observer?.request?.({ ...s.event!, method: call.method, attempt, headers: headers! });
+    let settled: 'ok' | 'rate-limited' | 'cancelled' = 'cancelled';
+    try {
+      const res = await transport.send({
+        method: call.method,
+        origin: s.url.origin,
+        path: s.url.path,
+        headers,
+        json: call.json,
+        body: call.body,
+        signal: caller.signal,
+        deadline: s.requestDeadline,
+      });
+      settled = res.status === 429 ? 'rate-limited' : 'ok';
+      if (res.status === 429) await this.pauseAfter429(res, call);
+      done?.({ status: res.status });
+      return res;
+    } catch (e) {
+      // A fault of the wire is no verdict on the rate limit: the ramp goes on.
+      if (e instanceof UpstreamError) settled = 'ok';
+      done?.({ error: e instanceof UpstreamError ? e.kind : 'error' });
+      if (e instanceof UpstreamError) return e;
+      throw e;
+    } finally {
+      traffic.settle(admission, settled);
+    }
+  }
+
+  /** What an attempt's outcome means: the answer, an error thrown, or `AGAIN` after any backoff. */
+  private async afterAttempt(
+    s: Sending,
+    attempt: number,
+    outcome: HttpResponse | UpstreamError,
+  ): Promise<HttpResponse | typeof AGAIN> {
+    const { call, caller } = s;
+    const { retry, observer } = this.options;
+    if (outcome instanceof UpstreamError) {
+      // A write that may have reached the upstream is never sent again: its outcome is unknown.
+      if (!call.idempotent && outcome.kind === 'unavailable' && outcome.sent) throw outcomeUnknown(this.name, outcome);
+      const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
+      if (!retryable || s.failures >= retry.retries) throw outcome;
+      observer?.retry?.({ ...s.event!, attempt: attempt + 1, reason: 'unavailable' });
+      await backoff(s.failures++, retry, s.requestDeadline, outcome);
+      return AGAIN;
+    }
+    // Not processed: the account is paused (onWire); send it again (writes too).
+    if (outcome.status === 429) {
+      if (s.rateLimited++ >= this.options.rateLimitRetries) throw this.rateLimited();
+      return AGAIN;
+    }
+    const retryable = call.idempotent && RETRYABLE_STATUS.has(outcome.status);
+    if (!retryable || s.failures >= retry.retries || Date.now() >= s.requestDeadline) return outcome;
+    observer?.retry?.({ ...s.event!, attempt: attempt + 1, reason: String(outcome.status) });
+    try {
+      await backoff(s.failures++, retry, s.requestDeadline, new UpstreamError(this.name, 'unavailable', ''));
+    } catch {
       return outcome;
     }
+    return AGAIN;
+  }
+
+  private rateLimited(): UpstreamError {
+    const retryAfter = Math.max(1, Math.ceil(this.options.traffic.pause.remainingMs() / 1000));
+    return new UpstreamError(
+      this.name,
+      'rate-limited',
+      `The ${this.name} service is rate limiting the gateway; retry in ${retryAfter} s.`,
+      { status: 429, retryAfter },
+    );
   }
 
   /** A 429 was not processed: pause the whole account (every replica) before anything else is sent. */

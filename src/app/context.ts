@@ -1,0 +1,105 @@
+/**
+ * The per-request GraphQL context: the request's usage budget and signal, the services bound to
+ * the request, the idempotency store and the live-update handles.
+ */
+import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { CalendarService } from '../calendar/service.js';
+import type { Config } from '../config/config.js';
+import type { RequestInfo } from '../core/caller.js';
+import { UsageTracker } from '../core/usage.js';
+import type { GovernanceService } from '../governance/service.js';
+import type { Context } from '../graph/context.js';
+import type { ChangeBus } from '../live/changes.js';
+import type { LivePolling } from '../live/polling.js';
+import { requestIdOf } from '../observability/request-id.js';
+import { anonymous, PERMISSIONS, principalOf } from '../identity/principal.js';
+import type { Upstreams } from './build-upstreams.js';
+
+export interface ContextParts {
+  config: Config;
+  upstreams: Upstreams;
+  governance: GovernanceService;
+  calendar: CalendarService;
+  bus: ChangeBus;
+  polling: LivePolling;
+}
+
+export function contextFactory(parts: ContextParts): (init: { request: Request; req?: object }) => Context {
+  const { config, upstreams, governance, calendar } = parts;
+  return ({ request, req }) => {
+    const requestId = requestIdOf(request);
+    const usage = new UsageTracker({
+      maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
+      deadline: Date.now() + config.traffic.operationDeadlineMs,
+      status: (name) => upstreams[name].traffic.status(),
+    });
+    // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
+    // listeners, which one traversal passes legitimately.
+    const signal = operationSignal(request.signal);
+    allowListeners(signal, config.traffic.maxCallsPerOperation * 2 + 16);
+    const info: RequestInfo = { requestId, headers: request.headers, usage, signal };
+    return {
+      requestId,
+      // Until authentication lands every caller holds every permission, as before.
+      principal: principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS),
+      usage,
+      governance: governance.forRequest(info),
+      calendar: calendar.forRequest(info),
+      idempotency: { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined },
+      inputLimits: config.inputLimits,
+      live: liveContext(parts, info),
+    };
+  };
+}
+
+function liveContext({ config, governance, calendar, bus, polling }: ContextParts, info: RequestInfo): Context['live'] {
+  return {
+    bus,
+    polling,
+    defaultIntervalMs: config.live.pollIntervalMs,
+    identity: {
+      governance: identityOf(info.headers, config.governance.authMode),
+      calendar: identityOf(info.headers, config.calendar.authMode),
+    },
+    fresh: (detached = false) => {
+      const each = {
+        ...info,
+        signal: detached ? undefined : info.signal,
+        usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }),
+      };
+      return { governance: governance.forRequest(each), calendar: calendar.forRequest(each) };
+    },
+  };
+}
+
+/** The credential a caller reads with: the gateway's own unless it forwards the caller's. */
+function identityOf(headers: Headers, mode: 'configured' | 'forward'): string {
+  if (mode !== 'forward') return 'configured';
+  return createHash('sha256')
+    .update(headers.get('authorization') ?? '')
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/**
+ * A native signal that follows the request's. The server adapter's request signal is a Proxy whose
+ * every property read costs a string test; hundreds of upstream calls check and listen on the
+ * signal, so they get a plain one, fed by a single listener on the request's.
+ */
+function operationSignal(source: AbortSignal | undefined): AbortSignal | undefined {
+  if (!source) return undefined;
+  const controller = new AbortController();
+  if (source.aborted) controller.abort(source.reason);
+  else source.addEventListener('abort', () => controller.abort(source.reason), { once: true });
+  return controller.signal;
+}
+
+function allowListeners(signal: AbortSignal | undefined, n: number): void {
+  if (!signal) return;
+  try {
+    setMaxListeners(n, signal);
+  } catch {
+    // A signal that is not a Node EventTarget has no such limit.
+  }
+}

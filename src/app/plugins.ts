@@ -1,0 +1,139 @@
+/**
+ * The gateway's Yoga plugins, one named builder each, in the one order they run (`PLUGINS`).
+ * Adding a plugin is one line in that list plus its builder.
+ *
+ * Why this order:
+ * - @defer/@stream first: deferred parts then run through every plugin below, in the same context,
+ *   so the estimate, the request's usage budget and the account budget count them too.
+ * - The process's own plugins (the shutdown drain) and the GraphiQL page answer before any work.
+ * - Observability (readiness, /metrics, operation events) sees every request, refused ones included.
+ * - The persisted-operations safelist answers before anything is parsed.
+ * - Security (Armor limits, introspection, CSRF) refuses a request before any resolver runs, so a
+ *   refused request never costs an upstream call; the operation budget then refuses one whose
+ *   estimate is over the limits, still before any upstream call.
+ * - The body limit comes after every request parser: a larger body is answered 413 from its
+ *   Content-Length, before anything is read or parsed.
+ * - The response cache stores last, the answer as every other plugin left it.
+ */
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config/config.js';
+import type { Context } from '../graph/context.js';
+import { useCompression } from '../http/compression.js';
+import { useGraphiQLPage } from '../http/graphiql-page.js';
+import { usePersistedSafelist } from '../http/persisted.js';
+import { useBodyLimit } from '../http/plugins/use-body-limit.js';
+import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
+import { useHttpCaching } from '../http/plugins/use-http-caching.js';
+import { useJit } from '../http/plugins/use-jit.js';
+import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
+import { securityPlugins } from '../http/plugins/use-security.js';
+import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
+import type { ResponseCacheEdge } from '../http/response-cache.js';
+import type { yogaLogger } from '../observability/logging.js';
+import type { Observability } from '../observability/setup.js';
+import type { Upstreams } from './build-upstreams.js';
+
+/** What a plugin builder may read. */
+export interface PluginParts {
+  config: Config;
+  upstreams: Upstreams;
+  observability: Observability;
+  logger: ReturnType<typeof yogaLogger>;
+  /** The response cache in front of Yoga, when RESPONSE_CACHE is on. */
+  edge: ResponseCacheEdge | undefined;
+  /** Plugins of the process around the gateway. */
+  extraPlugins: Plugin[];
+}
+
+/** Plugins typed for the gateway's context or for any context. */
+type AnyPlugin = Plugin<Context> | Plugin | Plugin<Record<string, unknown>>;
+/** A plugin, several, or none (the setting is off). */
+type PluginBuilder = (parts: PluginParts) => AnyPlugin | AnyPlugin[] | undefined;
+
+const PLUGINS: PluginBuilder[] = [
+  deferStream,
+  processPlugins,
+  graphiqlPage,
+  observabilityPlugins,
+  persistedSafelist,
+  security,
+  costExtension,
+  operationBudget,
+  cacheSettle,
+  jit,
+  httpCaching,
+  compression,
+  bodyLimit,
+  responseCacheStore,
+];
+
+export function gatewayPlugins(parts: PluginParts): Plugin<Context>[] {
+  return PLUGINS.flatMap((build) => build(parts) ?? []) as Plugin<Context>[];
+}
+
+function deferStream(): AnyPlugin {
+  return useDeferStream<Record<string, unknown>>();
+}
+
+function processPlugins({ extraPlugins }: PluginParts): AnyPlugin[] {
+  return extraPlugins;
+}
+
+/** Served precompressed and inlined (works offline) instead of Yoga's CDN page. */
+function graphiqlPage({ config }: PluginParts): AnyPlugin | undefined {
+  return config.graphiql ? useGraphiQLPage('/graphql') : undefined;
+}
+
+function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
+  return observability.plugins;
+}
+
+/** PERSISTED_OPERATIONS (see persisted.ts). */
+function persistedSafelist({ config }: PluginParts): AnyPlugin | undefined {
+  if (config.persistedOperations === 'off') return undefined;
+  return usePersistedSafelist(config.persistedOperations, undefined, {
+    secret: config.security.federationSecret,
+    header: config.security.federationSecretHeader,
+  });
+}
+
+function security({ config }: PluginParts): AnyPlugin[] {
+  return securityPlugins(config.security);
+}
+
+function costExtension({ config }: PluginParts): AnyPlugin | undefined {
+  return config.traffic.costExtension ? useCostExtension() : undefined;
+}
+
+function operationBudget({ config }: PluginParts): AnyPlugin {
+  return useOperationBudget({
+    maxCallsPerOperation: config.traffic.maxCallsPerOperation,
+    maxPageSize: config.maxPageSize,
+  });
+}
+
+function cacheSettle({ upstreams }: PluginParts): AnyPlugin {
+  return useCacheSettle(upstreams.cache);
+}
+
+function jit({ config, logger }: PluginParts): AnyPlugin | undefined {
+  return config.jit ? useJit((msg, detail) => logger && logger.warn(msg, detail)) : undefined;
+}
+
+function httpCaching({ config }: PluginParts): AnyPlugin {
+  return useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) });
+}
+
+function compression({ config }: PluginParts): AnyPlugin | undefined {
+  return config.http.compression ? useCompression() : undefined;
+}
+
+/** GRAPHQL_MAX_BODY_BYTES: Yoga's own limit would stream every body through a counting transform. */
+function bodyLimit({ config }: PluginParts): AnyPlugin {
+  return useBodyLimit(config.security.maxRequestBodyBytes);
+}
+
+function responseCacheStore({ edge }: PluginParts): AnyPlugin | undefined {
+  return edge?.plugin();
+}
