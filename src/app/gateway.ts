@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { printSchema } from 'graphql';
+import { Counter } from 'prom-client';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Dispatcher } from 'undici';
 import { CalendarService } from '../calendar/service.js';
@@ -19,12 +20,15 @@ import { maskError } from '../graph/errors.js';
 import { schema } from '../graph/schema.js';
 import { loadSafelist } from '../http/persisted.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
+import { Authentication } from '../http/authenticate.js';
+import { authenticatorFrom } from '../identity/from-config.js';
+import { principalOf } from '../identity/principal.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
 import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { createObservability, type Observability } from '../observability/setup.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
-import { contextFactory } from './context.js';
+import { cachePartition, contextFactory } from './context.js';
 import { gatewayPlugins } from './plugins.js';
 
 export interface GatewayOptions {
@@ -39,7 +43,7 @@ export interface GatewayOptions {
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, Context>;
-  /** The Node request listener to serve: Yoga behind the response cache (when on). */
+  /** The Node request listener to serve: authentication, then the response cache (when on), then Yoga. */
   handler: RequestListener;
   upstreams: Upstreams;
   governance: GovernanceService;
@@ -57,19 +61,21 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
   const { bus, polling } = liveUpdates(config, upstreams);
+  const authentication = authenticationOf(config, observability);
   const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
   const yoga = createYoga<Record<string, unknown>, Context>({
     ...yogaSettings(config),
     logging: logger,
-    plugins: gatewayPlugins({ config, upstreams, observability, logger, edge, extraPlugins }),
+    plugins: gatewayPlugins({ config, upstreams, observability, logger, edge, authentication, extraPlugins }),
     context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
   });
 
   const serveYoga: RequestListener = (req, res) => void yoga(req, res);
   return {
     yoga,
-    handler: edge ? edge.wrap(serveYoga) : serveYoga,
+    // Authentication first: nothing is read, parsed or looked up for a caller it refuses.
+    handler: authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga),
     upstreams,
     governance,
     calendar,
@@ -120,6 +126,28 @@ function liveUpdates(config: Config, upstreams: Upstreams): { bus: ChangeBus; po
   return { bus, polling };
 }
 
+/** Who may call (AUTH_*; src/identity/), with refusals counted by reason. */
+function authenticationOf(config: Config, observability: Observability): Authentication {
+  const registry = observability.metrics?.registry;
+  const failures =
+    registry &&
+    new Counter({
+      name: 'gateway_auth_failures_total',
+      help: 'Requests refused by authentication, by reason (missing, expired, unknown-issuer, …).',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+  return new Authentication({
+    authenticator: authenticatorFrom(
+      config.auth,
+      config.governance.authMode === 'forward' || config.calendar.authMode === 'forward',
+    ),
+    graphqlEndpoint: '/graphql',
+    metricsNeedCredentials: config.auth.metricsNeedCredentials,
+    refused: (reason) => failures?.inc({ reason }),
+  });
+}
+
 /** RESPONSE_CACHE: repeated queries answered from the raw request, before Yoga (response-cache.ts). */
 function responseCacheEdge(config: Config, upstreams: Upstreams, observability: Observability): ResponseCacheEdge {
   return new ResponseCacheEdge({
@@ -133,6 +161,7 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
     csrfPrevention: config.security.csrfPrevention,
     keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
+    partition: (req) => cachePartition(config, principalOf(req), req.headers.authorization),
     namespace: () => answerNamespace(config),
     compression: config.http.compression,
     // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
@@ -160,7 +189,7 @@ function answerNamespace(config: Config): string {
         security: config.security,
         persisted: config.persistedOperations,
         safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
-        auth: [config.governance.authMode, config.calendar.authMode],
+        auth: [config.governance.authMode, config.calendar.authMode, config.auth],
         inputLimits: config.inputLimits,
         maxPageSize: config.maxPageSize,
       }),

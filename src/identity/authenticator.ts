@@ -6,12 +6,16 @@
  * and exp/nbf within a small clock skew. Anything else after `Bearer` is an API key, compared by
  * its SHA-256 hash (configuration holds only hashes). A verified token is remembered by its hash
  * until it expires, so repeated requests verify nothing: the lookup is synchronous.
+ *
+ * When an upstream is read with the caller's own credential (`*_AUTH_MODE=forward`), a credential
+ * that is neither a token of a configured issuer nor a known API key is the upstream's: it is
+ * forwarded, the upstream decides, and the gateway grants every permission to it.
  */
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { permissionsFromClaims, type PermissionMap } from './permissions.js';
-import { anonymous, type Permission, type Principal } from './principal.js';
+import { anonymous, PERMISSIONS, type Permission, type Principal } from './principal.js';
 
 export interface IssuerConfig {
   issuer: string;
@@ -32,6 +36,8 @@ export interface AuthenticatorOptions {
   /** What a request without credentials may do; empty → it is refused (401). */
   anonymous: readonly Permission[];
   permissionMap?: PermissionMap;
+  /** Credentials the gateway does not know are the upstream's (forward mode): let through. */
+  forwardUnknown?: boolean;
   clockSkewS?: number;
   /** Shortest time between two JWKS fetches of one issuer (an unknown `kid` refetches). */
   jwksCooldownMs?: number;
@@ -103,26 +109,37 @@ export class Authenticator {
   authenticate(authorization: string | null | undefined): AuthResult | Promise<AuthResult> {
     if (!authorization) return this.anonymous ? { principal: this.anonymous } : { failure: 'missing' };
     const token = BEARER.exec(authorization)?.[1];
-    if (!token) return { failure: 'malformed' };
+    if (!token) return this.unknown(authorization, 'malformed');
     const digest = createHash('sha256').update(token).digest();
     const seen = this.remembered.get(digest.toString('base64url'));
     if (seen && seen.expiresAt > this.now()) return { principal: seen.principal };
     if (token.split('.').length !== 3) {
       const principal = this.apiKeys.get(digest.toString('hex'));
-      return principal ? { principal } : { failure: 'unknown-api-key' };
+      return principal ? { principal } : this.unknown(authorization, 'unknown-api-key');
     }
-    return this.verify(token, digest.toString('base64url'));
-  }
-
-  private async verify(token: string, hash: string): Promise<AuthResult> {
     let issuer: string | undefined;
     try {
       issuer = decodeJwt(token).iss;
     } catch {
-      return { failure: 'malformed' };
+      return this.unknown(authorization, 'malformed');
     }
     const entry = issuer === undefined ? undefined : this.issuers.get(issuer);
-    if (!entry) return { failure: 'unknown-issuer' };
+    if (!entry) return this.unknown(authorization, 'unknown-issuer');
+    return this.verify(token, digest.toString('base64url'), entry);
+  }
+
+  /** A credential that is not the gateway's: refused, or the upstream's to judge (forward mode). */
+  private unknown(authorization: string, failure: AuthFailure): AuthResult {
+    if (!this.options.forwardUnknown) return { failure };
+    const hash = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
+    return { principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(PERMISSIONS) } };
+  }
+
+  private async verify(
+    token: string,
+    hash: string,
+    entry: { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> },
+  ): Promise<AuthResult> {
     let claims: JWTPayload;
     try {
       ({ payload: claims } = await jwtVerify(token, entry.jwks, {

@@ -4,7 +4,7 @@ import type { AuthConfig } from '../config/auth.js';
 import { Authenticator } from './authenticator.js';
 import { loadPermissionMap, parsePermissions } from './permissions.js';
 
-export function authenticatorFrom(auth: AuthConfig, now?: () => number): Authenticator {
+export function authenticatorFrom(auth: AuthConfig, forwardUnknown: boolean, now?: () => number): Authenticator {
   const problems: string[] = [];
   const checked = (setting: string, names: readonly string[]) => {
     const { permissions, unknown } = parsePermissions(names);
@@ -20,6 +20,7 @@ export function authenticatorFrom(auth: AuthConfig, now?: () => number): Authent
     apiKeys,
     anonymous,
     permissionMap,
+    forwardUnknown,
     jwksCooldownMs: auth.jwksCooldownMs,
     now,
   });
