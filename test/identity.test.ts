@@ -10,8 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 
-type Any = any;
-
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const upstreamCalls = (stack: Stack) =>
@@ -24,7 +22,7 @@ async function post(url: string, query: string, headers: Record<string, string> 
     body: JSON.stringify({ query, variables }),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Any };
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {} };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -94,9 +94,7 @@ const NOBODY = anonymous([]);
 export function cachePartition(config: Config, principal: Principal | undefined, authorization?: string): string {
   const forwarded = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
   const permissions = permissionKey(principal);
-  return forwarded
-    ? `${permissions}|${identityOf(authorization, 'forward')}`
-    : permissions;
+  return forwarded ? `${permissions}|${identityOf(authorization, 'forward')}` : permissions;
 }
 
 /**

@@ -56,7 +56,8 @@ export class Authentication {
   /** The same check inside Yoga, for requests that did not come through `wrap`. */
   plugin(): Plugin {
     return {
-      onRequest: async ({ request, url, serverContext, endResponse, fetchAPI }) => {
+      onRequest: async (payload) => {
+        const { request, url, serverContext, fetchAPI } = payload;
         const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
         if (principalOf(req) || principalOf(request)) return;
         const guard = this.guardOf(request.method, url.pathname + url.search, request.headers.get('accept'));
@@ -65,7 +66,7 @@ export class Authentication {
           await this.options.authenticator.authenticate(request.headers.get('authorization')),
           guard,
         );
-        if ('status' in outcome) endResponse(new fetchAPI.Response(outcome.body, outcome));
+        if ('status' in outcome) payload.endResponse(new fetchAPI.Response(outcome.body, outcome));
         else setPrincipal(request, outcome);
       },
     };

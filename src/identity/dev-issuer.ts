@@ -4,7 +4,7 @@
  * runs it beside the embedded emulators and prints the tokens; tests sign the tokens they need
  * (expired, wrong audience, another key …) and rotate the key. Never used in production.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { Permission } from './principal.js';
@@ -50,20 +50,22 @@ export class DevIssuer {
   ) {}
 
   static async start(port = 0, host = '127.0.0.1'): Promise<DevIssuer> {
-    let self: DevIssuer | undefined;
-    const server = createServer((req, res) => {
-      const body =
-        req.url === '/.well-known/openid-configuration'
-          ? { issuer: self!.issuer, jwks_uri: self!.jwksUrl, id_token_signing_alg_values_supported: ['ES256'] }
-          : req.url === '/jwks.json'
-            ? { keys: self!.keys.map((k) => k.jwk) }
-            : undefined;
-      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
-    });
+    // Requests arrive only once listening, after `self` is set.
+    const server = createServer((req, res) => self.answer(req.url, res));
     await new Promise<void>((resolve) => server.listen(port, host, resolve));
-    self = new DevIssuer(server, `http://${host}:${(server.address() as AddressInfo).port}`);
+    const self = new DevIssuer(server, `http://${host}:${(server.address() as AddressInfo).port}`);
     await self.rotate();
     return self;
+  }
+
+  private answer(url: string | undefined, res: ServerResponse): void {
+    const body =
+      url === '/.well-known/openid-configuration'
+        ? { issuer: this.issuer, jwks_uri: this.jwksUrl, id_token_signing_alg_values_supported: ['ES256'] }
+        : url === '/jwks.json'
+          ? { keys: this.keys.map((k) => k.jwk) }
+          : undefined;
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
   }
 
   get jwksUrl(): string {
@@ -98,7 +100,7 @@ export class DevIssuer {
     const caller = SAMPLE_CALLERS[name];
     if (!caller) throw new Error(`no sample caller ${name}`);
     return this.sign({
-      sub: caller.claims?.client_id === undefined ? name : String(caller.claims.client_id),
+      sub: (caller.claims?.client_id as string | undefined) ?? name,
       scope: caller.permissions.join(' '),
       exp: Math.floor(Date.now() / 1000) + ttlSeconds,
       ...caller.claims,
