@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { renderHelp } from './config/help.js';
 import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-emulators.js';
 import { createGateway } from './app/gateway.js';
+import { anonymousLine, startDevIdentity, type DevIdentity } from './app/dev-identity.js';
 import { Drain } from './http/drain.js';
 
 async function main(): Promise<void> {
@@ -38,8 +39,15 @@ async function main(): Promise<void> {
   }
 
   const log = (line: string) => process.stdout.write(`${line}\n`);
+  let devIdentity: DevIdentity | undefined;
+  if (config.embeddedEmulators && config.auth.issuers.length === 0) {
+    devIdentity = await startDevIdentity(config, log);
+    config = devIdentity.config;
+  }
+  const anonymous = anonymousLine(config);
+  if (anonymous) log(anonymous);
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
-  const gateway = createGateway({ config, extraPlugins: [drain.plugin()] });
+  const gateway = createGateway({ config, extraPlugins: [drain.plugin()], sampleCallers: devIdentity?.tokens });
   const server = createServer(drain.wrap(gateway.handler));
   server.listen(config.port, config.host, () => {
     const address = server.address();
@@ -64,6 +72,7 @@ async function main(): Promise<void> {
     // Flushes the budget counters to Redis, closes Redis and the upstream pools.
     await gateway.close();
     await embedded?.close();
+    await devIdentity?.close();
     log(JSON.stringify({ level: 'info', msg: 'drained; exiting', ...report }));
     process.exit(0);
   };

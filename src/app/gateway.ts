@@ -39,6 +39,8 @@ export interface GatewayOptions {
   logSink?: LogSink;
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
+  /** Tokens of the development issuer's sample callers, offered in GraphiQL (`npm start`). */
+  sampleCallers?: Record<string, string>;
 }
 
 export interface Gateway {
@@ -55,7 +57,8 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
+export function createGateway(options: GatewayOptions): Gateway {
+  const { config, dispatcher, logSink, extraPlugins = [], sampleCallers } = options;
   const observability = createObservability({ config, logSink, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
@@ -67,7 +70,16 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const yoga = createYoga<Record<string, unknown>, Context>({
     ...yogaSettings(config),
     logging: logger,
-    plugins: gatewayPlugins({ config, upstreams, observability, logger, edge, authentication, extraPlugins }),
+    plugins: gatewayPlugins({
+      config,
+      upstreams,
+      observability,
+      logger,
+      edge,
+      authentication,
+      extraPlugins,
+      sampleCallers,
+    }),
     context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
   });
 

@@ -49,6 +49,8 @@ export interface PluginParts {
   authentication: Authentication;
   /** Plugins of the process around the gateway. */
   extraPlugins: Plugin[];
+  /** Tokens of the development issuer's sample callers, offered in GraphiQL. */
+  sampleCallers?: Record<string, string>;
 }
 
 /** Plugins typed for the gateway's context or for any context. */
@@ -87,8 +89,8 @@ function processPlugins({ extraPlugins }: PluginParts): AnyPlugin[] {
 }
 
 /** Served precompressed and inlined (works offline) instead of Yoga's CDN page. */
-function graphiqlPage({ config }: PluginParts): AnyPlugin | undefined {
-  return config.graphiql ? useGraphiQLPage('/graphql') : undefined;
+function graphiqlPage({ config, sampleCallers }: PluginParts): AnyPlugin | undefined {
+  return config.graphiql ? useGraphiQLPage('/graphql', sampleCallers) : undefined;
 }
 
 /** The same check as the socket's, for requests reaching Yoga another way (http/authenticate.ts). */
