@@ -6,7 +6,7 @@
  */
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from './src/graph/schema.js';
+import { schema } from './src/app/schema.js';
 
 const config: CodegenConfig = {
   schema: printSchema(lexicographicSortSchema(schema)),

@@ -1,7 +1,7 @@
 /**
- * The whole benchmark as a function: start the emulators (with latency) and a gateway process, run
- * the workloads over HTTP, evaluate the targets and return one JSON-ready document. `run.ts` is the
- * command line around it; the smoke test calls it with tiny settings.
+ * The whole benchmark as a function: start the emulators (each in its own process, with latency) and
+ * a gateway process, run the workloads over HTTP, evaluate the targets and return one JSON-ready
+ * document. `run.ts` is the command line around it; the smoke test calls it with tiny settings.
  */
 import os from 'node:os';
 import { loadConfig } from '../src/config/config.js';

@@ -1,27 +1,59 @@
 /**
- * The governance emulator of workload 7 in a process of its own. Its arrival timestamps are what the
- * sliding-span figure is computed from; in the bench's own process they would be taken on the event
- * loop that also drives the load, and a stall there bunches them (a stall longer than the budget's
- * guard band inflates the figure). Options come as JSON in BENCH_EMULATOR_OPTIONS.
+ * One upstream emulator in a process of its own, as a real upstream is a server of its own: its CPU
+ * is neither the gateway's nor the load side's, and its arrival timestamps are taken on its own event
+ * loop (a stall of the load side cannot bunch them). BENCH_EMULATOR names it (`governance` or
+ * `calendar`); its options come as JSON in BENCH_EMULATOR_OPTIONS. The parent reads the request log
+ * and sets latency and faults through the IPC channel.
  */
-import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
+import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import type { EmulatorControl, FaultRule, LatencyOptions } from '../src/emulator-kit/control.js';
+import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { announceReady, serveParent } from './ipc.js';
 
-const options = JSON.parse(process.env.BENCH_EMULATOR_OPTIONS ?? '{}') as GovernanceEmulatorOptions;
-const governance = await startGovernanceEmulator(options);
+/** What a gateway (and the bench's own walkers) need to reach the emulator. */
+export interface EmulatorEndpoint {
+  origin: string;
+  apiRoot: string;
+  /** Governance only. */
+  tokenUrl: string;
+  clients: { full: { clientId: string; clientSecret: string } };
+  /** Calendar only. */
+  users: { editor: { username: string; appPassword: string } };
+}
 
-serveParent({
-  endpoint: () => ({
+const options = JSON.parse(process.env.BENCH_EMULATOR_OPTIONS ?? '{}') as Record<string, unknown>;
+const kind = process.env.BENCH_EMULATOR ?? 'governance';
+let endpoint: EmulatorEndpoint;
+let control: EmulatorControl;
+if (kind === 'calendar') {
+  const calendar = await startCalendarEmulator(options);
+  control = calendar.control;
+  endpoint = {
+    origin: calendar.origin,
+    apiRoot: calendar.apiRoot,
+    tokenUrl: '',
+    clients: { full: { clientId: '', clientSecret: '' } },
+    users: { editor: calendar.users.editor },
+  };
+} else {
+  const governance = await startGovernanceEmulator(options);
+  control = governance.control;
+  endpoint = {
     origin: governance.origin,
+    apiRoot: governance.apiRoot,
     tokenUrl: governance.tokenUrl,
     clients: { full: governance.clients.full },
-  }),
-  // Arrival times (epoch ms, sub-millisecond) and statuses of every request since the last clear.
-  requests: () => governance.control.requests().requests.map((r) => ({ receivedAt: r.receivedAt, status: r.status })),
-  clear: () => {
-    governance.control.clearRequests();
-    return true;
-  },
+    users: { editor: { username: '', appPassword: '' } },
+  };
+}
+
+serveParent({
+  endpoint: () => endpoint,
+  // Every request since the last clear (method, path, route, status, arrival times, body).
+  requests: () => control.requests().requests,
+  clear: () => (control.clearRequests(), true),
+  latency: (latency) => (control.setLatency(latency as LatencyOptions), true),
+  faults: (rules) => (control.setFaults(rules as FaultRule[]), true),
 });
 
-announceReady(governance.origin);
+announceReady(endpoint.origin);

@@ -1,7 +1,9 @@
 /**
- * The floor for a cold run's CPU: a bare client that sends exactly the upstream requests the gateway
- * sent (taken from the emulators' logs), with undici and JSON.parse and nothing else, at the same
- * concurrency caps. Its own process, so its CPU time is measured the way the gateway's is.
+ * The floor for a cold run: a bare client that sends exactly the upstream requests the gateway sent
+ * (taken from the emulators' logs), with undici and JSON.parse and nothing else, at the same
+ * concurrency caps, one level of the query after the other (a level starts once the one above it has
+ * answered, as it must for the gateway). Its own process, so its CPU time is measured the way the
+ * gateway's is; its wall time is what the emulators, their latency and the wire take at the least.
  */
 import { Agent, request } from 'undici';
 import { announceReady, mainThreadCpuMs, serveParent } from './ipc.js';
@@ -11,6 +13,8 @@ export interface ReplayRequest {
   method: string;
   url: string;
   body?: string;
+  /** The level of the query that needs it (1 first; see lower-bound.ts). */
+  level: number;
 }
 
 export interface ReplayPayload {
@@ -50,16 +54,19 @@ async function replayOnce(payload: ReplayPayload, authorization: string): Promis
     if (text) JSON.parse(text);
     parsed++;
   };
-  // Each upstream keeps at most its cap in flight, as the gateway's scheduler does.
-  await Promise.all(
-    (['governance', 'calendar'] as const).map(async (upstream) => {
-      const queue = payload.requests.filter((r) => r.upstream === upstream);
-      const lanes = Array.from({ length: Math.min(payload.caps[upstream], queue.length) }, async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await send(next);
-      });
-      await Promise.all(lanes);
-    }),
-  );
+  const levels = [...new Set(payload.requests.map((r) => r.level))].sort((a, b) => a - b);
+  for (const level of levels) {
+    // Each upstream keeps at most its cap in flight, as the gateway's scheduler does.
+    await Promise.all(
+      (['governance', 'calendar'] as const).map(async (upstream) => {
+        const queue = payload.requests.filter((r) => r.upstream === upstream && r.level === level);
+        const lanes = Array.from({ length: Math.min(payload.caps[upstream], queue.length) }, async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) await send(next);
+        });
+        await Promise.all(lanes);
+      }),
+    );
+  }
   return parsed;
 }
 

@@ -22,6 +22,8 @@ export interface LowerBound {
   levels: Record<UpstreamName, number[]>;
   /** The resources themselves (see `resourceKey`), to check the gateway fetched these very ones. */
   resources: Record<UpstreamName, string[]>;
+  /** The level each resource is first needed at, keyed `upstream resourceKey` (absent: level 1). */
+  levelOf?: Record<string, number>;
   /** Ids the query's top-level list holds, to check the gateway answered the same records. */
   topIds: string[];
 }
@@ -50,14 +52,14 @@ export function resourceKey(
 }
 
 class Needs {
-  private readonly seen = new Set<string>();
+  private readonly seen = new Map<string, number>();
   readonly resources: Record<UpstreamName, string[]> = { governance: [], calendar: [] };
   readonly levels: Record<UpstreamName, number[]> = { governance: [], calendar: [] };
 
   need(upstream: UpstreamName, resource: string, level: number): void {
     const key = `${upstream} ${resource}`;
     if (this.seen.has(key)) return;
-    this.seen.add(key);
+    this.seen.set(key, level);
     this.resources[upstream].push(resource);
     const levels = this.levels[upstream];
     while (levels.length < level) levels.push(0);
@@ -71,6 +73,7 @@ class Needs {
       depth: Math.max(this.levels.governance.length, this.levels.calendar.length),
       levels: this.levels,
       resources: this.resources,
+      levelOf: Object.fromEntries(this.seen),
       topIds,
     };
   }

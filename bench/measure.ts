@@ -5,9 +5,8 @@
  */
 import { type GraphQLClient, percentile, round } from './client.js';
 import { resourceKey, type UpstreamName } from './lower-bound.js';
-import type { ReplayRequest } from './floor-process.js';
 import type { Child } from './processes.js';
-import type { UpstreamCounts, Upstreams } from './upstreams.js';
+import { countsOf, type Logs, type UpstreamCounts, type Upstreams } from './upstreams.js';
 
 /** Unmeasured runs before a series, and replays before the floor is measured: the same for both. */
 export const WARMUP_RUNS = 20;
@@ -32,8 +31,8 @@ export interface Series {
   firstTimeline: Record<string, RouteTimeline>;
   /** The resources the first measured run fetched, keyed as the lower-bound walker keys them. */
   firstResources: Record<UpstreamName, string[]>;
-  /** The upstream requests of the first measured run, for the bare-client floor. */
-  firstRequests: ReplayRequest[];
+  /** What the emulators logged during the first measured run, for the bare-client floor. */
+  firstLogs: Logs;
   /** Size of the first measured run's response body, in characters. */
   firstBytes: number;
   /** Unmeasured runs made first (the floor replays as many). */
@@ -46,6 +45,8 @@ export interface Series {
   /** CPU of the process's other threads (V8's compiler and collector helpers); null off Linux. */
   helperThreadsCpuMs: number | null;
   peakRssMb: number | null;
+  /** CPU of both emulator processes over the series (their answers to the log reads included). */
+  emulatorsCpuMs: number;
 }
 
 export interface SeriesOptions {
@@ -73,10 +74,10 @@ export async function series(
   let warmupRuns = options.warmup ?? 1;
   for (let i = 0; i < warmupRuns; i++) {
     if (options.cold) await gateway.request('clear-cache');
-    if (i === 0) up.clearLogs();
+    if (i === 0) await up.clearLogs();
     await client.run(query, variables);
     if (i === 0 && options.warmupRequests) {
-      const first = up.counts();
+      const first = await up.counts();
       const perRun = first.governance + first.calendar;
       // A first run that reached no upstream (it failed) says nothing: the series' errors will.
       if (perRun > 0)
@@ -84,6 +85,9 @@ export async function series(
     }
   }
   await gateway.request('reset-peak');
+  const emulatorsCpu = async () =>
+    (await Promise.all([up.governance.child.stats(), up.calendar.child.stats()])).reduce((a, s) => a + s.cpuMs, 0);
+  const emulatorsBefore = await emulatorsCpu();
   const before = await gateway.stats();
   const out: Series = {
     runs: 0,
@@ -92,7 +96,7 @@ export async function series(
     firstData: null,
     firstTimeline: {},
     firstResources: { governance: [], calendar: [] },
-    firstRequests: [],
+    firstLogs: { governance: [], calendar: [] },
     firstBytes: 0,
     warmupRuns,
     times: [],
@@ -101,20 +105,22 @@ export async function series(
     cpuMs: 0,
     helperThreadsCpuMs: null,
     peakRssMb: null,
+    emulatorsCpuMs: 0,
   };
   const deadline = performance.now() + options.maxMs;
   while (out.runs < options.runs && (out.runs === 0 || performance.now() < deadline)) {
     if (options.cold) await gateway.request('clear-cache');
-    up.clearLogs();
+    await up.clearLogs();
     const r = await client.run(query, variables);
-    out.counts.push(up.counts());
+    const logs = await up.logs();
+    out.counts.push(countsOf(logs));
     out.gatewayCounts.push(r.gatewayRequests);
     out.times.push(r.ms);
     if (out.runs === 0) {
       out.firstData = r.data;
-      out.firstTimeline = timeline(up);
-      out.firstResources = resources(up);
-      out.firstRequests = up.replayable();
+      out.firstTimeline = timeline(logs);
+      out.firstResources = resources(logs);
+      out.firstLogs = logs;
       out.firstBytes = r.bytes;
     }
     out.runs++;
@@ -130,6 +136,7 @@ export async function series(
     }
   }
   const after = await gateway.stats();
+  out.emulatorsCpuMs = (await emulatorsCpu()) - emulatorsBefore;
   out.cpuMs = after.cpuMs - before.cpuMs;
   if (after.mainThreadCpuMs !== null && before.mainThreadCpuMs !== null)
     out.helperThreadsCpuMs = Math.max(0, out.cpuMs - (after.mainThreadCpuMs - before.mainThreadCpuMs));
@@ -182,13 +189,10 @@ export interface RouteTimeline {
  * Per upstream and route, when the requests arrived: a level of the query that the gateway sends in
  * one go arrives within a few ms; one held back by a concurrency cap arrives in waves a latency apart.
  */
-function timeline(up: Upstreams): Record<string, RouteTimeline> {
+function timeline(logs: Logs): Record<string, RouteTimeline> {
   const out: Record<string, RouteTimeline> = {};
-  for (const [name, emulator] of [
-    ['governance', up.governance],
-    ['calendar', up.calendar],
-  ] as const) {
-    const log = emulator.control.requests().requests;
+  for (const name of ['governance', 'calendar'] as const) {
+    const log = logs[name];
     if (log.length === 0) continue;
     const t0 = Math.min(...log.map((r) => r.at));
     for (const r of log) {
@@ -209,11 +213,10 @@ function timeline(up: Upstreams): Record<string, RouteTimeline> {
   return out;
 }
 
-function resources(up: Upstreams): Record<UpstreamName, string[]> {
+function resources(logs: Logs): Record<UpstreamName, string[]> {
   const keys = (upstream: UpstreamName) =>
-    up[upstream].control
-      .requests()
-      .requests.filter((r) => !r.path.includes('/oauth/token'))
+    logs[upstream]
+      .filter((r) => !r.path.includes('/oauth/token'))
       .map((r) => resourceKey(upstream, r.method, r.path, Object.fromEntries(new URLSearchParams(r.query))));
   return { governance: keys('governance'), calendar: keys('calendar') };
 }

@@ -11,7 +11,7 @@ import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH } from './queries.js';
 import { benchRedis } from './redis.js';
-import type { Upstreams } from './upstreams.js';
+import { startEmulator, type Upstreams } from './upstreams.js';
 import type { BenchOptions, WorkloadRecord } from './workloads.js';
 
 const NAME = 'replicas: two gateways sharing Redis, burst against a scaled-down governance budget';
@@ -31,20 +31,17 @@ export async function replicas(
   const redis = count === 2 ? await benchRedis() : undefined;
   if (typeof redis === 'string') return { id, name, skipped: redis };
 
-  const governance = await startChild('emulator-process.ts', {
-    BENCH_EMULATOR_OPTIONS: JSON.stringify({
-      latency: { fixedMs: options.latencyMs },
-      rateLimits: { minute: budget },
-      windows: { minuteMs: windowMs },
-    }),
+  const governance = await startEmulator('governance', {
+    latency: { fixedMs: options.latencyMs },
+    rateLimits: { minute: budget },
+    windows: { minuteMs: windowMs },
   });
   const gateways: Child[] = [];
   const clients: GraphQLClient[] = [];
   try {
-    const endpoint = await governance.request<Parameters<typeof emulatorEnv>[0]>('endpoint');
     const env = up.gatewayEnv({
       // This workload's own governance emulator (with the scaled-down budget), not the shared one.
-      ...emulatorEnv(endpoint, up.calendar),
+      ...emulatorEnv(governance, up.calendar),
       ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:` } : {}),
       GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,
       GOVERNANCE_RATE_WINDOWS: `minute:${windowMs}`,
@@ -54,7 +51,7 @@ export async function replicas(
     gateways.push(...(await Promise.all(Array.from({ length: count }, () => startChild('gateway-process.ts', env)))));
     const shared = redis ? await Promise.all(gateways.map((g) => waitForRedis(g))) : 'no redis (one gateway)';
     clients.push(...gateways.map((g) => new GraphQLClient(g.url, options.concurrency)));
-    await governance.request('clear');
+    await governance.clear();
 
     log(`workload ${id}: burst of ${burstMs} ms on ${count} gateway(s), budget ${budget} per ${windowMs} ms`);
     const stopAt = performance.now() + burstMs;
@@ -88,7 +85,7 @@ export async function replicas(
     loop.disable();
     const after = await Promise.all(gateways.map((g) => g.stats()));
 
-    const seen = await governance.request<{ receivedAt: number; status: number }[]>('requests');
+    const seen = await governance.requests();
     const perWindow = new Map<number, number>();
     for (const r of seen) {
       const w = Math.floor(r.receivedAt / windowMs);
@@ -128,7 +125,7 @@ export async function replicas(
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await Promise.all(gateways.map((g) => g.stop()));
-    await governance.stop();
+    await governance.child.stop();
     await redis?.close();
   }
 }

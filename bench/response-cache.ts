@@ -46,9 +46,9 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
       });
       const body = await hit.text();
       if (hit.headers.get('x-cache') !== 'HIT') throw new Error(`${name}: the second request was not a cache hit`);
-      up.clearLogs();
+      await up.clearLogs();
       const cached = await measured(cachedGateway, query, variables, ctx);
-      const upstreamDuring = up.counts();
+      const upstreamDuring = await up.counts();
 
       await bare.request('set-answer', { body, contentType: hit.headers.get('content-type') });
       const floor = await measured(bare, query, variables, ctx);

@@ -30,15 +30,15 @@ export async function sharedCache(
     gateways.push(...(await Promise.all([0, 1, 2].map(() => startChild('gateway-process.ts', env)))));
     const shared = await Promise.all(gateways.map((g) => waitFor(g, 'cache-shared-ready')));
     clients.push(...gateways.map((g) => new GraphQLClient(g.url, 1)));
-    up.clearLogs();
+    await up.clearLogs();
     log('workload 8: the same cold EntityGraph through three replicas in turn');
     const perReplica: { governance: number; calendar: number; ms: number }[] = [];
     const answers: string[] = [];
     let errors = 0;
     for (const client of clients) {
-      const before = up.counts();
+      const before = await up.counts();
       const r = await client.run(ENTITY_GRAPH, { first: options.systems });
-      const after = up.counts();
+      const after = await up.counts();
       if (r.status !== 200 || r.errors.length > 0) errors++;
       answers.push(JSON.stringify(r.data));
       perReplica.push({

@@ -8,7 +8,19 @@ const cell = (v: unknown) =>
 
 export function table(doc: BenchDocument): string {
   const rows: string[][] = [
-    ['wl', 'requests (g/c)', 'lower bound', 'ratio', 'p50 ms', 'p95 ms', 'p50÷path', 'cpu ms/run', 'peak RSS MB'],
+    [
+      'wl',
+      'requests (g/c)',
+      'lower bound',
+      'ratio',
+      'p50 ms',
+      'p95 ms',
+      'floor wall ms',
+      'cpu ms/run',
+      'floor cpu ms',
+      'emulators cpu ms',
+      'peak RSS MB',
+    ],
   ];
   for (const w of doc.workloads as Any[]) {
     if (w.skipped || w.failed) {
@@ -39,8 +51,10 @@ export function table(doc: BenchDocument): string {
       cell(w.ratioToStormFree ?? w.ratio),
       cell(w.wallMs?.p50),
       cell(w.wallMs?.p95),
-      cell(w.criticalPath?.p50Ratio),
+      cell(w.floor?.wallMsP50),
       cell(w.gateway?.cpuMsPerRun),
+      cell(w.floor?.cpuMsPerRun),
+      cell(w.emulatorsCpuMsPerRun),
       cell(w.gateway?.peakRssMb),
     ]);
   }

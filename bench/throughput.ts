@@ -31,9 +31,9 @@ export async function throughputVsBareYoga(ctx: Ctx): Promise<WorkloadRecord> {
   // left by an earlier workload could expire in the middle of it).
   await ctx.gateway.request('clear-cache');
   await ctx.client.run(ENTITY_GRAPH, { first: options.systems });
-  up.clearLogs();
+  await up.clearLogs();
   const gateway = await measured(ctx.gateway, ENTITY_GRAPH, { first: options.systems }, ctx);
-  const upstreamDuring = up.counts();
+  const upstreamDuring = await up.counts();
 
   const bare = await startChild('bare-yoga.ts', {});
   try {

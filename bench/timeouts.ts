@@ -1,19 +1,18 @@
 /**
- * Workload 9: how exactly a sub-second timeout fires. The gateway's transport is pointed at a
+ * Workload 10: how exactly a sub-second timeout fires. The gateway's transport is pointed at a
  * governance emulator that stalls every answer, with a 300 ms header timeout; the figure is how
  * late each timeout fired (fired − 300 ms), its p50, p95 and max. undici's own timers are coarse
  * (a 300 ms timeout fired after about 800 ms); the gateway's own should stay within ~50 ms.
  */
 import { HttpTransport } from '../src/core/http.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { percentile, round } from './client.js';
-import type { Upstreams } from './upstreams.js';
+import { startEmulator, type Upstreams } from './upstreams.js';
 import type { BenchOptions, WorkloadRecord } from './workloads.js';
 
 const TIMEOUT_MS = 300;
 
 export async function timeoutSpread(_up: Upstreams, options: BenchOptions): Promise<WorkloadRecord> {
-  const emulator = await startGovernanceEmulator({ faults: [{ kind: 'stall', delayMs: 5_000 }] });
+  const emulator = await startEmulator('governance', { faults: [{ kind: 'stall', delayMs: 5_000 }] });
   const transport = new HttpTransport({
     upstream: 'governance',
     timeouts: { connectMs: 1_000, headersMs: TIMEOUT_MS, bodyMs: 1_000 },
@@ -31,7 +30,7 @@ export async function timeoutSpread(_up: Upstreams, options: BenchOptions): Prom
     }
   } finally {
     await transport.close();
-    await emulator.close();
+    await emulator.child.stop();
   }
   return {
     id: '10',

@@ -1,31 +1,57 @@
 /**
- * The two emulators as the bench runs them: in the orchestrator's process (so their request logs
- * and controls are at hand and their CPU is not charged to the gateway), with injected latency, the
- * data topped up so the fan-out workload really spans its pages, and the environment a gateway
- * process needs to reach them.
+ * The two emulators as the bench runs them: each in a process of its own (emulator-process.ts), as a
+ * real upstream is, with injected latency, the data topped up so the fan-out workload really spans
+ * its pages, and the environment a gateway process needs to reach them. Their request logs and
+ * controls are read over the IPC channel.
  */
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
-import type { LoggedRequest } from '../src/emulator-kit/control.js';
+import type { FaultRule, LatencyOptions, LoggedRequest } from '../src/emulator-kit/control.js';
+import type { GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
+import type { EmulatorEndpoint } from './emulator-process.js';
 import type { ReplayRequest } from './floor-process.js';
-import type { GovernanceAccess, UpstreamName } from './lower-bound.js';
+import { resourceKey, type GovernanceAccess, type LowerBound, type UpstreamName } from './lower-bound.js';
+import { startChild, type Child } from './processes.js';
 
-export type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;
-export type CalendarEmulator = Awaited<ReturnType<typeof startCalendarEmulator>>;
+/** An emulator process: where it listens, and its log and controls. */
+export interface EmulatorProcess extends EmulatorEndpoint {
+  child: Child;
+  requests(): Promise<LoggedRequest[]>;
+  clear(): Promise<void>;
+  setLatency(latency: LatencyOptions): Promise<void>;
+  setFaults(rules: FaultRule[]): Promise<void>;
+}
+
+export async function startEmulator(kind: UpstreamName, options: Record<string, unknown>): Promise<EmulatorProcess> {
+  const child = await startChild('emulator-process.ts', {
+    BENCH_EMULATOR: kind,
+    BENCH_EMULATOR_OPTIONS: JSON.stringify(options),
+  });
+  const endpoint = await child.request<EmulatorEndpoint>('endpoint');
+  return {
+    ...endpoint,
+    child,
+    requests: () => child.request<LoggedRequest[]>('requests'),
+    clear: () => child.request('clear').then(() => undefined),
+    setLatency: (latency) => child.request('latency', latency).then(() => undefined),
+    setFaults: (rules) => child.request('faults', rules).then(() => undefined),
+  };
+}
+
+/** Both emulators' logs, read at one moment. */
+export type Logs = Record<UpstreamName, LoggedRequest[]>;
 
 export interface Upstreams {
-  governance: GovernanceEmulator;
-  calendar: CalendarEmulator;
+  governance: EmulatorProcess;
+  calendar: EmulatorProcess;
   access: GovernanceAccess;
   latencyMs: number;
   /** Environment for a gateway process pointed at these emulators. */
   gatewayEnv(extra?: Record<string, string>): Record<string, string>;
-  clearLogs(): void;
+  clearLogs(): Promise<void>;
+  /** The requests both emulators logged since the last clear. */
+  logs(): Promise<Logs>;
   /** API requests per upstream since the last clear (token requests are counted apart). */
-  counts(): UpstreamCounts;
-  /** The API requests since the last clear, as a bare client would send them again (the CPU floor). */
-  replayable(): ReplayRequest[];
+  counts(): Promise<UpstreamCounts>;
   /** Runs `fn` with injected latency switched off (setup and lower-bound walks). */
   withoutLatency<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -46,17 +72,53 @@ export interface UpstreamOptions {
 
 const isToken = (r: LoggedRequest) => r.path.includes('/oauth/token');
 
+export function countsOf(logs: Logs): UpstreamCounts {
+  return {
+    governance: logs.governance.filter((r) => !isToken(r)).length,
+    calendar: logs.calendar.length,
+    token: logs.governance.filter(isToken).length,
+    rejected429: [...logs.governance, ...logs.calendar].filter((r) => r.status === 429).length,
+  };
+}
+
+/**
+ * The API requests of `logs`, as a bare client would send them again (the floor), each at the level
+ * of the query the walked lower bound puts its resource on (level 1 when there is no bound or the
+ * bound has no such resource).
+ */
+export function replayable(up: Upstreams, logs: Logs, bound?: LowerBound): ReplayRequest[] {
+  const of = (upstream: UpstreamName) =>
+    logs[upstream]
+      .filter((r) => !isToken(r) && !r.fault)
+      .map((r) => ({
+        upstream,
+        method: r.method,
+        url: `${up[upstream].apiRoot}${r.path}${r.query}`,
+        body: r.body,
+        level:
+          bound?.levelOf?.[
+            `${upstream} ${resourceKey(upstream, r.method, r.path, Object.fromEntries(new URLSearchParams(r.query)))}`
+          ] ?? 1,
+      }));
+  return [...of('governance'), ...of('calendar')];
+}
+
 export async function startUpstreams(options: UpstreamOptions): Promise<Upstreams> {
   const latency = { fixedMs: options.latencyMs, jitterMs: options.jitterMs ?? 0 };
   const [governance, calendar] = await Promise.all([
-    startGovernanceEmulator({ ...options.governance, latency }),
-    startCalendarEmulator({ latency }),
+    startEmulator('governance', { ...options.governance, latency }),
+    startEmulator('calendar', { latency }),
   ]);
   const access: GovernanceAccess = {
     apiRoot: governance.apiRoot,
     tokenUrl: governance.tokenUrl,
     clientId: governance.clients.full.clientId,
     clientSecret: governance.clients.full.clientSecret,
+  };
+  const both = <T>(fn: (e: EmulatorProcess) => Promise<T>) => Promise.all([fn(governance), fn(calendar)]);
+  const logs = async (): Promise<Logs> => {
+    const [g, c] = await both((e) => e.requests());
+    return { governance: g, calendar: c };
   };
   return {
     governance,
@@ -72,46 +134,17 @@ export async function startUpstreams(options: UpstreamOptions): Promise<Upstream
       ...emulatorEnv(governance, calendar),
       ...extra,
     }),
-    clearLogs() {
-      governance.control.clearRequests();
-      calendar.control.clearRequests();
-    },
-    counts() {
-      const g = governance.control.requests().requests;
-      const c = calendar.control.requests().requests;
-      return {
-        governance: g.filter((r) => !isToken(r)).length,
-        calendar: c.length,
-        token: g.filter(isToken).length,
-        rejected429: [...g, ...c].filter((r) => r.status === 429).length,
-      };
-    },
-    replayable() {
-      const of = (upstream: ReplayRequest['upstream'], root: string, log: LoggedRequest[]) =>
-        log
-          .filter((r) => !isToken(r) && !r.fault)
-          .map((r) => ({ upstream, method: r.method, url: `${root}${r.path}${r.query}`, body: r.body }));
-      return [
-        ...of('governance', governance.apiRoot, governance.control.requests().requests),
-        ...of('calendar', calendar.apiRoot, calendar.control.requests().requests),
-      ];
-    },
+    clearLogs: () => both((e) => e.clear()).then(() => undefined),
+    logs,
+    counts: async () => countsOf(await logs()),
     async withoutLatency(fn) {
-      governance.control.setLatency({});
-      calendar.control.setLatency({});
+      await both((e) => e.setLatency({}));
       try {
         return await fn();
       } finally {
-        governance.control.setLatency(latency);
-        calendar.control.setLatency(latency);
+        await both((e) => e.setLatency(latency));
       }
     },
-    async close() {
-      await Promise.all([governance.close(), calendar.close()]);
-    },
+    close: () => both((e) => e.child.stop()).then(() => undefined),
   };
-}
-
-export function requestsOf(counts: UpstreamCounts, upstream: UpstreamName): number {
-  return counts[upstream];
 }

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 
 const target = fileURLToPath(new URL('../schema.graphql', import.meta.url));
 const printed = `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -153,14 +153,13 @@ describe('bench harness (tiny mode)', () => {
         name: 'w1',
         errors: 0,
         ratio: 1.2,
-        floor: { gatewayCpuRatio: 1.5, cpuMsPerRun: 50 },
-        criticalPath: { p50MinusWithCapsMs: 60 },
+        floor: { gatewayCpuRatio: 1.5, cpuMsPerRun: 50, p50MinusWallMs: 60 },
       },
       { id: '7', name: 'w7', skipped: 'no Redis' },
     ]);
     expect(targets.find((t) => t.target.startsWith('upstream requests ÷'))?.status).toBe('fail');
     expect(targets.find((t) => t.target.startsWith('cold gateway CPU ÷'))?.status).toBe('pass');
-    expect(targets.find((t) => t.target.startsWith('p50 − critical path'))?.status).toBe('pass');
+    expect(targets.find((t) => t.target.startsWith('p50 − bare client'))?.status).toBe('pass');
     expect(targets.find((t) => t.workload === '7')).toMatchObject({ status: 'skipped', note: 'no Redis' });
   });
 });

@@ -20,6 +20,7 @@ import { RedisLink } from '../src/core/redis.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { operation } from './support/operations.js';
 import { fileRedis, RedisProxy, uniquePrefix } from './support/redis.js';
+import { until } from './support/wait.js';
 
 // A redis-server of this file's own: the tests delete counters to play their loss.
 const OWN_REDIS_URL = (await fileRedis()) ?? '';
@@ -73,7 +74,7 @@ async function startReplica(emulators: Emulators, env: Record<string, string>): 
   });
   const gateway = createGateway({ config });
   closers.push(() => gateway.close());
-  await waitFor(() => gateway.upstreams.sharedCache?.ready === true);
+  await until(() => gateway.upstreams.sharedCache?.ready === true);
   return {
     gateway,
     async query(query, variables) {
@@ -85,14 +86,6 @@ async function startReplica(emulators: Emulators, env: Record<string, string>): 
       return (await res.json()) as never;
     },
   };
-}
-
-async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** Upstream reads the emulators saw (token requests are each replica's own and not cacheable). */
@@ -251,7 +244,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const a = make();
     const b = make();
     const c = make();
-    await waitFor(() => a.tier.ready && b.tier.ready && c.tier.ready);
+    await until(() => a.tier.ready && b.tier.ready && c.tier.ready);
     const key = ResponseCache.key('client:x', 'GET', 'http://upstream/entities/1');
     const tags = ['governance:entity:1', 'governance:list:entities'];
     const old: HttpResponse = { status: 200, headers: {}, body: { name: 'before' }, bytes: 20 };
@@ -266,7 +259,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(await pending.store(old, 60_000)).toBe(false);
     expect(await c.tier.lookup(key, tags)).toMatchObject({ kind: 'miss' });
     // The message reached b's local tier too, whose own check refuses the store.
-    await waitFor(() => b.cache.changedSince(mark, tags));
+    await until(() => b.cache.changedSince(mark, tags));
 
     // An entry stored before a write is not served after it (checked on read).
     const fresh = await c.tier.lookup(key, tags);
@@ -302,11 +295,11 @@ describe.skipIf(!run)('the shared cache tier', () => {
       b.query(ENTITY_GRAPH, { first: 12 }),
       b.query(ENTITY_GRAPH, { first: 3 }),
     ]);
-    await waitFor(() => emulators.governance.control.requests().requests.length >= 3);
+    await until(() => emulators.governance.control.requests().requests.length >= 3);
     proxy.cut();
     const during = await running;
     expect(during.map((r) => r.errors)).toEqual([undefined, undefined, undefined]);
-    await waitFor(() => !a.gateway.upstreams.sharedCache!.ready && !b.gateway.upstreams.sharedCache!.ready);
+    await until(() => !a.gateway.upstreams.sharedCache!.ready && !b.gateway.upstreams.sharedCache!.ready);
 
     // Without Redis: each replica's local tier still answers what it holds, without an upstream call.
     const before = reads(emulators);
@@ -323,7 +316,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(write.errors).toBeUndefined();
 
     proxy.restore();
-    await waitFor(() => a.gateway.upstreams.sharedCache!.ready && b.gateway.upstreams.sharedCache!.ready);
+    await until(() => a.gateway.upstreams.sharedCache!.ready && b.gateway.upstreams.sharedCache!.ready);
     // b missed the message: its local copy was dropped on reconnecting, and Redis's copy is stale.
     const name = await b.query<{ entity: { name: string } }>('query ($id: ID!) { entity(id: $id) { name } }', { id });
     expect(name.data?.entity.name).toBe('Renamed during the outage');
@@ -361,7 +354,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     expect(lookups).not.toHaveBeenCalled();
     // Redis answers again: the tier catches up by itself and is asked again.
     proxy.restore();
-    await waitFor(() => replica.gateway.upstreams.sharedCache!.ready);
+    await until(() => replica.gateway.upstreams.sharedCache!.ready);
     expect((await replica.query(ENTITY_GRAPH, { first: 12 })).errors).toBeUndefined();
     expect(lookups).toHaveBeenCalled();
   });

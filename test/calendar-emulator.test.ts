@@ -409,7 +409,6 @@ describe('calendar emulator: auth and writes', () => {
   });
 
   it('lists show every write at once, to the record and to what embeds it', async () => {
-    // The emulator keeps list entries encoded between writes: a write must make them stale.
     const em = await start();
     const auth = editor(em);
     const before = (await call<{ events: WireEvent[] }>(em, '/events?per_page=50')).body.events;
@@ -423,8 +422,7 @@ describe('calendar emulator: auth and writes', () => {
     expect(after.find((e) => e.id === other.id)!.title).toBe('Renamed Night');
     // Not written itself: only the venue it embeds was.
     expect((after.find((e) => e.id === atVenue.id)!.venue as WireVenue).venue).toBe('Renamed Hall');
-    // After a reset the lists show the seed again (its records are new objects, so nothing encoded before
-    // can be served; the reset also starts a new epoch, as insurance).
+    // After a reset the lists show the seed again.
     em.control.reset();
     const reset = (await call<{ events: WireEvent[] }>(em, '/events?per_page=50')).body.events;
     expect(reset.find((e) => e.id === other.id)!.title).toBe(other.title);

@@ -6,7 +6,7 @@
  */
 import { parse, validate } from 'graphql';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { operation, operationNames } from './support/operations.js';
 import { calls, forgetCalendarCache } from './support/calendar.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';

@@ -1,5 +1,5 @@
 /**
- * The graph's conventions on both upstreams, side by side (README "API conventions"): absence,
+ * The graph's conventions on both upstreams, side by side (docs/api-conventions.md): absence,
  * deletion, dates, enums and orders, the null rule of updates, and discovery for forms.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

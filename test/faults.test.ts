@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import type { FaultRule } from '../src/emulator-kit/control.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countRequests, startStack, type GraphQLResponse, type Stack } from './support/stack.js';
+import { until } from './support/wait.js';
 
 // One field per upstream, so a fault on one shows up next to the other's data.
 const BOTH = `{
@@ -208,9 +209,7 @@ describe('shutdown', () => {
     const pending = closing.query(query);
     // One read is stalled on the wire and two wait behind the cap of one.
     const limiter = closing.gateway.upstreams.governance.limiter;
-    const until = Date.now() + 5_000;
-    while ((limiter.load.running < 1 || limiter.load.waiting < 2) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(() => limiter.load.running >= 1 && limiter.load.waiting >= 2, 'one read on the wire, two waiting');
     expect(limiter.load).toEqual({ running: 1, waiting: 2 });
     await limiter.stop();
     const res = await pending;

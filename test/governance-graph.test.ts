@@ -5,7 +5,7 @@
  */
 import { parse, validate } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
 import { operation as op, operationNames } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/core/errors.js';
 import { HttpTransport } from '../src/core/http.js';
+import { until } from './support/wait.js';
 
 type Plan = (res: ServerResponse) => void;
 const plans = new Map<string, Plan>();
@@ -88,7 +89,7 @@ describe('the wire', () => {
     );
     const other = t.send({ method: 'GET', origin, path: '/hold-theirs', signal: theirs.signal });
     // All four are on the server before the abort (the first exchange's answer was one more).
-    while (held.length < before + 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => held.length >= before + 5, 'all four on the server');
     // Three exchanges in flight on one signal, one listener on it.
     expect(getEventListeners(mine.signal, 'abort')).toHaveLength(1);
     mine.abort(new Error('client went away'));

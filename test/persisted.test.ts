@@ -15,7 +15,7 @@ import {
   EventGraphDocument,
 } from '../src/generated/graphql.js';
 import { loadSafelist } from '../src/http/persisted.js';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 import { typedClient } from './support/typed-client.js';
 

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { startStack, type Stack } from './support/stack.js';
+import { untilClock } from './support/wait.js';
 
 type Report = {
   ready: boolean;
   checks: Record<string, string>;
-  upstreams: Record<string, { state: string; status?: number }>;
+  upstreams: Record<string, { state: string; status?: number; checkedAt: string }>;
 };
 
 async function ready(gateway: Gateway): Promise<{ status: number; body: Report }> {
@@ -76,8 +77,10 @@ describe('/ready', () => {
   });
 
   it('probes once per TTL however often it is asked, and sends nothing during a 429 pause', async () => {
+    const { checkedAt } = (await ready(s.gateway)).body.upstreams.governance!;
     s.governance.control.clearRequests();
-    await new Promise((r) => setTimeout(r, 250));
+    // The cached outcome has expired (READY_PROBE_TTL_MS 200): the next /ready calls probe, once.
+    await untilClock(Date.parse(checkedAt) + 200);
     await Promise.all(Array.from({ length: 10 }, () => ready(s.gateway)));
     const probes = s.governance.control.requests().requests.filter((r) => r.method === 'HEAD');
     expect(probes).toHaveLength(1);

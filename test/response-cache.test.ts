@@ -17,6 +17,7 @@ import { operation as op } from './support/operations.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 import { EntityGraphDocument } from '../src/generated/graphql.js';
+import { until, untilClock } from './support/wait.js';
 
 type Any = any;
 
@@ -256,14 +257,6 @@ describe('response cache', () => {
 
 const redis = await requireRedis();
 
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Two gateways on one Redis in front of the same emulators (as two processes would be), both sharing. */
 async function replicas(env: Record<string, string>) {
   const a = await listening({ env });
@@ -335,7 +328,7 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
     const fetchedAt = Date.now();
     expect(first.headers.get('cache-control')).toMatch(/max-age=[23]$/);
     // Wait until at least 1.2 s of the 3 s have passed, then read through the other replica.
-    while (Date.now() < fetchedAt + 1_200) await new Promise((r) => setTimeout(r, 50));
+    await untilClock(fetchedAt + 1_200);
     const second = await get(b.url);
     const body = await second.json();
     expect(body.extensions.cost.governance).toMatchObject({ requests: 0, cacheHits: 1 });

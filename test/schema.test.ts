@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 
 describe('schema.graphql', () => {
   it('matches the schema the code builds (run `npm run schema` after changing types)', () => {

@@ -1,5 +1,5 @@
 /**
- * The settings schema is the single source of truth: `.env.example`, `--help` and the README table
+ * The settings schema is the single source of truth: `.env.example`, `--help` and the table in docs/settings.md
  * list every setting; no code in src/ reads the environment around it; every declared setting is
  * used; production refuses to start on fake data.
  */
@@ -24,19 +24,19 @@ const srcDir = new URL('src/', root).pathname;
 const SCHEMA_FILE = join(srcDir, 'config/settings.ts');
 
 describe('settings schema', () => {
-  it('.env.example and the README table are what the schema generates (npm run env:example)', () => {
+  it('.env.example and the docs/settings.md table are what the schema generates (npm run env:example)', () => {
     expect(read('.env.example')).toBe(renderEnvExample());
-    expect(read('README.md')).toContain(renderSettingsTable());
+    expect(read('docs/settings.md')).toContain(renderSettingsTable());
   });
 
-  it('.env.example, --help and the README list every setting, secrets marked', () => {
+  it('.env.example, --help and docs/settings.md list every setting, secrets marked', () => {
     const env = read('.env.example');
     const help = execFileSync(process.execPath, ['--import', 'tsx', 'src/server.ts', '--help'], {
       cwd: root,
       encoding: 'utf8',
     });
     expect(help).toBe(renderHelp());
-    const readme = read('README.md');
+    const readme = read('docs/settings.md');
     const missing = SETTINGS.filter(
       (s) => !env.includes(`# ${s.name}=`) || !help.includes(`  ${s.name}  `) || !readme.includes(`| \`${s.name}\``),
     ).map((s) => s.name);

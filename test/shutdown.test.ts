@@ -11,6 +11,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { until } from './support/wait.js';
+
+/** Processes start and drain slowly on a loaded machine. */
+const SLOW = { timeout: 30_000, interval: 20 };
 
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -50,14 +54,6 @@ function start(command: string, args: string[], env: Record<string, string>) {
   return { child, ready, exited, output: () => out };
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 type Answer = {
   status: number;
   body: { data?: { createTag?: { id: string; name: string } } | null; errors?: { extensions?: { code?: string } }[] };
@@ -91,10 +87,10 @@ describe('graceful shutdown', () => {
       up.calendar.control.requests().requests.filter((r) => r.method === 'POST' && r.path === '/tags');
 
     const answers = createTags(base, 20, 'Drain');
-    await until(() => posts().length === 20, 'all 20 writes to reach the upstream');
+    await until(() => posts().length === 20, 'all 20 writes to reach the upstream', SLOW);
     gw.child.kill('SIGTERM');
 
-    await until(async () => (await fetch(`${base}/ready`)).status === 503, '/ready to turn 503');
+    await until(async () => (await fetch(`${base}/ready`)).status === 503, '/ready to turn 503', SLOW);
     const late = await fetch(`${base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -131,6 +127,7 @@ describe('graceful shutdown', () => {
     await until(
       () => up.calendar.control.requests().requests.filter((r) => r.method === 'POST').length === 5,
       'the writes to reach the upstream',
+      SLOW,
     );
     gw.child.kill('SIGTERM');
     const settled = await Promise.all(answers);
@@ -151,9 +148,10 @@ describe('graceful shutdown', () => {
     await until(
       () => up.calendar.control.requests().requests.some((r) => r.method === 'POST'),
       'the write to reach the upstream',
+      SLOW,
     );
     gw.child.kill('SIGTERM');
-    await until(() => gw.output().includes('draining'), 'the drain to start');
+    await until(() => gw.output().includes('draining'), 'the drain to start', SLOW);
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(1);
     await pending;

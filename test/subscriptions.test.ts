@@ -10,6 +10,7 @@ import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { calls } from './support/calendar.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
+import { quietFor } from './support/wait.js';
 
 type Any = any;
 
@@ -133,9 +134,11 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     onA.stop();
     onB.stop();
     await waitFor(() => expect(a.gateway.live.polling.stats().active + b.gateway.live.polling.stats().active).toBe(0));
-    await new Promise((r) => setTimeout(r, 300)); // a poll that was on the wire when they left
+    // A poll that was on the wire when they left may still arrive: wait until nothing is.
+    const idle = (s: typeof a) => s.gateway.upstreams.calendar.limiter.load.running === 0;
+    await waitFor(() => expect(idle(a) && idle(b)).toBe(true));
     a.clearRequests();
-    await new Promise((r) => setTimeout(r, 300)); // three polling intervals
+    await quietFor(300, 'three polling intervals: a stopped poller must send nothing, and an absence has no event');
     expect(calls(a, new RegExp(`^GET /events/${id}$`))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/core/errors.js';
 import { getEntity, maxPerWindow, seedIds, startEmulator, startGate } from './support/traffic.js';
+import { until } from './support/wait.js';
 
 const WINDOW = 1_000;
 
@@ -76,11 +77,13 @@ describe('governance account budget', () => {
     });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
-    // Let the window that the token and search used run out.
-    await new Promise((r) => setTimeout(r, 700 - (Date.now() % 700) + 5));
+    // Let the span that the token and search used run out.
+    const traffic = gate.upstreams.governance.traffic;
+    const remaining = () => traffic.budget.status().rules.find((r) => r.rule === 'minute')!.remaining;
+    await until(() => remaining() === 4, 'the token and search to leave the span');
     emulator.control.clearRequests();
     const bulk = ids.slice(0, 12).map((id) => getEntity(gate, caller, id, { kind: 'more-pages' }));
-    await new Promise((r) => setTimeout(r, 50)); // the first window's four are out, eight wait
+    await until(() => emulator.control.requests().total === 4 && traffic.queued === 8, 'four sent, eight waiting');
     const single = getEntity(gate, caller, ids[20]!, { kind: 'read' });
     await Promise.all([...bulk, single]);
     const order = emulator.control.requests().requests.map((r) => r.path);
@@ -100,8 +103,7 @@ describe('governance account budget', () => {
     });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
-    const now = Date.now();
-    if (5000 - (now % 5000) < 600) await new Promise((r) => setTimeout(r, 5000 - (now % 5000) + 5));
+    // The budget counts sliding spans (5 s), not clock windows: the token and search stay counted.
     emulator.control.clearRequests();
     const settled = await Promise.allSettled(ids.slice(0, 5).map((id) => getEntity(gate, caller, id)));
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));

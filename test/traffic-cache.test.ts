@@ -8,11 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type UpstreamError } from '../src/core/errors.js';
 import { UsageTracker } from '../src/core/usage.js';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
-
-/** Waits for a condition, polling; a condition never met fails the test by its timeout. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
+import { until } from './support/wait.js';
 
 const cached = (id: string) => ({ cache: { ttlMs: 60_000, tags: [`entity:${id}`] } });
 

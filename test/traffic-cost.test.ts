@@ -1,7 +1,7 @@
 /**
  * One cost model and the cost on every response: the refusal before execution uses the
- * upstream-aware estimate, the same for literals, variables and defaults; the README's and
- * GraphiQL's examples and a large EntityGraph are accepted; a refusal names the estimate, the limit
+ * upstream-aware estimate, the same for literals, variables and defaults; GraphiQL's
+ * examples and a large EntityGraph are accepted; a refusal names the estimate, the limit
  * and the heaviest field (400); `extensions.cost` is on ordinary responses and `Query.budget` agrees
  * with it; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
  */

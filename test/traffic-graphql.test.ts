@@ -7,8 +7,9 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { estimateOperationCost } from '../src/http/plugins/operation-cost.js';
-import { schema } from '../src/graph/schema.js';
+import { schema } from '../src/app/schema.js';
 import { countRequests, startStack } from './support/stack.js';
+import { until } from './support/wait.js';
 
 const ENTITY_GRAPH = /* GraphQL */ `
   query EntityGraph($first: Int!) {
@@ -102,9 +103,8 @@ describe('per-operation upstream budget', () => {
 
 describe('account budget and 429 pause through GraphQL', () => {
   it('past its deadline a field fails RATE_LIMITED with extensions.retryAfter, the rest of the data kept', async () => {
-    // Windows are aligned to the clock: start early in a 10 s window so the test never straddles two.
-    const left = 10_000 - (Date.now() % 10_000);
-    if (left < 4_000) await new Promise((r) => setTimeout(r, left + 50));
+    // The budget counts sliding spans (10 s here), not clock windows: the three requests below stay
+    // counted for the rest of the test wherever in a clock window it starts.
     const stack = await startStack({
       env: {
         GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
@@ -140,12 +140,14 @@ describe('account budget and 429 pause through GraphQL', () => {
     const read = (id: string) =>
       stack.query<{ entity: { id: string; name: string } }>(`{ entity(id: "${id}") { id name } }`);
     expect((await read(first!.id)).data?.entity.name).toBe(first!.name);
-    await new Promise((r) => setTimeout(r, 60)); // expired, still within max-stale
+    const cache = stack.gateway.upstreams.cache;
+    const entry = () => cache.keys().find((k) => k.includes(`/entities/${first!.id}`));
+    await until(() => cache.get(entry() ?? '')?.fresh === false, 'the cached read to expire (kept for max-stale)');
     stack.clearRequests();
     stack.governance.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 1 }]);
     const paused = read(second!.id);
     const pause = stack.gateway.upstreams.governance.traffic.pause;
-    for (let i = 0; i < 100 && pause.remainingMs() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => pause.remainingMs() > 0, 'the 429 pause');
     expect(pause.remainingMs()).toBeGreaterThan(0);
     const stale = await read(first!.id);
     expect(stale.data?.entity).toEqual({ id: first!.id, name: first!.name });

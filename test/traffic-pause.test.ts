@@ -12,11 +12,11 @@ import {
   getEntity,
   seedIds,
   sentAfterFirst429,
-  sleep,
   startEmulator,
   startGate,
   type GovernanceEmulator,
 } from './support/traffic.js';
+import { until, untilNextWindow } from './support/wait.js';
 
 /** Milliseconds between the first 429 in the log and the next request the emulator saw. */
 function gapAfter429(emulator: GovernanceEmulator): { gap: number; after: number } {
@@ -36,14 +36,18 @@ describe('429 pause', () => {
     const { ids } = await seedIds(gate, caller);
     // An answer that expires at once but is kept for max-stale.
     const cached = await getEntity(gate, caller, ids[40]!, { cache: { ttlMs: 20, tags: [`entity:${ids[40]}`] } });
-    await sleep(40);
+    const cache = gate.upstreams.cache;
+    await until(
+      () => cache.get(cache.keys().find((k) => k.includes(ids[40]!)) ?? '')?.fresh === false,
+      'the answer to expire',
+    );
     emulator.control.clearRequests();
     emulator.control.setFaults([{ kind: 'rate-limit', every: 5, retryAfter: 1, times: 1 }]);
 
     const started = Date.now();
     const reads = ids.slice(0, 12).map((id) => getEntity(gate, caller, id));
     const pause = gate.upstreams.governance.traffic.pause;
-    for (let i = 0; i < 100 && pause.remainingMs() === 0; i++) await sleep(10);
+    await until(() => pause.remainingMs() > 0, 'the 429 pause');
     expect(pause.remainingMs()).toBeGreaterThan(300);
     const staleCaller = { ...caller, usage: new (caller.usage.constructor as new () => typeof caller.usage)() };
     const stale = await getEntity(gate, staleCaller, ids[40]!, { cache: { ttlMs: 20, tags: [`entity:${ids[40]}`] } });
@@ -127,7 +131,7 @@ describe('429 pause', () => {
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     // Start at the beginning of a window so that all ten fall in it and break its rule.
-    await sleep(1_000 - (Date.now() % 1_000) + 5);
+    await untilNextWindow(1_000);
     emulator.control.clearRequests();
     const results = await Promise.all(ids.slice(0, 10).map((id) => getEntity(gate, caller, id)));
     expect(results.every((r) => r.status === 200)).toBe(true);

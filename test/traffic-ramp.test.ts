@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
 import { maxInAnySpan, REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
+import { until } from './support/wait.js';
 
 const run = await requireRedis();
 const RAMP = {
@@ -14,14 +15,6 @@ const RAMP = {
   GOVERNANCE_RATE_LIMITS: 'minute:20,hour:100000',
   GOVERNANCE_RATE_WINDOWS: 'minute:1000',
 };
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('ramp after a 429 pause', () => {
   it('one probe goes first; the queue follows gradually; a burst-throttling upstream blocks nobody again', async () => {

@@ -5,10 +5,11 @@
  * processes whose Redis is killed and started again (empty) in the middle of the burst. The rule is
  * written in the `limit/duration` grammar, a few seconds long, so the test runs in seconds.
  */
-import { spawn } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gateEnv, getEntity, seedIds, startEmulator, startGate, type GovernanceEmulator } from './support/traffic.js';
 import { maxInAnySpan, OwnRedis, REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
+import { startReplicas, type ReplicaResult } from './support/replicas.js';
+import { until } from './support/wait.js';
 
 const run = await requireRedis();
 const WINDOW = 2_000;
@@ -34,37 +35,9 @@ const readIds = (emulator: GovernanceEmulator) =>
       .map((r) => r.path.split('/').pop()),
   );
 
-const children: ReturnType<typeof spawn>[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
-/** One gateway process (test/support/replica.ts): a token, then all its reads at `startAt`. */
-function replica(emulator: GovernanceEmulator, env: Record<string, string>, ids: string[], startAt: number) {
-  return new Promise<{ sentAt: number[]; statuses: unknown[] }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica.ts'], {
-      env: {
-        ...process.env,
-        ...gateEnv(emulator),
-        ...RULES,
-        ...env,
-        REPLICA_IDS: ids.join(','),
-        REPLICA_START_AT: String(startAt),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split('\n').at(-1)!))
-        : reject(new Error(`replica exited ${code}: ${err.slice(-2000)}`)),
-    );
-  });
-}
+/** Gateway processes (test/support/replica.ts) with this file's rules, reading `ids` each, started together. */
+const replicas = (emulator: GovernanceEmulator, env: Record<string, string>, ids: string[][]) =>
+  startReplicas({ ...gateEnv(emulator), ...RULES, ...env }, ids);
 
 async function seeded(emulator: GovernanceEmulator): Promise<string[]> {
   const seeder = await startGate(emulator, { GOVERNANCE_RATE_LIMITS: 'minute:0,hour:0' });
@@ -72,14 +45,6 @@ async function seeded(emulator: GovernanceEmulator): Promise<string[]> {
   await seeder.close();
   emulator.control.clearRequests();
   return ids;
-}
-
-async function until(check: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('the budget holds in every sliding span', () => {
@@ -110,11 +75,10 @@ describe('the budget holds in every sliding span', () => {
       const emulator = await startEmulator(emulatorOptions);
       const ids = await seeded(emulator);
       const env = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
-      const startAt = Date.now() + 4_000;
-      const [one, two] = await Promise.all([
-        replica(emulator, env, ids.slice(0, 25), startAt),
-        replica(emulator, env, ids.slice(25, 50), startAt),
-      ]);
+      const [one, two] = (await replicas(emulator, env, [ids.slice(0, 25), ids.slice(25, 50)])) as [
+        ReplicaResult,
+        ReplicaResult,
+      ];
       expect([...one.statuses, ...two.statuses].every((s) => s === 200)).toBe(true);
       expect(readIds(emulator)).toEqual(new Set(ids.slice(0, 50)));
       expect(emulator.control.requests().total).toBeGreaterThanOrEqual(52);
@@ -135,16 +99,21 @@ describe('the budget holds in every sliding span', () => {
       await redis.start();
       try {
         const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix(), REDIS_COMMAND_TIMEOUT_MS: '200' };
-        const startAt = Date.now() + 4_000;
-        const running = Promise.all(
-          [0, 1, 2].map((i) => replica(emulator, env, ids.slice(i * 16, i * 16 + 16), startAt)),
+        const running = replicas(
+          emulator,
+          env,
+          [0, 1, 2].map((i) => ids.slice(i * 16, i * 16 + 16)),
         );
         // Three tokens, then kill Redis once the burst has filled most of a span.
-        await until(() => emulator.control.requests().total >= 3 + 14, 20_000);
+        await until(() => emulator.control.requests().total >= 3 + 14, 'the burst to fill most of a span', {
+          timeout: 20_000,
+        });
         await redis.stop();
         const atOutage = emulator.control.requests().total;
         // Every replica spends only its share of what the last seen counts left while Redis is away…
-        await until(() => emulator.control.requests().total >= atOutage + 8, 20_000);
+        await until(() => emulator.control.requests().total >= atOutage + 8, 'sends during the outage', {
+          timeout: 20_000,
+        });
         await redis.start();
         const results = await running;
         expect(results.flatMap((r) => r.statuses).every((s) => s === 200)).toBe(true);

@@ -12,6 +12,7 @@ import { UsageTracker } from '../src/core/usage.js';
 import { UpstreamError } from '../src/core/errors.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
+import { until } from './support/wait.js';
 
 type Json = Record<string, any>;
 const LATENCY = { fixedMs: 3, jitterMs: 25 };
@@ -112,8 +113,7 @@ describe('concurrent updates through two gateways sharing Redis', () => {
     const [one, two] = await Promise.all([serve(s.gateway), serve(second)]);
     servers = [one.server, two.server];
     urls = [one.url, two.url];
-    for (let i = 0; i < 100 && !(s.gateway.upstreams.redis?.ready && second.upstreams.redis?.ready); i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => s.gateway.upstreams.redis?.ready && second.upstreams.redis?.ready, 'both gateways on Redis');
   });
   afterAll(async () => {
     for (const server of servers) {

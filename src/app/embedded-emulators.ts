@@ -1,11 +1,11 @@
 /**
  * The embedded default: when no upstream URLs are configured, both emulators start in-process on
  * free ports with their default credentials, and the configuration is pointed at them. The gateway
- * then talks to them over real HTTP exactly as it would to a real tenant and site.
+ * then talks to them over real HTTP exactly as it would to a real tenant and site. The emulators
+ * (and Hono under them) are loaded only here, when they start: a gateway in front of real upstreams
+ * never loads their code.
  */
-import { startCalendarEmulator } from '../calendar/emulator/index.js';
 import type { Config } from '../config/config.js';
-import { startGovernanceEmulator } from '../governance/emulator/index.js';
 
 interface GovernanceEndpoint {
   origin: string;
@@ -41,6 +41,10 @@ export async function startEmbeddedUpstreams(
   config: Config,
   options: { controlRoutes?: boolean } = {},
 ): Promise<EmbeddedUpstreams> {
+  const [{ startGovernanceEmulator }, { startCalendarEmulator }] = await Promise.all([
+    import('../governance/emulator/index.js'),
+    import('../calendar/emulator/index.js'),
+  ]);
   const [governance, calendar] = await Promise.all([
     startGovernanceEmulator({ rateProfile: config.governance.rateProfile, controlRoutes: options.controlRoutes }),
     startCalendarEmulator({ controlRoutes: options.controlRoutes }),

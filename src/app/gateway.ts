@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { printSchema } from 'graphql';
-import { Counter } from 'prom-client';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Dispatcher } from 'undici';
 import { CalendarService } from '../calendar/service.js';
@@ -17,18 +16,17 @@ import { UsageTracker } from '../core/usage.js';
 import { GovernanceService } from '../governance/service.js';
 import type { Context } from '../graph/context.js';
 import { maskError } from '../graph/errors.js';
-import { schema } from '../graph/schema.js';
+import { schema } from './schema.js';
 import { loadSafelist } from '../http/persisted.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
-import { Authentication } from '../http/authenticate.js';
-import { authenticatorFrom } from '../identity/from-config.js';
 import { principalOf } from '../identity/principal.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
 import { yogaLogger, type LogSink } from '../observability/logging.js';
-import { createObservability, type Observability } from '../observability/setup.js';
+import { createObservability, type Observability } from './observability.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
 import { cachePartition, contextFactory } from './context.js';
+import { authenticationOf } from './identity.js';
 import { gatewayPlugins } from './plugins.js';
 
 export interface GatewayOptions {
@@ -136,28 +134,6 @@ function liveUpdates(config: Config, upstreams: Upstreams): { bus: ChangeBus; po
     maxIntervalMs: config.live.maxPollIntervalMs,
   });
   return { bus, polling };
-}
-
-/** Who may call (AUTH_*; src/identity/), with refusals counted by reason. */
-function authenticationOf(config: Config, observability: Observability): Authentication {
-  const registry = observability.metrics?.registry;
-  const failures =
-    registry &&
-    new Counter({
-      name: 'gateway_auth_failures_total',
-      help: 'Requests refused by authentication, by reason (missing, expired, unknown-issuer, …).',
-      labelNames: ['reason'],
-      registers: [registry],
-    });
-  return new Authentication({
-    authenticator: authenticatorFrom(
-      config.auth,
-      config.governance.authMode === 'forward' || config.calendar.authMode === 'forward',
-    ),
-    graphqlEndpoint: '/graphql',
-    metricsNeedCredentials: config.auth.metricsNeedCredentials,
-    refused: (reason) => failures?.inc({ reason }),
-  });
 }
 
 /** RESPONSE_CACHE: repeated queries answered from the raw request, before Yoga (response-cache.ts). */

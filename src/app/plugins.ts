@@ -34,7 +34,7 @@ import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import type { ResponseCacheEdge } from '../http/response-cache.js';
 import type { Authentication } from '../http/authenticate.js';
 import type { yogaLogger } from '../observability/logging.js';
-import type { Observability } from '../observability/setup.js';
+import type { Observability } from './observability.js';
 import type { Upstreams } from './build-upstreams.js';
 
 /** What a plugin builder may read. */

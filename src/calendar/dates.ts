@@ -3,7 +3,7 @@
  * 8601 with or without an offset. Checked before any upstream call; a bad value is BAD_USER_INPUT
  * naming the argument.
  */
-import { badInput } from '../graph/errors.js';
+import { invalidInput } from '../core/errors.js';
 import { formatOffset, pad, wallMs, wallOf, zoneOffsetMinutes } from './zones.js';
 
 export interface CalendarDateInput {
@@ -18,7 +18,7 @@ const FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)
 export function parseCalendarDate(value: string, argument: string): CalendarDateInput {
   const m = FORM.exec(value.trim());
   const bad = () =>
-    badInput(`"${argument}" must be a date-time as "YYYY-MM-DD HH:MM:SS" or ISO 8601 (got "${value}").`, argument);
+    invalidInput(`"${argument}" must be a date-time as "YYYY-MM-DD HH:MM:SS" or ISO 8601 (got "${value}").`, argument);
   if (!m) throw bad();
   const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = m;
   const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);

@@ -3,7 +3,7 @@
  * WordPress slugs, dates must parse, time zones must exist, exactly one of id/slug addresses a
  * record. Every failure is BAD_USER_INPUT naming the argument.
  */
-import { badInput } from '../graph/errors.js';
+import { invalidInput } from '../core/errors.js';
 import type { RecordRef, WireQuery } from './client.js';
 import { filterDate } from './dates.js';
 
@@ -11,7 +11,10 @@ export function recordId(value: string | number, argument: string): number {
   const text = String(value).trim();
   // Beyond 2^53 a JavaScript number would round to a neighbouring id.
   if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < 1)
-    throw badInput(`"${argument}" must be a calendar record id (a positive whole number), got "${value}".`, argument);
+    throw invalidInput(
+      `"${argument}" must be a calendar record id (a positive whole number), got "${value}".`,
+      argument,
+    );
   return Number(text);
 }
 
@@ -30,7 +33,7 @@ export const MAX_SLUG_LENGTH = 200;
 export function slugArg(value: string, argument: string): string {
   const encoded = value.replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s).toLowerCase());
   if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded)) {
-    throw badInput(
+    throw invalidInput(
       `"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`,
       argument,
     );
@@ -56,7 +59,7 @@ export function timezoneArg(value: string, argument: string): string {
       // fall through
     }
   }
-  throw badInput(
+  throw invalidInput(
     `"${argument}" must be a time zone such as "Europe/Berlin", "UTC" or "UTC+2" (got "${printable(value)}").`,
     argument,
   );
@@ -69,7 +72,7 @@ const FILTER_STATUSES = [...WRITE_STATUSES, 'trash'];
 
 export function statusArg(value: string, argument: string, allowed: readonly string[] = WRITE_STATUSES): string {
   if (!allowed.includes(value))
-    throw badInput(`"${argument}" must be one of ${allowed.join(', ')} (got "${printable(value)}").`, argument);
+    throw invalidInput(`"${argument}" must be one of ${allowed.join(', ')} (got "${printable(value)}").`, argument);
   return value;
 }
 
@@ -82,7 +85,7 @@ export function urlArg(value: string, argument: string): string {
   } catch {
     // fall through
   }
-  throw badInput(`"${argument}" must be an http or https URL, or empty (got "${printable(value)}").`, argument);
+  throw invalidInput(`"${argument}" must be an http or https URL, or empty (got "${printable(value)}").`, argument);
 }
 
 /** `id` or `slug`, exactly one. */
@@ -90,7 +93,7 @@ export function recordRef(args: { id?: string | number | null; slug?: string | n
   const hasId = args.id !== undefined && args.id !== null;
   const hasSlug = args.slug !== undefined && args.slug !== null;
   if (hasId === hasSlug)
-    throw badInput(`Give exactly one of "id" or "slug" to find the ${what}.`, hasId ? 'slug' : 'id');
+    throw invalidInput(`Give exactly one of "id" or "slug" to find the ${what}.`, hasId ? 'slug' : 'id');
   if (hasId) return { id: recordId(args.id!, 'id') };
   return { slug: slugArg(args.slug!, 'slug') };
 }
@@ -104,7 +107,7 @@ export function termRefs(values: readonly string[], argument: string, names = fa
     const v = raw.trim();
     if (/^\d+$/.test(v)) return recordId(v, `${argument}[${i}]`);
     if (names) {
-      if (!v) throw badInput(`"${argument}[${i}]" must not be empty.`, `${argument}[${i}]`);
+      if (!v) throw invalidInput(`"${argument}[${i}]" must not be empty.`, `${argument}[${i}]`);
       return v;
     }
     return slugArg(v, `${argument}[${i}]`);
@@ -113,7 +116,7 @@ export function termRefs(values: readonly string[], argument: string, names = fa
 
 /** A search text: an empty one would match everything, which is surely not what was meant. */
 function searchText(value: string, argument: string): string {
-  if (!value.trim()) throw badInput(`"${argument}" must not be empty.`, argument);
+  if (!value.trim()) throw invalidInput(`"${argument}" must not be empty.`, argument);
   return value;
 }
 
@@ -168,7 +171,7 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
     const v = f[day];
     if (v == null) continue;
     if (f[full] != null)
-      throw badInput(`Give "${argument}.${full}" or "${argument}.${day}", not both.`, `${argument}.${day}`);
+      throw invalidInput(`Give "${argument}.${full}" or "${argument}.${day}", not both.`, `${argument}.${day}`);
     q[wire] = filterDate(`${v} ${time}`, `${argument}.${day}`);
   }
   if (f.strictDates != null) q.strict_dates = f.strictDates;
@@ -179,12 +182,15 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   if (f.organizers?.length) q.organizer = recordIds(f.organizers, `${argument}.organizers`);
   if (f.featured != null) q.featured = f.featured;
   if (f.statuses?.length && f.status?.length)
-    throw badInput(
+    throw invalidInput(
       `Give "${argument}.statuses" or the deprecated "${argument}.status", not both.`,
       `${argument}.statuses`,
     );
   if (f.statuses?.some((s) => s === 'other'))
-    throw badInput(`"${argument}.statuses" cannot hold OTHER: give statuses the site knows.`, `${argument}.statuses`);
+    throw invalidInput(
+      `"${argument}.statuses" cannot hold OTHER: give statuses the site knows.`,
+      `${argument}.statuses`,
+    );
   const statuses = f.statuses?.length ? f.statuses : f.status;
   if (statuses?.length)
     q.status = statuses.map((v, i) =>
@@ -195,7 +201,7 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   if (f.ticketed != null) q.ticketed = f.ticketed;
   if (f.geoloc != null) q.geoloc = f.geoloc;
   if ((f.geolocLat == null) !== (f.geolocLng == null)) {
-    throw badInput(
+    throw invalidInput(
       `"${argument}.geolocLat" and "${argument}.geolocLng" go together.`,
       `${argument}.${f.geolocLat == null ? 'geolocLat' : 'geolocLng'}`,
     );

@@ -6,10 +6,9 @@
  * "publish" and an omitted venue/organizer as "none"). A precondition (`expectedVersion`) is
  * checked against that fresh read, so a stale one writes nothing.
  */
-import { UpstreamError } from '../core/errors.js';
+import { invalidInput, UpstreamError, versionConflict } from '../core/errors.js';
 import type { RecordLocks } from '../core/record-locks.js';
-import { badInput, conflict } from '../graph/errors.js';
-import { eventVersion, organizerVersion, termVersion, venueVersion } from '../graph/versions.js';
+import { eventVersion, organizerVersion, termVersion, venueVersion } from './versions.js';
 import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
@@ -159,9 +158,12 @@ const EVENT_FIELDS = {
 /** The enum status (or the deprecated string) as the upstream's; OTHER is not a status to write. */
 function withStatus<T extends { status?: Maybe<string>; postStatus?: Maybe<string> }>(input: T, argument: string): T {
   if (input.postStatus === 'other')
-    throw badInput(`"${argument}.postStatus" cannot be OTHER: give a status the site knows.`, `${argument}.postStatus`);
+    throw invalidInput(
+      `"${argument}.postStatus" cannot be OTHER: give a status the site knows.`,
+      `${argument}.postStatus`,
+    );
   if (input.postStatus != null && input.status != null)
-    throw badInput(
+    throw invalidInput(
       `Give "${argument}.postStatus" or the deprecated "${argument}.status", not both.`,
       `${argument}.postStatus`,
     );
@@ -176,18 +178,21 @@ export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOr
 /** Checks the free-text and URL-bound fields a venue or organizer write carries. */
 function checkLinked(input: VenueInput | OrganizerInput, argument: string): void {
   if (input.name != null && !input.name.trim())
-    throw badInput(`"${argument}.name" must not be empty.`, `${argument}.name`);
+    throw invalidInput(`"${argument}.name" must not be empty.`, `${argument}.name`);
   if (input.website != null) urlArg(input.website, `${argument}.website`);
   if (input.status != null) statusArg(input.status, `${argument}.status`);
   if (input.image != null && !/^\d+$/.test(input.image)) urlArg(input.image, `${argument}.image`);
   const email = (input as OrganizerInput).email;
   if (email != null && email !== '' && !/^[^\s@]+@[^\s@]+$/.test(email))
-    throw badInput(`"${argument}.email" must be an email address (got "${printable(email)}").`, `${argument}.email`);
+    throw invalidInput(
+      `"${argument}.email" must be an email address (got "${printable(email)}").`,
+      `${argument}.email`,
+    );
 }
 
 /** The changes the input asks for; `zone` is the time zone its dates are read in. */
 function eventChanges(input: EventInput, zone: string | undefined): WireEventWrite {
-  if (input.title != null && !input.title.trim()) throw badInput('"input.title" must not be empty.', 'input.title');
+  if (input.title != null && !input.title.trim()) throw invalidInput('"input.title" must not be empty.', 'input.title');
   if (input.timezone != null) timezoneArg(input.timezone, 'input.timezone');
   if (input.status != null) statusArg(input.status, 'input.status');
   if (input.website != null) urlArg(input.website, 'input.website');
@@ -208,7 +213,7 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   if (input.categories) body.categories = termRefs(input.categories, 'input.categories', true);
   if (input.tags) body.tags = termRefs(input.tags, 'input.tags', true);
   if (input.venueId != null && input.venue != null)
-    throw badInput('Give either "venueId" or "venue", not both.', 'input.venue');
+    throw invalidInput('Give either "venueId" or "venue", not both.', 'input.venue');
   if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId');
   if (input.venue != null) {
     checkLinked(input.venue, 'input.venue');
@@ -237,7 +242,7 @@ function checkDates(
   if (!start || !end) return;
   const [s, e] = allDay ? [start.slice(0, 10), end.slice(0, 10)] : [start, end];
   if (e < s)
-    throw badInput(
+    throw invalidInput(
       `"input.${changed}" would put the end (${end}) before the start (${start})${allDay ? ' of an all-day event' : ''}.`,
       `input.${changed}`,
     );
@@ -302,7 +307,7 @@ export class CalendarWrites {
         if (!current) throw notFound('event');
         if (expectedVersion != null) {
           const version = eventVersion(normalizeEvent(current));
-          if (version !== expectedVersion) throw conflict(version);
+          if (version !== expectedVersion) throw versionConflict(version);
         }
         const zone = input.timezone ?? (current.timezone || undefined);
         const changes = eventChanges(input, zone);
@@ -391,7 +396,7 @@ export class CalendarWrites {
   };
 
   private termBody(input: TermInput) {
-    if (input.name != null && !input.name.trim()) throw badInput('"input.name" must not be empty.', 'input.name');
+    if (input.name != null && !input.name.trim()) throw invalidInput('"input.name" must not be empty.', 'input.name');
     const body = pick<{ name?: string; description?: string; slug?: string; parent?: number }>(input, {
       name: 'name',
       description: 'description',
@@ -448,7 +453,7 @@ export class CalendarWrites {
           const current = await o.read({ id });
           if (!current) throw notFound(o.kind);
           const now = o.version(o.normalize(current));
-          if (now !== expectedVersion) throw conflict(now);
+          if (now !== expectedVersion) throw versionConflict(now);
         }
         lock.check();
         return write(id);
@@ -473,7 +478,7 @@ export class CalendarWrites {
             kind === 'category' ? await this.client.getCategory(id, 'write') : await this.client.getTag(id, 'write');
           if (!current) throw notFound(kind);
           const now = termVersion(normalizeTerm(current));
-          if (now !== expectedVersion) throw conflict(now);
+          if (now !== expectedVersion) throw versionConflict(now);
         }
         lock.check();
         return write();

@@ -8,7 +8,7 @@ import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { isSet, readSettings, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type TrafficConfig } from './traffic.js';
 
-import { readObservabilityConfig, type ObservabilityConfig } from '../observability/config.js';
+import { readObservabilityConfig, type ObservabilityConfig } from './observability.js';
 
 export type { RateProfile } from './traffic.js';
 import type { RateProfile } from './traffic.js';
@@ -75,7 +75,7 @@ export interface Config {
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** /metrics, /ready timeout, OpenTelemetry export (`src/observability/config.ts`). */
+  /** /metrics, /ready timeout, OpenTelemetry export (`src/config/observability.ts`). */
   observability: ObservabilityConfig;
   /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
   persistedOperations: 'off' | 'allow' | 'only';
@@ -93,7 +93,7 @@ export interface Config {
   embeddedEmulators: boolean;
   /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
   emulatorFaultRoutes: boolean;
-  /** Write integrity: record locks and idempotency keys (see README "Writes"). */
+  /** Write integrity: record locks and idempotency keys (see docs/writes.md). */
   writes: WritesConfig;
   /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
   inputLimits: InputLimits;

@@ -2,7 +2,7 @@
  * The account budget of one upstream: before a request goes on the wire it takes one point from
  * every rule of the account (minute, hour, per endpoint, or any `limit/duration` rule), and no rule
  * ever admits more than margin × limit requests in any span of its window plus a guard band,
- * whatever phase the platform counts its windows in (see sliding-window.ts and the README).
+ * whatever phase the platform counts its windows in (see sliding-window.ts and docs/traffic.md).
  * Without Redis the counts are this process's (budget-local.ts); with Redis they are shared by all
  * replicas (budget-redis.ts), and a replica that loses Redis spends only its share of what is left.
  */

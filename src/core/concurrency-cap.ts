@@ -27,10 +27,10 @@ export interface LimiterOptions {
 /**
  * At most `maxConcurrent` tasks run at once; the others wait by priority (first come, first served
  * within one) and start synchronously as a slot frees. A queue of its own rather than a library:
- * Bottleneck spends a timer tick on every job it starts (measured with `npm run bench`, workload 1,
- * whose 115 reads meet a cap of 64: p50 418 ms with Bottleneck, 237 ms with p-queue), and p-queue
- * adds an abort listener per task for the shutdown signal. Here each task is one small record in
- * one of five FIFO lanes, and shutdown walks the records.
+ * Bottleneck spends a timer tick on every job it starts, so reads over the cap drain one tick at a
+ * time, and p-queue adds an abort listener per task for the shutdown signal
+ * (docs/decisions/own-scheduler.md). Here each task is one small record in one of five FIFO lanes,
+ * and shutdown walks the records.
  */
 export class UpstreamLimiter {
   /** One FIFO per priority, indexed by `Priority` value (lower runs first). */

@@ -85,6 +85,33 @@ export class UpstreamError extends Error {
 
 export const isUpstreamError = (e: unknown): e is UpstreamError => e instanceof UpstreamError;
 
+/**
+ * The client's mistake, found by an adapter before any upstream call (`argument` names the offending
+ * argument), or a write refused because the record changed since the client read it (`currentVersion`
+ * set). Adapters throw this, never a GraphQL error: `src/graph/errors.ts` gives it its
+ * `extensions.code` (BAD_USER_INPUT, or CONFLICT with the current version).
+ */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(
+    message: string,
+    readonly argument?: string,
+    readonly currentVersion?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const invalidInput = (message: string, argument?: string): InputError => new InputError(message, argument);
+
+/** The record changed since the client read it (its version differs from `expectedVersion`): nothing was written. */
+export const versionConflict = (currentVersion: string, argument = 'expectedVersion'): InputError =>
+  new InputError(
+    `The record was changed since you read it (its version differs from "${argument}"); nothing was written. Re-read it and apply your change again.`,
+    argument,
+    currentVersion,
+  );
+
 /** Removes anything URL- or token-like from text that came from an upstream, before a client sees it. */
 export function sanitizeDetail(text: string, max = 300): string {
   return text

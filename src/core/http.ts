@@ -1,7 +1,7 @@
 /**
  * The wire: one undici request, bounded in time and size, its body parsed as JSON. The header
  * timeout and the request's deadline run on the gateway's own timers: undici checks its timeouts on a
- * coarse clock (a 300 ms timeout fired after about 800 ms), ours fire within milliseconds. Transport faults
+ * coarse clock (they fire hundreds of ms late), ours fire within milliseconds. Transport faults
  * (connect/header/body timeouts, resets, unparseable or oversized bodies) become `UpstreamError`s of
  * kind `unavailable`; HTTP statuses are returned as they are, for the upstream adapter to interpret.
  * Each fault says whether the request may have reached the upstream (`sent`: it was being written
@@ -121,8 +121,7 @@ type Abort = (reason?: Error) => void;
  * bookkeeping, and an operation has hundreds of exchanges. An object and a `handleEvent`, not
  * closures: with a listener closure and a per-exchange `onDone` closure here, the young-generation
  * collector kept every response body of an operation alive until the next full collection
- * (measured on a cold EventGraph run, with the connection fix of paging.ts already in: 10–12 MB
- * promoted per scavenge with them, 0.7 MB without; test/young-garbage.test.ts).
+ * (test/young-garbage.test.ts; docs/decisions/own-transport-handler.md).
  */
 const inFlight = new WeakMap<AbortSignal, Watch>();
 

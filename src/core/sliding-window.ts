@@ -2,7 +2,7 @@
  * The counting behind the account budget: requests counted in small time buckets, and a sum over
  * every bucket that touches the last `spanMs`. The sum can only over-count (a bucket that reaches
  * into the span counts whole), never under-count, which is what makes the budget safe in every
- * sliding span and not only in clock windows (see the README's Traffic model). A rule uses 50
+ * sliding span and not only in clock windows (see docs/traffic.md). A rule uses 50
  * buckets per window, so over-counting costs at most 2% of its throughput and memory stays fixed.
  * The same bucket index (`floor(t / bucketMs)`) is used locally and in Redis, so counts can move
  * between the two.
@@ -22,8 +22,8 @@ export interface CountedRule extends RateRule {
 
 /**
  * The default guard: 5% of the window, at least 250 ms (an event-loop stall of a loaded process
- * between admission and arrival: 100 ms let two busy replicas put 101 requests into a 2 s span of
- * a 100-request budget in the bench), at most 1 s (the platform's minute and hour rules).
+ * between admission and arrival; less let busy replicas overrun a short window, see
+ * docs/decisions/budget-algorithm.md), at most 1 s (the platform's minute and hour rules).
  */
 export function countedRule(rule: RateRule, margin: number, guardMs?: number): CountedRule {
   const guard = guardMs ?? Math.min(1_000, Math.max(250, Math.round(rule.windowMs * 0.05)));

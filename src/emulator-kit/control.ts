@@ -9,7 +9,6 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { routePath } from 'hono/route';
-import type { Epoch } from './encoded.js';
 import { createRng } from './random.js';
 
 /** `answerAt`: when the request's answer may leave (performance.now() time), set on arrival. */
@@ -384,30 +383,19 @@ const sleepUntil = async (at: number) => {
 };
 
 /**
- * The middleware of a write, innermost, next to its handler. It waits out the rest of the request's
- * latency (a write applies at the end of it), then bumps `epoch` right before and right after the
- * handler (even one that fails halfway): what a read encodes while the write runs is stale once it
- * is done. Next to the handler, so that an apply-then-stall fault outside it cannot delay the second
- * bump.
+ * The middleware of a write, innermost, next to its handler: it waits out the rest of the request's
+ * latency, so a write applies at the end of it and a read that arrives meanwhile sees the data as
+ * it was.
  */
-export function asWrite(epoch: Epoch): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    const answerAt = c.get('answerAt');
-    if (answerAt !== undefined) await sleepUntil(answerAt);
-    epoch.bump();
-    try {
-      await next();
-    } finally {
-      epoch.bump();
-    }
-  };
-}
+export const asWrite: MiddlewareHandler<Env> = async (c, next) => {
+  const answerAt = c.get('answerAt');
+  if (answerAt !== undefined) await sleepUntil(answerAt);
+  await next();
+};
 
 /** `asWrite` for every request but GET and HEAD (an API whose reads are all GETs). */
-export function asWriteUnlessGet(epoch: Epoch): MiddlewareHandler<Env> {
-  const write = asWrite(epoch);
-  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : write(c, next));
-}
+export const asWriteUnlessGet: MiddlewareHandler<Env> = (c, next) =>
+  c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : asWrite(c, next);
 
 /** The `drop-field` fault: the same answer, with one field of one record removed. */
 async function withoutField(res: Response, field: string): Promise<Response> {

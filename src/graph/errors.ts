@@ -5,7 +5,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { isUpstreamError, type UpstreamError, type UpstreamErrorKind } from '../core/errors.js';
+import { InputError, isUpstreamError, type UpstreamError, type UpstreamErrorKind } from '../core/errors.js';
 
 export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
@@ -48,14 +48,20 @@ const codeByKind: Record<UpstreamErrorKind, ErrorCode> = {
   contract: ErrorCode.UPSTREAM_CONTRACT,
 };
 
-/** The record changed since the client read it: nothing was written. */
-export function conflict(currentVersion: string, argument = 'expectedVersion'): GraphQLError {
-  return createGraphQLError(
-    'The record was changed since you read it (its version differs from "expectedVersion"); nothing was written. Re-read it and apply your change again.',
-    {
-      extensions: { code: ErrorCode.CONFLICT, argument, currentVersion },
-    },
-  );
+/** An adapter's `InputError`: BAD_USER_INPUT naming the argument, or CONFLICT with the record's current version. */
+function inputToGraphQLError(error: InputError, located?: GraphQLError): GraphQLError {
+  const extensions: Record<string, unknown> = {
+    code: error.currentVersion === undefined ? ErrorCode.BAD_USER_INPUT : ErrorCode.CONFLICT,
+  };
+  if (error.argument) extensions.argument = error.argument;
+  if (error.currentVersion !== undefined) extensions.currentVersion = error.currentVersion;
+  return createGraphQLError(error.message, {
+    nodes: located?.nodes,
+    source: located?.source,
+    positions: located?.positions,
+    path: located?.path,
+    extensions,
+  });
 }
 
 export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLError): GraphQLError {
@@ -85,6 +91,8 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   if (isUpstreamError(original)) {
     return upstreamToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
   }
+  if (original instanceof InputError)
+    return inputToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
   // Our own typed errors (e.g. badInput) keep the path and locations graphql-js attached to them.
   if (original instanceof GraphQLError && original.extensions?.code)
     return error instanceof GraphQLError ? error : original;

@@ -1,10 +1,10 @@
 /**
- * The GraphiQL page (GRAPHIQL): one self-contained HTML file of about 9 MB (GraphiQL and its
+ * The GraphiQL page (GRAPHIQL): one self-contained HTML file of several MB (GraphiQL and its
  * editor inlined, so it works offline). `npm run build` precompresses it with brotli at the
- * highest quality (only brotli brings it under 2 MB) and gzip, next to the compiled module; a
+ * highest quality (the smallest by far) and gzip, next to the compiled module; a
  * development run without a build compresses it once, faster, on first use. Served with an ETag
  * and cache headers, so a browser downloads it once per gateway version. The renderer's module
- * (the page's 9 MB of source) is imported only to render: loaded, it holds about 33 MB of heap, in
+ * (the page's whole source) is imported only to render: loaded, it holds tens of MB of heap, in
  * every replica, GraphiQL off or not.
  */
 import { createHash } from 'node:crypto';

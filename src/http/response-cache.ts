@@ -21,7 +21,7 @@ import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
 import type { Context } from '../graph/context.js';
-import type { OperationListener } from './plugins/use-operation-events.js';
+import type { OperationListener } from '../observability/operation-record.js';
 import { safeClientRequestId } from '../observability/request-id.js';
 import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
 import { CSRF_HEADERS } from './plugins/use-security.js';
@@ -105,7 +105,7 @@ export class ResponseCacheEdge {
       req.once('end', () => {
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         // Yoga reads an already-read body from `req.body` (as body-parsing frameworks leave it). Not
-        // as the Buffer itself: the adapter counts its own keys, one per byte (22 ms for 256 KB);
+        // as the Buffer itself: the adapter counts its own keys, one per byte (slow for large bodies);
         // an async iterable with one key goes through as a stream of that one chunk.
         (req as IncomingMessage & { body?: unknown }).body = {
           bytes: body.length,

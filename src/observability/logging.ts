@@ -6,8 +6,8 @@
 import { GraphQLError } from 'graphql';
 import { createLogger, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
-import { isUpstreamError } from '../core/errors.js';
-import type { OperationListener, OperationRecord } from '../http/plugins/use-operation-events.js';
+import { InputError, isUpstreamError } from '../core/errors.js';
+import type { OperationListener, OperationRecord } from './operation-record.js';
 
 export type LogSink = (line: string) => void;
 
@@ -37,7 +37,7 @@ function levelOf(record: OperationRecord): 'info' | 'warn' | 'error' {
 /** An error the gateway expects and reports as a typed error: its request's log line says enough. */
 function expected(error: unknown): boolean {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-  if (isUpstreamError(original)) return true;
+  if (isUpstreamError(original) || original instanceof InputError) return true;
   const code = original instanceof GraphQLError ? original.extensions?.code : undefined;
   return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR';
 }

@@ -6,7 +6,7 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-metrics.js';
 import type { UpstreamObserver } from '../core/observer.js';
-import type { OperationListener } from '../http/plugins/use-operation-events.js';
+import type { OperationListener } from './operation-record.js';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Operation names come from clients: only well-formed ones, and a bounded number, become labels. */

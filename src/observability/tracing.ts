@@ -12,7 +12,7 @@ import type * as Resources from '@opentelemetry/resources';
 import type * as Sdk from '@opentelemetry/sdk-trace-base';
 import type { UsageTracker } from '../core/usage.js';
 import type { UpstreamObserver } from '../core/observer.js';
-import type { OperationListener } from '../http/plugins/use-operation-events.js';
+import type { OperationListener } from './operation-record.js';
 
 export interface TracingOptions {
   /** OTLP/HTTP base URL, e.g. `http://collector:4318`; traces go to `<endpoint>/v1/traces`. */

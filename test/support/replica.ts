@@ -1,9 +1,11 @@
 /**
- * One gateway replica as a separate process, for the multi-process traffic test: it builds the
- * upstreams from its environment (REDIS_URL shared with the other replica), gets a token through the
- * governance upstream, waits for the agreed start time, reads the entities in REPLICA_IDS all at
- * once and prints one JSON line: when each request went on the wire and the statuses it got.
+ * One gateway replica as a separate process, for the multi-process traffic tests (started by
+ * `startReplicas` in replicas.ts): it builds the upstreams from its environment (REDIS_URL shared
+ * with the other replicas), gets a token through the governance upstream, prints `ready`, waits for
+ * `go` on stdin (sent once every replica is ready), reads the entities in REPLICA_IDS all at once and
+ * prints one JSON line: when each request went on the wire and the statuses it got.
  */
+import { once } from 'node:events';
 import { loadConfig } from '../../src/config/config.js';
 import { UsageTracker } from '../../src/core/usage.js';
 import { createUpstreams } from '../../src/app/build-upstreams.js';
@@ -18,7 +20,9 @@ const upstreams = createUpstreams(config, undefined, {
   },
 });
 const caller = { identity: `client:${env.GOVERNANCE_CLIENT_ID}`, usage: new UsageTracker() };
-for (let i = 0; i < 100 && !upstreams.redis?.ready; i++) await new Promise((r) => setTimeout(r, 20));
+// Connected to Redis before the start (a vitest-free process: a plain poll, bounded to 10 s).
+for (const end = Date.now() + 10_000; upstreams.redis && !upstreams.redis.ready && Date.now() < end;)
+  await new Promise((r) => setTimeout(r, 10));
 
 const multipart = new FormData();
 multipart.set('grant_type', 'client_credentials');
@@ -40,7 +44,9 @@ const token = await upstreams.governance.call(
 );
 const headers = { authorization: `Bearer ${(token.body as { access_token: string }).access_token}` };
 
-await new Promise((r) => setTimeout(r, Math.max(0, Number(env.REPLICA_START_AT) - Date.now())));
+process.stdout.write('ready\n');
+let input = '';
+while (!input.includes('go')) input += String((await once(process.stdin, 'data'))[0]);
 const results = await Promise.all(
   env.REPLICA_IDS!.split(',').map((id) =>
     upstreams.governance

@@ -176,5 +176,3 @@ export function sentAfterFirst429(gate: Gate): { readAt: number; pauseMs: number
   // By order, not by time: a send in the same millisecond but before the 429 was read is not "after".
   return { readAt: event.seenAt!, pauseMs: event.pauseMs as number, sends: gate.sentAt.slice(event.sentBefore) };
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -25,7 +25,7 @@ export function createApp({ deps, namespace, middleware, mountControl }: AppPart
   const app = new Hono<Env>({ strict: false });
   app.use('*', middleware);
   mountControl?.(app);
-  app.use('*', asWriteUnlessGet(deps.store.epoch));
+  app.use('*', asWriteUnlessGet);
   const base = `/wp-json/${namespace}`;
   // WordPress's site index lists the namespace.
   app.get('/wp-json', (c) => {

@@ -4,7 +4,6 @@
  */
 import type { Context } from 'hono';
 import type { Env } from '../../emulator-kit/control.js';
-import { withEncodedList } from '../../emulator-kit/encoded.js';
 import type { CalendarStore } from './store.js';
 import type { Site } from './serialize.js';
 
@@ -29,17 +28,6 @@ export function wpJsonEncode(value: unknown): string {
 
 export function sendJson(c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return c.body(wpJsonEncode(body), status as 200, jsonHeaders(headers));
-}
-
-/** `sendJson` of `{ [key]: items, ...rest }` where the items are already encoded (`withEncodedList`). */
-export function sendJsonList(
-  c: Context<Env>,
-  key: string,
-  items: readonly string[],
-  rest: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Response {
-  return c.body(withEncodedList(key, items, rest, wpJsonEncode), 200, jsonHeaders(headers));
 }
 
 function jsonHeaders(headers: Record<string, string>): Record<string, string> {

@@ -3,7 +3,6 @@
  * posts do) and terms (categories and tags share another). Records hold raw values; `serialize.ts`
  * turns them into the wire shapes. `reset()` restores the seed.
  */
-import { Epoch } from '../../emulator-kit/encoded.js';
 import type { WireImage, WireTaxonomy } from '../wire.js';
 import type { WallClock } from './dates.js';
 
@@ -109,8 +108,6 @@ export interface StoreData {
 
 export class CalendarStore {
   private data: StoreData;
-  /** Routes change records in place: what is derived from them is valid for one epoch (emulator-kit/encoded.ts). */
-  readonly epoch = new Epoch();
 
   constructor(private readonly seed: () => StoreData) {
     this.data = seed();
@@ -118,7 +115,6 @@ export class CalendarStore {
 
   reset(): void {
     this.data = this.seed();
-    this.epoch.bump();
   }
 
   events(): EventRecord[] {

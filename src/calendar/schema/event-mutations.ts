@@ -18,7 +18,7 @@ import { EventRef } from './refs.js';
 const DATE_HELP =
   "A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it.";
 
-/** What `updateEvent` lets `null` clear (see the README's API conventions). */
+/** What `updateEvent` lets `null` clear (see docs/api-conventions.md). */
 const CLEARABLE = ['venueId', 'organizerIds'] as const;
 
 const eventFields = (create: boolean) =>

@@ -4,7 +4,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { eventVersion } from '../../graph/versions.js';
+import { eventVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';

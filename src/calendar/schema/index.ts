@@ -1,4 +1,4 @@
-/** Lists every calendar type file; `src/graph/schema.ts` imports this. */
+/** Lists every calendar type file; `src/app/schema.ts` imports this. */
 import './refs.js';
 import './common.js';
 import './linked-post.js';

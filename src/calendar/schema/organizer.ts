@@ -3,7 +3,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { organizerVersion } from '../../graph/versions.js';
+import { organizerVersion } from '../versions.js';
 import { PostStatus, statusInput } from './post-status.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';

@@ -3,7 +3,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { termVersion } from '../../graph/versions.js';
+import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';

@@ -3,7 +3,6 @@
  * searches and the slimmer related-entities page (no `pageable`, no `sort`, `hasContent`).
  */
 import type { LinksPage, SpringPage } from '../wire.js';
-import { withEncodedList } from '../../emulator-kit/encoded.js';
 import { invalid } from './errors.js';
 
 export interface PageRequest {
@@ -38,12 +37,6 @@ function slice<T>(items: T[], request: PageRequest) {
   const content = items.slice(offset, offset + request.size);
   const totalPages = Math.ceil(items.length / request.size);
   return { offset, content, totalPages, last: request.page >= totalPages - 1, first: request.page === 0 };
-}
-
-/** `springPage` as JSON, from items already encoded (`withEncodedList`: `content` is its first key). */
-export function springPageJson<R>(items: R[], request: PageRequest, encode: (item: R) => string): string {
-  const { content, ...rest } = springPage(items, request, encode);
-  return withEncodedList('content', content, rest, JSON.stringify);
 }
 
 /** The page of `items` that `request` asks for; only that page's records are rendered. */

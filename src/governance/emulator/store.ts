@@ -4,7 +4,6 @@
  * that end as `deleted: true` (the seed has such links too); the entity itself then reads as not found.
  */
 import { randomUUID } from 'node:crypto';
-import { Epoch } from '../../emulator-kit/encoded.js';
 import {
   AI_ENTITY_TYPE_NAMES,
   type AttributeValueRequest,
@@ -30,8 +29,6 @@ export type TraversalStrategy = 'DESCENDANTS' | 'ANCESTORS_AND_DESCENDANTS' | 'A
 export class GovernanceStore {
   data!: GovernanceData;
   private entities = new Map<string, EntityRecord>();
-  /** Routes change records in place: what is derived from them is valid for one epoch (emulator-kit/encoded.ts). */
-  readonly epoch = new Epoch();
 
   constructor(private readonly seed: number) {
     this.reset();
@@ -40,7 +37,6 @@ export class GovernanceStore {
   reset(): void {
     this.data = buildSeed(this.seed);
     this.entities = new Map(this.data.entities.map((e) => [e.id, e]));
-    this.epoch.bump();
   }
 
   /** The org the API credential was created in: the root of the tree. */

@@ -6,7 +6,7 @@ import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
-import type { AttributeOptionRequest } from '../wire.js';
+import type { AttributeOptionRequest } from '../model.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 

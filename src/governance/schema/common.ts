@@ -3,7 +3,7 @@
  */
 import { badInput } from '../../graph/errors.js';
 import { builder } from '../../graph/builder.js';
-import type { AttributePredicate } from '../wire.js';
+import type { AttributePredicate } from '../model.js';
 import { AttributeValueRef, EntityAttributeRef, UserRef } from './refs.js';
 
 UserRef.implement({

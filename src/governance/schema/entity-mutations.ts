@@ -5,14 +5,15 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { badInput, conflict } from '../../graph/errors.js';
+import { badInput } from '../../graph/errors.js';
+import { versionConflict } from '../../core/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
-import { entityVersion } from '../../graph/versions.js';
+import { entityVersion } from '../versions.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { Context } from '../../graph/context.js';
-import type { AttributeValueRequest, EntityInformation } from '../wire.js';
+import type { AttributeValueRequest, EntityInformation } from '../model.js';
 import { EntityKind } from './kind.js';
 import { EntityRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
@@ -154,7 +155,7 @@ builder.mutationFields((t) => ({
           const current = await client.getEntity(entityId, true);
           if (!current) return null;
           const version = entityVersion(current);
-          if (version !== expectedVersion) throw conflict(version);
+          if (version !== expectedVersion) throw versionConflict(version);
         }
         lock.check();
         return client.updateEntity(entityId, body);

@@ -8,7 +8,7 @@ import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import { UpstreamError } from '../../core/errors.js';
 import { listKeyOf } from '../../graph/paging.js';
-import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } from '../wire.js';
+import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } from '../model.js';
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';

@@ -5,9 +5,9 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { entityVersion } from '../../graph/versions.js';
+import { entityVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
-import type { EntityInformation } from '../wire.js';
+import type { EntityInformation } from '../model.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import {

@@ -3,7 +3,7 @@
  * name (`models`, `datasets`, `aisystems`, `aiagents`), which is what every path and query wants.
  */
 import { builder } from '../../graph/builder.js';
-import { AI_ENTITY_TYPE_NAMES, type AiEntityTypeName } from '../wire.js';
+import { AI_ENTITY_TYPE_NAMES, type AiEntityTypeName } from '../model.js';
 
 export const EntityKind = builder.enumType('EntityKind', {
   description:

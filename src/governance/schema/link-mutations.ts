@@ -9,7 +9,7 @@ import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
 import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
 import type { Context } from '../../graph/context.js';
-import type { LinkInformation, LinkRequestEnd } from '../wire.js';
+import type { LinkInformation, LinkRequestEnd } from '../model.js';
 import { nameList } from './discovery.js';
 import { EntityKind } from './kind.js';
 import { LinkRef } from './refs.js';

@@ -6,7 +6,7 @@
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
-import type { LinkEndpoint } from '../wire.js';
+import type { LinkEndpoint } from '../model.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import {
   EntityAttributeRef,

@@ -20,7 +20,7 @@ import type {
   ValueItem,
   WorkflowAndStage,
   WorkflowStageInformation,
-} from '../wire.js';
+} from '../model.js';
 
 export type AttributeGroupValue = 'base' | 'extended' | 'custom';
 export interface EntityAttributeShape {

@@ -7,33 +7,8 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
+import type { OperationListener, OperationRecord } from '../../observability/operation-record.js';
 import { clientRequestIdOf, requestIdOf } from '../../observability/request-id.js';
-
-export interface OperationRecord {
-  requestId: string;
-  /** The caller's own x-request-id, validated; logged beside ours, never used as ours. */
-  clientRequestId?: string;
-  /** performance.now() when the parameters were parsed. */
-  startedAt: number;
-  operationName?: string;
-  operationType?: 'query' | 'mutation' | 'subscription';
-  /** Set once execution starts (parse and validation passed). */
-  context?: Context;
-  /** `extensions.code` of every error in the result, in order. */
-  errorCodes: string[];
-  /** The errors an upstream caused: code, upstream and the upstream's status, in order. */
-  upstreamErrors: { code: string; upstream: string; status?: number }[];
-  status?: number;
-  durationMs?: number;
-  /** Answered whole from the response cache, and from which tier. */
-  responseCache?: 'memory' | 'redis';
-}
-
-export interface OperationListener {
-  start?(record: OperationRecord, request: Request): void;
-  execute?(record: OperationRecord): void;
-  end?(record: OperationRecord): void;
-}
 
 export function useOperationEvents(listeners: OperationListener[]): Plugin<Context> {
   const records = new WeakMap<Request, OperationRecord>();

@@ -10,7 +10,8 @@ import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, type CalendarUser } from '../auth.js';
 import { addMonths, endOfDay, parseDate, startOfDay, toSiteWall, utcWall } from '../dates.js';
 import { RestError } from '../errors.js';
-import { pageLinks, sendJsonList, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import { serializeEvent } from '../serialize.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
 import {
   checkArgs,
@@ -201,12 +202,7 @@ export function listEvents(
   return { events, query };
 }
 
-/** `encodeEvent`: an event as a list shows it, encoded (kept per epoch by the caller, see events.ts). */
-export async function getEvents(
-  c: Context<Env>,
-  deps: RouteDeps,
-  encodeEvent: (e: EventRecord) => string,
-): Promise<Response> {
+export async function getEvents(c: Context<Env>, deps: RouteDeps): Promise<Response> {
   const user = authenticate(c.req.header('authorization'));
   const params = await readParams(c);
   checkArgs(params, eventListArgs(deps, user));
@@ -217,11 +213,12 @@ export async function getEvents(
     throw new RestError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
   const base = `${deps.site.apiRoot}/events/`;
-  const rest = {
+  const body = {
+    events: items.map((e) => serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined })),
     rest_url: withQuery(base, query),
     ...pageLinks(base, query, page, totalPages),
     total,
     total_pages: totalPages,
   };
-  return sendJsonList(c, 'events', items.map(encodeEvent), rest, totalsHeaders(total, totalPages));
+  return sendJson(c, body, 200, totalsHeaders(total, totalPages));
 }

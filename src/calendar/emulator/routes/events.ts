@@ -5,10 +5,9 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
-import { encodedPerEpoch } from '../../../emulator-kit/encoded.js';
 import { authenticate, requireEditor, type CalendarUser } from '../auth.js';
 import { eventNotFound, invalidParams, RestError } from '../errors.js';
-import { sendJson, wpJsonEncode, type RouteDeps } from '../respond.js';
+import { sendJson, type RouteDeps } from '../respond.js';
 import { serializeEvent } from '../serialize.js';
 import type { EventRecord } from '../store.js';
 import { checkArgs, readParams, type Params } from '../validate.js';
@@ -96,11 +95,7 @@ export function eventRoutes(deps: RouteDeps): Hono<Env> {
   const byId = (c: Context<Env>): Lookup => ({ by: 'id', id: Number(c.req.param('id')) });
   const bySlug = (c: Context<Env>): Lookup => ({ by: 'slug', slug: decodeURIComponent(c.req.param('slug') ?? '') });
 
-  // Lists show the same events again and again: each is encoded once per epoch of the store.
-  const encodeEvent = encodedPerEpoch(store.epoch, (e: EventRecord) =>
-    wpJsonEncode(serializeEvent(site, store, e, { blank: e.password !== undefined })),
-  );
-  app.get('/events', (c) => getEvents(c, deps, encodeEvent));
+  app.get('/events', (c) => getEvents(c, deps));
   app.post('/events', create);
   app.get('/events/by-slug/:slug', (c) => read(c, bySlug(c)));
   app.on(['POST', 'PUT', 'PATCH'], '/events/by-slug/:slug', (c) => update(c, bySlug(c)));

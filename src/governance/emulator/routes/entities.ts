@@ -1,14 +1,12 @@
 /** Entity operations: create, read, patch, delete, full search and basic-details search. */
 import { Hono, type Context } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
-import { encodedPerEpoch, perEpoch } from '../../../emulator-kit/encoded.js';
 import type { BasicSearchRequest, EntityCreateRequest, EntitySearchRequest, EntityUpdateRequest } from '../../wire.js';
 import { SCOPES } from '../auth.js';
 import { invalid } from '../errors.js';
-import { byName, parsePageParams, springPage, springPageJson } from '../paging.js';
+import { byName, parsePageParams, springPage } from '../paging.js';
 import { renderBasicEntity, renderEntity } from '../render.js';
 import { matchesEntity, validateCriteria } from '../search.js';
-import type { EntityRecord } from '../records.js';
 import type { TraversalStrategy } from '../store.js';
 import { objectBody, readJson, uuidParam, uuidQuery, type RouteDeps } from '../validate.js';
 
@@ -28,15 +26,6 @@ function checkAttributes(attributes: unknown): Record<string, Array<{ id?: strin
 
 export function entityRoutes({ store, requireScopes }: RouteDeps) {
   const app = new Hono<Env>();
-  // Searches show the same entities again and again: each is encoded once per epoch of the store.
-  const encodeEntity = encodedPerEpoch(store.epoch, (e: EntityRecord) =>
-    JSON.stringify(renderEntity(e, store.typeByName(e.typeName)!)),
-  );
-  // And in the same order: the live records sorted by name once per epoch, not on every search.
-  const sortedLive = {
-    asc: perEpoch(store.epoch, () => store.liveEntities().sort(byName('asc'))),
-    desc: perEpoch(store.epoch, () => store.liveEntities().sort(byName('desc'))),
-  };
   const typeFromQuery = (c: Context<Env>) =>
     store.aiTypeFromQuery(uuidQuery(c, 'entityTypeId'), c.req.query('entityTypeName'));
 
@@ -57,9 +46,13 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
     if (requestedOrg !== undefined && requestedOrg !== null && typeof requestedOrg !== 'string')
       throw invalid('requestedOrganizationId must be a uuid');
     const orgs = store.visibleOrgs(strategy, requestedOrg ?? undefined);
-    const records = sortedLive[page.sort.endsWith('desc') ? 'desc' : 'asc']().filter(
-      (e) => (!typeName || e.typeName === typeName) && orgs.has(e.orgGroupId) && matchesEntity(e, criteria, withLabel),
-    );
+    const records = store
+      .liveEntities()
+      .filter(
+        (e) =>
+          (!typeName || e.typeName === typeName) && orgs.has(e.orgGroupId) && matchesEntity(e, criteria, withLabel),
+      )
+      .sort(byName(page.sort.endsWith('desc') ? 'desc' : 'asc'));
     return { records, page };
   };
 
@@ -80,9 +73,7 @@ export function entityRoutes({ store, requireScopes }: RouteDeps) {
     const body = await readJson<EntitySearchRequest>(c, false);
     if (body !== undefined) objectBody(body, 'body');
     const { records, page } = search(c, body?.queryRequest, typeName, false);
-    return c.body(springPageJson(records, page, encodeEntity), 200, {
-      'content-type': 'application/json',
-    });
+    return c.json(springPage(records, page, (e) => renderEntity(e, store.typeByName(e.typeName)!)));
   });
 
   app.post('/entity-basic-details/search', requireScopes(SCOPES.read), async (c) => {

@@ -2,13 +2,13 @@
  * The composition root of the graph: every type file is listed here, explicitly, then the schema
  * is built once. Import order does not matter to Pothos; it is alphabetical for the reader.
  */
-import { builder } from './builder.js';
-import { limitInputs } from './input-limits.js';
 import '../calendar/schema/index.js';
 import '../governance/schema/index.js';
-import './budget.js';
+import { builder } from '../graph/builder.js';
+import '../graph/budget.js';
+import { limitInputs } from '../graph/input-limits.js';
 import './federation.js';
-import './viewer.js';
+import '../graph/viewer.js';
 
 // Served as an Apollo Federation v2 subgraph (`_service`, `_entities`); see federation.ts.
 // Every string argument is capped and checked for control characters first (see input-limits.ts).

@@ -2,7 +2,7 @@
  * Observability settings, read from the environment by `loadConfig`. The OTLP variables are the
  * OpenTelemetry standard names, so a collector configured for other services works as is.
  */
-import type { Settings } from '../config/settings.js';
+import type { Settings } from './settings.js';
 
 export interface ObservabilityConfig {
   /** GET /metrics in Prometheus format. */

@@ -1,15 +1,6 @@
-/**
- * Opaque record versions for optimistic concurrency: a hash of a record's writable fields. Not the
- * upstream's modification time: WordPress's `modified` has one-second resolution and misses edits
- * made within the same second; the hash changes with every change that matters to an edit form.
- */
-import { createHash } from 'node:crypto';
-import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from '../calendar/model.js';
-import type { EntityInformation } from '../governance/wire.js';
-
-export function versionOf(fields: unknown): string {
-  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 22);
-}
+/** The versions of calendar records (`expectedVersion` of the writes): see `src/core/versions.ts`. */
+import { versionOf } from '../core/versions.js';
+import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
 
 const ids = (list: { id: number }[]) => list.map((x) => x.id).sort((a, b) => a - b);
 
@@ -64,13 +55,3 @@ export const organizerVersion = (o: CalendarOrganizer): string =>
   versionOf(['organizer', o.name, o.slug, o.status, o.description, o.phone, o.website, o.email, o.image?.url ?? null]);
 
 export const termVersion = (t: CalendarTerm): string => versionOf(['term', t.name, t.slug, t.description, t.parentId]);
-
-export const entityVersion = (e: EntityInformation): string =>
-  versionOf([
-    'entity',
-    e.name,
-    e.orgGroupId ?? null,
-    e.entityDetail ?? null,
-    e.attributes ?? null,
-    e.workflowAndStage?.stageId ?? null,
-  ]);

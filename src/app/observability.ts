@@ -8,14 +8,15 @@ import type { Config } from '../config/config.js';
 import type { Context } from '../graph/context.js';
 import { combineObservers, type UpstreamObserver } from '../core/observer.js';
 import { useMetricsEndpoint } from '../http/plugins/use-metrics-endpoint.js';
-import { useOperationEvents, type OperationListener } from '../http/plugins/use-operation-events.js';
+import { useOperationEvents } from '../http/plugins/use-operation-events.js';
+import type { OperationListener } from '../observability/operation-record.js';
 import { useReadiness } from '../http/plugins/use-readiness.js';
-import { requestLogger, type LogSink } from './logging.js';
-import { createMetrics, type GatewayMetrics } from './metrics.js';
-import { redisPing, type ReadinessSources } from './readiness.js';
-import { UpstreamProbe } from './upstream-probe.js';
+import { requestLogger, type LogSink } from '../observability/logging.js';
+import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
+import { redisPing, type ReadinessSources } from '../observability/readiness.js';
+import { UpstreamProbe } from '../observability/upstream-probe.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
-import { createTracing, type Tracing } from './tracing.js';
+import { createTracing, type Tracing } from '../observability/tracing.js';
 
 export interface ObservabilityOptions {
   config: Config;

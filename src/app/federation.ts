@@ -5,8 +5,8 @@
  * same few records cost one upstream read per distinct record, under the same traffic control as
  * any other field. Unknown or malformed ids resolve to null.
  */
-import { demand } from './auth.js';
-import { builder } from './builder.js';
+import { demand } from '../graph/auth.js';
+import { builder } from '../graph/builder.js';
 import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calendar/schema/refs.js';
 import { EntityRef, EntityTypeRef } from '../governance/schema/refs.js';
 
