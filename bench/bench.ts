@@ -7,7 +7,7 @@ import os from 'node:os';
 import { loadConfig } from '../src/config/config.js';
 import { bodyRefusal } from './body-refusal.js';
 import { linearCost } from './linear.js';
-import { responseCacheThroughput } from './response-cache.js';
+import { authenticatedResponseCache, responseCacheThroughput } from './response-cache.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
@@ -157,6 +157,7 @@ export async function runBench(
     await step('10', () => timeoutSpread(up, options));
     await step('11', () => linearCost(ctx));
     await step('12', () => responseCacheThroughput(ctx));
+    await step('12a', () => authenticatedResponseCache(ctx));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));
