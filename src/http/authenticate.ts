@@ -5,8 +5,8 @@
  * request to the GraphQL endpoint (POST, GET, subscriptions, persisted operations, a federation
  * router's) carries a principal afterwards (`principalOf`), or was answered 401 without costing
  * anything upstream. Bad credentials are 401 even when anonymous callers are let in: a broken token
- * never silently becomes anonymous. /health and /ready stay open; /metrics needs a credential
- * when `metricsNeedCredentials` (production).
+ * never silently becomes anonymous. /health, /ready and GraphiQL's page stay open; /metrics needs a
+ * credential when `metricsNeedCredentials` (production); every other path is guarded.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
@@ -72,7 +72,10 @@ export class Authentication {
     };
   }
 
-  /** Which paths need a principal: the GraphQL endpoint (but GraphiQL's page), and /metrics in production. */
+  /**
+   * Which requests need a principal: all but the probes, GraphiQL's page, and /metrics outside
+   * production. A path not listed here is guarded, so nothing new is open by accident.
+   */
   private guardOf(
     method: string | undefined,
     url: string | undefined,
@@ -80,10 +83,11 @@ export class Authentication {
   ): 'graphql' | 'metrics' | undefined {
     const q = url?.indexOf('?') ?? -1;
     const path = q === -1 ? url : url!.slice(0, q);
+    if (path === '/health' || path === '/ready') return undefined;
     if (path === '/metrics') return this.options.metricsNeedCredentials ? 'metrics' : undefined;
-    if (path !== this.options.graphqlEndpoint) return undefined;
     // GraphiQL's page holds no data; the operations it sends carry the headers chosen in it.
-    if (method === 'GET' && q === -1 && accept?.includes('text/html')) return undefined;
+    if (method === 'GET' && q === -1 && accept?.includes('text/html') && path?.startsWith(this.options.graphqlEndpoint))
+      return undefined;
     return 'graphql';
   }
 
