@@ -23,4 +23,4 @@ EXPOSE 4000
 STOPSIGNAL SIGTERM
 # The slim image has no curl: node asks /health itself.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "dist/server.js"]
+CMD ["node", "--enable-source-maps", "dist/server.js"]

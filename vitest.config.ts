@@ -2,11 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test files that start other processes (gateway replicas, `npm start`, the bench's gateways, a
- * browser, a load run) or a Redis server: `npm test` runs them with the rest; `npm run test:fast`
- * leaves them out for the inner loop (in-process tests only).
+ * browser, a load run) or a Redis server of their own: `npm test` runs them with the rest; `npm run
+ * test:fast` leaves them out for the inner loop (in-process tests only).
  */
-const MULTI_PROCESS = [
-  'test/bench-smoke.test.ts',
+const PROCESSES = [
+  'test/budget-property.test.ts',
   'test/cache-shared.test.ts',
   'test/graphiql-browser.test.ts',
   'test/load.test.ts',
@@ -14,9 +14,13 @@ const MULTI_PROCESS = [
   'test/server.test.ts',
   'test/settings.test.ts',
   'test/shutdown.test.ts',
-  'test/traffic-redis.test.ts',
-  'test/traffic-sliding.test.ts',
 ];
+/**
+ * Of those, the ones whose assertions are about timing across processes (every sliding span of a
+ * budget shared through Redis, with its guard band; the bench's measurements): they run last, one
+ * at a time, with nothing else of the suite beside them.
+ */
+const TIMED = ['test/bench-smoke.test.ts', 'test/traffic-redis.test.ts', 'test/traffic-sliding.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -29,25 +33,31 @@ export default defineConfig({
     globalSetup: ['test/support/redis-server.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Emulators and gateways listen on real sockets; two cores run two files at once comfortably.
     pool: 'forks',
-    maxWorkers: 2,
+    // Most of the suite's time is spent waiting (on sockets, child processes, latency and windows it
+    // sets up), not computing: three files at once keep two cores busy.
+    maxWorkers: 3,
     projects: [
       // One module graph per worker (not per file): loading the gateway took about as long as the
       // tests themselves. The files share no module state they change: each builds its own gateway.
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: MULTI_PROCESS, isolate: false },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...PROCESSES, ...TIMED], isolate: false },
       },
       // Other processes start slowly on a loaded machine: a longer timeout there, the same assertions.
-      // One file at a time: each starts several processes (replicas, Redis, browsers) and some test
-      // timing guarantees (sliding spans through a Redis outage); two such files at once on two cores
-      // stall them for longer than the guarantees' guard bands.
+      // They run beside the in-process files: what they assert does not depend on how fast they run.
+      {
+        extends: true,
+        test: { name: 'processes', include: PROCESSES, testTimeout: 120_000, hookTimeout: 120_000 },
+      },
+      // Last and one file at a time: each starts several processes (replicas, Redis) and asserts
+      // timing guarantees (sliding spans through a Redis outage); beside other files on two cores
+      // their processes stall for longer than the guarantees' guard bands.
       {
         extends: true,
         test: {
-          name: 'multi-process',
-          include: MULTI_PROCESS,
+          name: 'timed',
+          include: TIMED,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -25,6 +25,7 @@ export const CHILD_ENTRIES = [
   'bench/emulator-process.ts',
   'bench/bare-yoga.ts',
   'bench/bare-bytes.ts',
+  'bench/young-garbage.ts',
   'bench/ipc.ts',
 ];
 

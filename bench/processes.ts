@@ -26,8 +26,8 @@ interface Reply {
 }
 
 /**
- * The node flags of the production start (`npm run start:prod`, the container's CMD: source maps,
- * the heap settings): a gateway is measured with the runtime settings it ships with.
+ * The node flags of the production start (`npm run start:prod`, the container's CMD): a gateway is
+ * measured with the runtime settings it ships with.
  */
 export function productionNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -35,6 +35,9 @@ export function productionNodeFlags(): string[] {
   };
   return (pkg.scripts['start:prod'] ?? '').split(/\s+/).filter((arg) => arg.startsWith('--'));
 }
+
+/** The children that run gateway code and so start with the production flags. */
+const MEASURED_AS_SHIPPED = ['gateway-process.ts', 'young-garbage.ts'];
 
 /** `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript. */
 export async function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
@@ -44,7 +47,7 @@ export async function startChild(entry: string, env: Record<string, string>, sta
     // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`);
     // BENCH_CHILD_STDOUT=1 lets their stdout through (for V8's `--trace-gc`, which prints there).
     execArgv: [
-      ...(entry === 'gateway-process.ts' ? productionNodeFlags() : []),
+      ...(MEASURED_AS_SHIPPED.includes(entry) ? productionNodeFlags() : []),
       ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
     ],
     env: { ...process.env, ...env },

@@ -1,97 +1,14 @@
 /**
- * The operations the workloads send. EntityGraph and EventGraph use the acceptance contract's field
- * names and shapes (the public graph); the fan-out ones are plain large lists.
+ * The operations the workloads send. EntityGraph and EventGraph are the headline traversals of
+ * src/operations/ (the acceptance contract's field names and shapes); the fan-out ones are plain
+ * large lists.
  */
-export const ENTITY_GRAPH = /* GraphQL */ `
-  query EntityGraph($first: Int!) {
-    entities(kind: AI_SYSTEM, first: $first) {
-      nodes {
-        id
-        name
-        type {
-          name
-        }
-        links(first: 10) {
-          totalCount
-          nodes {
-            id
-            label
-            relationshipType {
-              id
-              name
-            }
-            source {
-              id
-              name
-            }
-            target {
-              id
-              name
-            }
-            counterpart {
-              id
-              name
-              typeName
-              kind
-              deleted
-              entity {
-                id
-                number
-                name
-                kind
-                type {
-                  name
-                }
-                workflowStage {
-                  name
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`;
+import { print } from 'graphql';
+import { EntityGraphDocument, EventGraphDocument } from '../src/generated/graphql.js';
 
-export const EVENT_GRAPH = /* GraphQL */ `
-  query EventGraph($first: Int!) {
-    events(first: $first) {
-      nodes {
-        id
-        title
-        startDate
-        venue {
-          id
-          name
-          city
-          country
-          events(first: 3) {
-            nodes {
-              id
-              title
-            }
-          }
-        }
-        organizers {
-          id
-          name
-          email
-          events(first: 3) {
-            nodes {
-              id
-              title
-              venue {
-                id
-                name
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`;
+export const ENTITY_GRAPH = print(EntityGraphDocument);
+
+export const EVENT_GRAPH = print(EventGraphDocument);
 
 export const FAN_OUT_ENTITIES = /* GraphQL */ `
   query FanOutEntities($first: Int!) {

@@ -42,6 +42,10 @@ export function table(doc: BenchDocument): string {
       ]);
       continue;
     }
+    if (w.id === '13') {
+      rows.push([w.id, `MB promoted by young collections: ${JSON.stringify(w.promotedMb)}`]);
+      continue;
+    }
     const u = w.upstreamRequests ?? {};
     const b = w.lowerBound;
     rows.push([

@@ -1,4 +1,5 @@
 /** The issue's targets, evaluated on the workload records; `--check` fails on any `fail`. */
+import { PROMOTION_LIMITS_MB } from './garbage.js';
 import type { WorkloadRecord } from './workloads.js';
 
 export interface TargetResult {
@@ -176,5 +177,13 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     (r) => r.cachedToWarm,
     (v, r) => r.errors === 0 && num(v) >= 10,
   );
+  for (const [key, limit] of Object.entries(PROMOTION_LIMITS_MB))
+    check(
+      '13',
+      `MB promoted by young collections: ${key.replace(/Mb$/, '')}`,
+      `< ${limit}`,
+      (r) => r.promotedMb?.[key] ?? null,
+      (v) => num(v) < limit,
+    );
   return out;
 }

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { QUICK, runBench } from '../bench/bench.js';
 import { evaluateTargets } from '../bench/targets.js';
+import { PROMOTION_LIMITS_MB, youngGarbage } from '../bench/garbage.js';
 import { productionNodeFlags, startChild } from '../bench/processes.js';
 import { REDIS_URL, requireRedis } from './support/redis.js';
 
@@ -17,7 +18,7 @@ const redis = await requireRedis();
 describe('bench harness (tiny mode)', () => {
   it('runs its processes compiled by tsc, as they ship, and knows the production flags (the container)', async () => {
     const flags = productionNodeFlags();
-    expect(flags).toEqual(expect.arrayContaining(['--enable-source-maps', '--max-semi-space-size=64']));
+    expect(flags).toContain('--enable-source-maps');
     const cmd = /^CMD (.*)$/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))![1]!;
     for (const flag of flags) expect(JSON.parse(cmd)).toContain(flag);
     const child = await startChild('bare-bytes.ts', {});
@@ -145,6 +146,17 @@ describe('bench harness (tiny mode)', () => {
       expect(doc.targets.find((t) => t.workload === '8')?.status).toBe('pass');
     },
   );
+
+  it('measures workload 13: what young collections promote of per-request data', { timeout: 150_000 }, async () => {
+    const w = await youngGarbage();
+    for (const key of Object.keys(PROMOTION_LIMITS_MB))
+      expect(w.promotedMb, key).toHaveProperty(key, expect.any(Number));
+    const targets = evaluateTargets([w]);
+    expect(targets).toHaveLength(Object.keys(PROMOTION_LIMITS_MB).length);
+    expect(
+      evaluateTargets([{ ...w, promotedMb: { ...w.promotedMb, schedulerMb: 13 } }]).map((t) => t.status),
+    ).toContain('fail');
+  });
 
   it('fails a target that is missed and skips one that could not run', () => {
     const targets = evaluateTargets([

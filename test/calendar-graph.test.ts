@@ -299,12 +299,7 @@ describe('venues, organizers, categories, tags', () => {
 describe('fewest upstream calls', () => {
   it('EventGraph(first: 20) costs one events page plus one per distinct venue and organizer', async () => {
     const fresh = await startStack({ env: { CACHE_TTL_MS: '0' } });
-    const res = await fresh.query<Json>(
-      `query EventGraph($first: Int!) { events(first: $first) { nodes { id title startDate
-      venue { id name city country events(first: 3) { nodes { id title } } }
-      organizers { id name email events(first: 3) { nodes { id title venue { id name } } } } } } }`,
-      { first: 20 },
-    );
+    const res = await fresh.query<Json>(operation('EventGraph'), { first: 20 });
     expect(res.errors).toBeUndefined();
     const nodes: Json[] = res.data!.events.nodes;
     const venues = new Set(nodes.filter((e) => e.venue).map((e) => e.venue.id));

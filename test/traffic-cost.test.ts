@@ -6,7 +6,7 @@
  * with it; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultGraphiQLQuery } from '../src/http/graphiql.js';
+import { graphiqlTabs } from '../src/http/graphiql.js';
 import { startStack } from './support/stack.js';
 
 type Any = any;
@@ -36,11 +36,11 @@ describe('one cost model', () => {
 
   it("accepts GraphiQL's examples and EntityGraph at first: 50 with links(first: 10)", async () => {
     const stack = await startStack();
-    for (const operationName of ['EntityGraph', 'EventGraph']) {
+    for (const tab of graphiqlTabs) {
       const res = await stack.gateway.yoga.fetch('http://gateway.test/graphql', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-        body: JSON.stringify({ query: defaultGraphiQLQuery, operationName }),
+        body: JSON.stringify({ query: tab.query, variables: JSON.parse(tab.variables) }),
       });
       const body = await res.json();
       expect(res.status).toBe(200);

@@ -8,31 +8,11 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { estimateOperationCost } from '../src/http/plugins/operation-cost.js';
 import { schema } from '../src/app/schema.js';
+import { operation } from './support/operations.js';
 import { countRequests, startStack } from './support/stack.js';
 import { until } from './support/wait.js';
 
-const ENTITY_GRAPH = /* GraphQL */ `
-  query EntityGraph($first: Int!) {
-    entities(kind: AI_SYSTEM, first: $first) {
-      nodes {
-        id
-        name
-        links(first: 10) {
-          nodes {
-            id
-            counterpart {
-              id
-              entity {
-                id
-                name
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`;
+const ENTITY_GRAPH = operation('EntityGraph');
 
 describe('per-operation upstream budget', () => {
   it('estimates follow the fan-out: pages of a connection, its items times what is below them', () => {

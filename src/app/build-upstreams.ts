@@ -19,6 +19,7 @@ import { RedisLink } from '../core/redis.js';
 import { TrafficControl } from '../core/traffic.js';
 import { consoleTrafficLogger, type TrafficLogger } from '../core/traffic-log.js';
 import { Upstream } from '../core/upstream-pipeline.js';
+import type { UpstreamName } from '../core/errors.js';
 import type { UpstreamObserver } from '../core/observer.js';
 
 export interface Upstreams {
@@ -41,6 +42,17 @@ export interface UpstreamsOptions {
   log?: TrafficLogger;
 }
 
+/** What both upstreams share: the response cache and its Redis tier, the Redis link, the log. */
+interface Shared {
+  config: Config;
+  dispatcher?: Dispatcher;
+  observer?: UpstreamObserver;
+  cache: ResponseCache;
+  sharedCache?: SharedCacheTier;
+  redis?: RedisLink;
+  log: TrafficLogger;
+}
+
 export function createUpstreams(
   config: Config,
   dispatcher?: Dispatcher,
@@ -56,86 +68,27 @@ export function createUpstreams(
     ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log })
     : undefined;
   const cache = new ResponseCache({ maxBytes: config.cache.maxBytes, maxStaleMs: config.cache.maxStaleMs });
-  const shared = config.cache.shared;
   // The cache's own Redis logs through the tier (the budget's messages would mislead).
   const cacheRedis = config.redisCacheUrl
     ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs })
     : redis;
-  // With CACHE_SHARED off, Redis still carries invalidations to the replicas' local caches.
-  const sharedCache =
-    cacheRedis &&
-    new SharedCacheTier(cache, {
-      redis: cacheRedis,
-      entries: shared.enabled,
-      waitMs: shared.waitMs,
-      ackTimeoutMs: t.redisCommandTimeoutMs,
-      maxEntryBytes: shared.maxEntryBytes,
-      log,
-    });
-
-  const make = (name: 'governance' | 'calendar', baseUrl: string, maxConcurrent: number) => {
-    const transport = new HttpTransport({
-      upstream: name,
-      timeouts: config.timeouts,
-      maxBodyBytes: config.maxUpstreamBodyBytes,
-      dispatcher,
-      connections: maxConcurrent,
-    });
-    const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
-    const budget = new AccountBudget({
-      upstream: name,
-      rules: t[name].rules,
-      margin: t[name].margin,
-      guardMs: t[name].guardMs,
-      localShare: t.localShare,
-      redis,
-      log,
-    });
-    const pause = new PauseGate({ upstream: name, redis, log });
-    const shortest = budget.rules.filter((r) => !r.perEndpoint).reduce((min, r) => Math.min(min, r.spanMs), Infinity);
-    const ramp = new Ramp({
-      upstream: name,
-      pause,
-      redis,
-      stepMs: t.rampStepMs,
-      paceMs: budget.paceMs,
-      spanMs: Number.isFinite(shortest) ? shortest : 0,
-      leaseMs: t.requestDeadlineMs,
-    });
-    const traffic = new TrafficControl({ upstream: name, budget, pause, ramp, deadlineMs: t.queueDeadlineMs });
-    const upstream = new Upstream({
-      name,
-      baseUrl: new URL(baseUrl),
-      transport,
-      limiter,
-      cache,
-      shared: sharedCache,
-      retry: config.retry,
-      traffic,
-      retryAfter: { defaultMs: t.defaultRetryAfterMs, maxMs: t.maxPauseMs },
-      rateLimitRetries: t.rateLimitRetries,
-      requestDeadlineMs: t.requestDeadlineMs,
-      log,
-      observer,
-    });
-    return { upstream, transport, limiter, traffic };
-  };
-  const governance = make(
+  const sharedCache = cacheRedis && sharedTier(config, cache, cacheRedis, log);
+  const shared: Shared = { config, dispatcher, observer, cache, sharedCache, redis, log };
+  const governance = buildUpstream(
+    shared,
     'governance',
     `${config.governance.url}/api/ai-governance/v1`,
     config.maxConcurrent.governance,
   );
-  const calendar = make('calendar', config.calendar.url, config.maxConcurrent.calendar);
+  const calendar = buildUpstream(shared, 'calendar', config.calendar.url, config.maxConcurrent.calendar);
   const w = config.writes;
-  const locks = new RecordLocks({ redis, leaseMs: w.lockLeaseMs, waitMs: w.lockWaitMs, log });
-  const idempotency = new IdempotencyStore({ redis, ttlMs: w.idempotencyTtlMs, pendingMs: w.lockLeaseMs, log });
   return {
     governance: governance.upstream,
     calendar: calendar.upstream,
     cache,
     redis,
-    locks,
-    idempotency,
+    locks: new RecordLocks({ redis, leaseMs: w.lockLeaseMs, waitMs: w.lockWaitMs, log }),
+    idempotency: new IdempotencyStore({ redis, ttlMs: w.idempotencyTtlMs, pendingMs: w.lockLeaseMs, log }),
     sharedCache,
     async close() {
       await Promise.all([
@@ -150,4 +103,73 @@ export function createUpstreams(
       if (!dispatcher) await Promise.all([governance.transport.close(), calendar.transport.close()]);
     },
   };
+}
+
+/** With CACHE_SHARED off, Redis still carries invalidations to the replicas' local caches. */
+function sharedTier(config: Config, cache: ResponseCache, redis: RedisLink, log: TrafficLogger): SharedCacheTier {
+  const shared = config.cache.shared;
+  return new SharedCacheTier(cache, {
+    redis,
+    entries: shared.enabled,
+    waitMs: shared.waitMs,
+    ackTimeoutMs: config.traffic.redisCommandTimeoutMs,
+    maxEntryBytes: shared.maxEntryBytes,
+    log,
+  });
+}
+
+function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxConcurrent: number) {
+  const { config, dispatcher, redis, log } = shared;
+  const t = config.traffic;
+  const transport = new HttpTransport({
+    upstream: name,
+    timeouts: config.timeouts,
+    maxBodyBytes: config.maxUpstreamBodyBytes,
+    dispatcher,
+    connections: maxConcurrent,
+  });
+  const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
+  const traffic = trafficControl(config, name, redis, log);
+  const upstream = new Upstream({
+    name,
+    baseUrl: new URL(baseUrl),
+    transport,
+    limiter,
+    cache: shared.cache,
+    shared: shared.sharedCache,
+    retry: config.retry,
+    traffic,
+    retryAfter: { defaultMs: t.defaultRetryAfterMs, maxMs: t.maxPauseMs },
+    rateLimitRetries: t.rateLimitRetries,
+    requestDeadlineMs: t.requestDeadlineMs,
+    log,
+    observer: shared.observer,
+  });
+  return { upstream, transport, limiter, traffic };
+}
+
+/** Admission to one account: its budget, its 429 pause and the ramp after a pause. */
+function trafficControl(config: Config, name: UpstreamName, redis: RedisLink | undefined, log: TrafficLogger) {
+  const t = config.traffic;
+  const budget = new AccountBudget({
+    upstream: name,
+    rules: t[name].rules,
+    margin: t[name].margin,
+    guardMs: t[name].guardMs,
+    localShare: t.localShare,
+    redis,
+    log,
+  });
+  const pause = new PauseGate({ upstream: name, redis, log });
+  const shortest = budget.rules.filter((r) => !r.perEndpoint).reduce((min, r) => Math.min(min, r.spanMs), Infinity);
+  const ramp = new Ramp({
+    upstream: name,
+    pause,
+    redis,
+    stepMs: t.rampStepMs,
+    paceMs: budget.paceMs,
+    spanMs: Number.isFinite(shortest) ? shortest : 0,
+    leaseMs: t.requestDeadlineMs,
+  });
+  return new TrafficControl({ upstream: name, budget, pause, ramp, deadlineMs: t.queueDeadlineMs });
 }

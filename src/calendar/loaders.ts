@@ -9,7 +9,7 @@ import DataLoader from 'dataloader';
 import { UpstreamError } from '../core/errors.js';
 import type { PageKind } from '../core/upstream-pipeline.js';
 import type { CalendarClient, WirePage, WireQuery } from './client.js';
-import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
+import type { CalendarEvent, CalendarTerm } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue } from './normalize.js';
 import type { WireTerm } from './wire.js';
 
@@ -47,46 +47,87 @@ async function settle<K, V>(keys: readonly K[], load: (k: K) => Promise<V>): Pro
   return Promise.all(keys.map((k) => load(k).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
 }
 
-export function createCalendarLoaders(client: CalendarClient) {
-  const venue = new DataLoader<number, CalendarVenue | null>((ids) =>
+/** One record by id, `null` where the upstream has none; each id's error stays its own. */
+function byId<W, T>(get: (id: number) => Promise<W | null>, map: (w: W) => T): DataLoader<number, T | null> {
+  return new DataLoader<number, T | null>((ids) =>
     settle(ids, async (id) => {
-      const v = await client.getVenue({ id });
-      return v ? normalizeVenue(v) : null;
+      const w = await get(id);
+      return w ? map(w) : null;
     }),
   );
-  const organizer = new DataLoader<number, CalendarOrganizer | null>((ids) =>
-    settle(ids, async (id) => {
-      const o = await client.getOrganizer({ id });
-      return o ? normalizeOrganizer(o) : null;
-    }),
-  );
+}
 
-  /**
-   * Terms batch through the `include` filter, which answers exactly the ids asked (hide_empty off).
-   * It refuses the whole batch when one id does not exist, so then each id is read on its own.
-   */
-  const terms = (list: CalendarClient['listCategories'], single: (id: number) => Promise<WireTerm | null>) =>
-    new DataLoader<number, CalendarTerm | null>(
-      async (ids) => {
-        let rows: WireTerm[] | undefined;
-        try {
-          rows = (await list({ include: [...ids], hide_empty: false }, 1, ids.length))?.items;
-        } catch (error) {
-          // Only the refusal of an unknown id is worth asking id by id; an outage would just repeat.
-          if (!(error instanceof UpstreamError && error.kind === 'bad-request')) throw error;
-          rows = undefined;
-        }
-        if (rows) {
-          const byId = new Map(rows.map((t) => [t.id, normalizeTerm(t)]));
-          return ids.map((id) => byId.get(id) ?? null);
-        }
-        return settle(ids, async (id) => {
-          const t = await single(id);
-          return t ? normalizeTerm(t) : null;
-        });
-      },
-      { maxBatchSize: UPSTREAM_MAX_PAGE },
-    );
+/** One record by slug, which also primes its by-id loader. */
+function bySlug<W extends { id: number }, T>(
+  get: (slug: string) => Promise<W | null>,
+  map: (w: W) => T,
+  ids: DataLoader<number, T | null>,
+): DataLoader<string, T | null> {
+  return new DataLoader<string, T | null>((slugs) =>
+    settle(slugs, async (slug) => {
+      const w = await get(slug);
+      if (!w) return null;
+      const n = map(w);
+      ids.prime(w.id, n);
+      return n;
+    }),
+  );
+}
+
+type ListPage<W> = (q: WireQuery, page: number, size: number, kind?: PageKind) => Promise<WirePage<W> | null>;
+
+/** A list page loader whose records go through `map` (which may prime other loaders). */
+function mappedPages<W, T>(list: ListPage<W>, map: (w: W) => T): DataLoader<PageKey, Page<T>, string> {
+  return pages(async (k) => {
+    const page = await list(k.query, k.page, k.size, k.kind);
+    return page && { total: page.total, items: page.items.map(map) };
+  });
+}
+
+/** A list page loader whose records also prime their by-id loader. */
+function primedPages<W, T extends { id: number }>(
+  list: ListPage<W>,
+  map: (w: W) => T,
+  ids: DataLoader<number, T | null>,
+): DataLoader<PageKey, Page<T>, string> {
+  return mappedPages(list, (w) => {
+    const n = map(w);
+    ids.prime(n.id, n);
+    return n;
+  });
+}
+
+/**
+ * Terms batch through the `include` filter, which answers exactly the ids asked (hide_empty off).
+ * It refuses the whole batch when one id does not exist, so then each id is read on its own.
+ */
+function terms(list: ListPage<WireTerm>, single: (id: number) => Promise<WireTerm | null>) {
+  return new DataLoader<number, CalendarTerm | null>(
+    async (ids) => {
+      let rows: WireTerm[] | undefined;
+      try {
+        rows = (await list({ include: [...ids], hide_empty: false }, 1, ids.length))?.items;
+      } catch (error) {
+        // Only the refusal of an unknown id is worth asking id by id; an outage would just repeat.
+        if (!(error instanceof UpstreamError && error.kind === 'bad-request')) throw error;
+        rows = undefined;
+      }
+      if (rows) {
+        const byId = new Map(rows.map((t) => [t.id, normalizeTerm(t)]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }
+      return settle(ids, async (id) => {
+        const t = await single(id);
+        return t ? normalizeTerm(t) : null;
+      });
+    },
+    { maxBatchSize: UPSTREAM_MAX_PAGE },
+  );
+}
+
+export function createCalendarLoaders(client: CalendarClient) {
+  const venue = byId((id) => client.getVenue({ id }), normalizeVenue);
+  const organizer = byId((id) => client.getOrganizer({ id }), normalizeOrganizer);
   const category = terms(
     (q, page, perPage) => client.listCategories(q, page, perPage),
     (id) => client.getCategory(id),
@@ -95,7 +136,6 @@ export function createCalendarLoaders(client: CalendarClient) {
     (q, page, perPage) => client.listTags(q, page, perPage),
     (id) => client.getTag(id),
   );
-
   const primeEvent = (e: CalendarEvent) => {
     for (const v of e.venues) venue.prime(v.id, v);
     for (const o of e.organizers) organizer.prime(o.id, o);
@@ -103,56 +143,12 @@ export function createCalendarLoaders(client: CalendarClient) {
     for (const t of e.tags) tag.prime(t.id, t);
     return e;
   };
-  const mapPage = <W, T>(page: WirePage<W> | null, map: (w: W) => T): Page<T> =>
-    page && { total: page.total, items: page.items.map(map) };
-
-  const event = new DataLoader<number, CalendarEvent | null>((ids) =>
-    settle(ids, async (id) => {
-      const e = await client.getEvent(id);
-      return e ? primeEvent(normalizeEvent(e)) : null;
-    }),
-  );
-  const eventBySlug = new DataLoader<string, CalendarEvent | null>((slugs) =>
-    settle(slugs, async (slug) => {
-      const e = await client.getEventBySlug(slug);
-      if (!e) return null;
-      const n = primeEvent(normalizeEvent(e));
-      event.prime(n.id, n);
-      return n;
-    }),
-  );
-  const bySlug = <W extends { id: number }, T>(
-    get: (slug: string) => Promise<W | null>,
-    map: (w: W) => T,
-    byId: DataLoader<number, T | null>,
-  ) =>
-    new DataLoader<string, T | null>((slugs) =>
-      settle(slugs, async (slug) => {
-        const w = await get(slug);
-        if (!w) return null;
-        const n = map(w);
-        byId.prime(w.id, n);
-        return n;
-      }),
-    );
-
-  /** A list page loader whose records also prime their by-id loader. */
-  const primedPages = <W, T extends { id: number }>(
-    list: (q: WireQuery, page: number, size: number, kind?: PageKind) => Promise<WirePage<W> | null>,
-    map: (w: W) => T,
-    byId: DataLoader<number, T | null>,
-  ) =>
-    pages(async (k) =>
-      mapPage(await list(k.query, k.page, k.size, k.kind), (w) => {
-        const n = map(w);
-        byId.prime(n.id, n);
-        return n;
-      }),
-    );
+  const readEvent = (w: Parameters<typeof normalizeEvent>[0]) => primeEvent(normalizeEvent(w));
+  const event = byId((id) => client.getEvent(id), readEvent);
 
   const loaders = {
     event,
-    eventBySlug,
+    eventBySlug: bySlug((slug) => client.getEventBySlug(slug), readEvent, event),
     venue,
     venueBySlug: bySlug((slug) => client.getVenue({ slug }), normalizeVenue, venue),
     organizer,
@@ -161,9 +157,7 @@ export function createCalendarLoaders(client: CalendarClient) {
     tag,
     /** Primes the loaders with what an event read outside them (a write, a password read) embeds. */
     primeEvent,
-    events: pages(async (k) =>
-      mapPage(await client.listEvents(k.query, k.page, k.size, k.kind), (w) => primeEvent(normalizeEvent(w))),
-    ),
+    events: mappedPages((q, p, n, kind) => client.listEvents(q, p, n, kind), readEvent),
     venues: primedPages((q, p, n, kind) => client.listVenues(q, p, n, kind), normalizeVenue, venue),
     organizers: primedPages((q, p, n, kind) => client.listOrganizers(q, p, n, kind), normalizeOrganizer, organizer),
     categories: primedPages((q, p, n, kind) => client.listCategories(q, p, n, kind), normalizeTerm, category),

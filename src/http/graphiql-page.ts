@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { chooseEncoding } from './compression.js';
-import { defaultGraphiQLQuery } from './graphiql.js';
+import { graphiqlTabs } from './graphiql.js';
 
 export interface GraphiQLPage {
   etag: string;
@@ -30,14 +30,17 @@ export type CallerPresets = Record<string, string>;
 export async function renderGraphiQLPage(callers: CallerPresets = {}): Promise<string> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
   const tabs = Object.entries(callers).map(([name, token]) => ({
-    query: `# As the sample caller "${name}": what may it do? Try a mutation here and see what it is refused.\nquery As_${name} {\n  viewer {\n    id\n    permissions\n  }\n}\n`,
+    query: `# As the sample caller "${name}": what may it do? Try a mutation here and see what it is refused.
+query As_${name} {
+  viewer {
+    id
+    permissions
+  }
+}
+`,
     headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2),
   }));
-  return renderGraphiQL({
-    title: 'Governance & Calendar Gateway',
-    defaultQuery: defaultGraphiQLQuery,
-    ...(tabs.length > 0 ? { defaultTabs: [{ query: defaultGraphiQLQuery }, ...tabs] } : {}),
-  });
+  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultTabs: [...graphiqlTabs, ...tabs] });
 }
 
 const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;

@@ -22,8 +22,11 @@ export interface GatewayMetrics {
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
-  const registers = [registry];
+  return { registry, upstream: upstreamMetrics([registry]), operations: operationMetrics([registry]) };
+}
 
+/** The upstream pipeline's requests, retries, pauses, cache outcomes and queue. */
+function upstreamMetrics(registers: Registry[]): UpstreamObserver {
   const upstreamRequests = new HotCounter({
     name: 'gateway_upstream_requests_total',
     help: 'Upstream HTTP requests sent, by upstream, operation and status (or transport error kind).',
@@ -67,6 +70,29 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     labelNames: ['upstream', 'result'],
     registers,
   });
+  return {
+    cache: (e, result) => cache.labels(e.upstream, result).inc(),
+    queued: queueMetrics(registers),
+    request: (e) => {
+      const end = upstreamDuration.labels(e.upstream, e.operation).startTimer();
+      return ({ status, error }) => {
+        end();
+        upstreamRequests
+          .labels(e.upstream, e.operation, status === undefined ? (error ?? 'error') : String(status))
+          .inc();
+        if (status === 429) rateLimited.inc({ upstream: e.upstream });
+      };
+    },
+    retry: (e) => retries.inc({ upstream: e.upstream, operation: e.operation, reason: e.reason }),
+    pause: (e) => {
+      pauses.inc({ upstream: e.upstream });
+      pausedSeconds.inc({ upstream: e.upstream }, e.ms / 1000);
+    },
+  };
+}
+
+/** Requests waiting for the scheduler: how many, and for how long. */
+function queueMetrics(registers: Registry[]): UpstreamObserver['queued'] {
   const queueDepth = new HotCounter({
     type: 'gauge',
     name: 'gateway_upstream_queue_depth',
@@ -81,6 +107,19 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     buckets: SECONDS,
     registers,
   });
+  return (e) => {
+    const depth = queueDepth.labels(e.upstream);
+    depth.inc();
+    const end = queueWait.labels(e.upstream, e.priority).startTimer();
+    return () => {
+      depth.dec();
+      end();
+    };
+  };
+}
+
+/** GraphQL operations: counts, durations, response-cache hits and error codes. */
+function operationMetrics(registers: Registry[]): OperationListener {
   const operations = new Counter({
     name: 'gateway_graphql_operations_total',
     help: 'GraphQL operations by name, type and outcome (ok or error).',
@@ -117,44 +156,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
   };
 
   return {
-    registry,
-    upstream: {
-      cache: (e, result) => cache.labels(e.upstream, result).inc(),
-      queued: (e) => {
-        const depth = queueDepth.labels(e.upstream);
-        depth.inc();
-        const end = queueWait.labels(e.upstream, e.priority).startTimer();
-        return () => {
-          depth.dec();
-          end();
-        };
-      },
-      request: (e) => {
-        const end = upstreamDuration.labels(e.upstream, e.operation).startTimer();
-        return ({ status, error }) => {
-          end();
-          upstreamRequests
-            .labels(e.upstream, e.operation, status === undefined ? (error ?? 'error') : String(status))
-            .inc();
-          if (status === 429) rateLimited.inc({ upstream: e.upstream });
-        };
-      },
-      retry: (e) => retries.inc({ upstream: e.upstream, operation: e.operation, reason: e.reason }),
-      pause: (e) => {
-        pauses.inc({ upstream: e.upstream });
-        pausedSeconds.inc({ upstream: e.upstream }, e.ms / 1000);
-      },
-    },
-    operations: {
-      end(record) {
-        const operation = operationLabel(record.operationName);
-        const type = record.operationType ?? 'unknown';
-        const failed = record.errorCodes.length > 0 || (record.status ?? 200) >= 400;
-        operations.inc({ operation, type, outcome: failed ? 'error' : 'ok' });
-        operationDuration.observe({ operation, type }, (record.durationMs ?? 0) / 1000);
-        if (record.responseCache) responseCacheHits.inc({ operation, tier: record.responseCache });
-        for (const code of record.errorCodes) operationErrors.inc({ operation, code });
-      },
+    end(record) {
+      const operation = operationLabel(record.operationName);
+      const type = record.operationType ?? 'unknown';
+      const failed = record.errorCodes.length > 0 || (record.status ?? 200) >= 400;
+      operations.inc({ operation, type, outcome: failed ? 'error' : 'ok' });
+      operationDuration.observe({ operation, type }, (record.durationMs ?? 0) / 1000);
+      if (record.responseCache) responseCacheHits.inc({ operation, tier: record.responseCache });
+      for (const code of record.errorCodes) operationErrors.inc({ operation, code });
     },
   };
 }

@@ -56,71 +56,88 @@ export function createTracing(options: TracingOptions): Tracing {
   const tracer = provider.getTracer('governance-calendar-gateway');
   const propagator = new W3CTraceContextPropagator();
 
-  const byRequest = new Map<string, Span>();
   // Upstream calls find their operation's span through the request's usage tracker.
   const byUsage = new WeakMap<UsageTracker, Span>();
-
   return {
     tracer,
-    operations: {
-      start(record, request) {
-        const parent = propagator.extract(context.active(), request.headers, headerGetter);
-        const span = tracer.startSpan(
-          'graphql.request',
-          { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } },
-          parent,
-        );
-        byRequest.set(record.requestId, span);
-      },
-      execute(record) {
-        const span = byRequest.get(record.requestId);
-        if (!span || !record.context) return;
-        byUsage.set(record.context.usage, span);
-        span.updateName(`${record.operationType ?? 'graphql'} ${record.operationName ?? 'anonymous'}`);
-        if (record.operationName) span.setAttribute('graphql.operation.name', record.operationName);
-        if (record.operationType) span.setAttribute('graphql.operation.type', record.operationType);
-      },
-      end(record) {
-        const span = byRequest.get(record.requestId);
-        if (!span) return;
-        byRequest.delete(record.requestId);
-        if (record.status !== undefined) span.setAttribute('http.response.status_code', record.status);
-        if (record.errorCodes.length > 0) {
-          span.setAttribute('graphql.error_codes', record.errorCodes);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorCodes.join(',') });
-        }
-        span.end();
-      },
-    },
-    upstream: {
-      request(e) {
-        const parent = byUsage.get(e.caller.usage);
-        const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
-        const span = tracer.startSpan(
-          `${e.upstream} ${e.operation}`,
-          {
-            kind: SpanKind.CLIENT,
-            attributes: {
-              'gateway.upstream': e.upstream,
-              'gateway.upstream.operation': e.operation,
-              'http.request.method': e.method,
-              'gateway.upstream.attempt': e.attempt,
-            },
-          },
-          ctx,
-        );
-        // W3C trace context upstream: the attempt's span is the parent of whatever the upstream traces.
-        propagator.inject(trace.setSpan(ctx, span), e.headers, headerSetter);
-        return ({ status, error }) => {
-          if (status !== undefined) span.setAttribute('http.response.status_code', status);
-          if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {
-            span.setStatus({ code: SpanStatusCode.ERROR, message: error ?? String(status) });
-          }
-          span.end();
-        };
-      },
-    },
+    operations: operationSpans(tracer, propagator, byUsage),
+    upstream: { request: upstreamSpan(tracer, propagator, byUsage) },
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
+  };
+}
+
+type Propagator = InstanceType<typeof Core.W3CTraceContextPropagator>;
+
+/** A server span per GraphQL operation, child of the caller's `traceparent`. */
+function operationSpans(
+  tracer: Tracer,
+  propagator: Propagator,
+  byUsage: WeakMap<UsageTracker, Span>,
+): OperationListener {
+  const byRequest = new Map<string, Span>();
+  return {
+    start(record, request) {
+      const parent = propagator.extract(context.active(), request.headers, headerGetter);
+      const span = tracer.startSpan(
+        'graphql.request',
+        { kind: SpanKind.SERVER, attributes: { 'gateway.request_id': record.requestId } },
+        parent,
+      );
+      byRequest.set(record.requestId, span);
+    },
+    execute(record) {
+      const span = byRequest.get(record.requestId);
+      if (!span || !record.context) return;
+      byUsage.set(record.context.usage, span);
+      span.updateName(`${record.operationType ?? 'graphql'} ${record.operationName ?? 'anonymous'}`);
+      if (record.operationName) span.setAttribute('graphql.operation.name', record.operationName);
+      if (record.operationType) span.setAttribute('graphql.operation.type', record.operationType);
+    },
+    end(record) {
+      const span = byRequest.get(record.requestId);
+      if (!span) return;
+      byRequest.delete(record.requestId);
+      if (record.status !== undefined) span.setAttribute('http.response.status_code', record.status);
+      if (record.errorCodes.length > 0) {
+        span.setAttribute('graphql.error_codes', record.errorCodes);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorCodes.join(',') });
+      }
+      span.end();
+    },
+  };
+}
+
+/** A client span per upstream attempt, beneath its operation's. */
+function upstreamSpan(
+  tracer: Tracer,
+  propagator: Propagator,
+  byUsage: WeakMap<UsageTracker, Span>,
+): NonNullable<UpstreamObserver['request']> {
+  return (e) => {
+    const parent = byUsage.get(e.caller.usage);
+    const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
+    const span = tracer.startSpan(
+      `${e.upstream} ${e.operation}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'gateway.upstream': e.upstream,
+          'gateway.upstream.operation': e.operation,
+          'http.request.method': e.method,
+          'gateway.upstream.attempt': e.attempt,
+        },
+      },
+      ctx,
+    );
+    // W3C trace context upstream: the attempt's span is the parent of whatever the upstream traces.
+    propagator.inject(trace.setSpan(ctx, span), e.headers, headerSetter);
+    return ({ status, error }) => {
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error ?? String(status) });
+      }
+      span.end();
+    };
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The operations the tests send, from the project's own test/operations/*.graphql, by name: each is
- * printed alone (its fragments, if any, appended), as a client would send it.
+ * The operations the tests send, by name: the headline ones from src/operations/ (the one copy the
+ * bench and GraphiQL use too) and the rest from test/operations/. Each is printed alone (its
+ * fragments, if any, appended), as a client would send it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +16,15 @@ import {
 } from 'graphql';
 
 const DIR = fileURLToPath(new URL('../operations/', import.meta.url));
+const DIRS = [fileURLToPath(new URL('../../src/operations/', import.meta.url)), DIR];
 
 function definitions(): readonly DefinitionNode[] {
-  return readdirSync(DIR)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()
-    .flatMap((f) => parse(readFileSync(join(DIR, f), 'utf8')).definitions);
+  return DIRS.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.graphql'))
+      .sort()
+      .flatMap((f) => parse(readFileSync(join(dir, f), 'utf8')).definitions),
+  );
 }
 
 let cache: { operations: Map<string, OperationDefinitionNode>; fragments: FragmentDefinitionNode[] } | undefined;
@@ -31,7 +35,7 @@ function load() {
     for (const d of defs) {
       if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
       if (operations.has(d.name.value))
-        throw new Error(`operation ${d.name.value} is defined twice in test/operations`);
+        throw new Error(`operation ${d.name.value} is defined twice in src/operations and test/operations`);
       operations.set(d.name.value, d);
     }
     cache = {
@@ -53,7 +57,7 @@ export function operationNames(file: 'governance' | 'calendar'): string[] {
 export function operation(name: string): string {
   const { operations, fragments } = load();
   const op = operations.get(name);
-  if (!op) throw new Error(`no operation ${name} in test/operations`);
+  if (!op) throw new Error(`no operation ${name} in src/operations or test/operations`);
   const text = print(op);
   const used = fragments.filter((f) => text.includes(`...${f.name.value}`));
   return [text, ...used.map((f) => print(f))].join('\n\n');

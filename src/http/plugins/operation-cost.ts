@@ -20,6 +20,7 @@ import {
   Kind,
   valueFromAST,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLField,
@@ -99,90 +100,113 @@ export function estimateOperationCostDetailed(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return { total: {}, dominant: {} };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const root = operation && schema.getRootType(operation.operation);
   // Coerced as execution will coerce them: variable defaults apply, so a literal, a variable and a
   // default of the same value cost the same. Invalid variables cost nothing here: execution refuses them.
-  if (operation) {
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
-    variables = coerced.coerced ?? {};
-  }
-  const total: CostEstimate = {};
-  const byField = new Map<string, { upstream: UpstreamName; path: string; calls: number }>();
-  const detailed = (): DetailedEstimate => {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  const walk = new CostWalk(schema, model, fragments, coerced.coerced ?? {});
+  walk.selections(operation.selectionSet, root, 1, true, new Set(), '');
+  return walk.detailed();
+}
+
+/** One walk of an operation's selections, adding up the upstream calls each field costs. */
+class CostWalk {
+  private readonly total: CostEstimate = {};
+  private readonly byField = new Map<string, { upstream: UpstreamName; path: string; calls: number }>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly model: CostModel,
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+    private readonly variables: Record<string, unknown>,
+  ) {}
+
+  detailed(): DetailedEstimate {
     const dominant: DetailedEstimate['dominant'] = {};
-    for (const { upstream, path, calls } of byField.values()) {
+    for (const { upstream, path, calls } of this.byField.values()) {
       if (calls > (dominant[upstream]?.calls ?? 0)) dominant[upstream] = { path, calls };
     }
-    return { total, dominant };
-  };
-  if (!operation || !root) return detailed();
-  const add = (upstream: UpstreamName, calls: number, path: string) => {
-    total[upstream] = (total[upstream] ?? 0) + calls;
-    const key = `${upstream} ${path}`;
-    const entry = byField.get(key) ?? { upstream, path, calls: 0 };
-    entry.calls += calls;
-    byField.set(key, entry);
-  };
+    return { total: this.total, dominant };
+  }
 
-  const upstreamOf = (typeName: string): UpstreamName =>
-    model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? model.defaultUpstream;
-
-  const walk = (
+  selections(
     set: SelectionSetNode,
     parent: GraphQLCompositeType,
     multiplier: number,
     isRoot: boolean,
     seen: Set<string>,
     at: string,
-  ) => {
+  ): void {
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const cond = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        walk(selection.selectionSet, (cond as GraphQLCompositeType) ?? parent, multiplier, isRoot, seen, at);
-        continue;
-      }
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const fragment = fragments.get(selection.name.value);
+        const cond = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
+        this.selections(selection.selectionSet, (cond as GraphQLCompositeType) ?? parent, multiplier, isRoot, seen, at);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = this.fragments.get(selection.name.value);
         if (!fragment || seen.has(fragment.name.value)) continue;
-        const cond = schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined;
-        walk(fragment.selectionSet, cond ?? parent, multiplier, isRoot, new Set([...seen, fragment.name.value]), at);
-        continue;
-      }
-      const name = selection.name.value;
-      const path = at ? `${at}.${selection.alias?.value ?? name}` : (selection.alias?.value ?? name);
-      // Unions have no fields of their own (their members are reached through fragments);
-      // `__typename` and introspection fields are not in `getFields` and cost nothing upstream.
-      const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as
-        GraphQLField<unknown, unknown> | undefined;
-      if (!field) continue;
-      const named = getNamedType(field.type);
-      const args = argumentValues(field, selection.arguments ?? [], variables ?? {});
-      const known = model.fieldCosts[`${parent.name}.${name}`];
-      if (known) add(known.upstream, known.calls * multiplier, path);
-
-      let childMultiplier = multiplier;
-      if (named.name.endsWith('Connection')) {
-        const n = pageRequest(args, model.defaultPageSize, model.maxPageSize);
-        // Arguments the resolver refuses (BAD_USER_INPUT) cost nothing: leave that error to it.
-        if (!n) continue;
-        const pages = Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
-        add(upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier, path);
-        childMultiplier = multiplier * n.items;
-      } else if (isRoot && !known) {
-        add(upstreamOf(named.name), multiplier, path);
-      } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {
-        // A connection's `nodes`/`edges` are its items, already counted by `first`/`last`.
-        childMultiplier = multiplier * model.assumedListSize;
-      }
-      if (selection.selectionSet && (isObjectType(named) || isAbstractType(named))) {
-        walk(selection.selectionSet, named, childMultiplier, false, seen, path);
+        const cond = this.schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined;
+        const inner = new Set([...seen, fragment.name.value]);
+        this.selections(fragment.selectionSet, cond ?? parent, multiplier, isRoot, inner, at);
+      } else {
+        this.field(selection, parent, multiplier, isRoot, seen, at);
       }
     }
-  };
-  walk(operation.selectionSet, root, 1, true, new Set(), '');
-  return detailed();
+  }
+
+  private field(
+    selection: FieldNode,
+    parent: GraphQLCompositeType,
+    multiplier: number,
+    isRoot: boolean,
+    seen: Set<string>,
+    at: string,
+  ): void {
+    const { model } = this;
+    const name = selection.name.value;
+    const path = at ? `${at}.${selection.alias?.value ?? name}` : (selection.alias?.value ?? name);
+    // Unions have no fields of their own (their members are reached through fragments);
+    // `__typename` and introspection fields are not in `getFields` and cost nothing upstream.
+    const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as
+      GraphQLField<unknown, unknown> | undefined;
+    if (!field) return;
+    const named = getNamedType(field.type);
+    const args = argumentValues(field, selection.arguments ?? [], this.variables);
+    const known = model.fieldCosts[`${parent.name}.${name}`];
+    if (known) this.add(known.upstream, known.calls * multiplier, path);
+
+    let childMultiplier = multiplier;
+    if (named.name.endsWith('Connection')) {
+      const n = pageRequest(args, model.defaultPageSize, model.maxPageSize);
+      // Arguments the resolver refuses (BAD_USER_INPUT) cost nothing: leave that error to it.
+      if (!n) return;
+      const pages = Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
+      this.add(this.upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier, path);
+      childMultiplier = multiplier * n.items;
+    } else if (isRoot && !known) {
+      this.add(this.upstreamOf(named.name), multiplier, path);
+    } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {
+      // A connection's `nodes`/`edges` are its items, already counted by `first`/`last`.
+      childMultiplier = multiplier * model.assumedListSize;
+    }
+    if (selection.selectionSet && (isObjectType(named) || isAbstractType(named))) {
+      this.selections(selection.selectionSet, named, childMultiplier, false, seen, path);
+    }
+  }
+
+  private add(upstream: UpstreamName, calls: number, path: string): void {
+    this.total[upstream] = (this.total[upstream] ?? 0) + calls;
+    const key = `${upstream} ${path}`;
+    const entry = this.byField.get(key) ?? { upstream, path, calls: 0 };
+    entry.calls += calls;
+    this.byField.set(key, entry);
+  }
+
+  private upstreamOf(typeName: string): UpstreamName {
+    return this.model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? this.model.defaultUpstream;
+  }
 }
 
 function argumentValues(
