@@ -2,7 +2,8 @@
  * The gateway as the bench measures it: its own process, configured from the environment the
  * orchestrator passes (upstream URLs of the emulators, credentials, limits), listening on a free
  * port. `clear-cache` is the admin hook for cold runs; it exists only in this bench child, never in
- * the served gateway.
+ * the served gateway. BENCH_PATIENT=1 (the storm workload, a client that waits) stretches the
+ * fixed per-request deadline and 429 resends, which are constants of the gateway, not settings.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,11 @@ import { loadConfig } from '../src/config/config.js';
 import { createGateway } from '../src/app/gateway.js';
 import { announceReady, serveParent } from './ipc.js';
 
-const gateway = createGateway({ config: loadConfig(process.env) });
+const loaded = loadConfig(process.env);
+const config = process.env.BENCH_PATIENT
+  ? { ...loaded, traffic: { ...loaded.traffic, requestDeadlineMs: 180_000, rateLimitRetries: 50 } }
+  : loaded;
+const gateway = createGateway({ config });
 const server = createServer(gateway.handler);
 server.keepAliveTimeout = 60_000;
 

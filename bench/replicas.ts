@@ -43,8 +43,7 @@ export async function replicas(
       // This workload's own governance emulator (with the scaled-down budget), not the shared one.
       ...emulatorEnv(governance, up.calendar),
       ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `bench-${process.pid}-${Date.now()}:` } : {}),
-      GOVERNANCE_RATE_LIMITS: `minute:${budget},hour:0`,
-      GOVERNANCE_RATE_WINDOWS: `minute:${windowMs}`,
+      GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,${budget}/${windowMs}ms`,
       // Nothing cached: every operation costs its full set of upstream calls.
       CACHE_TTL_MS: '0',
     });

@@ -305,8 +305,7 @@ export async function storm(ctx: Ctx): Promise<WorkloadRecord> {
     up.gatewayEnv({
       GATEWAY_OPERATION_DEADLINE_MS: '180000',
       UPSTREAM_QUEUE_DEADLINE_MS: '180000',
-      UPSTREAM_REQUEST_DEADLINE_MS: '180000',
-      UPSTREAM_RATE_LIMIT_RETRIES: '50',
+      BENCH_PATIENT: '1',
     }),
   );
   const client = new GraphQLClient(gateway.url, 4);

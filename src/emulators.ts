@@ -1,21 +1,21 @@
 /**
  * `npm run emulators`: both upstream emulators standalone, for poking at the REST APIs directly or
- * for pointing a separately started gateway at them. Ports from GOVERNANCE_EMULATOR_PORT (4010) and
- * CALENDAR_EMULATOR_PORT (4020); the `/_emulator/*` control routes are on.
+ * for pointing a separately started gateway at them, on the fixed ports 4010 and 4020 (the ones the
+ * docs and examples name); the `/_emulator/*` control routes are on.
  */
 import { startCalendarEmulator } from './calendar/emulator/index.js';
 import { startGovernanceEmulator } from './governance/emulator/index.js';
-import { isSet, readSettings } from './config/settings.js';
+import { isSet, processEnv, readSettings } from './config/settings.js';
 
-const { settings, problems } = readSettings();
+const env = processEnv();
+const { settings, problems } = readSettings(env);
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-const host = isSet('HOST') ? settings.HOST! : '127.0.0.1';
-const port = (name: 'GOVERNANCE_EMULATOR_PORT' | 'CALENDAR_EMULATOR_PORT') => settings[name];
-const governance = await startGovernanceEmulator({ port: port('GOVERNANCE_EMULATOR_PORT'), host, controlRoutes: true });
-const calendar = await startCalendarEmulator({ port: port('CALENDAR_EMULATOR_PORT'), host, controlRoutes: true });
+const host = isSet('HOST', env) ? settings.HOST! : '127.0.0.1';
+const governance = await startGovernanceEmulator({ port: 4010, host, controlRoutes: true });
+const calendar = await startCalendarEmulator({ port: 4020, host, controlRoutes: true });
 
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
 console.log(

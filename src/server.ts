@@ -1,8 +1,9 @@
 /**
  * Process entry: read and validate the settings, start the embedded emulators when asked (the
  * zero-config default outside production), build the gateway and listen. Configuration problems
- * are printed one per line and the process exits 1, without a stack trace. `--help` lists every
- * setting. SIGTERM/SIGINT drain gracefully (`http/drain.ts`); a second signal exits at once.
+ * are printed one per line and the process exits 1, without a stack trace. `--help` lists the
+ * production checklist and the common settings, `--help all` every setting. SIGTERM/SIGINT drain
+ * gracefully (`http/drain.ts`); a second signal exits at once.
  */
 import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
@@ -13,8 +14,9 @@ import { anonymousLine, startDevIdentity, type DevIdentity } from './app/dev-ide
 import { Drain } from './http/drain.js';
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    process.stdout.write(renderHelp());
+  const help = process.argv.findIndex((a) => a === '--help' || a === '-h');
+  if (help >= 0) {
+    process.stdout.write(renderHelp(process.argv[help + 1] === 'all'));
     return;
   }
   let config: Config;

@@ -1,7 +1,7 @@
 /**
  * Keeps `npm run bench` from rotting: the harness runs for real in its tiny mode (one run per
- * workload, a handful of records, the gateway and the bare Yoga baseline in their own processes,
- * emulators over real HTTP) and its JSON document must carry every figure the issue asks for. The
+ * workload, a handful of records, the gateway, the emulators and the bare Yoga baseline each in a
+ * process of its own) and its JSON document must carry every figure the issue asks for. The
  * 429 storm waits out real Retry-After pauses, so it runs only in the full bench; the replicas
  * workload runs in its short mode (a 1.5 s burst) when Redis is there.
  */

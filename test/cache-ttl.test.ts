@@ -1,6 +1,5 @@
 /**
- * Freshness by kind of resource: CACHE_TTL_<KIND>_MS overrides CACHE_TTL_MS for that kind's cached
- * reads, and a GET answer's max-age is what remains of the shortest-lived kind it read.
+ * Freshness by kind of resource: CACHE_TTL_BY_KIND overrides CACHE_TTL_MS for the kinds it names, and a GET answer's max-age is what remains of the shortest-lived kind it read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support/stack.js';
@@ -11,8 +10,7 @@ beforeAll(async () => {
   s = await startStack({
     env: {
       CACHE_TTL_MS: '30000',
-      CACHE_TTL_ENTITY_TYPES_MS: '600000',
-      CACHE_TTL_TERMS_MS: '0',
+      CACHE_TTL_BY_KIND: 'entityTypes:600000, terms:0',
     },
   });
   url = await s.listen();

@@ -9,6 +9,7 @@ const real = {
   CALENDAR_URL: 'https://site.example/wp-json/calendar/events/v1',
   CALENDAR_USER: 'editor',
   CALENDAR_APP_PASSWORD: 'abcd efgh',
+  GOVERNANCE_RATE_PROFILE: 'production',
 };
 
 describe('configuration', () => {
@@ -38,7 +39,7 @@ describe('configuration', () => {
       GOVERNANCE_URL: 'ftp://tenant',
       GOVERNANCE_RATE_PROFILE: 'huge',
       CALENDAR_USER: 'admin',
-      GATEWAY_MAX_PAGE_SIZE: '0',
+      CACHE_TTL_BY_KIND: 'entityTypes:600000,widgets:5',
     });
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -46,7 +47,7 @@ describe('configuration', () => {
         expect.stringContaining('GOVERNANCE_URL must be a http or https URL'),
         expect.stringContaining('GOVERNANCE_RATE_PROFILE must be one of production, sandbox'),
         expect.stringContaining('CALENDAR_USER and CALENDAR_APP_PASSWORD go together'),
-        expect.stringContaining('GATEWAY_MAX_PAGE_SIZE must be a whole number from 1'),
+        expect.stringContaining('CACHE_TTL_BY_KIND must look like "entityTypes:600000,terms:0"'),
       ]),
     );
   });

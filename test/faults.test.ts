@@ -27,17 +27,18 @@ beforeAll(async () => {
       // Every query must reach the upstream: no cached or stale answer may hide a fault.
       CACHE_TTL_MS: '0',
       CACHE_MAX_STALE_MS: '0',
+      UPSTREAM_RETRIES: '1',
+    },
+    configure: (c) => ({
+      ...c,
       // The gateway honours timeouts to the millisecond: 300 ms would fail a cold first request on a
       // loaded test machine, so the limits leave room for that (still far below the 6 s stall).
-      UPSTREAM_HEADERS_TIMEOUT_MS: '1000',
-      UPSTREAM_BODY_TIMEOUT_MS: '1000',
-      UPSTREAM_MAX_BODY_BYTES: String(256 * 1024),
-      UPSTREAM_RETRIES: '1',
+      timeouts: { ...c.timeouts, headersMs: 1000, bodyMs: 1000 },
+      maxUpstreamBodyBytes: 256 * 1024,
+      retry: { ...c.retry, baseDelayMs: 10, maxDelayMs: 50 },
       // A persistent 429 turns into RATE_LIMITED after three more sends (three 1 s pauses).
-      UPSTREAM_RATE_LIMIT_RETRIES: '3',
-      UPSTREAM_RETRY_BASE_MS: '10',
-      UPSTREAM_RETRY_MAX_MS: '50',
-    },
+      traffic: { ...c.traffic, rateLimitRetries: 3 },
+    }),
   });
 });
 
@@ -146,13 +147,8 @@ describe('token endpoint down', () => {
   it('fails only the governance fields, leaks nothing, and recovers', async () => {
     // A fresh gateway holds no token yet, so its first governance call needs the token endpoint.
     const fresh = await startStack({
-      env: {
-        NODE_ENV: 'production',
-        AUTH_ANONYMOUS: '*',
-        CACHE_TTL_MS: '0',
-        UPSTREAM_RETRY_BASE_MS: '10',
-        UPSTREAM_RETRY_MAX_MS: '50',
-      },
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', CACHE_TTL_MS: '0' },
+      configure: (c) => ({ ...c, retry: { ...c.retry, baseDelayMs: 10, maxDelayMs: 50 } }),
     });
     fresh.governance.control.setFaults([{ kind: 'status', status: 503, pathPrefix: '/api/access' }]);
     const res = await fresh.query(BOTH);
@@ -176,12 +172,8 @@ describe('Redis down', () => {
     // Commands would wait a minute before giving up, so a gateway that waited on Redis would run past
     // the test's own timeout instead of answering.
     const noRedis = await startStack({
-      env: {
-        NODE_ENV: 'production',
-        AUTH_ANONYMOUS: '*',
-        REDIS_URL: `redis://127.0.0.1:${port}`,
-        REDIS_COMMAND_TIMEOUT_MS: '60000',
-      },
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', REDIS_URL: `redis://127.0.0.1:${port}` },
+      configure: (c) => ({ ...c, traffic: { ...c.traffic, redisCommandTimeoutMs: 60_000 } }),
     });
     for (let i = 0; i < 3; i++) {
       const res = await noRedis.query(BOTH);
@@ -197,7 +189,8 @@ describe('shutdown', () => {
   it('answers the requests still waiting on or running against an upstream with a typed error', async () => {
     // The stalled read times out soon after the test, so closing the stack does not wait long on it.
     const closing = await startStack({
-      env: { GOVERNANCE_MAX_CONCURRENT: '1', UPSTREAM_RETRIES: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '1500' },
+      env: { GOVERNANCE_MAX_CONCURRENT: '1', UPSTREAM_RETRIES: '0' },
+      configure: (c) => ({ ...c, timeouts: { ...c.timeouts, headersMs: 1500 } }),
     });
     const ids = (
       await closing.query<{ entitySummaries: { nodes: { id: string }[] } }>(

@@ -41,10 +41,10 @@ beforeAll(async () => {
       LOG_LEVEL: 'silent',
       AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
       AUTH_API_KEYS: `ops|${sha256('ops-key')}|governance:read`,
-      // No cooldown: the rotation test must see the new key on its first request.
-      AUTH_JWKS_COOLDOWN_MS: '0',
       RESPONSE_CACHE: 'true',
     },
+    // No JWKS cooldown: the rotation test must see the new key on its first request.
+    configure: (c) => ({ ...c, auth: { ...c.auth, jwksCooldownMs: 0 } }),
   });
   url = await stack.listen();
 });

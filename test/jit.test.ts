@@ -1,5 +1,5 @@
 /**
- * Compiled execution (GRAPHQL_JIT, src/http/plugins/use-jit.ts) answers exactly as graphql-js does:
+ * Compiled execution (src/http/plugins/use-jit.ts) answers exactly as graphql-js does:
  * a document runs on graphql-js the first time and compiled from the second, so each operation is
  * sent three times and the answers compared, for ordinary reads, for fields that fail upstream
  * (nulls in place, errors with their codes and paths) and for variables of the wrong type.
@@ -11,7 +11,7 @@ import { startStack, type GraphQLResponse, type Stack } from './support/stack.js
 let s: Stack;
 beforeAll(async () => {
   // Production settings: their plugins (hidden suggestions, masking) see the compiled answers too.
-  s = await startStack({ env: { GRAPHQL_JIT: 'true', NODE_ENV: 'production', AUTH_ANONYMOUS: '*' } });
+  s = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*' } });
 });
 afterAll(() => s.close());
 

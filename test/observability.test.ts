@@ -40,8 +40,12 @@ describe('/health and /ready', () => {
 
   it('is not ready while the configured Redis cannot be reached; reports an unreachable upstream; names only the check', async () => {
     const stack = await startStack({
-      env: { REDIS_URL: 'redis://127.0.0.1:1', READY_TIMEOUT_MS: '1500' },
-      configure: (c) => ({ ...c, calendar: { ...c.calendar, url: 'http://127.0.0.1:1/wp-json/tribe/events/v1' } }),
+      env: { REDIS_URL: 'redis://127.0.0.1:1' },
+      configure: (c) => ({
+        ...c,
+        calendar: { ...c.calendar, url: 'http://127.0.0.1:1/wp-json/tribe/events/v1' },
+        observability: { ...c.observability, readyTimeoutMs: 1500 },
+      }),
     });
     const ready = await stack.gateway.yoga.fetch('http://gateway.test/ready');
     expect(ready.status).toBe(503);
@@ -60,7 +64,12 @@ describe('/metrics', () => {
   beforeAll(async () => {
     // No retry delay, a short 429 pause and one request at a time (so requests queue).
     stack = await startStack({
-      env: { UPSTREAM_RETRY_BASE_MS: '0', UPSTREAM_DEFAULT_RETRY_AFTER_MS: '50', CALENDAR_MAX_CONCURRENT: '1' },
+      env: { CALENDAR_MAX_CONCURRENT: '1' },
+      configure: (c) => ({
+        ...c,
+        retry: { ...c.retry, baseDelayMs: 0 },
+        traffic: { ...c.traffic, defaultRetryAfterMs: 50 },
+      }),
     });
   });
   const metrics = async () => {

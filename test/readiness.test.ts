@@ -1,6 +1,6 @@
 /**
  * A truthful /ready: each upstream is probed (one HEAD through its pipeline, cached for
- * READY_PROBE_TTL_MS) and its real state is in the body. A stopped upstream shows as down within
+ * observability.readyProbeTtlMs) and its real state is in the body. A stopped upstream shows as down within
  * seconds and as up once it is back; only with READY_REQUIRE_UPSTREAMS does that turn /ready 503.
  * During a 429 pause nothing is sent and the upstream shows as paused.
  */
@@ -26,7 +26,9 @@ describe('/ready', () => {
   let strict: Gateway;
   let restarted: { close(): Promise<void> } | undefined;
   beforeAll(async () => {
-    s = await startStack({ env: { READY_PROBE_TTL_MS: '200', READY_TIMEOUT_MS: '1000' } });
+    s = await startStack({
+      configure: (c) => ({ ...c, observability: { ...c.observability, readyProbeTtlMs: 200, readyTimeoutMs: 1000 } }),
+    });
     strict = createGateway({
       config: { ...s.config, observability: { ...s.config.observability, readyRequireUpstreams: true } },
     });
@@ -79,7 +81,7 @@ describe('/ready', () => {
   it('probes once per TTL however often it is asked, and sends nothing during a 429 pause', async () => {
     const { checkedAt } = (await ready(s.gateway)).body.upstreams.governance!;
     s.governance.control.clearRequests();
-    // The cached outcome has expired (READY_PROBE_TTL_MS 200): the next /ready calls probe, once.
+    // The cached outcome has expired (readyProbeTtlMs 200): the next /ready calls probe, once.
     await untilClock(Date.parse(checkedAt) + 200);
     await Promise.all(Array.from({ length: 10 }, () => ready(s.gateway)));
     const probes = s.governance.control.requests().requests.filter((r) => r.method === 'HEAD');

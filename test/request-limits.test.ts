@@ -9,7 +9,7 @@ import { startStack, type Stack } from './support/stack.js';
 let s: Stack;
 let url: string;
 beforeAll(async () => {
-  s = await startStack({ env: { GRAPHQL_MAX_ERRORS: '5', GRAPHQL_MAX_ALIASES: '100' } });
+  s = await startStack({ configure: (c) => ({ ...c, security: { ...c.security, maxErrors: 5, maxAliases: 100 } }) });
   url = await s.listen();
 });
 
@@ -88,7 +88,7 @@ describe('request limits', () => {
     expect(body.errors[0]!.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'maxDirectives' });
   });
 
-  it('keeps at most GRAPHQL_MAX_ERRORS errors, the last one counting the rest', async () => {
+  it('keeps at most security.maxErrors errors, the last one counting the rest', async () => {
     const fields = Array.from({ length: 30 }, (_, i) => `e${i}: event(id: "bad${i}") { id }`).join(' ');
     const res = await post(JSON.stringify({ query: `{ ${fields} }` }));
     const body = (await res.json()) as { errors: { extensions: Record<string, unknown> }[] };

@@ -138,7 +138,9 @@ describe('response cache', () => {
   });
 
   it('mutations, errors, the budget field and CSRF-refused requests are never answered from it', async () => {
-    const { url } = await listening({ env: { CSRF_PREVENTION: 'true' } });
+    const { url } = await listening({
+      configure: (c) => ({ ...c, security: { ...c.security, csrfPrevention: true } }),
+    });
     const budget = '{ budget { upstream rules { remaining } } entities(first: 2) { nodes { id } } }';
     const withBudget = await post(url, budget);
     expect(withBudget.body.errors).toBeUndefined();
@@ -199,7 +201,7 @@ describe('response cache', () => {
   });
 
   it('serves compressed bytes to clients that accept them', async () => {
-    const { url } = await listening({ env: { COMPRESSION: 'true' } });
+    const { url } = await listening();
     const headers = { 'accept-encoding': 'gzip' };
     const first = await post(url, op('EntityGraph'), { first: 10 }, headers);
     // fetch decompresses on its own; the bytes on the wire are read with node:http below.

@@ -7,6 +7,7 @@
 import { createClient, type Client } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
+import type { Config } from '../src/config/config.js';
 import { calls } from './support/calendar.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -54,7 +55,7 @@ async function changeUpstream(stack: Stack, id: string, title: string): Promise<
   expect(res.status).toBe(200);
 }
 
-/** Waits until the pollers are idle for the subscription that just started (its first fingerprint taken). */
+/** vi.waitFor with room for two replicas polling through Redis on a loaded machine. */
 const waitFor = <T>(fn: () => T) => vi.waitFor(fn, { timeout: 15_000, interval: 20 });
 
 describe.runIf(run)('subscriptions across replicas (Redis)', () => {
@@ -68,13 +69,12 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     const live = {
       REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
-      LIVE_POLL_MIN_INTERVAL_MS: '50',
-      LIVE_POLL_INTERVAL_MS: '100',
       CACHE_TTL_MS: '30000',
     };
-    a = await startStack({ env: live });
+    const fast = (c: Config): Config => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } });
+    a = await startStack({ env: live, configure: fast });
     // Replica B talks to the same emulated upstreams as A.
-    b = await startStack({ env: { ...live, ...emulatorEnv(a.governance, a.calendar) } });
+    b = await startStack({ env: { ...live, ...emulatorEnv(a.governance, a.calendar) }, configure: fast });
     [urlA, urlB] = await Promise.all([a.listen(), b.listen()]);
     await waitFor(() => expect(a.gateway.upstreams.redis?.ready && b.gateway.upstreams.redis?.ready).toBe(true));
   });
@@ -145,7 +145,9 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
 
 describe('subscriptions on one gateway', () => {
   it('eventsChanged sends the ids of events changed through the gateway and found by polling', async () => {
-    const s = await startStack({ env: { LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100' } });
+    const s = await startStack({
+      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+    });
     try {
       const url = await s.listen();
       const events = (await s.query<Any>('{ events(first: 2) { nodes { id } } }')).data.events.nodes;
@@ -176,12 +178,10 @@ describe('subscriptions on one gateway', () => {
     const s = await startStack({
       env: {
         CALENDAR_RATE_LIMITS: 'minute:30',
-        CALENDAR_RATE_WINDOWS: 'minute:60000',
         LIVE_POLL_BUDGET_PERCENT: '10',
-        LIVE_POLL_MIN_INTERVAL_MS: '20',
-        LIVE_POLL_INTERVAL_MS: '20',
         CACHE_TTL_MS: '0',
       },
+      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 20, pollIntervalMs: 20 } }),
     });
     try {
       const url = await s.listen();
@@ -205,7 +205,9 @@ describe('subscriptions on one gateway', () => {
   });
 
   it('each push reads its nested lists again: the second change shows in the list under the second push', async () => {
-    const s = await startStack({ env: { LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100' } });
+    const s = await startStack({
+      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+    });
     try {
       const url = await s.listen();
       const venues = await s.query<Any>(
@@ -238,7 +240,9 @@ describe('subscriptions on one gateway', () => {
   });
 
   it('refuses a bad id before subscribing, and entityChanged reports a delete through the gateway', async () => {
-    const s = await startStack({ env: { LIVE_POLL_MIN_INTERVAL_MS: '50', LIVE_POLL_INTERVAL_MS: '100' } });
+    const s = await startStack({
+      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+    });
     try {
       const url = await s.listen();
       const bad = await fetch(url, {

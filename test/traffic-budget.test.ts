@@ -19,8 +19,7 @@ describe('governance account budget', () => {
       windows: { minuteMs: WINDOW, hourMs: 60_000 },
     });
     const gate = await startGate(emulator, {
-      GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000',
-      GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:60000`,
+      GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,20/${WINDOW}ms,1000/60s`,
     });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
@@ -45,8 +44,7 @@ describe('governance account budget', () => {
       windows: { minuteMs: 500, hourMs: 60_000 },
     });
     const gate = await startGate(emulator, {
-      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10',
-      GOVERNANCE_RATE_WINDOWS: 'minute:500,hour:60000',
+      GOVERNANCE_RATE_LIMITS: 'minute:0,hour:0,1000/500ms,10/60s',
       GOVERNANCE_RATE_MARGIN: '1',
       UPSTREAM_QUEUE_DEADLINE_MS: '200',
     });
@@ -71,15 +69,14 @@ describe('governance account budget', () => {
   it('waiting requests are served by priority: a single read queued behind bulk pages goes first', async () => {
     const emulator = await startEmulator({ rateLimits: { minute: 1_000, hour: 10_000 } });
     const gate = await startGate(emulator, {
-      GOVERNANCE_RATE_LIMITS: 'minute:4,hour:1000',
-      GOVERNANCE_RATE_WINDOWS: 'minute:700',
+      GOVERNANCE_RATE_LIMITS: 'minute:0,hour:1000,4/700ms',
       GOVERNANCE_RATE_MARGIN: '1',
     });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     // Let the span that the token and search used run out.
     const traffic = gate.upstreams.governance.traffic;
-    const remaining = () => traffic.budget.status().rules.find((r) => r.rule === 'minute')!.remaining;
+    const remaining = () => traffic.budget.status().rules.find((r) => r.rule === '4/700ms')!.remaining;
     await until(() => remaining() === 4, 'the token and search to leave the span');
     emulator.control.clearRequests();
     const bulk = ids.slice(0, 12).map((id) => getEntity(gate, caller, id, { kind: 'more-pages' }));
@@ -96,8 +93,7 @@ describe('governance account budget', () => {
   it('a request that cannot get budget before its deadline fails rate-limited with retryAfter, and is never sent', async () => {
     const emulator = await startEmulator();
     const gate = await startGate(emulator, {
-      GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
-      GOVERNANCE_RATE_WINDOWS: 'minute:5000',
+      GOVERNANCE_RATE_LIMITS: 'minute:0,hour:1000,3/5s',
       GOVERNANCE_RATE_MARGIN: '1',
       UPSTREAM_QUEUE_DEADLINE_MS: '100',
     });
@@ -124,8 +120,7 @@ describe('governance account budget', () => {
       windows: { minuteMs: 800 },
     });
     const gate = await startGate(emulator, {
-      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000,endpoint-minute:3',
-      GOVERNANCE_RATE_WINDOWS: 'minute:800',
+      GOVERNANCE_RATE_LIMITS: 'minute:0,hour:10000,1000/800ms,endpoint:3/800ms',
       GOVERNANCE_RATE_MARGIN: '1',
     });
     const caller = await gate.caller();

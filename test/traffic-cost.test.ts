@@ -127,7 +127,7 @@ describe('extensions.cost and Query.budget', () => {
   });
 
   it('an operation with RATE_LIMITED fields stays 200 and carries Retry-After', async () => {
-    const stack = await startStack({ env: { UPSTREAM_RATE_LIMIT_RETRIES: '0' } });
+    const stack = await startStack({ configure: (c) => ({ ...c, traffic: { ...c.traffic, rateLimitRetries: 0 } }) });
     await stack.query<Any>('{ entityTypes(first: 1) { totalCount } }'); // the token
     stack.governance.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 3, pathPrefix: '/entity-types' }]);
     const res = await stack.query<Any>('{ entityTypes(first: 2) { totalCount } }');

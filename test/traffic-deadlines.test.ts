@@ -59,12 +59,12 @@ describe('deadlines', () => {
 
   it('a stalled upstream: the request gives up at its total deadline across retries, the operation answers with a typed error and its other data', async () => {
     const stack = await startStack({
-      env: {
-        UPSTREAM_HEADERS_TIMEOUT_MS: '5000',
-        UPSTREAM_RETRIES: '5',
-        UPSTREAM_REQUEST_DEADLINE_MS: '800',
-        GATEWAY_OPERATION_DEADLINE_MS: '3000',
-      },
+      env: { UPSTREAM_RETRIES: '5', GATEWAY_OPERATION_DEADLINE_MS: '3000' },
+      configure: (c) => ({
+        ...c,
+        timeouts: { ...c.timeouts, headersMs: 5000 },
+        traffic: { ...c.traffic, requestDeadlineMs: 800 },
+      }),
     });
     await stack.query('{ entityTypes(first: 1) { totalCount } }'); // the token, outside the stall
     stack.governance.control.setFaults([{ kind: 'stall', delayMs: 10_000, pathPrefix: '/entity-types' }]);
@@ -83,11 +83,12 @@ describe('deadlines', () => {
 
   it('the operation deadline bounds an upstream request whose own deadline is longer', async () => {
     const stack = await startStack({
-      env: {
-        UPSTREAM_HEADERS_TIMEOUT_MS: '5000',
-        UPSTREAM_REQUEST_DEADLINE_MS: '10000',
-        GATEWAY_OPERATION_DEADLINE_MS: '600',
-      },
+      env: { GATEWAY_OPERATION_DEADLINE_MS: '600' },
+      configure: (c) => ({
+        ...c,
+        timeouts: { ...c.timeouts, headersMs: 5000 },
+        traffic: { ...c.traffic, requestDeadlineMs: 10_000 },
+      }),
     });
     await stack.query('{ entityTypes(first: 1) { totalCount } }');
     stack.governance.control.setFaults([{ kind: 'stall', delayMs: 10_000, pathPrefix: '/entity-types' }]);

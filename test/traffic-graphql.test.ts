@@ -87,8 +87,7 @@ describe('account budget and 429 pause through GraphQL', () => {
     // counted for the rest of the test wherever in a clock window it starts.
     const stack = await startStack({
       env: {
-        GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
-        GOVERNANCE_RATE_WINDOWS: 'minute:10000',
+        GOVERNANCE_RATE_LIMITS: 'minute:0,hour:1000,3/10s',
         GOVERNANCE_RATE_MARGIN: '1',
         UPSTREAM_QUEUE_DEADLINE_MS: '100',
       },

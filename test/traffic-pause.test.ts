@@ -154,7 +154,10 @@ describe('429 pause', () => {
 
   it('Retry-After as an HTTP date, and a missing Retry-After (default pause) are both honoured', async () => {
     const emulator = await startEmulator();
-    const gate = await startGate(emulator, { UPSTREAM_DEFAULT_RETRY_AFTER_MS: '400', GOVERNANCE_MAX_CONCURRENT: '1' });
+    const gate = await startGate(emulator, { GOVERNANCE_MAX_CONCURRENT: '1' }, (c) => ({
+      ...c,
+      traffic: { ...c.traffic, defaultRetryAfterMs: 400 },
+    }));
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
 

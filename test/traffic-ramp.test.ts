@@ -5,22 +5,20 @@
  * burst, so there is no second block. With Redis, two replicas send one probe between them.
  */
 import { describe, expect, it } from 'vitest';
+import type { Config } from '../src/config/config.js';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
 import { maxInAnySpan, REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { until } from './support/wait.js';
 
 const run = await requireRedis();
-const RAMP = {
-  UPSTREAM_RAMP_STEP_MS: '400',
-  GOVERNANCE_RATE_LIMITS: 'minute:20,hour:100000',
-  GOVERNANCE_RATE_WINDOWS: 'minute:1000',
-};
+const RAMP = { GOVERNANCE_RATE_LIMITS: 'minute:0,hour:100000,20/1s' };
+const step = (c: Config): Config => ({ ...c, traffic: { ...c.traffic, rampStepMs: 400 } });
 
 describe('ramp after a 429 pause', () => {
   it('one probe goes first; the queue follows gradually; a burst-throttling upstream blocks nobody again', async () => {
     // Answers take 100 ms, so "after the probe came back" is visible in the arrival times.
     const emulator = await startEmulator({ latency: { fixedMs: 100 } });
-    const gate = await startGate(emulator, RAMP);
+    const gate = await startGate(emulator, RAMP, step);
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     emulator.control.clearRequests();
@@ -64,7 +62,7 @@ describe('ramp after a 429 pause', () => {
     async () => {
       const emulator = await startEmulator({ latency: { fixedMs: 100 } });
       const env = { ...RAMP, REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
-      const [a, b] = await Promise.all([startGate(emulator, env), startGate(emulator, env)]);
+      const [a, b] = await Promise.all([startGate(emulator, env, step), startGate(emulator, env, step)]);
       await until(() => a.upstreams.redis!.ready && b.upstreams.redis!.ready);
       const [callerA, callerB] = await Promise.all([a.caller(), b.caller()]);
       const { ids } = await seedIds(a, callerA);

@@ -29,9 +29,7 @@ const WINDOW = 1_000;
 const limits = (prefix: string, url = OWN_REDIS_URL): Record<string, string> => ({
   REDIS_URL: url,
   REDIS_KEY_PREFIX: prefix,
-  GOVERNANCE_RATE_LIMITS: 'minute:20,hour:10000',
-  GOVERNANCE_RATE_WINDOWS: `minute:${WINDOW},hour:600000`,
-  GOVERNANCE_LOCAL_SHARE: '0.5',
+  GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,20/${WINDOW}ms,10000/600s`,
 });
 
 const admin = run ? new Redis(OWN_REDIS_URL) : undefined;
@@ -239,11 +237,11 @@ describe.skipIf(!run)('replicas sharing Redis', () => {
     const emulator = await startEmulator();
     const proxy = new RedisProxy(OWN_REDIS_URL);
     const url = await proxy.start();
-    const gate = await startGate(emulator, {
-      ...limits(uniquePrefix(), url),
-      REDIS_COMMAND_TIMEOUT_MS: '200',
-      GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000',
-    });
+    const gate = await startGate(
+      emulator,
+      { ...limits(uniquePrefix(), url), GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,1000/${WINDOW}ms,10000/600s` },
+      (c) => ({ ...c, traffic: { ...c.traffic, redisCommandTimeoutMs: 200 } }),
+    );
     try {
       await until(() => gate.upstreams.redis!.ready);
       const caller = await gate.caller();

@@ -137,7 +137,10 @@ describe('preconditions, idempotency keys and lost answers', () => {
   const posts = (path: RegExp) =>
     s.calendar.control.requests().requests.filter((r) => r.method === 'POST' && path.test(r.path)).length;
   beforeAll(async () => {
-    s = await startStack({ calendar: { latency: LATENCY }, env: { UPSTREAM_HEADERS_TIMEOUT_MS: '1500' } });
+    s = await startStack({
+      calendar: { latency: LATENCY },
+      configure: (c) => ({ ...c, timeouts: { ...c.timeouts, headersMs: 1500 } }),
+    });
     url = await s.listen();
   });
 

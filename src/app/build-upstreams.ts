@@ -32,7 +32,7 @@ export interface Upstreams {
   locks: RecordLocks;
   /** Idempotency keys of creates (in Redis when configured). */
   idempotency: IdempotencyStore;
-  /** The response cache's Redis tier (entries unless `CACHE_SHARED` is off, invalidations always): present with a Redis. */
+  /** The response cache's Redis tier (entries unless `cache.shared.enabled` is off, invalidations always): present with a Redis. */
   sharedCache?: SharedCacheTier;
   close(): Promise<void>;
 }
@@ -105,7 +105,7 @@ export function createUpstreams(
   };
 }
 
-/** With CACHE_SHARED off, Redis still carries invalidations to the replicas' local caches. */
+/** With the shared entries off, Redis still carries invalidations to the replicas' local caches. */
 function sharedTier(config: Config, cache: ResponseCache, redis: RedisLink, log: TrafficLogger): SharedCacheTier {
   const shared = config.cache.shared;
   return new SharedCacheTier(cache, {

@@ -49,7 +49,6 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),
       idempotency: { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined },
-      inputLimits: config.inputLimits,
       live: liveContext(parts, info),
     };
   };

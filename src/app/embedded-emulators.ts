@@ -9,7 +9,6 @@ import type { Config } from '../config/config.js';
 
 interface GovernanceEndpoint {
   origin: string;
-  tokenUrl: string;
   clients: { full: { clientId: string; clientSecret: string } };
 }
 interface CalendarEndpoint {
@@ -17,11 +16,14 @@ interface CalendarEndpoint {
   users: { editor: { username: string; appPassword: string } };
 }
 
-/** The environment that points a gateway at running emulators (tests, benchmarks, load runs). */
+/**
+ * The environment that points a gateway at running emulators (tests, benchmarks, load runs). The
+ * emulators run the production rate tier unless started with another one (then override the profile).
+ */
 export function emulatorEnv(governance: GovernanceEndpoint, calendar: CalendarEndpoint): Record<string, string> {
   return {
     GOVERNANCE_URL: governance.origin,
-    GOVERNANCE_TOKEN_URL: governance.tokenUrl,
+    GOVERNANCE_RATE_PROFILE: 'production',
     GOVERNANCE_CLIENT_ID: governance.clients.full.clientId,
     GOVERNANCE_CLIENT_SECRET: governance.clients.full.clientSecret,
     CALENDAR_URL: calendar.apiRoot,

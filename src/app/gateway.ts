@@ -118,7 +118,7 @@ function yogaSettings(config: Config) {
     maskedErrors: { maskError, isDev: config.env === 'development' },
     // Batching multiplies one HTTP request into many operations; off unless GRAPHQL_MAX_BATCH > 0.
     batching: config.security.maxBatch > 0 ? { limit: config.security.maxBatch } : false,
-    // GRAPHQL_MAX_BODY_BYTES is the body-limit plugin's (plugins.ts).
+    // security.maxRequestBodyBytes is the body-limit plugin's (plugins.ts).
     maxRequestBodySize: false,
   } as const;
 }
@@ -178,7 +178,6 @@ function answerNamespace(config: Config): string {
         persisted: config.persistedOperations,
         safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
         auth: [config.governance.authMode, config.calendar.authMode, config.auth],
-        inputLimits: config.inputLimits,
         maxPageSize: config.maxPageSize,
       }),
     )

@@ -142,7 +142,7 @@ function compression({ config }: PluginParts): AnyPlugin | undefined {
   return config.http.compression ? useCompression() : undefined;
 }
 
-/** GRAPHQL_MAX_BODY_BYTES: Yoga's own limit would stream every body through a counting transform. */
+/** security.maxRequestBodyBytes: Yoga's own limit would stream every body through a counting transform. */
 function bodyLimit({ config }: PluginParts): AnyPlugin {
   return useBodyLimit(config.security.maxRequestBodyBytes);
 }

@@ -34,72 +34,45 @@ interface LinkedKind<W, T> {
 
 type Maybe<T> = T | null | undefined;
 
-export interface VenueInput {
-  name?: Maybe<string>;
-  address?: Maybe<string>;
-  city?: Maybe<string>;
-  country?: Maybe<string>;
-  province?: Maybe<string>;
-  state?: Maybe<string>;
-  stateProvince?: Maybe<string>;
-  zip?: Maybe<string>;
-  phone?: Maybe<string>;
-  website?: Maybe<string>;
-  description?: Maybe<string>;
-  status?: Maybe<string>;
-  /** The PostStatus enum's value; wins over the deprecated `status`. */
-  postStatus?: Maybe<string>;
-  image?: Maybe<string>;
-  showMap?: Maybe<boolean>;
-  showMapLink?: Maybe<boolean>;
-}
+/** Optional text and yes/no inputs, by name. */
+type Texts<K extends string> = { [P in K]?: Maybe<string> };
+type Flags<K extends string> = { [P in K]?: Maybe<boolean> };
 
-export interface OrganizerInput {
-  name?: Maybe<string>;
-  email?: Maybe<string>;
-  phone?: Maybe<string>;
-  website?: Maybe<string>;
-  description?: Maybe<string>;
-  status?: Maybe<string>;
-  postStatus?: Maybe<string>;
-  image?: Maybe<string>;
-}
+/** What venue and organizer inputs share; `postStatus` (the PostStatus enum's value) wins over the deprecated `status`. */
+type LinkedPostInput = Texts<'name' | 'phone' | 'website' | 'description' | 'status' | 'postStatus' | 'image'>;
 
-export interface TermInput {
-  name?: Maybe<string>;
-  description?: Maybe<string>;
-  slug?: Maybe<string>;
-  parentId?: Maybe<string>;
-}
+export type VenueInput = LinkedPostInput &
+  Texts<'address' | 'city' | 'country' | 'province' | 'state' | 'stateProvince' | 'zip'> &
+  Flags<'showMap' | 'showMapLink'>;
 
-export interface EventInput {
-  title?: Maybe<string>;
-  startDate?: Maybe<string>;
-  endDate?: Maybe<string>;
-  timezone?: Maybe<string>;
-  allDay?: Maybe<boolean>;
-  description?: Maybe<string>;
-  excerpt?: Maybe<string>;
-  slug?: Maybe<string>;
-  status?: Maybe<string>;
-  image?: Maybe<string>;
-  cost?: Maybe<string>;
-  website?: Maybe<string>;
-  showMap?: Maybe<boolean>;
-  showMapLink?: Maybe<boolean>;
-  hideFromListings?: Maybe<boolean>;
-  sticky?: Maybe<boolean>;
-  featured?: Maybe<boolean>;
-  categories?: Maybe<string[]>;
-  tags?: Maybe<string[]>;
-  /** `null` removes the venue on update. */
-  venueId?: Maybe<string>;
-  venue?: Maybe<VenueInput>;
-  /** `[]` or `null` removes the organizers on update. */
-  organizerIds?: Maybe<string[]>;
-  /** Created and added to `organizerIds` (on update without `organizerIds`: to the current ones). */
-  organizers?: Maybe<OrganizerInput[]>;
-}
+export type OrganizerInput = LinkedPostInput & Texts<'email'>;
+
+export type TermInput = Texts<'name' | 'description' | 'slug' | 'parentId'>;
+
+export type EventInput = Texts<
+  | 'title'
+  | 'startDate'
+  | 'endDate'
+  | 'timezone'
+  | 'description'
+  | 'excerpt'
+  | 'slug'
+  | 'status'
+  | 'image'
+  | 'cost'
+  | 'website'
+> &
+  Flags<'allDay' | 'showMap' | 'showMapLink' | 'hideFromListings' | 'sticky' | 'featured'> & {
+    categories?: Maybe<string[]>;
+    tags?: Maybe<string[]>;
+    /** `null` removes the venue on update. */
+    venueId?: Maybe<string>;
+    venue?: Maybe<VenueInput>;
+    /** `[]` or `null` removes the organizers on update. */
+    organizerIds?: Maybe<string[]>;
+    /** Created and added to `organizerIds` (on update without `organizerIds`: to the current ones). */
+    organizers?: Maybe<OrganizerInput[]>;
+  };
 
 /** Copies the given (non-null) fields under their wire names. */
 function pick<W>(input: object, names: Record<string, string>): W {

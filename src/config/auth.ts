@@ -41,7 +41,8 @@ export function readAuthConfig(s: Settings, production: boolean, problems: strin
     anonymous: anonymous.length === 1 && anonymous[0] === 'none' ? [] : anonymous,
     apiKeys,
     permissionsFile: s.AUTH_PERMISSIONS_FILE,
-    jwksCooldownMs: s.AUTH_JWKS_COOLDOWN_MS,
+    // An unknown key id refetches the JWKS at most this often (tests set 0 to see a rotation at once).
+    jwksCooldownMs: 30_000,
     metricsNeedCredentials: production,
   };
 }

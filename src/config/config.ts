@@ -5,16 +5,14 @@
  */
 import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
-import { isSet, readSettings, type Env, type Settings } from './settings.js';
-import { readTrafficConfig, type TrafficConfig } from './traffic.js';
+import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
+import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
 
 import { readObservabilityConfig, type ObservabilityConfig } from './observability.js';
 
 export type { RateProfile } from './traffic.js';
-import type { RateProfile } from './traffic.js';
 
-/** The kinds of upstream resource whose cached reads have a freshness of their own. */
-export type CacheKind = 'entities' | 'entityTypes' | 'links' | 'events' | 'venues' | 'organizers' | 'terms';
+export type { CacheKind } from './settings.js';
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {
@@ -95,8 +93,6 @@ export interface Config {
   emulatorFaultRoutes: boolean;
   /** Write integrity: record locks and idempotency keys (see docs/writes.md). */
   writes: WritesConfig;
-  /** Caps on free-text arguments, in characters (see `src/graph/input-limits.ts`). */
-  inputLimits: InputLimits;
   /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
   discovery: DiscoveryConfig;
   /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
@@ -132,17 +128,6 @@ export interface WritesConfig {
   idempotencyTtlMs: number;
 }
 
-export interface InputLimits {
-  /** Names and titles (the governance platform allows 255). */
-  name: number;
-  /** Search texts (the governance platform allows 500). */
-  search: number;
-  /** Descriptions, excerpts, attribute values and other long text. */
-  text: number;
-  /** Every other string argument: addresses, phone numbers, URLs, costs, statuses… */
-  field: number;
-}
-
 export interface SecurityConfig {
   /** `__schema`/`__type` allowed; off in production unless ALLOW_INTROSPECTION (or GRAPHIQL) says so. */
   introspection: boolean;
@@ -176,163 +161,173 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Fixed values that used to be settings. Each follows from the upstreams, the schema or the
+ * protocol rather than from a deployment; tests that need other values inject a config object.
+ */
+const FIXED = {
+  /** The governance platform pages at 50; 500 bounds one list's fan-out while staying generous. */
+  maxPageSize: 500,
+  /** A healthy upstream connects in milliseconds and answers within a few seconds. */
+  timeouts: { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 },
+  /** The largest legitimate upstream page is a few hundred kB. */
+  maxUpstreamBodyBytes: 10 * 1024 * 1024,
+  /** Exponential, jittered backoff between read retries. */
+  retry: { baseDelayMs: 100, maxDelayMs: 2_000 },
+  /** Cross-replica dedupe waits about one slow upstream read; larger answers stay local. */
+  shared: { waitMs: 2_000, maxEntryBytes: 1024 * 1024 },
+  /** An idempotency key answers for a day, as clients retry within minutes. */
+  idempotencyTtlMs: 86_400_000,
+  /** Retry-After on the 503 during a drain: about the time a replacement replica takes to be ready. */
+  retryAfterS: 5,
+  /** Subscriptions' polling: the default interval and the bounds a subscription may ask for. */
+  live: { pollIntervalMs: 30_000, minPollIntervalMs: 5_000, maxPollIntervalMs: 300_000 },
+};
+
+/** Request hardening; the limits follow the schema's shape (its deepest legitimate query), not a deployment. */
+const LIMITS = {
+  maxRequestBodyBytes: 1024 * 1024,
+  maxErrors: 50,
+  maxDepth: 10,
+  maxAliases: 15,
+  maxDirectives: 20,
+  maxTokens: 1000,
+  maxFieldRepeats: 3,
+};
+
+/** Reads the settings (from `env`, or the process environment and a `.env` file) into a Config; throws ConfigError. */
 export function loadConfig(env?: Env): Config {
-  const { settings: s, problems } = readSettings(env);
-
-  const nodeEnv = s.NODE_ENV;
-  const production = nodeEnv === 'production';
-  const governanceUrl = s.GOVERNANCE_URL;
-  const calendarUrl = s.CALENDAR_URL;
+  const source = env ?? processEnv();
+  const { settings: s, problems } = readSettings(source);
+  const production = s.NODE_ENV === 'production';
   const graphiql = s.GRAPHIQL ?? !production;
-
+  const upstreams = readUpstreams(s, production, problems);
+  const traffic = readTrafficConfig(s, upstreams.governance.rateProfile, problems);
   const config: Config = {
     port: s.PORT,
     host: s.HOST ?? '0.0.0.0',
-    env: nodeEnv,
+    env: s.NODE_ENV,
+    ...upstreams,
+    redisUrl: s.REDIS_URL,
+    redisCacheUrl: s.REDIS_CACHE_URL,
+    maxPageSize: FIXED.maxPageSize,
+    timeouts: FIXED.timeouts,
+    maxUpstreamBodyBytes: FIXED.maxUpstreamBodyBytes,
+    maxConcurrent: { governance: s.GOVERNANCE_MAX_CONCURRENT, calendar: s.CALENDAR_MAX_CONCURRENT },
+    cache: readCache(s),
+    retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
+    graphiql,
+    logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
+    observability: readObservabilityConfig(s),
+    persistedOperations: s.PERSISTED_OPERATIONS,
+    jit: true,
+    security: readSecurity(s, production, graphiql),
+    auth: readAuthConfig(s, production, problems),
+    traffic,
+    http: {
+      // Closed by default in production: a browser app on another origin must be listed.
+      corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),
+      compression: true,
+      drainMs: s.SHUTDOWN_DRAIN_MS,
+      retryAfterS: FIXED.retryAfterS,
+    },
+    emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
+    discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
+    writes: {
+      // The lease outlasts one write (the three upstream timeouts); a waiter gives up with the queue.
+      lockLeaseMs: FIXED.timeouts.connectMs + FIXED.timeouts.headersMs + FIXED.timeouts.bodyMs + 5_000,
+      lockWaitMs: traffic.queueDeadlineMs,
+      idempotencyTtlMs: FIXED.idempotencyTtlMs,
+    },
+    live: { ...FIXED.live, pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100 },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function readCache(s: Settings): Config['cache'] {
+  const ttlMsByKind = Object.fromEntries(
+    CACHE_KINDS.map((kind) => [kind, s.CACHE_TTL_BY_KIND[kind] ?? s.CACHE_TTL_MS]),
+  ) as Record<CacheKind, number>;
+  return {
+    maxBytes: s.CACHE_MAX_BYTES,
+    ttlMs: s.CACHE_TTL_MS,
+    ttlMsByKind,
+    maxStaleMs: s.CACHE_MAX_STALE_MS,
+    shared: { enabled: true, ...FIXED.shared },
+    // Whole answers get half the memory of the upstream reads they are made of.
+    answers: { enabled: s.RESPONSE_CACHE && s.CACHE_MAX_BYTES > 0, maxBytes: Math.floor(s.CACHE_MAX_BYTES / 2) },
+  };
+}
+
+type Upstreams = Pick<Config, 'governance' | 'calendar' | 'embeddedEmulators'>;
+
+/** The two upstreams (or the embedded emulators), with every problem a deployment can have with them. */
+function readUpstreams(s: Settings, production: boolean, problems: string[]): Upstreams {
+  const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
+  const embeddedEmulators = s.EMBEDDED_EMULATORS ?? (!production && !s.GOVERNANCE_URL && !s.CALENDAR_URL);
+  const out: Upstreams = {
     governance: {
-      url: governanceUrl?.replace(/\/+$/, ''),
-      tokenUrl:
-        s.GOVERNANCE_TOKEN_URL ??
-        (governanceUrl ? `${governanceUrl.replace(/\/+$/, '')}/api/access/v1/oauth/token` : undefined),
+      url: governanceUrl,
+      tokenUrl: governanceUrl ? `${governanceUrl}/api/access/v1/oauth/token` : undefined,
       clientId: s.GOVERNANCE_CLIENT_ID,
       clientSecret: s.GOVERNANCE_CLIENT_SECRET,
       authMode: s.GOVERNANCE_AUTH_MODE,
-      rateProfile: s.GOVERNANCE_RATE_PROFILE,
+      // The emulators (and so development) run the production tier; production must say which.
+      rateProfile: s.GOVERNANCE_RATE_PROFILE ?? 'production',
     },
     calendar: {
-      url: calendarUrl?.replace(/\/+$/, ''),
+      url: s.CALENDAR_URL?.replace(/\/+$/, ''),
       user: s.CALENDAR_USER,
       appPassword: s.CALENDAR_APP_PASSWORD,
       authMode: s.CALENDAR_AUTH_MODE,
     },
-    redisUrl: s.REDIS_URL,
-    redisCacheUrl: s.REDIS_CACHE_URL,
-    maxPageSize: s.GATEWAY_MAX_PAGE_SIZE,
-    timeouts: {
-      connectMs: s.UPSTREAM_CONNECT_TIMEOUT_MS,
-      headersMs: s.UPSTREAM_HEADERS_TIMEOUT_MS,
-      bodyMs: s.UPSTREAM_BODY_TIMEOUT_MS,
-    },
-    maxUpstreamBodyBytes: s.UPSTREAM_MAX_BODY_BYTES,
-    maxConcurrent: {
-      governance: s.GOVERNANCE_MAX_CONCURRENT,
-      calendar: s.CALENDAR_MAX_CONCURRENT,
-    },
-    cache: {
-      maxBytes: s.CACHE_MAX_BYTES,
-      ttlMs: s.CACHE_TTL_MS,
-      ttlMsByKind: {
-        entities: s.CACHE_TTL_ENTITIES_MS ?? s.CACHE_TTL_MS,
-        entityTypes: s.CACHE_TTL_ENTITY_TYPES_MS ?? s.CACHE_TTL_MS,
-        links: s.CACHE_TTL_LINKS_MS ?? s.CACHE_TTL_MS,
-        events: s.CACHE_TTL_EVENTS_MS ?? s.CACHE_TTL_MS,
-        venues: s.CACHE_TTL_VENUES_MS ?? s.CACHE_TTL_MS,
-        organizers: s.CACHE_TTL_ORGANIZERS_MS ?? s.CACHE_TTL_MS,
-        terms: s.CACHE_TTL_TERMS_MS ?? s.CACHE_TTL_MS,
-      },
-      maxStaleMs: s.CACHE_MAX_STALE_MS,
-      shared: {
-        enabled: s.CACHE_SHARED,
-        waitMs: s.CACHE_SHARED_WAIT_MS,
-        maxEntryBytes: s.CACHE_SHARED_MAX_ENTRY_BYTES,
-      },
-      answers: { enabled: s.RESPONSE_CACHE && s.RESPONSE_CACHE_MAX_BYTES > 0, maxBytes: s.RESPONSE_CACHE_MAX_BYTES },
-    },
-    retry: {
-      retries: s.UPSTREAM_RETRIES,
-      baseDelayMs: s.UPSTREAM_RETRY_BASE_MS,
-      maxDelayMs: s.UPSTREAM_RETRY_MAX_MS,
-    },
-    graphiql,
-    logLevel: isSet('LOG_LEVEL', env) ? s.LOG_LEVEL : nodeEnv === 'test' ? 'warn' : 'info',
-    observability: readObservabilityConfig(s),
-    persistedOperations: s.PERSISTED_OPERATIONS,
-    jit: s.GRAPHQL_JIT,
-    security: readSecurity(s, production, graphiql),
-    auth: readAuthConfig(s, production, problems),
-    traffic: readTrafficConfig(s, problems),
-    http: {
-      // Closed by default in production: a browser app on another origin must be listed.
-      corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),
-      compression: s.COMPRESSION,
-      drainMs: s.SHUTDOWN_DRAIN_MS,
-      retryAfterS: s.SHUTDOWN_RETRY_AFTER_S,
-    },
-    embeddedEmulators: s.EMBEDDED_EMULATORS ?? (!production && !governanceUrl && !calendarUrl),
-    emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
-    discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
-    writes: { lockLeaseMs: 0, lockWaitMs: 0, idempotencyTtlMs: 0 },
-    inputLimits: {
-      name: s.GATEWAY_MAX_NAME_LENGTH,
-      search: s.GATEWAY_MAX_SEARCH_LENGTH,
-      text: s.GATEWAY_MAX_TEXT_LENGTH,
-      field: s.GATEWAY_MAX_FIELD_LENGTH,
-    },
-    live: {
-      pollIntervalMs: s.LIVE_POLL_INTERVAL_MS,
-      minPollIntervalMs: s.LIVE_POLL_MIN_INTERVAL_MS,
-      maxPollIntervalMs: s.LIVE_POLL_MAX_INTERVAL_MS,
-      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
-    },
+    embeddedEmulators,
   };
-  const writeDeadline = config.timeouts.connectMs + config.timeouts.headersMs + config.timeouts.bodyMs;
-  config.writes = {
-    lockLeaseMs: s.WRITE_LOCK_LEASE_MS ?? writeDeadline + 5_000,
-    lockWaitMs: s.WRITE_LOCK_WAIT_MS ?? config.traffic.queueDeadlineMs,
-    idempotencyTtlMs: s.IDEMPOTENCY_TTL_MS,
-  };
-  if (config.writes.lockLeaseMs <= writeDeadline) {
+  if (production && !embeddedEmulators && !s.GOVERNANCE_RATE_PROFILE)
     problems.push(
-      `WRITE_LOCK_LEASE_MS (${config.writes.lockLeaseMs}) must be longer than one write may take: the upstream connect, header and body timeouts add up to ${writeDeadline} ms.`,
+      "GOVERNANCE_RATE_PROFILE is required in production: set it to the governance account's tier, production (20,000/min, 200,000/h) or sandbox (5,000/min, 50,000/h).",
     );
-  }
-  if (config.live.minPollIntervalMs > config.live.maxPollIntervalMs)
-    problems.push('LIVE_POLL_MIN_INTERVAL_MS must not exceed LIVE_POLL_MAX_INTERVAL_MS.');
+  problems.push(...upstreamProblems(out, production));
+  return out;
+}
 
-  const g = config.governance;
-  if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret)) {
-    problems.push(
-      'GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).',
-    );
-  }
-  if (!g.url && (g.clientId || g.clientSecret)) {
-    problems.push(
-      'GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.',
-    );
-  }
-  const c = config.calendar;
-  if (Boolean(c.user) !== Boolean(c.appPassword)) {
-    problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
-  }
-  if (config.embeddedEmulators && (governanceUrl || calendarUrl)) {
-    problems.push(
+function upstreamProblems({ governance: g, calendar: c, embeddedEmulators }: Upstreams, production: boolean): string[] {
+  if (embeddedEmulators && (g.url || c.url))
+    return [
       'EMBEDDED_EMULATORS=true serves the built-in emulators: unset GOVERNANCE_URL and CALENDAR_URL, or EMBEDDED_EMULATORS.',
-    );
-  } else if (production && !config.embeddedEmulators) {
-    // Production never falls back to fake data: name everything a real deployment still needs.
+    ];
+  if (production && !embeddedEmulators) {
+    // Production never falls back to fake data: one line names everything a real deployment still needs.
     const missing = [
-      ...(governanceUrl ? [] : ['GOVERNANCE_URL']),
+      ...(g.url ? [] : ['GOVERNANCE_URL']),
       ...(g.authMode === 'configured' && !g.clientId ? ['GOVERNANCE_CLIENT_ID'] : []),
       ...(g.authMode === 'configured' && !g.clientSecret ? ['GOVERNANCE_CLIENT_SECRET'] : []),
-      ...(calendarUrl ? [] : ['CALENDAR_URL']),
+      ...(c.url ? [] : ['CALENDAR_URL']),
       ...(c.authMode === 'configured' && !c.user ? ['CALENDAR_USER'] : []),
       ...(c.authMode === 'configured' && !c.appPassword ? ['CALENDAR_APP_PASSWORD'] : []),
     ];
-    if (missing.length > 0) {
-      // One message replaces the pairwise ones above, which would repeat the same names.
-      for (let i = problems.length - 1; i >= 0; i--)
-        if (/GOVERNANCE_CLIENT|CALENDAR_USER and/.test(problems[i]!)) problems.splice(i, 1);
-      problems.push(
+    if (missing.length > 0)
+      return [
         `NODE_ENV=production needs real upstreams; missing: ${missing.join(', ')}. (To serve the built-in emulators' fake data instead, set EMBEDDED_EMULATORS=true explicitly.)`,
-      );
-    }
-  } else if (!config.embeddedEmulators && Boolean(governanceUrl) !== Boolean(calendarUrl)) {
+      ];
+  }
+  const problems: string[] = [];
+  if (g.url && g.authMode === 'configured' && (!g.clientId || !g.clientSecret))
+    problems.push(
+      'GOVERNANCE_CLIENT_ID and GOVERNANCE_CLIENT_SECRET are required when GOVERNANCE_URL is set (or set GOVERNANCE_AUTH_MODE=forward).',
+    );
+  if (!g.url && (g.clientId || g.clientSecret))
+    problems.push(
+      'GOVERNANCE_CLIENT_ID/GOVERNANCE_CLIENT_SECRET are set but GOVERNANCE_URL is not: set the tenant URL too.',
+    );
+  if (Boolean(c.user) !== Boolean(c.appPassword))
+    problems.push('CALENDAR_USER and CALENDAR_APP_PASSWORD go together: set both or neither.');
+  if (!embeddedEmulators && Boolean(g.url) !== Boolean(c.url))
     problems.push(
       'Set both GOVERNANCE_URL and CALENDAR_URL to use real upstreams, or neither to use the embedded emulators.',
     );
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
+  return problems;
 }
 
 function readSecurity(s: Settings, production: boolean, graphiql: boolean): SecurityConfig {
@@ -340,17 +335,11 @@ function readSecurity(s: Settings, production: boolean, graphiql: boolean): Secu
     // GraphiQL needs introspection, so turning GraphiQL on in production turns introspection on too,
     // unless ALLOW_INTROSPECTION says otherwise.
     introspection: s.ALLOW_INTROSPECTION ?? (!production || graphiql),
-    fieldSuggestions: s.GRAPHQL_FIELD_SUGGESTIONS ?? !production,
-    csrfPrevention: s.CSRF_PREVENTION ?? production,
+    fieldSuggestions: !production,
+    csrfPrevention: production,
     maxBatch: s.GRAPHQL_MAX_BATCH,
-    maxRequestBodyBytes: s.GRAPHQL_MAX_BODY_BYTES,
-    maxErrors: s.GRAPHQL_MAX_ERRORS,
-    maxDepth: s.GRAPHQL_MAX_DEPTH,
-    maxAliases: s.GRAPHQL_MAX_ALIASES,
-    maxDirectives: s.GRAPHQL_MAX_DIRECTIVES,
-    maxTokens: s.GRAPHQL_MAX_TOKENS,
-    maxFieldRepeats: s.GRAPHQL_MAX_FIELD_REPEATS,
+    ...LIMITS,
     federationSecret: s.FEDERATION_SECRET,
-    federationSecretHeader: s.FEDERATION_SECRET_HEADER ?? 'x-federation-secret',
+    federationSecretHeader: 'x-federation-secret',
   };
 }

@@ -1,42 +1,58 @@
 /**
- * Text generated from the settings schema: `--help`, `.env.example` and the README's settings
- * table. Secret settings show no value anywhere.
+ * Text generated from the settings schema: `--help` (the production checklist, then the common
+ * settings; `--help all` adds the advanced ones), `.env.example` and `docs/settings.md`, each
+ * starting with the production checklist. Secret settings show no value anywhere.
  */
-import { SETTINGS, type SettingInfo } from './settings.js';
+import { SETTINGS, type SettingInfo, type Tier } from './settings.js';
+
+const TIERS: { tier: Tier; title: string; note: string }[] = [
+  {
+    tier: 'production',
+    title: 'Production checklist',
+    note: 'NODE_ENV=production refuses to start until these are set (the client credentials and the calendar user not in `forward` auth mode). With more than one replica, set REDIS_URL too.',
+  },
+  { tier: 'common', title: 'Common settings', note: 'What most deployments look at.' },
+  { tier: 'advanced', title: 'Advanced settings', note: 'Defaults that suit nearly every deployment.' },
+];
 
 const GROUP_TITLES: Record<SettingInfo['group'], string> = {
   server: 'Server',
   governance: 'Governance upstream',
   calendar: 'Calendar upstream',
-  upstream: 'Upstream HTTP',
-  cache: 'Response cache',
-  traffic: 'Traffic (rate budget, 429 pauses)',
+  cache: 'Cache',
+  traffic: 'Traffic (rate budget, deadlines, retries)',
   redis: 'Redis',
   security: 'Security',
   observability: 'Observability',
   emulators: 'Emulators',
 };
+const GROUP_ORDER = Object.keys(GROUP_TITLES);
 
-function byGroup(): [string, SettingInfo[]][] {
-  const groups = new Map<string, SettingInfo[]>();
-  for (const s of SETTINGS) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
-  return [...groups].map(([g, list]) => [GROUP_TITLES[g as SettingInfo['group']], list]);
+/** The settings of a tier, by group in the order above (declaration order within a group). */
+function ofTier(tier: Tier): SettingInfo[] {
+  return SETTINGS.filter((s) => s.tier === tier).sort(
+    (a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group),
+  );
 }
 
-export function renderHelp(): string {
+const defaultText = (s: SettingInfo) => (s.default !== undefined ? `default: ${s.default}` : '');
+
+export function renderHelp(all = false): string {
   const lines = [
     'governance-calendar-gateway: one GraphQL endpoint over the AI governance and calendar events APIs.',
     '',
-    'Usage: node dist/server.js [--help]     (development: npm start)',
-    'Every setting is an environment variable:',
+    'Usage: node dist/server.js [--help [all]]     (development: npm start, which reads a .env file)',
+    'Every setting is an environment variable; docs/settings.md has the full table.',
   ];
-  for (const [title, list] of byGroup()) {
-    lines.push('', `${title}:`);
-    for (const s of list) {
-      lines.push(
-        `  ${s.name}  <${s.type}>${s.default !== undefined ? `  default: ${s.default}` : ''}${s.secret ? '  (secret)' : ''}`,
-      );
-      lines.push(`      ${s.description}`);
+  for (const { tier, title, note } of TIERS) {
+    if (tier === 'advanced' && !all) {
+      lines.push('', `${ofTier('advanced').length} advanced settings more: --help all`);
+      break;
+    }
+    lines.push('', `${title}: ${note}`);
+    for (const s of ofTier(tier)) {
+      const extra = [defaultText(s), s.secret ? '(secret)' : ''].filter(Boolean).join('  ');
+      lines.push(`  ${s.name}  <${s.type}>${extra ? `  ${extra}` : ''}`, `      ${s.description}`);
     }
   }
   return lines.join('\n') + '\n';
@@ -44,12 +60,13 @@ export function renderHelp(): string {
 
 export function renderEnvExample(): string {
   const lines = [
-    '# Every setting of the gateway, generated from src/config/settings.ts by `npm run env:example`.',
+    '# Settings of the gateway, generated from src/config/settings.ts by `npm run env:example`.',
+    '# Copy to .env for development (read in development only, never over the real environment).',
     '# Unset (commented) settings take their default. Secrets belong in a secret store, not in this file.',
   ];
-  for (const [title, list] of byGroup()) {
-    lines.push('', `## ${title}`);
-    for (const s of list) {
+  for (const { tier, title, note } of TIERS) {
+    lines.push('', `## ${title}: ${note}`);
+    for (const s of ofTier(tier)) {
       lines.push(`# ${s.description}${s.secret ? ' (secret)' : ''}`);
       lines.push(`# type: ${s.type}${s.default !== undefined ? `; default: ${s.default}` : ''}`);
       lines.push(`# ${s.name}=`);
@@ -58,13 +75,26 @@ export function renderEnvExample(): string {
   return lines.join('\n') + '\n';
 }
 
-export function renderSettingsTable(): string {
+/** `docs/settings.md`: the one table of settings, by tier. */
+export function renderSettingsDoc(): string {
   const cell = (t: string) => t.replace(/\|/g, '\\|');
-  const lines = ['| Setting | Type | Default | Meaning |', '| --- | --- | --- | --- |'];
-  for (const s of SETTINGS) {
-    lines.push(
-      `| \`${s.name}\`${s.secret ? ' (secret)' : ''} | ${cell(s.type)} | ${cell(s.default ?? '—')} | ${cell(s.description)} |`,
-    );
+  const lines = [
+    '# Settings',
+    '',
+    '<!-- Generated from src/config/settings.ts by `npm run env:example`; CI checks it (`npm run env:check`). -->',
+    '',
+    'Every setting is an environment variable. In development a `.env` file in the working directory is',
+    'read too, under the real environment (a variable set in the environment wins); production and test',
+    'runs read no file (in production, start Node with `--env-file=.env` to read one).',
+    '`node dist/server.js --help` lists the production checklist and the common settings, `--help all`',
+    'every setting. A bad value stops the start with one line per problem.',
+  ];
+  for (const { tier, title, note } of TIERS) {
+    lines.push('', `## ${title}`, '', note, '', '| Setting | Type | Default | Meaning |', '| --- | --- | --- | --- |');
+    for (const s of ofTier(tier))
+      lines.push(
+        `| \`${s.name}\`${s.secret ? ' (secret)' : ''} | ${cell(s.type)} | ${cell(s.default ?? '—')} | ${cell(s.description)} |`,
+      );
   }
   return lines.join('\n') + '\n';
 }

@@ -24,8 +24,9 @@ export function readObservabilityConfig(s: Settings): ObservabilityConfig {
     metrics: s.METRICS,
     otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
     serviceName: s.OTEL_SERVICE_NAME ?? 'governance-calendar-gateway',
-    readyTimeoutMs: s.READY_TIMEOUT_MS,
-    readyProbeTtlMs: s.READY_PROBE_TTL_MS,
+    // Within a probe's usual timeout; a probe's outcome is reused so /ready never fans out per request.
+    readyTimeoutMs: 2_000,
+    readyProbeTtlMs: 5_000,
     readyRequireUpstreams: s.READY_REQUIRE_UPSTREAMS,
   };
 }

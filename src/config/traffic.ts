@@ -66,80 +66,75 @@ const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
   production: { minute: 20_000, hour: 200_000 },
   sandbox: { minute: 5_000, hour: 50_000 },
 };
-/** Newer platform docs: 1,000 per minute per endpoint, on top of the account rules. */
-const ENDPOINT_MINUTE = 1_000;
+
+/**
+ * Fixed parts of the traffic model. They follow from the platform's behaviour, not from a deployment,
+ * so they are constants; tests that need a faster clock inject a config object instead.
+ */
+export const TRAFFIC_DEFAULTS = {
+  /** The calendar publishes no limits: configured rules are taken as they are. */
+  calendarMargin: 1,
+  /** One upstream request across its attempts and backoffs: below the operation deadline, above one slow answer. */
+  requestDeadlineMs: 10_000,
+  /** A 429's pause ends with a probe; then the pace doubles every step (a few steps back to full pace). */
+  rampStepMs: 500,
+  /** Pause after a 429 without a usable Retry-After: the platform's own windows reset within a second. */
+  defaultRetryAfterMs: 1_000,
+  /** A Retry-After longer than the hour window is a broken header, not a real pause. */
+  maxPauseMs: 3_600_000,
+  /** Resends after 429s; the pause and ramp make each one likely to pass, ten covers a long outage of budget. */
+  rateLimitRetries: 10,
+  /** Without Redis, a replica that never saw the shared counts assumes one other replica (half each). */
+  localShare: 0.5,
+  /** Redis on the same network answers in a few ms; slower than this, the local budget is safer. */
+  redisCommandTimeoutMs: 500,
+} as const;
 
 /** Built from the validated settings (`settings.ts` parses the rule lists); adds cross-setting problems. */
-export function readTrafficConfig(s: Settings, problems: string[]): TrafficConfig {
-  const base = PROFILES[s.GOVERNANCE_RATE_PROFILE];
-  const governanceDefaults: Record<string, number> = { minute: base.minute, hour: base.hour };
-  if (s.GOVERNANCE_RATE_PER_ENDPOINT) governanceDefaults['endpoint-minute'] = ENDPOINT_MINUTE;
+export function readTrafficConfig(s: Settings, profile: RateProfile, problems: string[]): TrafficConfig {
+  const base = PROFILES[profile];
   return {
     governance: {
       rules: rules(
         s.GOVERNANCE_RATE_LIMITS,
         'GOVERNANCE_RATE_LIMITS',
-        s.GOVERNANCE_RATE_WINDOWS,
-        'GOVERNANCE_RATE_WINDOWS',
-        governanceDefaults,
+        { minute: base.minute, hour: base.hour },
         problems,
       ),
       margin: s.GOVERNANCE_RATE_MARGIN,
-      guardMs: s.GOVERNANCE_RATE_GUARD_MS,
     },
+    // No published limits: none unless configured; the concurrency cap still applies.
     calendar: {
-      // No published limits: none unless configured; the concurrency cap still applies.
-      rules: rules(
-        s.CALENDAR_RATE_LIMITS,
-        'CALENDAR_RATE_LIMITS',
-        s.CALENDAR_RATE_WINDOWS,
-        'CALENDAR_RATE_WINDOWS',
-        {},
-        problems,
-      ),
-      margin: s.CALENDAR_RATE_MARGIN,
-      guardMs: s.CALENDAR_RATE_GUARD_MS,
+      rules: rules(s.CALENDAR_RATE_LIMITS, 'CALENDAR_RATE_LIMITS', {}, problems),
+      margin: TRAFFIC_DEFAULTS.calendarMargin,
     },
     queueDeadlineMs: s.UPSTREAM_QUEUE_DEADLINE_MS,
-    requestDeadlineMs: s.UPSTREAM_REQUEST_DEADLINE_MS,
+    requestDeadlineMs: TRAFFIC_DEFAULTS.requestDeadlineMs,
     operationDeadlineMs: s.GATEWAY_OPERATION_DEADLINE_MS,
-    rampStepMs: s.UPSTREAM_RAMP_STEP_MS,
-    defaultRetryAfterMs: s.UPSTREAM_DEFAULT_RETRY_AFTER_MS,
-    maxPauseMs: s.UPSTREAM_MAX_PAUSE_MS,
-    rateLimitRetries: s.UPSTREAM_RATE_LIMIT_RETRIES,
+    rampStepMs: TRAFFIC_DEFAULTS.rampStepMs,
+    defaultRetryAfterMs: TRAFFIC_DEFAULTS.defaultRetryAfterMs,
+    maxPauseMs: TRAFFIC_DEFAULTS.maxPauseMs,
+    rateLimitRetries: TRAFFIC_DEFAULTS.rateLimitRetries,
     maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
     redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
-    localShare: s.GOVERNANCE_LOCAL_SHARE,
-    redisCommandTimeoutMs: s.REDIS_COMMAND_TIMEOUT_MS,
-    // GATEWAY_USAGE_EXTENSION is the setting's earlier name.
-    costExtension: s.GATEWAY_COST_EXTENSION ?? s.GATEWAY_USAGE_EXTENSION ?? true,
+    localShare: TRAFFIC_DEFAULTS.localShare,
+    redisCommandTimeoutMs: TRAFFIC_DEFAULTS.redisCommandTimeoutMs,
+    costExtension: s.GATEWAY_COST_EXTENSION,
   };
 }
 
 /**
- * Defaults, overridden rule by rule by the named limits (`0` drops a rule; windows in ms from the
- * windows setting), then the rules of any window length (`5/10s`, `endpoint:3/1s`).
+ * Defaults, overridden rule by rule by the named limits (`0` drops a rule), then the rules of any
+ * window length (`5/10s`, `endpoint:3/1s`).
  */
-function rules(
-  list: RateList,
-  limitsVar: string,
-  windows: Map<string, number>,
-  windowsVar: string,
-  defaults: Record<string, number>,
-  problems: string[],
-): RateRule[] {
+function rules(list: RateList, setting: string, defaults: Record<string, number>, problems: string[]): RateRule[] {
   const limits = new Map(Object.entries(defaults));
   for (const [k, v] of list.named) limits.set(k, v);
   const out: RateRule[] = [];
-  for (const [name, limit] of limits) {
-    if (limit <= 0) continue;
-    const windowMs =
-      windows.get(name) ?? windows.get(name === 'endpoint-minute' ? 'minute' : name) ?? RATE_WINDOWS_MS[name]!;
-    if (windowMs < 100) problems.push(`${windowsVar}: the ${name} window must be at least 100 ms (got ${windowMs}).`);
-    out.push({ name, limit, windowMs: Math.max(100, windowMs), perEndpoint: name === 'endpoint-minute' });
-  }
+  for (const [name, limit] of limits)
+    if (limit > 0) out.push({ name, limit, windowMs: RATE_WINDOWS_MS[name]!, perEndpoint: name === 'endpoint-minute' });
   for (const c of list.custom) {
-    if (c.windowMs < 100) problems.push(`${limitsVar}: a rule's window must be at least 100 ms (got "${c.text}").`);
+    if (c.windowMs < 100) problems.push(`${setting}: a rule's window must be at least 100 ms (got "${c.text}").`);
     if (c.limit > 0)
       out.push({ name: c.name, limit: c.limit, windowMs: Math.max(100, c.windowMs), perEndpoint: c.perEndpoint });
   }

@@ -6,7 +6,6 @@ import type { CalendarScope } from '../calendar/service.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { GovernanceScope } from '../governance/service.js';
 import type { IdempotencyContext } from './idempotency.js';
-import type { InputLimits } from '../config/config.js';
 import type { LiveScope } from '../live/scope.js';
 import type { Principal } from '../identity/principal.js';
 
@@ -24,8 +23,6 @@ export interface Context {
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
-  /** Caps on string arguments (see `input-limits.ts`); defaults when absent. */
-  inputLimits?: InputLimits;
   /** Idempotency keys of creates (see `idempotency.ts`). */
   idempotency?: IdempotencyContext;
   /** Subscriptions and the change bus mutations publish on. */

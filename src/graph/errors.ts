@@ -55,13 +55,7 @@ function inputToGraphQLError(error: InputError, located?: GraphQLError): GraphQL
   };
   if (error.argument) extensions.argument = error.argument;
   if (error.currentVersion !== undefined) extensions.currentVersion = error.currentVersion;
-  return createGraphQLError(error.message, {
-    nodes: located?.nodes,
-    source: located?.source,
-    positions: located?.positions,
-    path: located?.path,
-    extensions,
-  });
+  return at(error.message, located, extensions);
 }
 
 export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLError): GraphQLError {
@@ -73,13 +67,7 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   if (error.missingScope) extensions.missingScope = error.missingScope;
   if (error.kind === 'outcome-unknown') extensions.applied = error.applied === true ? true : 'unknown';
   if (error.field) extensions.field = error.field;
-  return createGraphQLError(error.message, {
-    nodes: located?.nodes,
-    source: located?.source,
-    positions: located?.positions,
-    path: located?.path,
-    extensions,
-  });
+  return at(error.message, located, extensions);
 }
 
 /**
@@ -105,12 +93,7 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   ) {
     // An error graphql-js raised about the document before execution, e.g. `Variable "$first" got
     // invalid value "x"; Int cannot represent …` or a null for a non-null variable: the client's mistake.
-    return createGraphQLError(error.message, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
-    });
+    return at(error.message, error, { ...error.extensions, code: ErrorCode.BAD_USER_INPUT });
   }
   if (error instanceof GraphQLError && !error.originalError) return error;
   const masked = createGraphQLError(message, {
@@ -122,4 +105,15 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     masked.extensions.originalMessage = original.message;
   }
   return masked;
+}
+
+/** A GraphQL error at the place `located` names (its nodes, source and path), with these extensions. */
+function at(message: string, located: GraphQLError | undefined, extensions: Record<string, unknown>): GraphQLError {
+  return createGraphQLError(message, {
+    nodes: located?.nodes,
+    source: located?.source,
+    positions: located?.positions,
+    path: located?.path,
+    extensions,
+  });
 }

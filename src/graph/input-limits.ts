@@ -1,7 +1,7 @@
 /**
  * Caps on every string argument, checked before any resolver runs (so before any upstream call):
  * names and titles, search texts, long text (descriptions, attribute values) and every other field
- * each have a configurable maximum length (`GATEWAY_MAX_*_LENGTH`), and control characters other
+ * each have a maximum length (INPUT_LIMITS), and control characters other
  * than tab (and, in long text, line breaks) are refused. The category comes from the argument's or
  * input field's name (the table below), so a new argument is capped the day it is added.
  * Ids, slugs, uuids, dates and URLs get their own, stricter checks where they are used.
@@ -17,10 +17,16 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import type { InputLimits } from '../config/config.js';
 import { badInput } from './errors.js';
 
-type Category = keyof InputLimits;
+/**
+ * Longest string argument per category, in characters: the governance platform allows 255 for names
+ * and 500 for search texts; long text matches a TEXT column; every other field (addresses, URLs,
+ * statuses) is short. These are the upstreams' rules, not a deployment's, so they are constants.
+ */
+export const INPUT_LIMITS = { name: 255, search: 500, text: 65_535, field: 2_000 } as const;
+type Category = keyof typeof INPUT_LIMITS;
+type InputLimits = typeof INPUT_LIMITS;
 
 const CATEGORY: Record<string, Category> = {
   search: 'search',
@@ -39,8 +45,6 @@ const CATEGORY: Record<string, Category> = {
   value: 'text',
   formula: 'text',
 };
-
-export const DEFAULT_INPUT_LIMITS: InputLimits = { name: 255, search: 500, text: 65_535, field: 2_000 };
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -88,14 +92,8 @@ export function limitInputs(schema: GraphQLSchema): GraphQLSchema {
           getNamedType(a.type).name !== 'Int' &&
           getNamedType(a.type).name !== 'Float',
       );
-      field.resolve = (
-        source,
-        values: Record<string, unknown>,
-        context: { inputLimits?: InputLimits } | undefined,
-        info,
-      ) => {
-        const limits = context?.inputLimits ?? DEFAULT_INPUT_LIMITS;
-        for (const arg of args) checkValue(values[arg.name], arg.type, arg.name, arg.name, limits);
+      field.resolve = (source, values: Record<string, unknown>, context, info) => {
+        for (const arg of args) checkValue(values[arg.name], arg.type, arg.name, arg.name, INPUT_LIMITS);
         return resolve(source, values, context, info);
       };
     }

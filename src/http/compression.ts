@@ -1,5 +1,5 @@
 /**
- * Response compression (COMPRESSION): brotli or gzip, whichever the client prefers among those it
+ * Response compression: brotli or gzip, whichever the client prefers among those it
  * accepts. Streamed multipart answers (@defer/@stream) are flushed after every chunk so each part
  * reaches the client as soon as it is written; whole answers compress without flushes. Responses
  * that already carry a Content-Encoding pass through: the precompressed GraphiQL page, and SSE,

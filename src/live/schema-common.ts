@@ -12,7 +12,7 @@ export const ChangeOrigin = builder.enumType('ChangeOrigin', {
 });
 
 export const POLL_ARG_HELP =
-  "How often to look for changes made outside the gateway, in seconds; bounded by the gateway's configuration (LIVE_POLL_MIN_INTERVAL_MS, LIVE_POLL_MAX_INTERVAL_MS), its default when omitted. One poller serves every subscriber with the same credential, at the shortest interval asked for.";
+  'How often to look for changes made outside the gateway, in seconds; from 5 to 300, 30 when omitted. One poller serves every subscriber with the same credential, at the shortest interval asked for.';
 
 /** What a one-record subscription sends: the change, and the record as the subscriber reads it now. */
 export interface RecordChange<T> {
@@ -54,7 +54,6 @@ export function recordChangeType<T>(
       }),
       [o.field]: t.field({
         type: o.ref,
-        nullable: true,
         description: `${o.words.the} now, read with the subscriber's credential; null when it no longer reads.`,
         // Pothos cannot work out its result type for a generic T; `ref` is the record's own type.
         resolve: (c) => c.record as never,

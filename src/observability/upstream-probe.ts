@@ -1,7 +1,7 @@
 /**
  * What /ready says about an upstream: one cheap request (a HEAD of the API root, no credentials)
  * through the upstream's own pipeline, so it counts in the account budget and honours a 429
- * pause, and its outcome cached for a few seconds (`READY_PROBE_TTL_MS`) so that frequent probes
+ * pause, and its outcome cached for a few seconds (`observability.readyProbeTtlMs`) so that frequent probes
  * by an orchestrator cost the account almost nothing. Concurrent /ready calls share one probe.
  *
  * `up`: any answer below 500. `down`: a 5xx, a refused or reset connection, no answer in time.

@@ -3,7 +3,9 @@
  * `startReplicas` in replicas.ts): it builds the upstreams from its environment (REDIS_URL shared
  * with the other replicas), gets a token through the governance upstream, prints `ready`, waits for
  * `go` on stdin (sent once every replica is ready), reads the entities in REPLICA_IDS all at once and
- * prints one JSON line: when each request went on the wire and the statuses it got.
+ * prints one JSON line: when each request went on the wire and the statuses it got. REPLICA_GUARD_MS
+ * and REPLICA_REDIS_TIMEOUT_MS set the guard band and Redis command timeout, which are constants of
+ * the gateway, not settings.
  */
 import { once } from 'node:events';
 import { loadConfig } from '../../src/config/config.js';
@@ -11,7 +13,13 @@ import { UsageTracker } from '../../src/core/usage.js';
 import { createUpstreams } from '../../src/app/build-upstreams.js';
 
 const env = process.env;
-const config = loadConfig(env);
+const loaded = loadConfig(env);
+const governance = {
+  ...loaded.traffic.governance,
+  guardMs: env.REPLICA_GUARD_MS ? Number(env.REPLICA_GUARD_MS) : undefined,
+};
+const redisCommandTimeoutMs = Number(env.REPLICA_REDIS_TIMEOUT_MS ?? loaded.traffic.redisCommandTimeoutMs);
+const config = { ...loaded, traffic: { ...loaded.traffic, governance, redisCommandTimeoutMs } };
 const sentAt: number[] = [];
 const upstreams = createUpstreams(config, undefined, {
   request: () => {
@@ -33,7 +41,7 @@ const token = await upstreams.governance.call(
   {
     method: 'POST',
     path: '',
-    url: env.GOVERNANCE_TOKEN_URL!,
+    url: config.governance.tokenUrl!,
     body: Buffer.from(await encoded.arrayBuffer()),
     headers: { 'content-type': encoded.headers.get('content-type')! },
     idempotent: false,

@@ -37,7 +37,7 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 export interface StackOptions {
   governance?: GovernanceEmulatorOptions;
   calendar?: CalendarEmulatorOptions;
-  /** Environment variables on top of the emulator URLs and credentials (e.g. GATEWAY_MAX_PAGE_SIZE). */
+  /** Environment variables on top of the emulator URLs and credentials (e.g. CACHE_TTL_MS). */
   env?: Record<string, string>;
   /** Last word on the configuration. */
   configure?: (config: Config) => Config;

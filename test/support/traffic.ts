@@ -43,7 +43,7 @@ export function gateEnv(emulator: GovernanceEmulator): Record<string, string> {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     GOVERNANCE_URL: emulator.origin,
-    GOVERNANCE_TOKEN_URL: emulator.tokenUrl,
+    GOVERNANCE_RATE_PROFILE: 'production',
     GOVERNANCE_CLIENT_ID: emulator.clients.full.clientId,
     GOVERNANCE_CLIENT_SECRET: emulator.clients.full.clientSecret,
     // Not used by these tests; createUpstreams needs both.
@@ -51,13 +51,14 @@ export function gateEnv(emulator: GovernanceEmulator): Record<string, string> {
   };
 }
 
-export async function startGate(emulator: GovernanceEmulator, env: Record<string, string> = {}): Promise<Gate> {
-  const config = loadConfig({
-    ...gateEnv(emulator),
-    UPSTREAM_RETRY_BASE_MS: '10',
-    UPSTREAM_RETRY_MAX_MS: '50',
-    ...env,
-  });
+/** A governance-only gateway's upstreams; `configure` has the last word on the config (fixed values, e.g. the ramp step). */
+export async function startGate(
+  emulator: GovernanceEmulator,
+  env: Record<string, string> = {},
+  configure: (config: Config) => Config = (c) => c,
+): Promise<Gate> {
+  const loaded = loadConfig({ ...gateEnv(emulator), ...env });
+  const config = configure({ ...loaded, retry: { ...loaded.retry, baseDelayMs: 10, maxDelayMs: 50 } });
   const events: TrafficEvent[] = [];
   const sentAt: number[] = [];
   const upstreams = createUpstreams(

@@ -26,9 +26,9 @@ ImageSizeRef.implement({
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'The size name, e.g. `thumbnail` or `medium`.' }),
     url: t.exposeString('url', { nullable: false, description: 'The URL of the image file in this size.' }),
-    width: t.exposeInt('width', { nullable: true, description: 'The width in pixels, when known.' }),
-    height: t.exposeInt('height', { nullable: true, description: 'The height in pixels, when known.' }),
-    mimeType: t.exposeString('mimeType', { nullable: true, description: 'The MIME type of the file, when known.' }),
+    width: t.exposeInt('width', { description: 'The width in pixels, when known.' }),
+    height: t.exposeInt('height', { description: 'The height in pixels, when known.' }),
+    mimeType: t.exposeString('mimeType', { description: 'The MIME type of the file, when known.' }),
   }),
 });
 
@@ -37,12 +37,9 @@ ImageRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress attachment id of the image.' }),
     url: t.exposeString('url', { nullable: false, description: 'The URL of the full-size image.' }),
-    width: t.exposeInt('width', { nullable: true, description: 'The full-size width in pixels, when known.' }),
-    height: t.exposeInt('height', { nullable: true, description: 'The full-size height in pixels, when known.' }),
-    extension: t.exposeString('extension', {
-      nullable: true,
-      description: 'The file extension, e.g. `jpg`, when known.',
-    }),
+    width: t.exposeInt('width', { description: 'The full-size width in pixels, when known.' }),
+    height: t.exposeInt('height', { description: 'The full-size height in pixels, when known.' }),
+    extension: t.exposeString('extension', { description: 'The file extension, e.g. `jpg`, when known.' }),
     sizes: t.field({
       nullable: false,
       type: [ImageSizeRef],
@@ -56,15 +53,12 @@ CostDetailsRef.implement({
   description: 'The cost of an event as numbers and currency, for formatting it yourself.',
   fields: (t) => ({
     currencySymbol: t.exposeString('currencySymbol', {
-      nullable: true,
       description: 'The currency symbol, e.g. `$`, when the event has one.',
     }),
     currencyCode: t.exposeString('currencyCode', {
-      nullable: true,
       description: 'The ISO 4217 currency code, e.g. `USD`, when the event has one.',
     }),
     currencyPosition: t.exposeString('currencyPosition', {
-      nullable: true,
       description: 'Whether the symbol goes before (`prefix`) or after (`postfix`) the amount.',
     }),
     values: t.exposeFloatList('values', {

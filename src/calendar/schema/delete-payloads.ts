@@ -27,7 +27,6 @@ function payload<T extends { id: number | string; status?: string | null }>(
       }),
       node: t.field({
         type: ref as typeof EventRef,
-        nullable: true,
         description: trash
           ? `The ${what.replace(/^an? /, '')} as the trash left it (\`postStatus\` TRASH).`
           : `The ${what.replace(/^an? /, '')} as it was.`,
@@ -42,7 +41,6 @@ function payload<T extends { id: number | string; status?: string | null }>(
       ...(trash
         ? {
             status: t.string({
-              nullable: true,
               description: "The record's post status after the delete, `trash`.",
               deprecationReason: MOVE,
               resolve: (p) => p.node?.status ?? null,

@@ -1,14 +1,15 @@
 /**
  * The events filter: every filter of `GET /events`. Dates are DateTime (ISO 8601 with an offset, or
  * the site's wall clock `YYYY-MM-DD HH:MM:SS`) or, for whole days, Date; they are checked again
- * against the upstream's rules before any call (see `../inputs.ts`).
+ * against the upstream's rules before any call (see `../inputs.ts`, whose `EventFilterInput` types it).
  */
 import { builder } from '../../graph/builder.js';
+import type { EventFilterInput } from '../inputs.js';
 import { PostStatus } from './post-status.js';
 
 const DATE_HELP = "A wall clock without an offset is read in the site's time zone.";
 
-export const EventFilter = builder.inputType('EventFilter', {
+export const EventFilter = builder.inputRef<EventFilterInput>('EventFilter').implement({
   description:
     'Conditions on the events listed; all optional, combined with AND. Without dates the upstream lists events from yesterday to 24 months ahead.',
   fields: (t) => ({
@@ -67,3 +68,12 @@ export const EventFilter = builder.inputType('EventFilter', {
     geolocLng: t.float({ description: 'The longitude to search near; give it together with `geolocLat`.' }),
   }),
 });
+
+/** The `filter` of a record's `events`: any condition but the record's own (`field`), which it decides. */
+export const recordEventsArgs = (field: 'venues' | 'organizers' | 'categories' | 'tags', record: string) =>
+  builder.args((t) => ({
+    filter: t.field({
+      type: EventFilter,
+      description: `Further conditions on the events; not \`${field}\`, which this ${record} decides.`,
+    }),
+  }));

@@ -21,8 +21,16 @@ const DATE_HELP =
 /** What `updateEvent` lets `null` clear (see docs/api-conventions.md). */
 const CLEARABLE = ['venueId', 'organizerIds'] as const;
 
+/** The graph's event input: the writer's (`../writes.ts`) with whole days and the PostStatus enum. */
+type EventArgs = Omit<EventInput, 'status'> & {
+  startDay?: string | null;
+  endDay?: string | null;
+  postStatus?: PostStatusValue | null;
+  status?: string | null;
+};
+
 const eventFields = (create: boolean) =>
-  builder.inputType(create ? 'CreateEventInput' : 'UpdateEventInput', {
+  builder.inputRef<EventArgs>(create ? 'CreateEventInput' : 'UpdateEventInput').implement({
     description: create ? 'A new calendar event.' : 'Changes to a calendar event; fields left out keep their values.',
     fields: (t) => ({
       title: t.string({ required: create, description: 'The title as plain text.' }),
@@ -94,13 +102,6 @@ const eventFields = (create: boolean) =>
 const CreateEventInput = eventFields(true);
 const UpdateEventInput = eventFields(false);
 
-type EventArgs = Omit<EventInput, 'status'> & {
-  startDay?: string | null;
-  endDay?: string | null;
-  postStatus?: PostStatusValue | null;
-  status?: string | null;
-};
-
 /** The graph's input as the writer's: whole days become wall clocks of an all-day event, and the status one string. */
 function eventInput(input: EventArgs, create: boolean): EventInput {
   const { startDay, endDay, postStatus, status, ...rest } = input;
@@ -125,7 +126,6 @@ builder.mutationFields((t) => ({
   createEvent: t.field({
     ...requires('calendar:write'),
     type: EventRef,
-    nullable: true,
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: {
       input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }),
@@ -148,7 +148,6 @@ builder.mutationFields((t) => ({
   updateEvent: t.field({
     ...requires('calendar:write'),
     type: EventRef,
-    nullable: true,
     description:
       'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
     args: {
@@ -174,7 +173,6 @@ builder.mutationFields((t) => ({
   deleteEvent: t.field({
     ...requires('calendar:write'),
     type: DeleteEventPayload,
-    nullable: true,
     description:
       'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
     args: {

@@ -4,6 +4,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { eventVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, recordRef } from '../inputs.js';
@@ -36,16 +37,8 @@ EventRef.implement({
       nullable: false,
       description: 'The global ids of the sites the event was imported through, its own first.',
     }),
-    authorId: t.exposeID('authorId', {
-      nullable: true,
-      description: 'The WordPress user id of the author, when the event has one.',
-    }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (e) => eventVersion(e),
-    }),
+    authorId: t.exposeID('authorId', { description: 'The WordPress user id of the author, when the event has one.' }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => eventVersion(e) }),
     status: t.exposeString('status', {
       nullable: false,
       description:
@@ -89,19 +82,15 @@ EventRef.implement({
       resolve: (e) => e.endDate,
     }),
     allDay: t.exposeBoolean('allDay', {
-      nullable: true,
       description: 'Whether the event lasts whole days; null when hidden by a password.',
     }),
     timezone: t.exposeString('timezone', {
-      nullable: true,
       description: "The event's time zone, e.g. `Europe/Berlin` or `UTC+2`, when it has one.",
     }),
     timezoneAbbr: t.exposeString('timezoneAbbr', {
-      nullable: true,
       description: 'The abbreviation of the time zone at the start, e.g. `CET`, when known.',
     }),
     cost: t.exposeString('cost', {
-      nullable: true,
       description: 'The cost as the site displays it, e.g. `$5 – $20` or `Free`; null when there is none.',
     }),
     costDetails: t.field({
@@ -111,35 +100,26 @@ EventRef.implement({
       resolve: (e) => e.costDetails,
     }),
     website: t.exposeString('website', {
-      nullable: true,
       description: "The event's website (the upstream falls back to the event page), when there is one.",
     }),
     showMap: t.exposeBoolean('showMap', {
-      nullable: true,
       description: 'Whether the site shows a map of the venue; null when hidden by a password.',
     }),
     showMapLink: t.exposeBoolean('showMapLink', {
-      nullable: true,
       description: 'Whether the site shows a link to a map of the venue; null when hidden by a password.',
     }),
     hideFromListings: t.exposeBoolean('hideFromListings', {
-      nullable: true,
       description: 'Whether the event is hidden from calendar lists (such events never appear in `events`).',
     }),
-    sticky: t.exposeBoolean('sticky', {
-      nullable: true,
-      description: 'Whether the event is pinned to the top of month views.',
-    }),
-    featured: t.exposeBoolean('featured', { nullable: true, description: 'Whether the event is featured.' }),
+    sticky: t.exposeBoolean('sticky', { description: 'Whether the event is pinned to the top of month views.' }),
+    featured: t.exposeBoolean('featured', { description: 'Whether the event is featured.' }),
     image: t.field({
       type: ImageRef,
-      nullable: true,
       description: 'The featured image, or null when there is none.',
       resolve: (e) => e.image,
     }),
     venue: t.field({
       type: VenueRef,
-      nullable: true,
       description: 'The venue of the event (the first, when there are several), or null.',
       resolve: (e) => e.venues[0] ?? null,
     }),
@@ -170,13 +150,11 @@ EventRef.implement({
     }),
     publishedAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the event post was published (not when the event happens).',
       resolve: (e) => e.publishedAt,
     }),
     modifiedAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the event post was last changed.',
       resolve: (e) => e.modifiedAt,
     }),
@@ -187,7 +165,6 @@ builder.queryFields((t) => ({
   event: t.field({
     ...requires('calendar:read'),
     type: EventRef,
-    nullable: true,
     description: 'One event by id or by slug (give exactly one); null when there is no such event.',
     args: {
       id: t.arg.id({ description: "The event's WordPress id." }),
@@ -211,7 +188,6 @@ builder.queryFields((t) => ({
     {
       ...requires('calendar:read'),
       type: EventRef,
-      nullable: true,
       description:
         'Events in start order, filtered; `first` may exceed the upstream page of 50 up to the configured maximum.',
       args: { filter: t.arg({ type: EventFilter, description: 'Conditions on the events listed.' }) },

@@ -1,12 +1,32 @@
 /**
  * Input types for venues, organizers, categories and tags, shared by their own mutations and by
- * `createEvent`'s inline venue and organizers.
+ * `createEvent`'s inline venue and organizers. Each is typed by the writer's input shape
+ * (`../writes.ts`), so a field of the wrong type fails to compile.
  */
-import { builder } from '../../graph/builder.js';
+import { builder, type SchemaTypes } from '../../graph/builder.js';
+import type { OrganizerInput, TermInput, VenueInput } from '../writes.js';
 import { PostStatus } from './post-status.js';
 
+type InputFields = PothosSchemaTypes.InputFieldBuilder<
+  PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>,
+  'InputObject'
+>;
+
+/** The fields venue and organizer inputs share. */
+const linkedPostFields = (t: InputFields, phone: string) => ({
+  phone: t.string({ description: phone }),
+  website: t.string({ description: 'The website URL.' }),
+  description: t.string({ description: 'The description, as HTML.' }),
+  postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
+  status: t.string({
+    description: 'The post status as the upstream spells it, e.g. `publish`.',
+    deprecationReason: 'Use `postStatus`, the PostStatus enum.',
+  }),
+  image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+});
+
 const venueFields = (name: string, create: boolean) =>
-  builder.inputType(name, {
+  builder.inputRef<VenueInput>(name).implement({
     description: create ? 'A new venue.' : 'Changes to a venue; fields left out keep their values.',
     fields: (t) => ({
       name: t.string({ required: create, description: 'The venue name.' }),
@@ -17,40 +37,24 @@ const venueFields = (name: string, create: boolean) =>
       state: t.string({ description: 'The state.' }),
       stateProvince: t.string({ description: 'The state or province as one value.' }),
       zip: t.string({ description: 'The postal code.' }),
-      phone: t.string({ description: 'The phone number.' }),
-      website: t.string({ description: 'The website URL.' }),
-      description: t.string({ description: 'The description, as HTML.' }),
-      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-      status: t.string({
-        description: 'The post status as the upstream spells it, e.g. `publish`.',
-        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-      }),
-      image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+      ...linkedPostFields(t, 'The phone number.'),
       showMap: t.boolean({ description: 'Whether to show a map of the venue.' }),
       showMapLink: t.boolean({ description: 'Whether to show a link to a map of the venue.' }),
     }),
   });
 
 const organizerFields = (name: string, create: boolean) =>
-  builder.inputType(name, {
+  builder.inputRef<OrganizerInput>(name).implement({
     description: create ? 'A new organizer.' : 'Changes to an organizer; fields left out keep their values.',
     fields: (t) => ({
       name: t.string({ required: create, description: 'The organizer name.' }),
       email: t.string({ description: 'The contact email address.' }),
-      phone: t.string({ description: 'The contact phone number.' }),
-      website: t.string({ description: 'The website URL.' }),
-      description: t.string({ description: 'The description, as HTML.' }),
-      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-      status: t.string({
-        description: 'The post status as the upstream spells it, e.g. `publish`.',
-        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-      }),
-      image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
+      ...linkedPostFields(t, 'The contact phone number.'),
     }),
   });
 
 const termFields = (name: string, create: boolean, hierarchical: boolean) =>
-  builder.inputType(name, {
+  builder.inputRef<TermInput>(name).implement({
     description: create
       ? `A new event ${hierarchical ? 'category' : 'tag'}.`
       : `Changes to an event ${hierarchical ? 'category' : 'tag'}; fields left out keep their values.`,

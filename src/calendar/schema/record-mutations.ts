@@ -42,7 +42,6 @@ builder.mutationFields((t) => {
     createVenue: t.field({
       ...requires('calendar:write'),
       type: VenueRef,
-      nullable: true,
       description: 'Creates a venue.',
       args: {
         input: t.arg({ type: VenueInputFields, required: true, description: 'The new venue.' }),
@@ -53,7 +52,6 @@ builder.mutationFields((t) => {
     updateVenue: t.field({
       ...requires('calendar:write'),
       type: VenueRef,
-      nullable: true,
       description: 'Changes the given fields of a venue found by id or slug.',
       args: {
         ...idOrSlug('venue'),
@@ -65,7 +63,6 @@ builder.mutationFields((t) => {
     deleteVenue: t.field({
       ...requires('calendar:write'),
       type: DeleteVenuePayload,
-      nullable: true,
       description:
         'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
       args: idOrSlug('venue'),
@@ -74,7 +71,6 @@ builder.mutationFields((t) => {
     createOrganizer: t.field({
       ...requires('calendar:write'),
       type: OrganizerRef,
-      nullable: true,
       description: 'Creates an organizer.',
       args: {
         input: t.arg({ type: OrganizerInputFields, required: true, description: 'The new organizer.' }),
@@ -85,7 +81,6 @@ builder.mutationFields((t) => {
     updateOrganizer: t.field({
       ...requires('calendar:write'),
       type: OrganizerRef,
-      nullable: true,
       description: 'Changes the given fields of an organizer found by id or slug.',
       args: {
         ...idOrSlug('organizer'),
@@ -97,7 +92,6 @@ builder.mutationFields((t) => {
     deleteOrganizer: t.field({
       ...requires('calendar:write'),
       type: DeleteOrganizerPayload,
-      nullable: true,
       description:
         'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
       args: idOrSlug('organizer'),
@@ -106,7 +100,6 @@ builder.mutationFields((t) => {
     createCategory: t.field({
       ...requires('calendar:write'),
       type: CategoryRef,
-      nullable: true,
       description: 'Creates an event category.',
       args: {
         input: t.arg({ type: CreateCategoryInput, required: true, description: 'The new category.' }),
@@ -117,7 +110,6 @@ builder.mutationFields((t) => {
     updateCategory: t.field({
       ...requires('calendar:write'),
       type: CategoryRef,
-      nullable: true,
       description: 'Changes the given fields of an event category.',
       args: {
         ...termId('category'),
@@ -129,7 +121,6 @@ builder.mutationFields((t) => {
     deleteCategory: t.field({
       ...requires('calendar:write'),
       type: DeleteCategoryPayload,
-      nullable: true,
       description:
         'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
       args: termId('category'),
@@ -138,7 +129,6 @@ builder.mutationFields((t) => {
     createTag: t.field({
       ...requires('calendar:write'),
       type: TagRef,
-      nullable: true,
       description: 'Creates an event tag.',
       args: {
         input: t.arg({ type: CreateTagInput, required: true, description: 'The new tag.' }),
@@ -149,7 +139,6 @@ builder.mutationFields((t) => {
     updateTag: t.field({
       ...requires('calendar:write'),
       type: TagRef,
-      nullable: true,
       description: 'Changes the given fields of an event tag.',
       args: {
         ...termId('tag'),
@@ -161,7 +150,6 @@ builder.mutationFields((t) => {
     deleteTag: t.field({
       ...requires('calendar:write'),
       type: DeleteTagPayload,
-      nullable: true,
       description: 'Deletes an event tag for good (terms have no trash); NOT_FOUND when there is no such tag.',
       args: termId('tag'),
       resolve: deleteByIdResolver((writes, id) => writes.deleteTag(id)),

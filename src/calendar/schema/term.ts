@@ -3,11 +3,12 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
 import { eventsOf, pagedConnection } from './paged.js';
-import { EventFilter } from './event-filter.js';
+import { recordEventsArgs } from './event-filter.js';
 import { CategoryConnection, CategoryRef, EventConnection, EventRef, TagConnection, TagRef } from './refs.js';
 
 export const TermOrder = builder.enumType('TermOrder', {
@@ -93,32 +94,22 @@ CategoryRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the category.' }),
     name: t.exposeString('name', { nullable: false, description: 'The category name as plain text.' }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (c) => termVersion(c),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the category.' }),
     description: t.exposeString('description', {
       nullable: false,
       description: 'The description; empty when there is none.',
     }),
     count: t.exposeInt('count', { nullable: false, description: 'How many events are in the category.' }),
-    url: t.exposeString('url', {
-      nullable: true,
-      description: 'The public archive page of the category, when the upstream sends it.',
-    }),
+    url: t.exposeString('url', { description: 'The public archive page of the category, when the upstream sends it.' }),
     parent: t.field({
       type: CategoryRef,
-      nullable: true,
       description: 'The parent category, or null for a top-level category.',
       resolve: (c, _args, { calendar }) => (c.parentId ? calendar.loaders.category.load(c.parentId) : null),
     }),
     children: t.connection(
       {
         type: CategoryRef,
-        nullable: true,
         description: 'The direct subcategories, including those without events.',
         resolve: (c, args, { calendar }) => {
           const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
@@ -136,15 +127,9 @@ CategoryRef.implement({
     events: t.connection(
       {
         type: EventRef,
-        nullable: true,
         description:
           "Events in this category, in start order (the upstream's default window unless the filter gives dates).",
-        args: {
-          filter: t.arg({
-            type: EventFilter,
-            description: 'Further conditions on the events; not `categories`, which this category decides.',
-          }),
-        },
+        args: recordEventsArgs('categories', 'category'),
         resolve: (c, args, { calendar }) => eventsOf(calendar, args, 'categories', c.id),
       },
       EventConnection,
@@ -157,34 +142,20 @@ TagRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the tag.' }),
     name: t.exposeString('name', { nullable: false, description: 'The tag name as plain text.' }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (c) => termVersion(c),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the tag.' }),
     description: t.exposeString('description', {
       nullable: false,
       description: 'The description; empty when there is none.',
     }),
     count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),
-    url: t.exposeString('url', {
-      nullable: true,
-      description: 'The public archive page of the tag, when the upstream sends it.',
-    }),
+    url: t.exposeString('url', { description: 'The public archive page of the tag, when the upstream sends it.' }),
     events: t.connection(
       {
         type: EventRef,
-        nullable: true,
         description:
           "Events with this tag, in start order (the upstream's default window unless the filter gives dates).",
-        args: {
-          filter: t.arg({
-            type: EventFilter,
-            description: 'Further conditions on the events; not `tags`, which this tag decides.',
-          }),
-        },
+        args: recordEventsArgs('tags', 'tag'),
         resolve: (tag, args, { calendar }) => eventsOf(calendar, args, 'tags', tag.id),
       },
       EventConnection,
@@ -196,7 +167,6 @@ builder.queryFields((t) => ({
   category: t.field({
     ...requires('calendar:read'),
     type: CategoryRef,
-    nullable: true,
     description: 'One event category by id; null when there is no such category.',
     args: { id: t.arg.id({ required: true, description: "The category's WordPress term id." }) },
     resolve: (_root, args, { calendar }) => calendar.loaders.category.load(recordId(args.id, 'id')),
@@ -205,7 +175,6 @@ builder.queryFields((t) => ({
     {
       ...requires('calendar:read'),
       type: CategoryRef,
-      nullable: true,
       description: 'Event categories, filtered.',
       args: {
         ...termFields('categories'),
@@ -221,7 +190,6 @@ builder.queryFields((t) => ({
   tag: t.field({
     ...requires('calendar:read'),
     type: TagRef,
-    nullable: true,
     description: 'One event tag by id; null when there is no such tag.',
     args: { id: t.arg.id({ required: true, description: "The tag's WordPress term id." }) },
     resolve: (_root, args, { calendar }) => calendar.loaders.tag.load(recordId(args.id, 'id')),
@@ -230,7 +198,6 @@ builder.queryFields((t) => ({
     {
       ...requires('calendar:read'),
       type: TagRef,
-      nullable: true,
       description: 'Event tags, filtered.',
       args: termFields('tags'),
       resolve: (_root, args, { calendar }) => {

@@ -28,18 +28,15 @@ AttributeOptionRef.implement({
   description: 'An option of a select attribute.',
   fields: (t) => ({
     id: t.id({
-      nullable: true,
       description: "The option's uuid (the value an entity attribute stores).",
       resolve: (o) => o.id ?? null,
     }),
     option: t.exposeString('option', { nullable: false, description: "The option's label." }),
     optionKey: t.string({
-      nullable: true,
       description: "The option's localisation key.",
       resolve: (o) => o.optionKey ?? null,
     }),
     enabled: t.boolean({
-      nullable: true,
       description: 'Whether the option can be selected.',
       resolve: (o) => o.enabled ?? null,
     }),
@@ -63,12 +60,10 @@ SchemaAttributeRef.implement({
     id: t.exposeID('id', { nullable: false, description: "The attribute's uuid." }),
     name: t.exposeString('name', { nullable: false, description: "The attribute's name." }),
     nameKey: t.string({
-      nullable: true,
       description: 'The localisation key of the name.',
       resolve: (a) => a.nameKey ?? null,
     }),
     description: t.string({
-      nullable: true,
       description: 'What the attribute records.',
       resolve: (a) => a.description ?? null,
     }),
@@ -79,7 +74,6 @@ SchemaAttributeRef.implement({
     }),
     responseType: t.field({
       type: AttributeResponseType,
-      nullable: true,
       description: 'How the attribute is answered.',
       resolve: (a) => (a.responseType && responseTypes.has(a.responseType) ? a.responseType : null),
     }),
@@ -91,84 +85,68 @@ SchemaAttributeRef.implement({
     }),
     enabled: t.exposeBoolean('enabled', { nullable: false, description: 'Whether the attribute is switched on.' }),
     required: t.boolean({
-      nullable: true,
       description: 'Whether records must answer the attribute.',
       resolve: (a) => a.required ?? null,
     }),
     encrypted: t.boolean({
-      nullable: true,
       description: 'Whether values are stored encrypted.',
       resolve: (a) => a.encrypted ?? null,
     }),
     allowOther: t.boolean({
-      nullable: true,
       description: 'Whether an answer outside the options is allowed.',
       resolve: (a) => a.allowOther ?? null,
     }),
     schemaName: t.string({
-      nullable: true,
       description: 'The name of the schema the attribute belongs to.',
       resolve: (a) => a.schemaName ?? null,
     }),
     schemaId: t.id({
-      nullable: true,
       description: 'The uuid of the schema the attribute belongs to.',
       resolve: (a) => a.schemaId ?? null,
     }),
     maxSelectedOptions: t.int({
-      nullable: true,
       description: 'How many options a multi-select answer may hold, when limited.',
       resolve: (a) => a.multiSelectMaxOptionValues ?? a.maxMultiSelectAllowedOptionValues ?? null,
     }),
     formula: t.string({
-      nullable: true,
       description: 'The formula of a formula attribute.',
       resolve: (a) => a.formula ?? null,
     }),
     descriptionKey: t.string({
-      nullable: true,
       description: 'The localisation key of the description.',
       resolve: (a) => a.descriptionKey ?? null,
     }),
     mappedFieldName: t.string({
-      nullable: true,
       description:
         'The storage column the field name maps to, e.g. `attributeTextValue.value1`; null for select attributes.',
       resolve: (a) => a.mappedFieldName ?? null,
     }),
     readOnly: t.boolean({
-      nullable: true,
       description: "Whether records may not change the attribute's value.",
       resolve: (a) => a.readOnly ?? null,
     }),
     baseAttribute: t.boolean({
-      nullable: true,
       description: 'Whether the attribute is built into the entity type (false for attributes a tenant added).',
       resolve: (a) => a.baseAttribute ?? null,
     }),
     hidden: t.boolean({
-      nullable: true,
       description: 'Whether the attribute is hidden from forms.',
       resolve: (a) => a.hidden ?? null,
     }),
     optionType: t.string({
-      nullable: true,
       description:
         "Where a select attribute's options come from (`None`, `Static` or `Dynamic`; the platform may send them in lower case).",
       resolve: (a) => a.optionType ?? null,
     }),
     responseSubType: t.string({
-      nullable: true,
       description: 'A finer kind of answer (`STANDARD`, `FORMULA` or `MATRIX`), when the platform sets one.',
       resolve: (a) => a.responseSubType ?? null,
     }),
     responseMaxLength: t.int({
-      nullable: true,
       description: 'The longest answer the attribute takes, in characters, when limited.',
       resolve: (a) => a.responseMaxLength ?? null,
     }),
     scoreLevelName: t.string({
-      nullable: true,
       description: 'The name of the scale of a score or level attribute.',
       resolve: (a) => a.scoreLevelName ?? null,
     }),
@@ -178,29 +156,24 @@ SchemaAttributeRef.implement({
       resolve: (a) => a.referenceCategoryIds ?? [],
     }),
     metadata: t.string({
-      nullable: true,
       description: 'Free-form metadata the platform keeps with the attribute (a JSON string).',
       resolve: (a) => a.metadata ?? null,
     }),
     createdBy: t.string({
-      nullable: true,
       description: 'Who created the attribute, as the platform names them (an email address or a user id).',
       resolve: (a) => a.createdBy ?? null,
     }),
     createdAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the attribute was created.',
       resolve: (a) => a.createdTime ?? null,
     }),
     lastModifiedBy: t.string({
-      nullable: true,
       description: 'Who last changed the attribute, as the platform names them.',
       resolve: (a) => a.lastModifiedBy ?? null,
     }),
     updatedAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the attribute was last changed.',
       resolve: (a) => a.lastModifiedTime ?? null,
     }),
@@ -289,7 +262,6 @@ builder.mutationFields((t) => ({
   addAttributeOptions: t.field({
     ...requires('governance:write'),
     type: SchemaAttributeRef,
-    nullable: true,
     description:
       'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',
     args: {

@@ -10,18 +10,9 @@ UserRef.implement({
   description: 'A user of the governance platform, as recorded in audit fields.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The user's uuid." }),
-    name: t.exposeString('name', {
-      nullable: true,
-      description: "The user's display name, when the platform has one.",
-    }),
-    email: t.exposeString('email', {
-      nullable: true,
-      description: "The user's email address, when the platform has one.",
-    }),
-    initials: t.exposeString('initials', {
-      nullable: true,
-      description: "The user's initials, when the platform has them.",
-    }),
+    name: t.exposeString('name', { description: "The user's display name, when the platform has one." }),
+    email: t.exposeString('email', { description: "The user's email address, when the platform has one." }),
+    initials: t.exposeString('initials', { description: "The user's initials, when the platform has them." }),
   }),
 });
 
@@ -43,20 +34,13 @@ export const AttributeGroup = builder.enumType('AttributeGroup', {
 AttributeValueRef.implement({
   description: 'One value of an attribute: a text, or a selected option.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: true, description: "The selected option's uuid; null for a free-text value." }),
+    id: t.exposeID('id', { description: "The selected option's uuid; null for a free-text value." }),
     value: t.exposeString('value', { nullable: false, description: "The text, or the selected option's label." }),
     valueKey: t.exposeString('valueKey', {
-      nullable: true,
       description: 'The localisation key of a selected option; null for a free-text value.',
     }),
-    displayLabel: t.exposeString('displayLabel', {
-      nullable: true,
-      description: 'A label for display, when the platform sends one.',
-    }),
-    colorCode: t.exposeString('colorCode', {
-      nullable: true,
-      description: 'The colour of a selected option, when it has one.',
-    }),
+    displayLabel: t.exposeString('displayLabel', { description: 'A label for display, when the platform sends one.' }),
+    colorCode: t.exposeString('colorCode', { description: 'The colour of a selected option, when it has one.' }),
     disabled: t.exposeBoolean('disabled', {
       nullable: false,
       description: 'Whether the value (or its option) has been disabled.',

@@ -39,13 +39,11 @@ const RelationshipEnds = builder.objectRef<[string, string]>('RelationshipEnds')
     }),
     firstKind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'The kind of the first end; null outside AI governance (e.g. vendors).',
       resolve: (e) => kindOf(e[0]),
     }),
     secondKind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'The kind of the second end; null outside AI governance.',
       resolve: (e) => kindOf(e[1]),
     }),
@@ -60,17 +58,14 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
       description: "The type's name, e.g. `ai-system-composition`; `createLink` takes it as `relationshipType`.",
     }),
     id: t.id({
-      nullable: true,
       description: "The type's uuid (the `linkTypeId` of its links), once configured or seen.",
       resolve: (r) => r.id,
     }),
     forwardLabel: t.string({
-      nullable: true,
       description: 'The label read from the first end to the second, e.g. `is composed of`.',
       resolve: (r) => r.forwardLabel,
     }),
     reverseLabel: t.string({
-      nullable: true,
       description: 'The label read from the second end to the first.',
       resolve: (r) => r.reverseLabel,
     }),
@@ -93,9 +88,8 @@ const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implem
   description: "A stage of an entity type's workflow, as `moveEntityToStage` takes it by name.",
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
-    id: t.id({ nullable: true, description: "The stage's uuid, once seen.", resolve: (s) => s.id }),
+    id: t.id({ description: "The stage's uuid, once seen.", resolve: (s) => s.id }),
     sequence: t.int({
-      nullable: true,
       description: "The stage's position in the workflow, from 1, when known.",
       resolve: (s) => s.sequence,
     }),
@@ -125,12 +119,10 @@ const KnownOptionRef = builder.objectRef<KnownOption>('KnownAttributeOption').im
   fields: (t) => ({
     option: t.exposeString('option', { nullable: false, description: "The option's label, e.g. `Audio`." }),
     id: t.id({
-      nullable: true,
       description: "The option's uuid (what a filter or an attribute value takes), once configured or seen.",
       resolve: (o) => o.id,
     }),
     optionKey: t.string({
-      nullable: true,
       description: 'The localisation key of the option, when seen.',
       resolve: (o) => o.optionKey,
     }),
@@ -186,7 +178,6 @@ builder.queryField('relationshipTypes', (t) =>
 builder.objectFields(EntityTypeRef, (t) => ({
   workflow: t.field({
     type: WorkflowRef,
-    nullable: true,
     description: `The workflow of records of this type, with its stages; null when the type has no workflow. ${SOURCES}`,
     resolve: async (type, _args, ctx) => {
       const stages = ctx.governance.discovery.workflowStages(type.name);

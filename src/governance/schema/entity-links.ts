@@ -7,7 +7,7 @@ import { builder } from '../../graph/builder.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { kindOf } from './kind.js';
 import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
-import { checkPaging, governanceConnection, searchArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg } from './validate.js';
 
 const LinkOrder = builder.enumType('EntityLinkOrder', {
   description: "The order of an entity's links.",
@@ -132,15 +132,6 @@ builder.objectField(EntityRef, 'links', (t) =>
         );
       },
     },
-    {
-      name: 'EntityLinkConnection',
-      description: "A page of an entity's links.",
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntityLinkEdge',
-      description: 'A link in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('EntityLink', "A page of an entity's links.", 'A link in a page, with its cursor.'),
   ),
 );

@@ -87,7 +87,6 @@ const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('Delet
     deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the record that was deleted.' }),
     node: t.field({
       type: EntityRef,
-      nullable: true,
       description:
         "The record as it was just before the delete. The upstream's delete answers no body, so selecting this costs one read before the delete.",
       resolve: (p) => p.node,
@@ -130,7 +129,6 @@ builder.mutationFields((t) => ({
   updateEntity: t.field({
     ...requires('governance:write'),
     type: EntityRef,
-    nullable: true,
     description: 'Changes a record and returns it; NOT_FOUND when there is no record with that id.',
     args: {
       id: t.arg.id({ required: true, description: "The record's uuid." }),
@@ -167,7 +165,6 @@ builder.mutationFields((t) => ({
   deleteEntity: t.field({
     ...requires('governance:delete'),
     type: DeleteEntityPayload,
-    nullable: true,
     description:
       'Deletes a record (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no record with that id (a second delete too).',
     args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },

@@ -8,7 +8,7 @@ import { listKeyOf } from '../../graph/paging.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
   description:
@@ -35,7 +35,6 @@ EntitySummaryRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: "The record's AI governance kind.",
       resolve: (e) => kindOf(e.entityType?.name),
     }),
@@ -55,7 +54,6 @@ EntitySummaryRef.implement({
     }),
     entity: t.field({
       type: EntityRef,
-      nullable: true,
       description: 'The full record (one upstream read per record, shared within the request).',
       resolve: (e, _a, ctx) => ctx.governance.loaders.entity.load(e.id),
     }),
@@ -104,15 +102,6 @@ builder.queryField('entitySummaries', (t) =>
         });
       },
     },
-    {
-      name: 'EntitySummaryConnection',
-      description: 'A page of record summaries.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntitySummaryEdge',
-      description: 'A record summary in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('EntitySummary', 'A page of record summaries.', 'A record summary in a page, with its cursor.'),
   ),
 );

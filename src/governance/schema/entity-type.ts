@@ -12,7 +12,7 @@ import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } f
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 type Shape = EntityTypeReference | EntityTypeInformation;
 
@@ -49,7 +49,6 @@ const EntityTypeSettingsRef = builder.objectRef<EntityTypeSettings>('EntityTypeS
       description: 'Time spent in each workflow stage is tracked.',
     }),
     enableAudit: t.boolean({
-      nullable: true,
       description: 'Changes to records of this type are audited (null when the platform does not say).',
       resolve: (s) => s.enableAudit ?? null,
     }),
@@ -94,7 +93,6 @@ EntityTypeRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'The AI governance kind of this type; null for types of other modules.',
       resolve: (type) => kindOf(type.name),
     }),
@@ -104,37 +102,30 @@ EntityTypeRef.implement({
       resolve: (type) => typeDisplayName(type.name),
     }),
     nameKey: t.string({
-      nullable: true,
       description: 'The localisation key of the name.',
       resolve: fromReference('nameKey'),
     }),
     seeded: t.boolean({
-      nullable: true,
       description: 'Whether the type is built into the platform (true) or was added by the tenant.',
       resolve: fromReference('seeded'),
     }),
     moduleName: t.string({
-      nullable: true,
       description: 'The platform module the type belongs to, e.g. `AIGovernance`.',
       resolve: fromReference('moduleName'),
     }),
     schemaName: t.string({
-      nullable: true,
       description: "The name of the schema that holds the type's attributes.",
       resolve: fromReference('schemaName'),
     }),
     description: t.string({
-      nullable: true,
       description: 'What records of this type are.',
       resolve: fromFull('description'),
     }),
     descriptionKey: t.string({
-      nullable: true,
       description: 'The localisation key of the description.',
       resolve: fromFull('descriptionKey'),
     }),
     enabled: t.boolean({
-      nullable: true,
       description: 'Whether the type is switched on for the tenant.',
       resolve: fromFull('enabled'),
     }),
@@ -143,7 +134,6 @@ EntityTypeRef.implement({
       resolve: async (type, _a, ctx) => (await full(type, ctx)).moduleScopes ?? [],
     }),
     workflowType: t.id({
-      nullable: true,
       description: 'The uuid of the workflow records of this type move through; null when the type has no workflow.',
       resolve: fromFull('workflowType'),
     }),
@@ -154,13 +144,11 @@ EntityTypeRef.implement({
     }),
     createdAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the type was created.',
       resolve: async (type, _a, ctx) => (await full(type, ctx)).auditFields?.createdDate ?? null,
     }),
     updatedAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the type was last changed.',
       resolve: async (type, _a, ctx) => (await full(type, ctx)).auditFields?.lastUpdatedDate ?? null,
     }),
@@ -171,7 +159,6 @@ builder.queryFields((t) => ({
   entityType: t.field({
     ...requires('governance:read'),
     type: EntityTypeRef,
-    nullable: true,
     description: 'One entity type by its uuid; null when there is none with that id.',
     args: { id: t.arg.id({ required: true, description: "The entity type's uuid." }) },
     resolve: (_root, args, ctx) => ctx.governance.loaders.entityType.load(uuidArg(args.id, 'id')),
@@ -213,15 +200,6 @@ builder.queryFields((t) => ({
         });
       },
     },
-    {
-      name: 'EntityTypeConnection',
-      description: 'A page of entity types.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntityTypeEdge',
-      description: 'An entity type in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('EntityType', 'A page of entity types.', 'An entity type in a page, with its cursor.'),
   ),
 }));

@@ -5,6 +5,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation } from '../model.js';
@@ -18,7 +19,7 @@ import {
   UserRef,
   type EntityAttributeShape,
 } from './refs.js';
-import { checkPaging, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
@@ -42,12 +43,7 @@ EntityRef.implement({
       description: "The record's sequence number, in the order records were created.",
     }),
     name: t.exposeString('name', { nullable: false, description: "The record's name." }),
-    version: t.string({
-      nullable: false,
-      description:
-        'Opaque version of the writable fields; pass it as `expectedVersion` to an update so that it fails with CONFLICT instead of overwriting a change made since.',
-      resolve: (e) => entityVersion(e),
-    }),
+    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({
       nullable: false,
       description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
@@ -55,7 +51,6 @@ EntityRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).',
       resolve: (e) => kindOf(e.entityType?.name),
     }),
@@ -75,7 +70,6 @@ EntityRef.implement({
     }),
     workflowStage: t.field({
       type: EntityStageRef,
-      nullable: true,
       description: 'The workflow stage the record is in; null when its type has no workflow.',
       resolve: (e) => e.workflowAndStage ?? null,
     }),
@@ -87,7 +81,6 @@ EntityRef.implement({
     }),
     attribute: t.field({
       type: EntityAttributeRef,
-      nullable: true,
       description: 'One attribute by its field name; null when the record has no such attribute.',
       args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
@@ -106,13 +99,11 @@ EntityRef.implement({
     }),
     createdBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who created the record.',
       resolve: (e) => e.auditFields.createdBy ?? null,
     }),
     lastModifiedBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who last changed the record.',
       resolve: (e) => e.auditFields.lastModifiedBy ?? null,
     }),
@@ -123,7 +114,6 @@ builder.queryFields((t) => ({
   entity: t.field({
     ...requires('governance:read'),
     type: EntityRef,
-    nullable: true,
     description: 'One AI governance record by its uuid; null when there is none with that id.',
     args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
     resolve: (_root, args, ctx) => ctx.governance.loaders.entity.load(uuidArg(args.id, 'id')),
@@ -159,15 +149,6 @@ builder.queryFields((t) => ({
         });
       },
     },
-    {
-      name: 'EntityConnection',
-      description: 'A page of AI governance records.',
-      edgesField: { description: 'The items of this page, each with its cursor.' },
-    },
-    {
-      name: 'EntityEdge',
-      description: 'A record in a page, with its cursor.',
-      nodeField: { description: 'The item itself.' },
-    },
+    ...connectionTypes('Entity', 'A page of AI governance records.', 'A record in a page, with its cursor.'),
   ),
 }));

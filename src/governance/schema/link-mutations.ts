@@ -51,7 +51,6 @@ const DeleteLinkPayload = builder.objectRef<Deleted<LinkInformation>>('DeleteGov
     deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }),
     node: t.field({
       type: LinkRef,
-      nullable: true,
       description:
         "The link as it was just before the delete. The upstream's delete answers no link, so selecting this costs one read before the delete.",
       resolve: (p) => p.node,
@@ -150,7 +149,6 @@ builder.mutationFields((t) => ({
   deleteLink: t.field({
     ...requires('governance:delete'),
     type: DeleteLinkPayload,
-    nullable: true,
     description:
       'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',
     args: {

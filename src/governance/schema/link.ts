@@ -32,7 +32,6 @@ LinkTypeRef.implement({
       description: "The link type's name, e.g. `ai-system-composition`.",
     }),
     nameKey: t.string({
-      nullable: true,
       description: 'The localisation key of the name.',
       resolve: (l) => l.nameKey ?? null,
     }),
@@ -67,29 +66,24 @@ RelationshipTypeRef.implement({
       description: 'The label read from the second end to the first, e.g. `is a component of`.',
     }),
     descriptionKey: t.string({
-      nullable: true,
       description: 'The localisation key of the description.',
       resolve: (r) => r.descriptionKey ?? null,
     }),
     forwardLabelKey: t.string({
-      nullable: true,
       description: 'The localisation key of the forward label.',
       resolve: (r) => r.entityType1ToEntityType2EntityLinkNameKey ?? null,
     }),
     reverseLabelKey: t.string({
-      nullable: true,
       description: 'The localisation key of the reverse label.',
       resolve: (r) => r.entityType2ToEntityType1EntityLinkNameKey ?? null,
     }),
     createdAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the relationship type was created.',
       resolve: (r) => r.auditFields?.createdDate ?? null,
     }),
     updatedAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the relationship type was last changed.',
       resolve: (r) => r.auditFields?.lastUpdatedDate ?? null,
     }),
@@ -115,13 +109,9 @@ LinkEndRef.implement({
     'One end of a link: a record as the link shows it, which may be of a kind outside AI governance (a vendor, say).',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
-    number: t.exposeInt('number', {
-      nullable: true,
-      description: "The record's sequence number, when the upstream sends it.",
-    }),
+    number: t.exposeInt('number', { description: "The record's sequence number, when the upstream sends it." }),
     name: t.exposeString('name', { nullable: false, description: "The record's name." }),
     displayLabel: t.string({
-      nullable: true,
       description: "The record's display label, when the upstream sends it.",
       resolve: (e) => e.linkEntityDetail?.displayLabel ?? null,
     }),
@@ -144,7 +134,6 @@ LinkEndRef.implement({
     }),
     kind: t.field({
       type: EntityKind,
-      nullable: true,
       description: 'The AI governance kind of the record; null for records of other kinds.',
       resolve: (e) => kindOf(e.entityType?.name),
     }),
@@ -162,7 +151,6 @@ LinkEndRef.implement({
     }),
     entity: t.field({
       type: EntityRef,
-      nullable: true,
       description:
         'The full record, for the four AI governance kinds; null for other kinds, deleted records and unknown ids.',
       resolve: (e, _a, ctx) => endEntity(e, ctx),
@@ -191,12 +179,10 @@ LinkRef.implement({
       resolve: (l) => l.linkTypeLabel.entityType2ToEntityType1EntityLinkName,
     }),
     forwardLabelKey: t.string({
-      nullable: true,
       description: 'The localisation key of the forward label.',
       resolve: (l) => l.linkTypeLabel.entityType1ToEntityType2EntityLinkNameKey ?? null,
     }),
     reverseLabelKey: t.string({
-      nullable: true,
       description: 'The localisation key of the reverse label.',
       resolve: (l) => l.linkTypeLabel.entityType2ToEntityType1EntityLinkNameKey ?? null,
     }),
@@ -218,7 +204,6 @@ LinkRef.implement({
     }),
     attributes: t.field({
       type: 'JSONObject',
-      nullable: true,
       description: "The link's own attributes, as the upstream sends them.",
       resolve: (l) => l.entityLinkDetail ?? null,
     }),
@@ -236,13 +221,11 @@ LinkRef.implement({
     }),
     createdBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who created the link.',
       resolve: (l) => l.auditFields.createdBy ?? null,
     }),
     lastModifiedBy: t.field({
       type: UserRef,
-      nullable: true,
       description: 'Who last changed the link.',
       resolve: (l) => l.auditFields.lastModifiedBy ?? null,
     }),
@@ -253,7 +236,6 @@ builder.queryField('link', (t) =>
   t.field({
     ...requires('governance:read'),
     type: LinkRef,
-    nullable: true,
     description:
       "One link by its uuid and its link type's uuid (the upstream needs both); null when there is no such link.",
     args: {

@@ -11,6 +11,7 @@ import {
 } from '../../graph/paging.js';
 import type { PageKind } from '../../core/upstream-pipeline.js';
 import { badInput } from '../../graph/errors.js';
+import { INPUT_LIMITS } from '../../graph/input-limits.js';
 import type { GovernanceScope } from '../service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,7 +32,8 @@ export function nonEmptyArg(value: string, argument: string, max = 255): string 
 
 export function searchArg(value: string | null | undefined, argument = 'search'): string | undefined {
   if (value == null) return undefined;
-  if (value.length > 500) throw badInput(`"${argument}" must be at most 500 characters long.`, argument);
+  if (value.length > INPUT_LIMITS.search)
+    throw badInput(`"${argument}" must be at most ${INPUT_LIMITS.search} characters long.`, argument);
   return value;
 }
 
@@ -40,6 +42,18 @@ const UPSTREAM_MAX_PAGE = 50;
 
 export function checkPaging(scope: GovernanceScope, args: ConnectionArgs, listKey: string): void {
   validateConnectionArgs(args, scope.maxPageSize, listKey);
+}
+
+/** The names and descriptions of a governance list's connection and edge types (the SDL documents them). */
+export function connectionTypes(name: string, page: string, edge: string) {
+  return [
+    {
+      name: `${name}Connection`,
+      description: page,
+      edgesField: { description: 'The items of this page, each with its cursor.' },
+    },
+    { name: `${name}Edge`, description: edge, nodeField: { description: 'The item itself.' } },
+  ] as const;
 }
 
 export function governanceConnection<T>(

@@ -26,12 +26,10 @@ EntityStageRef.implement({
     id: t.exposeID('stageId', { nullable: false, description: "The stage's uuid." }),
     name: t.exposeString('stageName', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     nameKey: t.string({
-      nullable: true,
       description: 'The localisation key of the stage name.',
       resolve: (s) => s.stageNameKey ?? null,
     }),
     badgeColor: t.string({
-      nullable: true,
       description: 'The badge colour the platform shows for the stage, e.g. `New`.',
       resolve: (s) => s.badgeColor ?? null,
     }),
@@ -47,7 +45,6 @@ EntityStageRef.implement({
     }),
     workflowMode: t.field({
       type: WorkflowMode,
-      nullable: true,
       description: 'Whether the workflow is basic or advanced.',
       resolve: (s) => s.workflowMode ?? null,
     }),
@@ -60,12 +57,10 @@ WorkflowStageRef.implement({
     id: t.exposeID('id', { nullable: false, description: "The stage's uuid." }),
     name: t.exposeString('name', { nullable: false, description: "The stage's name." }),
     nameKey: t.string({
-      nullable: true,
       description: 'The localisation key of the stage name.',
       resolve: (s) => s.nameKey ?? null,
     }),
     description: t.string({
-      nullable: true,
       description: 'What the stage means, when the workflow says.',
       resolve: (s) => s.description ?? null,
     }),
@@ -74,27 +69,22 @@ WorkflowStageRef.implement({
       description: "The stage's position in its workflow, from 1.",
     }),
     badgeColor: t.string({
-      nullable: true,
       description: 'The badge colour the platform shows for the stage.',
       resolve: (s) => s.badgeColor ?? null,
     }),
     approvalStage: t.boolean({
-      nullable: true,
       description: 'Whether entering the stage needs an approval.',
       resolve: (s) => s.approvalStage ?? null,
     }),
     exceptionStage: t.boolean({
-      nullable: true,
       description: 'Whether the stage is an exception stage.',
       resolve: (s) => s.exceptionStage ?? null,
     }),
     allowDeletion: t.boolean({
-      nullable: true,
       description: 'Whether records in this stage may be deleted.',
       resolve: (s) => s.allowDeletion ?? null,
     }),
     autoAdvanceOnApproval: t.boolean({
-      nullable: true,
       description: 'Whether a record moves on by itself once approved.',
       resolve: (s) => s.autoAdvanceOnApproval ?? null,
     }),
@@ -128,7 +118,6 @@ builder.mutationField('moveEntityToStage', (t) =>
   t.field({
     ...requires('governance:workflow'),
     type: WorkflowStageRef,
-    nullable: true,
     description:
       "Moves a record to a named stage of its workflow and returns that stage; NOT_FOUND when there is no such record, and a stage the platform refuses is a BAD_USER_INPUT that lists the stages known for the record's type (see `EntityType.workflow`).",
     args: { input: t.arg({ type: MoveToStageInput, required: true, description: 'The record and the stage.' }) },

@@ -1,5 +1,5 @@
 /**
- * GRAPHQL_MAX_BODY_BYTES, in place of Yoga's own `maxRequestBodySize`, which pipes every body through
+ * security.maxRequestBodyBytes, in place of Yoga's own `maxRequestBodySize`, which pipes every body through
  * a counting TransformStream: a stream pipeline, an AbortController and a DOMException per request,
  * about a third of a millisecond of CPU each time. A body sent with a Content-Length is never longer
  * than it (Node's HTTP parser reads exactly that many bytes and takes the rest as the next request),

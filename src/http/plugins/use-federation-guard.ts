@@ -1,7 +1,7 @@
 /**
  * The subgraph fields `_service` (the whole SDL) and `_entities` (any record by key) are for the
  * federation router. When introspection is off (the production default) they answer only requests
- * carrying the router's shared secret in `FEDERATION_SECRET_HEADER`; without a configured secret
+ * carrying the router's shared secret in the `x-federation-secret` header; without a configured secret
  * they are refused, like `__schema`. Refused at validation, so a refused request costs nothing.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
