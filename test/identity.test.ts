@@ -245,3 +245,31 @@ describe('anonymous reads enabled (AUTH_ANONYMOUS=governance:read)', () => {
     expect(bad.status).toBe(401);
   });
 });
+
+describe('a permission mapping (AUTH_PERMISSIONS_FILE)', () => {
+  it('grants what the mapped claims say, and a permission name in `scope` no longer grants by itself', async () => {
+    const mapped = await startStack({
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
+        AUTH_PERMISSIONS_FILE: 'test/fixtures/permissions.json',
+      },
+    });
+    const viewer = async (claims: Record<string, unknown>) =>
+      (
+        await mapped.query<{ viewer: { permissions: string[] } }>(
+          '{ viewer { permissions } }',
+          undefined,
+          bearer(await issuer.sign({ sub: 'someone', ...claims })),
+        )
+      ).data!.viewer.permissions;
+    expect(await viewer({ roles: ['gov-editor'], realm_access: { groups: ['calendar-team'] } })).toEqual([
+      'calendar:read',
+      'governance:read',
+      'governance:write',
+    ]);
+    expect(await viewer({ roles: ['lead'] })).toHaveLength(6);
+    expect(await viewer({ scope: 'governance:delete' })).toEqual([]);
+  });
+});
