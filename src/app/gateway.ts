@@ -35,6 +35,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
+  /** Where audit lines go instead of AUDIT_SINK, and the clock of their times (tests). */
+  audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
   /** Tokens of the development issuer's sample callers, offered in GraphiQL (`npm start`). */
@@ -56,8 +58,8 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { config, dispatcher, logSink, extraPlugins = [], sampleCallers } = options;
-  const observability = createObservability({ config, logSink, upstreams: () => upstreams });
+  const { config, dispatcher, logSink, audit, extraPlugins = [], sampleCallers } = options;
+  const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);

@@ -20,6 +20,8 @@ export interface Context {
    * credential identities, never the raw token, so callers of one role share answers across refreshes.
    */
   cachePartition: string;
+  /** The caller's fair-share key (see `core/caller.ts` fairShareKey). */
+  client?: string;
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
