@@ -40,7 +40,8 @@ export class Authentication {
   wrap(listener: RequestListener): RequestListener {
     return (req, res) => {
       const guard = this.guardOf(req.method, req.url, req.headers.accept);
-      if (!guard) return listener(req, res);
+      // A principal set by a layer around this one (an embedding process) stands.
+      if (!guard || principalOf(req)) return listener(req, res);
       const settle = (result: AuthResult) => {
         const outcome = this.decide(result, guard);
         if ('status' in outcome) return void res.writeHead(outcome.status, outcome.headers).end(outcome.body);
