@@ -18,6 +18,8 @@ type Any = any;
 
 /** The documented request deadline (UPSTREAM_REQUEST_DEADLINE_MS), left at its default. */
 const DEADLINE_MS = loadConfig({ NODE_ENV: 'test' }).traffic.requestDeadlineMs;
+/** An open breaker answers without waiting on anything: every answer well inside a tenth of the deadline. */
+const FAIL_FAST_MS = DEADLINE_MS / 10;
 const ENV = { CACHE_TTL_MS: '120000' };
 /** The breaker's threshold at its default; it stays open through the waves. */
 const OPEN_LONG = (c: Config): Config => ({ ...c, breaker: { ...c.breaker, openMs: 120_000 } });
@@ -48,7 +50,6 @@ async function wave(gateways: Gateway[], name: string) {
 
 const redisUrl = await fileRedis();
 
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const max = (xs: number[]) => Math.max(...xs);
 
 function expectCalendarUnavailable(answers: { body: Any }[]) {
@@ -66,9 +67,7 @@ async function ready(gateway: Gateway): Promise<Any> {
 describe('circuit breaker', () => {
   it('three waves against a black-holed upstream: the first within the deadline, then at once; one probe closes it', async () => {
     const stack = await startStack({ env: ENV, configure: OPEN_LONG });
-    // The gateway's own time for such a wave on this machine: healthy, the same searches twice.
     await wave([stack.gateway], 'warm');
-    const own = p50((await wave([stack.gateway], 'warm')).map((a) => a.ms));
     stack.calendar.control.setFaults(BLACK_HOLE);
 
     const first = await wave([stack.gateway], 'w1');
@@ -79,8 +78,9 @@ describe('circuit breaker', () => {
     const sentBefore = stack.calendar.control.requests().total;
     for (const name of ['w2', 'w3']) {
       const answers = await wave([stack.gateway], name);
-      // 50 ms, or on a machine too busy for that, about the time of the warm wave answered from cache.
-      expect(p50(answers.map((a) => a.ms))).toBeLessThanOrEqual(Math.max(50, 2 * own));
+      // At once: nothing goes upstream (below) and no answer waits for a deadline. How fast "at once" is
+      // belongs to the bench; here it is held an order of magnitude under the deadline.
+      expect(max(answers.map((a) => a.ms))).toBeLessThan(FAIL_FAST_MS);
       expectCalendarUnavailable(answers);
       expect(answers[0]!.body.errors[0].extensions.retryAfter).toBeGreaterThanOrEqual(1);
     }
@@ -139,7 +139,6 @@ describe('circuit breaker', () => {
       });
       try {
         for (const g of [stack.gateway, second]) await wave([g], 'warm');
-        const own = p50((await wave([second], 'warm')).map((a) => a.ms));
         await until(async () => (await ready(second)).checks.redis === 'ok', 'the second gateway on Redis');
         stack.calendar.control.setFaults(BLACK_HOLE);
 
@@ -148,7 +147,7 @@ describe('circuit breaker', () => {
         await until(() => second.upstreams.calendar.breakerState === 'open', "the second gateway's breaker opening");
         const sent = stack.calendar.control.requests().total;
         const answers = await wave([second], 'r2');
-        expect(p50(answers.map((a) => a.ms))).toBeLessThanOrEqual(Math.max(50, 2 * own));
+        expect(max(answers.map((a) => a.ms))).toBeLessThan(FAIL_FAST_MS);
         expectCalendarUnavailable(answers);
         expect(stack.calendar.control.requests().total).toBe(sent);
 
