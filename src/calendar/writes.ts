@@ -25,9 +25,16 @@ import type {
 } from './wire.js';
 
 /** A kind of linked post (venue, organizer) as its writes need it. */
-interface LinkedKind<W, T> {
+interface LinkedKind<W, T, I, B> {
   kind: 'venue' | 'organizer';
-  read: (ref: Ref) => Promise<W | null>;
+  /** The client's routes of the collection. */
+  api: (client: CalendarClient) => {
+    get: (ref: Ref, as: 'write') => Promise<W | null>;
+    create: (body: B) => Promise<W>;
+    update: (ref: Ref, body: B) => Promise<W>;
+    delete: (ref: Ref) => Promise<W>;
+  };
+  body: (input: I) => B;
   normalize: (w: W) => T;
   version: (record: T) => string;
 }
@@ -246,6 +253,22 @@ function notFound(what: string): UpstreamError {
   return new UpstreamError('calendar', 'not-found', `The ${what} does not exist.`, { status: 404 });
 }
 
+/** How venues and organizers are written, read (with the write credential), normalised and versioned. */
+const VENUES: LinkedKind<WireVenue, CalendarVenue, VenueInput, WireVenueWrite> = {
+  kind: 'venue',
+  api: (c) => c.venues,
+  body: (input) => venueBody(input),
+  normalize: normalizeVenue,
+  version: venueVersion,
+};
+const ORGANIZERS: LinkedKind<WireOrganizer, CalendarOrganizer, OrganizerInput, WireOrganizerWrite> = {
+  kind: 'organizer',
+  api: (c) => c.organizers,
+  body: (input) => organizerBody(input),
+  normalize: normalizeOrganizer,
+  version: organizerVersion,
+};
+
 export class CalendarWrites {
   constructor(
     private readonly client: CalendarClient,
@@ -326,47 +349,31 @@ export class CalendarWrites {
     );
   }
 
-  async createVenue(input: VenueInput) {
-    checkLinked(input, 'input');
-    return normalizeVenue(await this.client.createVenue(venueBody(input)));
-  }
-  async updateVenue(ref: Ref, input: VenueInput, expectedVersion?: string) {
-    checkLinked(input, 'input');
-    return this.linkedWrite(this.venues, ref, expectedVersion, (id) =>
-      this.client.updateVenue({ id }, venueBody(input)),
-    );
-  }
-  async deleteVenue(ref: Ref) {
-    return this.linkedWrite(this.venues, ref, undefined, (id) => this.client.deleteVenue({ id }));
-  }
+  createVenue = (input: VenueInput) => this.createLinked(VENUES, input);
+  updateVenue = (ref: Ref, input: VenueInput, version?: string) => this.updateLinked(VENUES, ref, input, version);
+  deleteVenue = (ref: Ref) => this.linkedWrite(VENUES, ref, undefined, (id) => this.client.venues.delete({ id }));
+  createOrganizer = (input: OrganizerInput) => this.createLinked(ORGANIZERS, input);
+  updateOrganizer = (ref: Ref, input: OrganizerInput, version?: string) =>
+    this.updateLinked(ORGANIZERS, ref, input, version);
+  deleteOrganizer = (ref: Ref) =>
+    this.linkedWrite(ORGANIZERS, ref, undefined, (id) => this.client.organizers.delete({ id }));
 
-  async createOrganizer(input: OrganizerInput) {
+  private async createLinked<W extends { id: number }, T, I extends VenueInput | OrganizerInput, B>(
+    o: LinkedKind<W, T, I, B>,
+    input: I,
+  ) {
     checkLinked(input, 'input');
-    return normalizeOrganizer(await this.client.createOrganizer(organizerBody(input)));
+    return o.normalize(await o.api(this.client).create(o.body(input)));
   }
-  async updateOrganizer(ref: Ref, input: OrganizerInput, expectedVersion?: string) {
+  private async updateLinked<W extends { id: number }, T, I extends VenueInput | OrganizerInput, B>(
+    o: LinkedKind<W, T, I, B>,
+    ref: Ref,
+    input: I,
+    expectedVersion?: string,
+  ) {
     checkLinked(input, 'input');
-    return this.linkedWrite(this.organizers, ref, expectedVersion, (id) =>
-      this.client.updateOrganizer({ id }, organizerBody(input)),
-    );
+    return this.linkedWrite(o, ref, expectedVersion, (id) => o.api(this.client).update({ id }, o.body(input)));
   }
-  async deleteOrganizer(ref: Ref) {
-    return this.linkedWrite(this.organizers, ref, undefined, (id) => this.client.deleteOrganizer({ id }));
-  }
-
-  /** How venues and organizers are read (with the write credential), normalised and versioned. */
-  private readonly venues: LinkedKind<WireVenue, CalendarVenue> = {
-    kind: 'venue',
-    read: (r) => this.client.getVenue(r, 'write'),
-    normalize: normalizeVenue,
-    version: venueVersion,
-  };
-  private readonly organizers: LinkedKind<WireOrganizer, CalendarOrganizer> = {
-    kind: 'organizer',
-    read: (r) => this.client.getOrganizer(r, 'write'),
-    normalize: normalizeOrganizer,
-    version: organizerVersion,
-  };
 
   private termBody(input: TermInput) {
     if (input.name != null && !input.name.trim()) throw invalidInput('"input.name" must not be empty.', 'input.name');
@@ -379,51 +386,49 @@ export class CalendarWrites {
     return body;
   }
   async createCategory(input: TermInput) {
-    return normalizeTerm(await this.client.createCategory(this.termBody(input)));
+    return normalizeTerm(await this.client.categories.create(this.termBody(input)));
   }
   async updateCategory(id: number, input: TermInput, expectedVersion?: string) {
     const body = this.termBody(input);
     return normalizeTerm(
-      await this.termWrite('category', id, expectedVersion, () => this.client.updateCategory(id, body)),
+      await this.termWrite('category', id, expectedVersion, () => this.client.categories.update({ id }, body)),
     );
   }
   async deleteCategory(id: number) {
-    return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.deleteCategory(id)));
+    return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.categories.delete({ id })));
   }
   async createTag(input: TermInput) {
     const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.client.createTag(body));
+    return normalizeTerm(await this.client.tags.create(body));
   }
   async updateTag(id: number, input: TermInput, expectedVersion?: string) {
     const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.termWrite('tag', id, expectedVersion, () => this.client.updateTag(id, body)));
+    return normalizeTerm(await this.termWrite('tag', id, expectedVersion, () => this.client.tags.update({ id }, body)));
   }
   async deleteTag(id: number) {
-    return normalizeTerm(await this.termWrite('tag', id, undefined, () => this.client.deleteTag(id)));
+    return normalizeTerm(await this.termWrite('tag', id, undefined, () => this.client.tags.delete({ id })));
   }
 
   /**
-   * A venue or organizer write under its record's lock. Their updates are partial upstream, so only
-   * a precondition needs the read; a slug is first resolved to the id the lock and the write use.
+   * An update or delete of a venue or organizer found by id or slug (resolved first to the id the lock
+   * and the write use), under the record's lock; with `expectedVersion`, the record is read inside the
+   * lock and a stale version is a CONFLICT. Their updates are partial upstream, so only a precondition
+   * needs the read.
    */
-  /**
-   * An update or delete of a venue or organizer found by id or slug, under the record's lock; with
-   * `expectedVersion`, the record is read inside the lock and a stale version is a CONFLICT.
-   */
-  private async linkedWrite<W extends { id: number }, T>(
-    o: LinkedKind<W, T>,
+  private async linkedWrite<W extends { id: number }, T, I, B>(
+    o: LinkedKind<W, T, I, B>,
     ref: Ref,
     expectedVersion: string | undefined,
     write: (id: number) => Promise<W>,
   ): Promise<T> {
-    const id = 'id' in ref ? ref.id : (await o.read(ref))?.id;
+    const id = 'id' in ref ? ref.id : (await o.api(this.client).get(ref, 'write'))?.id;
     if (id === undefined) throw notFound(o.kind);
     const written = await this.locks.run(
       'calendar',
       lockKey(o.kind, id),
       async (lock) => {
         if (expectedVersion != null) {
-          const current = await o.read({ id });
+          const current = await o.api(this.client).get({ id }, 'write');
           if (!current) throw notFound(o.kind);
           const now = o.version(o.normalize(current));
           if (now !== expectedVersion) throw versionConflict(now);
@@ -448,7 +453,9 @@ export class CalendarWrites {
       async (lock) => {
         if (expectedVersion != null) {
           const current =
-            kind === 'category' ? await this.client.getCategory(id, 'write') : await this.client.getTag(id, 'write');
+            kind === 'category'
+              ? await this.client.categories.get({ id }, 'write')
+              : await this.client.tags.get({ id }, 'write');
           if (!current) throw notFound(kind);
           const now = termVersion(normalizeTerm(current));
           if (now !== expectedVersion) throw versionConflict(now);
