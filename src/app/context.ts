@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { CalendarService } from '../calendar/service.js';
 import type { Config } from '../config/config.js';
-import type { RequestInfo } from '../core/caller.js';
+import { fairShareKey, type RequestInfo } from '../core/caller.js';
 import { UsageTracker } from '../core/usage.js';
 import type { GovernanceService } from '../governance/service.js';
 import type { Context } from '../graph/context.js';
@@ -27,22 +27,29 @@ export interface ContextParts {
 
 export function contextFactory(parts: ContextParts): (init: { request: Request; req?: object }) => Context {
   const { config, upstreams, governance, calendar } = parts;
+  const forwarding = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
   return ({ request, req }) => {
     const requestId = requestIdOf(request);
+    // Until authentication lands every caller holds every permission, as before.
+    const principal = principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS);
+    // Whose turn its upstream calls wait for: the caller, or the upstream credential it forwards.
+    const forwarded = forwarding && request.headers.has('authorization');
+    const client = fairShareKey(principal, forwarded ? identityOf(request.headers, 'forward') : undefined);
     const usage = new UsageTracker({
       maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
       deadline: Date.now() + config.traffic.operationDeadlineMs,
       status: (name) => upstreams[name].traffic.status(),
+      share: (name) => upstreams[name].traffic.shares.of(client),
     });
     // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
     // listeners, which one traversal passes legitimately.
     const signal = operationSignal(request.signal);
     allowListeners(signal, config.traffic.maxCallsPerOperation * 2 + 16);
-    const info: RequestInfo = { requestId, headers: request.headers, usage, signal };
+    const info: RequestInfo = { requestId, headers: request.headers, usage, signal, client };
     return {
       requestId,
-      // Until authentication lands every caller holds every permission, as before.
-      principal: principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS),
+      principal,
+      client,
       usage,
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),

@@ -33,6 +33,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
+  /** Where audit lines go instead of AUDIT_SINK, and the clock of their times (tests). */
+  audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
 }
@@ -51,8 +53,8 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
-  const observability = createObservability({ config, logSink, upstreams: () => upstreams });
+export function createGateway({ config, dispatcher, logSink, audit, extraPlugins = [] }: GatewayOptions): Gateway {
+  const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);

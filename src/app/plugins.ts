@@ -10,7 +10,8 @@
  * - The persisted-operations safelist answers before anything is parsed.
  * - Security (Armor limits, introspection, CSRF) refuses a request before any resolver runs, so a
  *   refused request never costs an upstream call; the operation budget then refuses one whose
- *   estimate is over the limits, still before any upstream call.
+ *   estimate is over the limits, still before any upstream call. The audit trail sits between them:
+ *   it sees every mutation that executes or that the budget refuses, and validation failures.
  * - The body limit comes after every request parser: a larger body is answered 413 from its
  *   Content-Length, before anything is read or parsed.
  * - The response cache stores last, the answer as every other plugin left it.
@@ -27,6 +28,8 @@ import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
+import { useAudit } from '../http/plugins/use-audit.js';
+import { OperationRates } from '../core/fair-share.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import type { ResponseCacheEdge } from '../http/response-cache.js';
@@ -59,6 +62,7 @@ const PLUGINS: PluginBuilder[] = [
   persistedSafelist,
   security,
   costExtension,
+  audit,
   operationBudget,
   cacheSettle,
   jit,
@@ -106,10 +110,18 @@ function costExtension({ config }: PluginParts): AnyPlugin | undefined {
   return config.traffic.costExtension ? useCostExtension() : undefined;
 }
 
-function operationBudget({ config }: PluginParts): AnyPlugin {
+/** AUDIT_SINK: before the operation budget's refusals, so that a refused mutation is audited too. */
+function audit({ observability }: PluginParts): AnyPlugin | undefined {
+  return observability.audit && useAudit(observability.audit);
+}
+
+function operationBudget({ config, upstreams }: PluginParts): AnyPlugin {
+  const rates = new OperationRates(config.traffic.fairShare);
   return useOperationBudget({
     maxCallsPerOperation: config.traffic.maxCallsPerOperation,
     maxPageSize: config.maxPageSize,
+    rate: (client) => rates.take(client),
+    capWait: (client, upstream) => upstreams[upstream].traffic.shares.capWaitMs(client, Date.now()),
   });
 }
 

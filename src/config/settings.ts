@@ -497,6 +497,13 @@ const DEFINITIONS = {
     max: 1_000_000,
     description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
   }),
+  FAIR_SHARE: text({
+    ...ADVANCED,
+    group: 'traffic',
+    defaultText: 'every caller alike, no caps, no pacing',
+    description:
+      'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
+  }),
   UPSTREAM_RETRIES: int({
     ...ADVANCED,
     group: 'traffic',
@@ -559,6 +566,13 @@ const DEFINITIONS = {
     group: 'observability',
     default: 'governance-calendar-gateway',
     description: 'service.name of the traces.',
+  }),
+  AUDIT_SINK: text({
+    ...COMMON,
+    group: 'observability',
+    defaultText: 'stdout (off under NODE_ENV=test)',
+    description:
+      'Audit trail of every mutation attempt, JSON lines apart from the request log: `stdout`, a file path (appended), or `off`.',
   }),
   READY_REQUIRE_UPSTREAMS: bool({
     ...ADVANCED,

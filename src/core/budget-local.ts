@@ -82,7 +82,7 @@ export class LocalCounts {
 
 /** How long an admission stays good: half the guard band, the other half covers the trip upstream. */
 export function validityMs(rules: readonly CountedRule[]): number {
-  return Math.max(10, Math.min(...rules.map((r) => (r.spanMs - r.windowMs) / 2)));
+  return Math.max(10, Math.min(...rules.filter((r) => !r.pacing).map((r) => (r.spanMs - r.windowMs) / 2)));
 }
 
 export class LocalBudget {
@@ -110,7 +110,7 @@ export class LocalBudget {
     return {
       shared: false,
       rules: this.rules
-        .filter((r) => !r.perEndpoint)
+        .filter((r) => !r.perEndpoint && !r.pacing)
         .map((rule) => {
           const counter = this.counts.counter(rule, '*');
           const remaining = Math.max(0, rule.allowed - counter.sum(now));

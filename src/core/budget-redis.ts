@@ -347,7 +347,7 @@ export class SharedBudget {
     return {
       shared: online,
       rules: this.options.rules
-        .filter((r) => !r.perEndpoint)
+        .filter((r) => !r.perEndpoint && !r.pacing)
         .map((rule) => {
           const seen = this.seen.get(`${rule.name}|*`);
           const live = seen && now < seen.at + rule.spanMs;

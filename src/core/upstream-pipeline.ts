@@ -357,19 +357,24 @@ export class Upstream {
     const { limiter, observer } = this.options;
     const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
     let onWire = false;
-    const scheduled = limiter.schedule(s.priority, async () => {
-      let admission;
-      try {
-        admission = await this.admit(s);
-      } finally {
-        dequeued?.();
-      }
-      if (s.requestDeadline === Infinity)
-        s.requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, s.caller.usage.deadline);
-      s.caller.usage.request(this.name);
-      onWire = true;
-      return this.onWire(s, attempt, admission);
-    });
+    const scheduled = limiter.schedule(
+      s.priority,
+      async () => {
+        let admission;
+        try {
+          admission = await this.admit(s);
+        } finally {
+          dequeued?.();
+        }
+        if (admission.place !== undefined) s.caller.usage.waited(this.name, admission.place);
+        if (s.requestDeadline === Infinity)
+          s.requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, s.caller.usage.deadline);
+        s.caller.usage.request(this.name);
+        onWire = true;
+        return this.onWire(s, attempt, admission);
+      },
+      s.caller.client,
+    );
     return scheduled.catch((e: unknown) => {
       // The scheduler answers running calls at shutdown: a write already on the wire then may
       // or may not have been applied; one still waiting certainly was not sent.
@@ -386,7 +391,7 @@ export class Upstream {
   private async admit(s: Sending): Promise<Admission> {
     const { traffic } = this.options;
     for (;;) {
-      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal);
+      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal, s.caller.client);
       if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) return admission;
       traffic.release(admission);
     }

@@ -15,6 +15,8 @@ export interface Context {
   requestId: string;
   /** Who is calling and what they may do (set by authentication, see `identity/principal.ts`). */
   principal: Principal;
+  /** The caller's fair-share key (see `core/caller.ts` fairShareKey). */
+  client?: string;
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;
