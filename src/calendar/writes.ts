@@ -254,20 +254,15 @@ function notFound(what: string): UpstreamError {
 }
 
 /** How venues and organizers are written, read (with the write credential), normalised and versioned. */
-const VENUES: LinkedKind<WireVenue, CalendarVenue, VenueInput, WireVenueWrite> = {
-  kind: 'venue',
-  api: (c) => c.venues,
-  body: (input) => venueBody(input),
-  normalize: normalizeVenue,
-  version: venueVersion,
-};
-const ORGANIZERS: LinkedKind<WireOrganizer, CalendarOrganizer, OrganizerInput, WireOrganizerWrite> = {
-  kind: 'organizer',
-  api: (c) => c.organizers,
-  body: (input) => organizerBody(input),
-  normalize: normalizeOrganizer,
-  version: organizerVersion,
-};
+const linked = <W, T, I, B>(
+  kind: 'venue' | 'organizer',
+  api: LinkedKind<W, T, I, B>['api'],
+  body: (input: I) => B,
+  normalize: (w: W) => T,
+  version: (record: T) => string,
+): LinkedKind<W, T, I, B> => ({ kind, api, body, normalize, version });
+const VENUES = linked('venue', (c) => c.venues, venueBody, normalizeVenue, venueVersion);
+const ORGANIZERS = linked('organizer', (c) => c.organizers, organizerBody, normalizeOrganizer, organizerVersion);
 
 export class CalendarWrites {
   constructor(
