@@ -7,7 +7,7 @@
  * checked against that fresh read, so a stale one writes nothing.
  */
 import { invalidInput, UpstreamError, versionConflict } from '../core/errors.js';
-import type { RecordLocks } from '../core/record-locks.js';
+import type { HeldLock, RecordLocks } from '../core/record-locks.js';
 import { eventVersion, organizerVersion, termVersion, venueVersion } from './versions.js';
 import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
@@ -288,60 +288,57 @@ export class CalendarWrites {
   async updateEvent(ref: Ref, input: EventInput, password?: string, expectedVersion?: string): Promise<CalendarEvent> {
     // The checks that need no record come first: a bad value costs no call.
     eventChanges(input, input.timezone ?? 'UTC');
-    const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
-    if (id === undefined) throw notFound('event');
-    return this.locks.run(
-      'calendar',
-      lockKey('event', id),
-      async (lock) => {
-        const current = await this.client.getEvent(id, password, 'write');
-        if (!current) throw notFound('event');
-        if (expectedVersion != null) {
-          const version = eventVersion(normalizeEvent(current));
-          if (version !== expectedVersion) throw versionConflict(version);
-        }
-        const zone = input.timezone ?? (current.timezone || undefined);
-        const changes = eventChanges(input, zone);
-        const allDay = changes.all_day ?? current.all_day ?? false;
-        checkDates(
-          changes.start_date ?? current.start_date,
-          changes.end_date ?? current.end_date,
-          allDay,
-          input.endDate != null ? 'endDate' : 'startDate',
-        );
-        const body: WireEventWrite = { ...resetProne(current), ...changes };
-        // Dates are read in the zone sent with them, or the site's: send the event's own along.
-        if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone)
-          body.timezone = current.timezone;
-        if (input.venueId === null && !input.venue) body.venue = [];
-        if (input.organizerIds === null && !input.organizers) body.organizer = [];
-        // New organizers join the current ones unless `organizerIds` says which to keep.
-        if (input.organizerIds === undefined && input.organizers)
-          body.organizer = [
-            ...current.organizer.map((o) => o.id),
-            ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
-          ];
-        if (password) body.password = password;
-        lock.check();
-        // Address the record by id: a changed slug must not break the write.
-        return this.event(await this.client.updateEvent({ id }, body));
-      },
-      this.signal,
-    );
+    return this.underEventLock(ref, password, async (lock, id) => {
+      const current = await this.client.getEvent(id, password, 'write');
+      if (!current) throw notFound('event');
+      if (expectedVersion != null) {
+        const version = eventVersion(normalizeEvent(current));
+        if (version !== expectedVersion) throw versionConflict(version);
+      }
+      const zone = input.timezone ?? (current.timezone || undefined);
+      const changes = eventChanges(input, zone);
+      const allDay = changes.all_day ?? current.all_day ?? false;
+      checkDates(
+        changes.start_date ?? current.start_date,
+        changes.end_date ?? current.end_date,
+        allDay,
+        input.endDate != null ? 'endDate' : 'startDate',
+      );
+      const body: WireEventWrite = { ...resetProne(current), ...changes };
+      // Dates are read in the zone sent with them, or the site's: send the event's own along.
+      if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone)
+        body.timezone = current.timezone;
+      if (input.venueId === null && !input.venue) body.venue = [];
+      if (input.organizerIds === null && !input.organizers) body.organizer = [];
+      // New organizers join the current ones unless `organizerIds` says which to keep.
+      if (input.organizerIds === undefined && input.organizers)
+        body.organizer = [
+          ...current.organizer.map((o) => o.id),
+          ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
+        ];
+      if (password) body.password = password;
+      lock.check();
+      // Address the record by id: a changed slug must not break the write.
+      return this.event(await this.client.updateEvent({ id }, body));
+    });
   }
 
   async deleteEvent(ref: Ref, password?: string): Promise<CalendarEvent> {
+    return this.underEventLock(ref, password, async (lock, id) => {
+      lock.check();
+      return this.event(await this.client.deleteEvent({ id }, password));
+    });
+  }
+
+  /** Runs `work` under the lock of the event `ref` names (a slug is resolved first to its id). */
+  private async underEventLock<T>(
+    ref: Ref,
+    password: string | undefined,
+    work: (lock: HeldLock, id: number) => Promise<T>,
+  ): Promise<T> {
     const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
     if (id === undefined) throw notFound('event');
-    return this.locks.run(
-      'calendar',
-      lockKey('event', id),
-      async (lock) => {
-        lock.check();
-        return this.event(await this.client.deleteEvent({ id }, password));
-      },
-      this.signal,
-    );
+    return this.locks.run('calendar', lockKey('event', id), (lock) => work(lock, id), this.signal);
   }
 
   createVenue = (input: VenueInput) => this.createLinked(VENUES, input);
