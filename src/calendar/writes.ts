@@ -13,16 +13,9 @@ import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
-import type { CalendarEvent, CalendarOrganizer, CalendarVenue } from './model.js';
+import type { CalendarEvent } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
-import type {
-  WireEvent,
-  WireEventWrite,
-  WireOrganizer,
-  WireOrganizerWrite,
-  WireVenue,
-  WireVenueWrite,
-} from './wire.js';
+import type { WireEvent, WireEventWrite, WireOrganizerWrite, WireVenueWrite } from './wire.js';
 
 /** A kind of linked post (venue, organizer) as its writes need it. */
 interface LinkedKind<W, T, I, B> {
