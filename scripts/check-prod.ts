@@ -111,7 +111,8 @@ if (runtime.env.NODE_ENV !== 'production') fail('the runtime stage does not set 
 for (const dev of ['tsx', 'typescript', 'vitest'])
   if (existsSync(join(runtime.dir, 'node_modules', dev))) fail(`dev dependency ${dev} is in the runtime stage`);
 const pkg = JSON.parse(readFileSync(join(runtime.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-if (pkg.scripts['start:prod'] !== runtime.cmd!.join(' '))
+// `exec` makes the server the process npm signals; the image runs the same command without npm.
+if (pkg.scripts['start:prod']!.replace(/^exec /, '') !== runtime.cmd!.join(' '))
   fail(`CMD (${runtime.cmd!.join(' ')}) is not npm run start:prod (${pkg.scripts['start:prod']})`);
 console.log(`install + build: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 

@@ -134,6 +134,17 @@ describe('production profile', () => {
     expect(limitsHit(a)).toContain('maxDirectives');
   });
 
+  it('ten unknown directives give one error (identical validation errors collapse)', async () => {
+    const a = await post(`{ __typename ${'@aa '.repeat(10)}}`);
+    expectRefused(a);
+    expect(a.body?.errors).toHaveLength(1);
+    expect(a.body?.errors?.[0]).toMatchObject({
+      message: 'Unknown directive "@aa".',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', occurrences: 10 },
+    });
+    expect((a.body?.errors?.[0] as { locations?: unknown[] }).locations).toHaveLength(10);
+  });
+
   it('refuses deep queries, huge documents and costly lists', async () => {
     const deep = `{ ${'a { '.repeat(11)}b${' }'.repeat(11)} }`;
     const d = await post(deep);

@@ -7,6 +7,7 @@
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
 import { AccountBudget } from '../core/budget.js';
+import { UpstreamBreaker } from '../core/breaker.js';
 import { ResponseCache } from '../core/cache.js';
 import { SharedCacheTier } from '../core/cache-shared.js';
 import { HttpTransport } from '../core/http.js';
@@ -149,6 +150,14 @@ function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxC
     rateLimitRetries: t.rateLimitRetries,
     requestDeadlineMs: t.requestDeadlineMs,
     log,
+    breaker: new UpstreamBreaker({
+      upstream: name,
+      threshold: config.breaker.failures,
+      openMs: config.breaker.openMs,
+      redis,
+      log,
+      onChange: (state) => shared.observer?.breaker?.({ upstream: name, state }),
+    }),
     observer: shared.observer,
   });
   return { upstream, transport, limiter, traffic };

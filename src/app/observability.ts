@@ -14,7 +14,7 @@ import { useReadiness } from '../http/plugins/use-readiness.js';
 import { requestLogger, type LogSink } from '../observability/logging.js';
 import { createMetrics, registerCallerBudget, type GatewayMetrics } from '../observability/metrics.js';
 import { redisPing, type ReadinessSources } from '../observability/readiness.js';
-import { UpstreamProbe } from '../observability/upstream-probe.js';
+import { UpstreamProbe, type UpstreamReport } from '../observability/upstream-probe.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import { createTracing, type Tracing } from '../observability/tracing.js';
 import { createAuditTrail, type AuditTrail } from '../observability/audit.js';
@@ -38,6 +38,8 @@ export interface Observability {
   plugins: Plugin<Context>[];
   /** The log line and metrics of requests answered before Yoga (response cache hits). */
   edgeListeners: OperationListener[];
+  /** Each upstream's probe report, as /ready has it (the start line names them). */
+  upstreamReports(): Promise<Record<string, UpstreamReport>>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,10 @@ export function createObservability({
     upstream: combineObservers(metrics?.upstream, tracing?.upstream),
     plugins,
     edgeListeners: [metrics?.operations, logger].filter((l): l is OperationListener => l !== undefined),
+    async upstreamReports() {
+      const entries = Object.entries(readiness().upstreams);
+      return Object.fromEntries(await Promise.all(entries.map(async ([name, p]) => [name, await p.report()] as const)));
+    },
     async close() {
       await Promise.all([tracing?.shutdown(), redis?.close(), audit?.close()]);
     },

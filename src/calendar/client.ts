@@ -265,9 +265,9 @@ export class CalendarClient {
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
       const error = toUpstreamError(res, { single: true });
-      // A lookup that finds nothing is null; a trashed record is not readable, so it is nothing to
-      // a reader too. A write's read keeps GONE, so a mutation on a trashed record says so.
-      if (error.kind === 'not-found' || (as === 'read' && error.kind === 'gone')) return null;
+      // A lookup that finds nothing is null; a trashed record (the site answers it 403
+      // event-no-longer-available) is told apart: GONE, for a reader as for a mutation.
+      if (error.kind === 'not-found') return null;
       throw error;
     }
     return (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as T;

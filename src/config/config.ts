@@ -69,6 +69,8 @@ export interface Config {
     answers: { enabled: boolean; maxBytes: number };
   };
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
+  /** Per-upstream circuit breaker (`core/breaker.ts`): failures in a row that open it, time it stays open. */
+  breaker: { failures: number; openMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -171,6 +173,11 @@ const FIXED = {
   maxUpstreamBodyBytes: 10 * 1024 * 1024,
   /** Exponential, jittered backoff between read retries. */
   retry: { baseDelayMs: 100, maxDelayMs: 2_000 },
+  /**
+   * Circuit breaker: 5 failures in a row open it (below the calendar's concurrency cap of 8, so the
+   * calls in flight when an upstream stalls are enough); one probe after 5 s.
+   */
+  breaker: { failures: 5, openMs: 5_000 },
   /** Cross-replica dedupe waits about one slow upstream read; larger answers stay local. */
   shared: { waitMs: 2_000, maxEntryBytes: 1024 * 1024 },
   /** An idempotency key answers for a day, as clients retry within minutes. */
@@ -213,6 +220,7 @@ export function loadConfig(env?: Env): Config {
     maxConcurrent: { governance: s.GOVERNANCE_MAX_CONCURRENT, calendar: s.CALENDAR_MAX_CONCURRENT },
     cache: readCache(s),
     retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
+    breaker: FIXED.breaker,
     graphiql,
     logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),

@@ -497,6 +497,15 @@ const DEFINITIONS = {
     max: 1_000_000,
     description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
   }),
+  GATEWAY_REPLICAS: int({
+    ...PROD,
+    group: 'traffic',
+    default: 2,
+    min: 1,
+    max: 1_000,
+    description:
+      'Replicas sharing the account: while Redis is away each spends 1 / this of every rule, so together they never overspend.',
+  }),
   FAIR_SHARE: text({
     ...ADVANCED,
     group: 'traffic',

@@ -106,8 +106,6 @@ export const TRAFFIC_DEFAULTS = {
   maxPauseMs: 3_600_000,
   /** Resends after 429s; the pause and ramp make each one likely to pass, ten covers a long outage of budget. */
   rateLimitRetries: 10,
-  /** Without Redis, a replica that never saw the shared counts assumes one other replica (half each). */
-  localShare: 0.5,
   /** Redis on the same network answers in a few ms; slower than this, the local budget is safer. */
   redisCommandTimeoutMs: 500,
 } as const;
@@ -139,7 +137,8 @@ export function readTrafficConfig(s: Settings, profile: RateProfile, problems: s
     rateLimitRetries: TRAFFIC_DEFAULTS.rateLimitRetries,
     maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
     redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
-    localShare: TRAFFIC_DEFAULTS.localShare,
+    // While Redis is away each replica spends its share alone: N replicas × 1/N never overspend.
+    localShare: 1 / s.GATEWAY_REPLICAS,
     redisCommandTimeoutMs: TRAFFIC_DEFAULTS.redisCommandTimeoutMs,
     costExtension: s.GATEWAY_COST_EXTENSION,
     fairShare: fairShare(s.FAIR_SHARE ?? '', problems),

@@ -70,7 +70,14 @@ function upstreamMetrics(registers: Registry[]): UpstreamObserver {
     labelNames: ['upstream', 'result'],
     registers,
   });
+  const breaker = new Gauge({
+    name: 'gateway_upstream_breaker_open',
+    help: "1 while an upstream's circuit breaker is open or half-open (calls fail at once), else 0.",
+    labelNames: ['upstream'],
+    registers,
+  });
   return {
+    breaker: (e) => breaker.set({ upstream: e.upstream }, e.state === 'closed' ? 0 : 1),
     cache: (e, result) => cache.labels(e.upstream, result).inc(),
     queued: queueMetrics(registers),
     request: (e) => {

@@ -163,7 +163,8 @@ EventRef.implement({
 builder.queryFields((t) => ({
   event: t.field({
     type: EventRef,
-    description: 'One event by id or by slug (give exactly one); null when there is no such event.',
+    description:
+      'One event by id or by slug (give exactly one); null when there is no such event, GONE when it is in the trash.',
     args: {
       id: t.arg.id({ description: "The event's WordPress id." }),
       slug: t.arg.string({ description: "The event's slug." }),
