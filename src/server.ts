@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { renderHelp } from './config/help.js';
 import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-emulators.js';
 import { createGateway, type Gateway } from './app/gateway.js';
+import { anonymousLine, startDevIdentity, type DevIdentity } from './app/dev-identity.js';
 import { Drain } from './http/drain.js';
 
 async function main(): Promise<void> {
@@ -40,8 +41,15 @@ async function main(): Promise<void> {
   }
 
   const log = (line: string) => process.stdout.write(`${line}\n`);
+  let devIdentity: DevIdentity | undefined;
+  if (config.embeddedEmulators && config.auth.issuers.length === 0) {
+    devIdentity = await startDevIdentity(config, log);
+    config = devIdentity.config;
+  }
+  const anonymous = anonymousLine(config);
+  if (anonymous) log(anonymous);
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
-  const gateway = createGateway({ config, extraPlugins: [drain.plugin()] });
+  const gateway = createGateway({ config, extraPlugins: [drain.plugin()], sampleCallers: devIdentity?.tokens });
   const server = createServer(drain.wrap(gateway.handler));
   server.once('error', (e: NodeJS.ErrnoException) => {
     // One line, no stack: the usual cause is a second gateway or a leftover process on the port.
@@ -77,6 +85,7 @@ async function main(): Promise<void> {
     // Flushes the budget counters to Redis, closes Redis and the upstream pools.
     await gateway.close();
     await embedded?.close();
+    await devIdentity?.close();
     log(JSON.stringify({ level: 'info', msg: 'drained; exiting', ...report }));
     process.exit(0);
   };

@@ -52,7 +52,7 @@ function expectRefused(a: Answer, status = 400): void {
 const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { NODE_ENV: 'production' } });
+  stack = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*' } });
   url = await stack.listen();
 });
 beforeEach(() => stack.clearRequests());
@@ -226,7 +226,9 @@ describe('production profile', () => {
 describe('production profile with introspection explicitly enabled', () => {
   let open: Stack;
   beforeAll(async () => {
-    open = await startStack({ env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', GRAPHQL_MAX_BATCH: '2' } });
+    open = await startStack({
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', ALLOW_INTROSPECTION: 'true', GRAPHQL_MAX_BATCH: '2' },
+    });
   });
 
   it('serves the standard introspection query (GraphiQL, codegen)', async () => {

@@ -1,6 +1,7 @@
 /**
  * The newcomer's path: `npm start` with nothing configured serves GraphiQL on embedded emulators and
- * answers a query through each; bad configuration exits with clear lines and no stack trace.
+ * answers a query through each, with sample callers of a development issuer whose reader is refused a
+ * delete; bad configuration exits with clear lines and no stack trace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -61,6 +62,22 @@ describe('npm start', () => {
     expect(body.data.events.totalCount).toBeGreaterThan(0);
     expect(body.extensions.cost.governance!.requests).toBeGreaterThan(0);
     expect(body.extensions.cost.calendar!.requests).toBeGreaterThan(0);
+
+    // The development issuer's sample callers: their tokens are printed and offered in GraphiQL, and
+    // the reader is refused a delete, naming the permission.
+    expect(output()).toMatch(/AUTH_ANONYMOUS=\*: callers without a token hold every permission/);
+    const reader = /^ {2}reader .*\n\s+Authorization: Bearer (\S+)/m.exec(output())?.[1];
+    expect(reader).toBeTruthy();
+    expect(html).toContain(reader);
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${reader}` },
+      body: JSON.stringify({
+        query: 'mutation { deleteEntity(id: "00000000-0000-4000-8000-000000000000") { deletedId } }',
+      }),
+    });
+    const denied = (await refused.json()) as { errors: { extensions: { code: string; permission: string } }[] };
+    expect(denied.errors[0]!.extensions).toMatchObject({ code: 'FORBIDDEN', permission: 'governance:delete' });
   });
 
   it('refuses bad configuration with one line per problem and no stack trace', async () => {

@@ -13,7 +13,7 @@ import type { Context } from '../graph/context.js';
 import type { ChangeBus } from '../live/changes.js';
 import type { LivePolling } from '../live/polling.js';
 import { requestIdOf } from '../observability/request-id.js';
-import { anonymous, PERMISSIONS, principalOf } from '../identity/principal.js';
+import { anonymous, permissionKey, principalOf, type Principal } from '../identity/principal.js';
 import type { Upstreams } from './build-upstreams.js';
 
 export interface ContextParts {
@@ -30,11 +30,14 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
   const forwarding = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
   return ({ request, req }) => {
     const requestId = requestIdOf(request);
-    // Until authentication lands every caller holds every permission, as before.
-    const principal = principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS);
+    // Authentication set it (http/authenticate.ts); a path it does not guard holds no permission.
+    const principal = principalOf(req) ?? principalOf(request) ?? NOBODY;
     // Whose turn its upstream calls wait for: the caller, or the upstream credential it forwards.
     const forwarded = forwarding && request.headers.has('authorization');
-    const client = fairShareKey(principal, forwarded ? identityOf(request.headers, 'forward') : undefined);
+    const client = fairShareKey(
+      principal,
+      forwarded ? identityOf(request.headers.get('authorization') ?? undefined, 'forward') : undefined,
+    );
     const usage = new UsageTracker({
       maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
       deadline: Date.now() + config.traffic.operationDeadlineMs,
@@ -50,6 +53,7 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
       requestId,
       principal,
       client,
+      cachePartition: cachePartition(config, principal, request.headers.get('authorization') ?? undefined),
       usage,
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),
@@ -65,8 +69,8 @@ function liveContext({ config, governance, calendar, bus, polling }: ContextPart
     polling,
     defaultIntervalMs: config.live.pollIntervalMs,
     identity: {
-      governance: identityOf(info.headers, config.governance.authMode),
-      calendar: identityOf(info.headers, config.calendar.authMode),
+      governance: identityOf(info.headers.get('authorization') ?? undefined, config.governance.authMode),
+      calendar: identityOf(info.headers.get('authorization') ?? undefined, config.calendar.authMode),
     },
     fresh: (detached = false) => {
       const each = {
@@ -80,12 +84,25 @@ function liveContext({ config, governance, calendar, bus, polling }: ContextPart
 }
 
 /** The credential a caller reads with: the gateway's own unless it forwards the caller's. */
-function identityOf(headers: Headers, mode: 'configured' | 'forward'): string {
+function identityOf(authorization: string | undefined, mode: 'configured' | 'forward'): string {
   if (mode !== 'forward') return 'configured';
   return createHash('sha256')
-    .update(headers.get('authorization') ?? '')
+    .update(authorization ?? '')
     .digest('base64url')
     .slice(0, 22);
+}
+
+const NOBODY = anonymous([]);
+
+/**
+ * Who may share an answer: the caller's permissions and the credentials the upstreams are read
+ * with. With the gateway's own credentials (`configured`), every caller of one role shares answers,
+ * and a refreshed token keeps them; a forwarded credential keeps its caller's answers apart.
+ */
+export function cachePartition(config: Config, principal: Principal | undefined, authorization?: string): string {
+  const forwarded = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
+  const permissions = permissionKey(principal);
+  return forwarded ? `${permissions}|${identityOf(authorization, 'forward')}` : permissions;
 }
 
 /**

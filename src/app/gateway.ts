@@ -19,12 +19,14 @@ import { maskError } from '../graph/errors.js';
 import { schema } from './schema.js';
 import { loadSafelist } from '../http/persisted.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
+import { principalOf } from '../identity/principal.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
 import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { createObservability, type Observability } from './observability.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
-import { contextFactory } from './context.js';
+import { cachePartition, contextFactory } from './context.js';
+import { authenticationOf } from './identity.js';
 import { gatewayPlugins } from './plugins.js';
 
 export interface GatewayOptions {
@@ -37,11 +39,13 @@ export interface GatewayOptions {
   audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
+  /** Tokens of the development issuer's sample callers, offered in GraphiQL (`npm start`). */
+  sampleCallers?: Record<string, string>;
 }
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, Context>;
-  /** The Node request listener to serve: Yoga behind the response cache (when on). */
+  /** The Node request listener to serve: authentication, then the response cache (when on), then Yoga. */
   handler: RequestListener;
   upstreams: Upstreams;
   governance: GovernanceService;
@@ -53,25 +57,37 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink, audit, extraPlugins = [] }: GatewayOptions): Gateway {
+export function createGateway(options: GatewayOptions): Gateway {
+  const { config, dispatcher, logSink, audit, extraPlugins = [], sampleCallers } = options;
   const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
   const { bus, polling } = liveUpdates(config, upstreams);
+  const authentication = authenticationOf(config, observability);
   const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
   const yoga = createYoga<Record<string, unknown>, Context>({
     ...yogaSettings(config),
     logging: logger,
-    plugins: gatewayPlugins({ config, upstreams, observability, logger, edge, extraPlugins }),
+    plugins: gatewayPlugins({
+      config,
+      upstreams,
+      observability,
+      logger,
+      edge,
+      authentication,
+      extraPlugins,
+      sampleCallers,
+    }),
     context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
   });
 
   const serveYoga: RequestListener = (req, res) => void yoga(req, res);
   return {
     yoga,
-    handler: edge ? edge.wrap(serveYoga) : serveYoga,
+    // Authentication first: nothing is read, parsed or looked up for a caller it refuses.
+    handler: authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga),
     upstreams,
     governance,
     calendar,
@@ -135,6 +151,7 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
     csrfPrevention: config.security.csrfPrevention,
     keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
+    partition: (req) => cachePartition(config, principalOf(req), req.headers.authorization),
     namespace: () => answerNamespace(config),
     compression: config.http.compression,
     // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
@@ -162,7 +179,7 @@ function answerNamespace(config: Config): string {
         security: config.security,
         persisted: config.persistedOperations,
         safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
-        auth: [config.governance.authMode, config.calendar.authMode],
+        auth: [config.governance.authMode, config.calendar.authMode, config.auth],
         maxPageSize: config.maxPageSize,
       }),
     )

@@ -6,6 +6,8 @@
  * - @defer/@stream first: deferred parts then run through every plugin below, in the same context,
  *   so the estimate, the request's usage budget and the account budget count them too.
  * - The process's own plugins (the shutdown drain) and the GraphiQL page answer before any work.
+ * - Authentication, for requests that did not pass the socket's (`yoga.fetch`): before /metrics, the
+ *   safelist, parsing, and everything that could cost anything.
  * - Observability (readiness, /metrics, operation events) sees every request, refused ones included.
  * - The persisted-operations safelist answers before anything is parsed.
  * - Security (Armor limits, introspection, CSRF) refuses a request before any resolver runs, so a
@@ -33,6 +35,7 @@ import { OperationRates } from '../core/fair-share.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import type { ResponseCacheEdge } from '../http/response-cache.js';
+import type { Authentication } from '../http/authenticate.js';
 import type { yogaLogger } from '../observability/logging.js';
 import type { Observability } from './observability.js';
 import type { Upstreams } from './build-upstreams.js';
@@ -45,8 +48,12 @@ export interface PluginParts {
   logger: ReturnType<typeof yogaLogger>;
   /** The response cache in front of Yoga, when RESPONSE_CACHE is on. */
   edge: ResponseCacheEdge | undefined;
+  /** Who may call; also in front of Yoga on the socket (gateway.ts). */
+  authentication: Authentication;
   /** Plugins of the process around the gateway. */
   extraPlugins: Plugin[];
+  /** Tokens of the development issuer's sample callers, offered in GraphiQL. */
+  sampleCallers?: Record<string, string>;
 }
 
 /** Plugins typed for the gateway's context or for any context. */
@@ -58,6 +65,7 @@ const PLUGINS: PluginBuilder[] = [
   deferStream,
   processPlugins,
   graphiqlPage,
+  authenticate,
   observabilityPlugins,
   persistedSafelist,
   security,
@@ -85,8 +93,13 @@ function processPlugins({ extraPlugins }: PluginParts): AnyPlugin[] {
 }
 
 /** Served precompressed and inlined (works offline) instead of Yoga's CDN page. */
-function graphiqlPage({ config }: PluginParts): AnyPlugin | undefined {
-  return config.graphiql ? useGraphiQLPage('/graphql') : undefined;
+function graphiqlPage({ config, sampleCallers }: PluginParts): AnyPlugin | undefined {
+  return config.graphiql ? useGraphiQLPage('/graphql', sampleCallers) : undefined;
+}
+
+/** The same check as the socket's, for requests reaching Yoga another way (http/authenticate.ts). */
+function authenticate({ authentication }: PluginParts): AnyPlugin {
+  return authentication.plugin();
 }
 
 function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {

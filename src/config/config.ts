@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
@@ -84,6 +85,8 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** Who may call: token issuers, API keys, anonymous permissions (`src/identity/`). */
+  auth: AuthConfig;
   /** CORS, compression and graceful shutdown (`src/http/drain.ts`). */
   http: HttpConfig;
   /** Serve the built-in emulators' fake data (never implicitly in production). */
@@ -227,6 +230,7 @@ export function loadConfig(env?: Env): Config {
     persistedOperations: s.PERSISTED_OPERATIONS,
     jit: true,
     security: readSecurity(s, production, graphiql),
+    auth: readAuthConfig(s, production, problems),
     traffic,
     http: {
       // Closed by default in production: a browser app on another origin must be listed.

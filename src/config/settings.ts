@@ -398,6 +398,31 @@ const DEFINITIONS = {
     description:
       'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
   }),
+  AUTH_ISSUERS: text({
+    ...COMMON,
+    group: 'security',
+    defaultText: 'none (npm start adds its development issuer)',
+    description:
+      'Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated (a workforce and a service IdP, say).',
+  }),
+  AUTH_ANONYMOUS: list({
+    ...COMMON,
+    group: 'security',
+    defaultText: '* outside production, none in production',
+    description: 'Permissions of a caller without credentials (`*` all, `none`); with none, such a request is 401.',
+  }),
+  AUTH_PERMISSIONS_FILE: text({
+    ...COMMON,
+    group: 'security',
+    defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
+    description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
+  }),
+  AUTH_API_KEYS: text({
+    ...COMMON,
+    group: 'security',
+    description:
+      'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
+  }),
   OTEL_EXPORTER_OTLP_ENDPOINT: url({
     ...COMMON,
     group: 'observability',

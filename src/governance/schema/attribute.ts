@@ -2,6 +2,7 @@
  * Schema attributes: adding an attribute to the schema of an entity type, and options to a select
  * attribute. Both return the whole attribute with all its options.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
@@ -210,6 +211,7 @@ function optionsArg(
 
 builder.mutationFields((t) => ({
   addSchemaAttribute: t.field({
+    ...requires('governance:write'),
     type: SchemaAttributeRef,
     description: 'Adds an attribute to a schema (e.g. `datasets`) and returns it with its generated field name.',
     args: {
@@ -250,6 +252,7 @@ builder.mutationFields((t) => ({
     },
   }),
   addAttributeOptions: t.field({
+    ...requires('governance:write'),
     type: SchemaAttributeRef,
     description:
       'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',
