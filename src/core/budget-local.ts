@@ -5,7 +5,7 @@
  * have. Also the bookkeeping the Redis-backed budget keeps of its own sends (`LocalCounts`).
  */
 import { SlidingCounter, type CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
 
 /** Counters per rule and scope (`*` for account-wide rules, the endpoint for per-endpoint ones). */
 export class LocalCounts {
@@ -114,15 +114,14 @@ export class LocalBudget {
         .map((rule) => {
           const counter = this.counts.counter(rule, '*');
           const remaining = Math.max(0, rule.allowed - counter.sum(now));
-          return {
-            rule: rule.name,
-            limit: rule.limit,
-            allowed: rule.allowed,
-            windowMs: rule.windowMs,
-            remaining,
-            nextSlotInMs: remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1),
-          };
+          return ruleStatus(rule, remaining, remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1));
         }),
     };
   }
+}
+
+/** What a status reports about one rule. */
+export function ruleStatus(rule: CountedRule, remaining: number, nextSlotInMs: number): RuleStatus {
+  const { name, limit, allowed, windowMs } = rule;
+  return { rule: name, limit, allowed, windowMs, remaining, nextSlotInMs };
 }

@@ -10,18 +10,19 @@ import type { AttributeOptionRequest } from '../model.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
+const RESPONSE_TYPES = {
+  TEXT: { value: 'Text', description: 'Free text.' },
+  SINGLE_SELECT: { value: 'SingleSelect', description: 'One option of a list.' },
+  MULTI_SELECT: { value: 'MultiSelect', description: 'Several options of a list.' },
+  DATE: { value: 'Date', description: 'A date.' },
+  FORMULA: { value: 'Formula', description: 'A value computed by a formula.' },
+  SCORE: { value: 'Score', description: 'A score.' },
+  LEVEL: { value: 'Level', description: 'A level on a named scale.' },
+  RANGE: { value: 'Range', description: 'A range of values.' },
+} as const;
 export const AttributeResponseType = builder.enumType('AttributeResponseType', {
   description: 'How an attribute is answered.',
-  values: {
-    TEXT: { value: 'Text', description: 'Free text.' },
-    SINGLE_SELECT: { value: 'SingleSelect', description: 'One option of a list.' },
-    MULTI_SELECT: { value: 'MultiSelect', description: 'Several options of a list.' },
-    DATE: { value: 'Date', description: 'A date.' },
-    FORMULA: { value: 'Formula', description: 'A value computed by a formula.' },
-    SCORE: { value: 'Score', description: 'A score.' },
-    LEVEL: { value: 'Level', description: 'A level on a named scale.' },
-    RANGE: { value: 'Range', description: 'A range of values.' },
-  } as const,
+  values: RESPONSE_TYPES,
 });
 
 AttributeOptionRef.implement({
@@ -43,16 +44,7 @@ AttributeOptionRef.implement({
   }),
 });
 
-const responseTypes = new Set<string>([
-  'Text',
-  'SingleSelect',
-  'MultiSelect',
-  'Date',
-  'Formula',
-  'Score',
-  'Level',
-  'Range',
-]);
+const responseTypes = new Set<string>(Object.values(RESPONSE_TYPES).map((v) => v.value));
 
 SchemaAttributeRef.implement({
   description: 'An attribute of a schema: its name, how it is answered and, for select attributes, its options.',

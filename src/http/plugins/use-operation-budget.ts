@@ -16,12 +16,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
-import {
-  defaultCostModel,
-  estimateOperationCostDetailed,
-  type CostModel,
-  type DetailedEstimate,
-} from './operation-cost.js';
+import { defaultCostModel, estimateOperationCost, type CostModel, type DetailedEstimate } from './operation-cost.js';
 
 export interface OperationBudgetOptions {
   /** Upstream calls one operation may make per upstream. */
@@ -46,7 +41,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Context & { request?: Request };
-      const estimate = estimateOperationCostDetailed(
+      const estimate = estimateOperationCost(
         args.schema as GraphQLSchema,
         args.document as DocumentNode,
         args.operationName as string | null | undefined,
