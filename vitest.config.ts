@@ -8,7 +8,6 @@ import { defineConfig } from 'vitest/config';
 const PROCESSES = [
   'test/budget-property.test.ts',
   'test/cache-shared.test.ts',
-  'test/graphiql-browser.test.ts',
   'test/load.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',
@@ -17,10 +16,16 @@ const PROCESSES = [
 ];
 /**
  * Of those, the ones whose assertions are about timing across processes (every sliding span of a
- * budget shared through Redis, with its guard band; the bench's measurements): they run last, one
- * at a time, with nothing else of the suite beside them.
+ * budget shared through Redis, with its guard band; the bench's measurements; a polite caller's
+ * latency beside a greedy one; a browser rendering within its wait): they run last, one at a time, with nothing else of the suite beside them.
  */
-const TIMED = ['test/bench-smoke.test.ts', 'test/traffic-redis.test.ts', 'test/traffic-sliding.test.ts'];
+const TIMED = [
+  'test/bench-smoke.test.ts',
+  'test/fair-share.test.ts',
+  'test/graphiql-browser.test.ts',
+  'test/traffic-redis.test.ts',
+  'test/traffic-sliding.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -34,9 +39,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most of the suite's time is spent waiting (on sockets, child processes, latency and windows it
-    // sets up), not computing: three files at once keep two cores busy.
-    maxWorkers: 3,
+    // Emulators and gateways listen on real sockets; two cores run two files at once comfortably.
+    maxWorkers: 2,
     projects: [
       // One module graph per worker (not per file): loading the gateway took about as long as the
       // tests themselves. The files share no module state they change: each builds its own gateway.

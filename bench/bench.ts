@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config/config.js';
 import { bodyRefusal } from './body-refusal.js';
 import { youngGarbage } from './garbage.js';
 import { linearCost } from './linear.js';
-import { responseCacheThroughput } from './response-cache.js';
+import { authenticatedResponseCache, responseCacheThroughput } from './response-cache.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replicas } from './replicas.js';
@@ -158,6 +158,7 @@ export async function runBench(
     await step('10', () => timeoutSpread(up, options));
     await step('11', () => linearCost(ctx));
     await step('12', () => responseCacheThroughput(ctx));
+    await step('12a', () => authenticatedResponseCache(ctx));
     await step('13', () => youngGarbage());
 
     const atEnd = await gateway.stats().catch(() => undefined);

@@ -130,7 +130,7 @@ export async function throughput(
   url: string,
   query: string,
   variables: Record<string, unknown>,
-  options: { concurrency: number; seconds: number },
+  options: { concurrency: number; seconds: number; headers?: Record<string, string> },
 ): Promise<ThroughputResult> {
   const target = new URL(url);
   const payload = Buffer.from(JSON.stringify({ query, variables }));
@@ -143,6 +143,7 @@ export async function throughput(
         'accept: application/graphql-response+json, application/json',
         // The production profile's CSRF prevention wants a header a browser cannot send cross-site.
         'x-graphql-yoga-csrf: bench',
+        ...Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
         `content-length: ${payload.length}`,
         '',
         '',

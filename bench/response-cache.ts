@@ -6,18 +6,48 @@
  * - a bare node:http server returning the same bytes (bare-bytes.ts): the floor,
  * all measured the same way in the same run, by the same load side (load.ts, which does not parse
  * the answers: parsing 200 KB of JSON per answer would cap all three at the client's speed).
+ *
+ * Workload 12a: the same hits with authentication on, each request carrying a reader's bearer JWT
+ * (verified against a JWKS on a socket once, then remembered by its hash), against the same floor.
  */
-import { GraphQLClient, round } from './client.js';
+import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
+import { round } from './client.js';
 import { startChild } from './processes.js';
 import { ENTITY_GRAPH, EVENT_GRAPH } from './queries.js';
 import { measured } from './throughput.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
-export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord> {
+export async function authenticatedResponseCache(ctx: Ctx): Promise<WorkloadRecord> {
+  const issuer = await DevIssuer.start();
+  try {
+    const token = await issuer.tokenFor('reader');
+    return await responseCacheThroughput(ctx, {
+      env: { AUTH_ANONYMOUS: 'none', AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}` },
+      headers: { authorization: `Bearer ${token}` },
+    });
+  } finally {
+    await issuer.close();
+  }
+}
+
+export async function responseCacheThroughput(
+  ctx: Ctx,
+  auth?: { env: Record<string, string>; headers: Record<string, string> },
+): Promise<WorkloadRecord> {
   const { up, options } = ctx;
-  const cachedGateway = await startChild('gateway-process.ts', up.gatewayEnv({ RESPONSE_CACHE: 'true' }));
+  const cachedGateway = await startChild('gateway-process.ts', up.gatewayEnv({ RESPONSE_CACHE: 'true', ...auth?.env }));
   const bare = await startChild('bare-bytes.ts', {});
-  const cachedClient = new GraphQLClient(cachedGateway.url, 1);
+  const send = (query: string, variables: Record<string, unknown>) =>
+    fetch(cachedGateway.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        'x-graphql-yoga-csrf': 'bench',
+        ...auth?.headers,
+      },
+      body: JSON.stringify({ query, variables }),
+    });
   try {
     const operations = [
       { name: 'EntityGraph', query: ENTITY_GRAPH, variables: { first: options.systems } },
@@ -29,35 +59,30 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
     let ratioToWarm = Infinity;
     for (const { name, query, variables } of operations) {
       // The same fresh start for both gateways: every entry is fresh for the whole timed window.
-      await ctx.gateway.request('clear-cache');
-      await ctx.client.run(query, variables);
-      const warm = await measured(ctx.gateway, query, variables, ctx);
+      let warm;
+      if (!auth) {
+        await ctx.gateway.request('clear-cache');
+        await ctx.client.run(query, variables);
+        warm = await measured(ctx.gateway, query, variables, ctx);
+      }
 
       await cachedGateway.request('clear-cache');
-      await cachedClient.run(query, variables);
-      const hit = await fetch(cachedGateway.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json, application/json',
-          'x-graphql-yoga-csrf': 'bench',
-        },
-        body: JSON.stringify({ query, variables }),
-      });
+      if (!(await send(query, variables)).ok) throw new Error(`${name}: the first request failed`);
+      const hit = await send(query, variables);
       const body = await hit.text();
       if (hit.headers.get('x-cache') !== 'HIT') throw new Error(`${name}: the second request was not a cache hit`);
       await up.clearLogs();
-      const cached = await measured(cachedGateway, query, variables, ctx);
+      const cached = await measured(cachedGateway, query, variables, ctx, auth?.headers);
       const upstreamDuring = await up.counts();
 
       await bare.request('set-answer', { body, contentType: hit.headers.get('content-type') });
       const floor = await measured(bare, query, variables, ctx);
 
       const toBare = round(cached.perSecond / floor.perSecond, 3);
-      const toWarm = round(cached.perSecond / warm.perSecond, 1);
+      const toWarm = warm ? round(cached.perSecond / warm.perSecond, 1) : undefined;
       ratioToBare = Math.min(ratioToBare, toBare);
-      ratioToWarm = Math.min(ratioToWarm, toWarm);
-      errors += warm.errors + cached.errors + floor.errors;
+      if (toWarm !== undefined) ratioToWarm = Math.min(ratioToWarm, toWarm);
+      errors += (warm?.errors ?? 0) + cached.errors + floor.errors;
       results[name] = {
         answerBytes: Buffer.byteLength(body),
         warm,
@@ -68,6 +93,14 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
         upstreamRequestsDuringCachedRun: upstreamDuring.governance + upstreamDuring.calendar + upstreamDuring.token,
       };
     }
+    if (auth)
+      return {
+        id: '12a',
+        name: `response cache with authentication (a reader's bearer JWT per request): EntityGraph(${options.systems}) and EventGraph(${options.events}) answered from it vs a bare server returning the same bytes, concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
+        ...results,
+        cachedToBare: ratioToBare,
+        errors,
+      };
     return {
       id: '12',
       name: `response cache: EntityGraph(${options.systems}) and EventGraph(${options.events}) answered from it vs warm without it vs a bare server returning the same bytes, concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
@@ -77,7 +110,6 @@ export async function responseCacheThroughput(ctx: Ctx): Promise<WorkloadRecord>
       errors,
     };
   } finally {
-    await cachedClient.close();
     await Promise.all([cachedGateway.stop(), bare.stop()]);
   }
 }

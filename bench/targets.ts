@@ -164,6 +164,13 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     (v, r) => r.errors === 0 && num(v) >= 0.15,
   );
   check(
+    '12a',
+    'with authentication on (a bearer JWT per request): response-cached throughput ÷ bare server (lower of the two queries)',
+    '≥ 0.3',
+    (r) => r.cachedToBare,
+    (v, r) => r.errors === 0 && num(v) >= 0.3,
+  );
+  check(
     '12',
     'response-cached throughput ÷ warm throughput without it (lower of the two queries)',
     '≥ 10',

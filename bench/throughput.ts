@@ -9,12 +9,18 @@ import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, TYPENAME } from './queries.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
-export async function measured(child: Child, query: string, variables: Record<string, unknown>, ctx: Ctx) {
+export async function measured(
+  child: Child,
+  query: string,
+  variables: Record<string, unknown>,
+  ctx: Ctx,
+  headers?: Record<string, string>,
+) {
   const { concurrency, throughputSeconds } = ctx.options;
-  await throughput(child.url, query, variables, { concurrency, seconds: Math.min(1, throughputSeconds / 4) }); // warm-up
+  await throughput(child.url, query, variables, { concurrency, seconds: Math.min(1, throughputSeconds / 4), headers }); // warm-up
   await child.request('reset-peak');
   const before = await child.stats();
-  const t = await throughput(child.url, query, variables, { concurrency, seconds: throughputSeconds });
+  const t = await throughput(child.url, query, variables, { concurrency, seconds: throughputSeconds, headers });
   const after = await child.stats();
   const cpuMs = after.cpuMs - before.cpuMs;
   return {

@@ -127,6 +127,8 @@ export async function startUpstreams(options: UpstreamOptions): Promise<Upstream
     latencyMs: options.latencyMs,
     gatewayEnv: (extra = {}) => ({
       NODE_ENV: 'production',
+      // Workloads measure execution; workload 12a turns authentication on for itself.
+      AUTH_ANONYMOUS: '*',
       LOG_LEVEL: 'error',
       GRAPHIQL: 'false',
       // Workloads 1–11 measure execution; workload 12 turns the whole-answer cache on for itself.

@@ -8,6 +8,7 @@
  * and expects exit 0. Any failure exits 1 with the reason.
  */
 import { execFileSync, execSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -111,9 +112,12 @@ if (runtime.env.NODE_ENV !== 'production') fail('the runtime stage does not set 
 for (const dev of ['tsx', 'typescript', 'vitest'])
   if (existsSync(join(runtime.dir, 'node_modules', dev))) fail(`dev dependency ${dev} is in the runtime stage`);
 const pkg = JSON.parse(readFileSync(join(runtime.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-if (pkg.scripts['start:prod'] !== runtime.cmd!.join(' '))
+// `exec` makes the server the process npm signals; the image runs the same command without npm.
+if (pkg.scripts['start:prod']!.replace(/^exec /, '') !== runtime.cmd!.join(' '))
   fail(`CMD (${runtime.cmd!.join(' ')}) is not npm run start:prod (${pkg.scripts['start:prod']})`);
 console.log(`install + build: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+const CHECK_KEY = randomBytes(24).toString('base64url');
 
 // Start the image's CMD, production profile, against emulators in this process.
 const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
@@ -128,6 +132,8 @@ const child = spawn(command === 'node' ? process.execPath : command!, args, {
     HOST: '127.0.0.1',
     GRAPHIQL: 'true',
     LOG_LEVEL: 'warn',
+    // Production refuses callers without credentials: the check calls with an API key (by its hash).
+    AUTH_API_KEYS: `check-prod|${createHash('sha256').update(CHECK_KEY).digest('hex')}|*`,
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -148,7 +154,7 @@ try {
   if (!health.ok) fail(`/health answered ${health.status}`);
   const res = await fetch(`${base}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-graphql-csrf': '1' },
+    headers: { 'content-type': 'application/json', 'x-graphql-csrf': '1', authorization: `Bearer ${CHECK_KEY}` },
     body: JSON.stringify({ query: '{ entityTypes(first: 1) { totalCount } events(first: 1) { totalCount } }' }),
   });
   const body = (await res.json()) as {

@@ -48,6 +48,8 @@ const [governance, calendar] = await Promise.all([
 ]);
 const env = {
   NODE_ENV: 'production',
+  // The load measures execution, not identity: callers without credentials hold every permission.
+  AUTH_ANONYMOUS: '*',
   LOG_LEVEL: 'silent',
   ...emulatorEnv(governance, calendar),
   CACHE_MAX_BYTES: String(cacheBytes),

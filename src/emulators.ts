@@ -14,8 +14,15 @@ if (problems.length > 0) {
   process.exit(1);
 }
 const host = isSet('HOST', env) ? settings.HOST! : '127.0.0.1';
-const governance = await startGovernanceEmulator({ port: 4010, host, controlRoutes: true });
-const calendar = await startCalendarEmulator({ port: 4020, host, controlRoutes: true });
+/** A port in use is one line, not Node's stack. */
+const orExit = <T>(port: number, started: Promise<T>) =>
+  started.catch((e: NodeJS.ErrnoException) => {
+    const why = e.code === 'EADDRINUSE' ? 'is already in use' : `cannot be listened on (${e.code ?? e.message})`;
+    console.error(`emulators failed to start: port ${port} on ${host} ${why}; stop what listens there or set HOST`);
+    process.exit(1);
+  });
+const governance = await orExit(4010, startGovernanceEmulator({ port: 4010, host, controlRoutes: true }));
+const calendar = await orExit(4020, startCalendarEmulator({ port: 4020, host, controlRoutes: true }));
 
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
 console.log(

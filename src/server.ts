@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { renderHelp } from './config/help.js';
 import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-emulators.js';
-import { createGateway } from './app/gateway.js';
+import { createGateway, type Gateway } from './app/gateway.js';
+import { anonymousLine, startDevIdentity, type DevIdentity } from './app/dev-identity.js';
 import { Drain } from './http/drain.js';
 
 async function main(): Promise<void> {
@@ -40,14 +41,32 @@ async function main(): Promise<void> {
   }
 
   const log = (line: string) => process.stdout.write(`${line}\n`);
+  let devIdentity: DevIdentity | undefined;
+  if (config.embeddedEmulators && config.auth.issuers.length === 0) {
+    devIdentity = await startDevIdentity(config, log);
+    config = devIdentity.config;
+  }
+  const anonymous = anonymousLine(config);
+  if (anonymous) log(anonymous);
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
-  const gateway = createGateway({ config, extraPlugins: [drain.plugin()] });
+  const gateway = createGateway({ config, extraPlugins: [drain.plugin()], sampleCallers: devIdentity?.tokens });
   const server = createServer(drain.wrap(gateway.handler));
+  server.once('error', (e: NodeJS.ErrnoException) => {
+    // One line, no stack: the usual cause is a second gateway or a leftover process on the port.
+    const where = `${config.host}:${config.port}`;
+    console.error(
+      e.code === 'EADDRINUSE'
+        ? `gateway failed to start: port ${config.port} is already in use (${where}); stop what listens there or set PORT`
+        : `gateway failed to start: cannot listen on ${where}: ${e.code ?? e.message}`,
+    );
+    process.exit(1);
+  });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
     console.log(`gateway ready: http://${host}:${port}/graphql${config.graphiql ? ' (GraphiQL in a browser)' : ''}`);
+    void logUpstreams(gateway);
   });
 
   let stopping = false;
@@ -66,11 +85,23 @@ async function main(): Promise<void> {
     // Flushes the budget counters to Redis, closes Redis and the upstream pools.
     await gateway.close();
     await embedded?.close();
+    await devIdentity?.close();
     log(JSON.stringify({ level: 'info', msg: 'drained; exiting', ...report }));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** One line per upstream at start: does it answer, and if not, why (never its URL). */
+async function logUpstreams(gateway: Gateway): Promise<void> {
+  const reports = await gateway.observability.upstreamReports();
+  for (const [name, r] of Object.entries(reports)) {
+    const detail = [r.status !== undefined ? `HTTP ${r.status}` : undefined, r.cause].filter(Boolean).join(', ');
+    const state =
+      r.state === 'up' ? 'answers' : r.state === 'paused' ? 'is pausing the gateway (429)' : 'does not answer';
+    console.log(`upstream ${name}: ${state}${detail ? ` (${detail})` : ''}`);
+  }
 }
 
 main().catch((e: unknown) => {

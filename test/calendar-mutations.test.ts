@@ -260,10 +260,10 @@ describe('events', () => {
       upstreamStatus: 410,
       upstreamCode: 'event-is-in-trash',
     });
-    // A lookup finds nothing in the trash: null, no error (mutations say GONE).
+    // A lookup of a trashed event is null with GONE, as a mutation on it.
     const read = await q(`query($id: ID!) { event(id: $id) { id } }`, { id });
     expect(read).toMatchObject({ data: { event: null } });
-    expect(read.errors).toBeUndefined();
+    expect(read.errors![0]!.extensions).toMatchObject({ code: 'GONE' });
     const update = await q(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "x" }) { id } }`, { id });
     expect(update.errors![0]!.extensions).toMatchObject({ code: 'GONE' });
 

@@ -51,12 +51,21 @@ describe('absence', () => {
     expect(res.data).toEqual({ entity: null, event: null, venue: null, link: null });
   });
 
-  it('a trashed event reads as null, while a mutation on it says GONE', async () => {
+  it('a trashed event is told apart from a missing one: GONE on a read as on a mutation', async () => {
     const id = await createEvent(`Trashed ${stamp}`);
     await data('mutation($id: ID!) { deleteEvent(id: $id) { deletedId } }', { id });
-    const read = await stack.query<Any>('query($id: ID!) { event(id: $id) { id } }', { id });
-    expect(read.errors).toBeUndefined();
-    expect(read.data.event).toBeNull();
+    const read = await stack.query<Any>(
+      'query($id: ID!) { event(id: $id) { id } missing: event(id: "987654321") { id } }',
+      {
+        id,
+      },
+    );
+    expect(read.data).toEqual({ event: null, missing: null });
+    expect(read.errors).toHaveLength(1);
+    expect(read.errors![0]).toMatchObject({
+      path: ['event'],
+      extensions: { code: 'GONE', upstreamCode: 'event-no-longer-available' },
+    });
     const update = await stack.query<Any>('mutation($id: ID!) { updateEvent(id: $id, input: { title: "x" }) { id } }', {
       id,
     });

@@ -23,6 +23,7 @@ beforeAll(async () => {
   stack = await startStack({
     env: {
       NODE_ENV: 'production',
+      AUTH_ANONYMOUS: '*',
       // Every query must reach the upstream: no cached or stale answer may hide a fault.
       CACHE_TTL_MS: '0',
       CACHE_MAX_STALE_MS: '0',
@@ -146,7 +147,7 @@ describe('token endpoint down', () => {
   it('fails only the governance fields, leaks nothing, and recovers', async () => {
     // A fresh gateway holds no token yet, so its first governance call needs the token endpoint.
     const fresh = await startStack({
-      env: { NODE_ENV: 'production', CACHE_TTL_MS: '0' },
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', CACHE_TTL_MS: '0' },
       configure: (c) => ({ ...c, retry: { ...c.retry, baseDelayMs: 10, maxDelayMs: 50 } }),
     });
     fresh.governance.control.setFaults([{ kind: 'status', status: 503, pathPrefix: '/api/access' }]);
@@ -171,7 +172,7 @@ describe('Redis down', () => {
     // Commands would wait a minute before giving up, so a gateway that waited on Redis would run past
     // the test's own timeout instead of answering.
     const noRedis = await startStack({
-      env: { NODE_ENV: 'production', REDIS_URL: `redis://127.0.0.1:${port}` },
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', REDIS_URL: `redis://127.0.0.1:${port}` },
       configure: (c) => ({ ...c, traffic: { ...c.traffic, redisCommandTimeoutMs: 60_000 } }),
     });
     for (let i = 0; i < 3; i++) {

@@ -5,14 +5,17 @@
  * `@apollo/composition` composes it with a second, Relay-style subgraph that extends `Entity` and
  * `Event` and defines its own `PageInfo`, `User` and `Node`, behind an `@apollo/gateway` router on
  * loopback, answering a query that crosses both. In production `_service` and `_entities` answer
- * only requests carrying the router's shared secret.
+ * only requests carrying the router's shared secret, and the router forwards the user's credential,
+ * which the subgraph checks itself. Each root field's permission is in the SDL as `@requiresScopes`,
+ * which composition keeps in the supergraph.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway } from '@apollo/gateway';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { parse } from 'graphql';
+import { createHash } from 'node:crypto';
+import { parse, print, visit, type DirectiveNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, countRequests, type Stack } from './support/stack.js';
@@ -118,7 +121,12 @@ describe('composed with a second subgraph behind @apollo/gateway', () => {
       { name: 'risk', typeDefs: RISK_SDL, url: riskUrl },
     ]);
     expect(composed.errors ?? []).toEqual([]);
-    router = await startRouter(new ApolloGateway({ supergraphSdl: composed.supergraphSdl!, logger: quietLogger }));
+    // Composition keeps the permissions for routers that enforce them (Apollo Router, Hive, Cosmo)…
+    expect(composed.supergraphSdl).toContain('@requiresScopes(scopes: [["governance:read"]])');
+    // …which @apollo/gateway cannot, so it refuses SECURITY features: it gets the supergraph without
+    // them (the subgraph enforces its permissions itself).
+    const supergraphSdl = withoutRequiresScopes(composed.supergraphSdl!);
+    router = await startRouter(new ApolloGateway({ supergraphSdl, logger: quietLogger }));
     servers.push(router.server);
   });
 
@@ -247,12 +255,15 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
 
 describe('in production', () => {
   const SECRET = 'router-secret-for-the-test';
+  // The user's credential, which the router forwards (here an API key; a bearer JWT works the same).
+  const USER_KEYS = `user|${createHash('sha256').update('user-key').digest('hex')}|governance:read calendar:read`;
+  const env = { NODE_ENV: 'production', FEDERATION_SECRET: SECRET, LOG_LEVEL: 'silent', AUTH_API_KEYS: USER_KEYS };
   let prod: Stack;
   beforeAll(async () => {
-    prod = await startStack({ env: { NODE_ENV: 'production', FEDERATION_SECRET: SECRET, LOG_LEVEL: 'silent' } });
+    prod = await startStack({ env });
   });
   // A router's JSON POSTs pass production's CSRF prevention as they are: no other header needed.
-  const headers = (extra: Record<string, string> = {}) => extra;
+  const headers = (extra: Record<string, string> = {}) => ({ authorization: 'Bearer user-key', ...extra });
 
   it('refuses _service and _entities without the router secret, or with a wrong one', async () => {
     const attempts: Record<string, string>[] = [{}, { 'x-federation-secret': 'guess' }, { 'x-federation-secret': '' }];
@@ -289,30 +300,43 @@ describe('in production', () => {
   });
 
   it('with persisted operations only, still answers the router: its query plans are text, never in a safelist', async () => {
-    const strict = await startStack({
-      env: { NODE_ENV: 'production', FEDERATION_SECRET: SECRET, PERSISTED_OPERATIONS: 'only', LOG_LEVEL: 'silent' },
-    });
+    const strict = await startStack({ env: { ...env, PERSISTED_OPERATIONS: 'only' } });
     const plan = 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Entity { id name } } }';
     const vars = { r: [{ __typename: 'Entity', id: entityIds[0] }] };
-    const routed = await strict.query<{ _entities: { id: string }[] }>(plan, vars, { 'x-federation-secret': SECRET });
+    const routed = await strict.query<{ _entities: { id: string }[] }>(
+      plan,
+      vars,
+      headers({ 'x-federation-secret': SECRET }),
+    );
     expect(routed.errors).toBeUndefined();
     expect(routed.data!._entities[0]!.id).toBe(entityIds[0]);
     // Anyone else sending text is refused before parsing, as before, a wrong secret included.
     for (const extra of [{}, { 'x-federation-secret': 'guess' }] as Record<string, string>[]) {
-      const refused = await strict.query(plan, vars, extra);
+      const refused = await strict.query(plan, vars, headers(extra));
       expect(refused.status).toBe(400);
       expect(refused.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
     }
   });
 
   it('answers anyone when introspection is enabled (the SDL is public then)', async () => {
-    const open = await startStack({
-      env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', LOG_LEVEL: 'silent' },
-    });
+    const open = await startStack({ env: { ...env, FEDERATION_SECRET: '', ALLOW_INTROSPECTION: 'true' } });
     const res = await open.query<{ _service: { sdl: string } }>('{ _service { sdl } }', undefined, headers());
     expect(res.errors).toBeUndefined();
     expect(res.data!._service.sdl).toContain('type Entity');
   });
 });
+
+/** The supergraph without the requiresScopes feature: its @link, its definitions and its uses. */
+function withoutRequiresScopes(supergraph: string): string {
+  const isFeature = (d: DirectiveNode) =>
+    d.name.value === 'requiresScopes' ||
+    (d.name.value === 'link' && print(d).includes('specs.apollo.dev/requiresScopes'));
+  const stripped = visit(parse(supergraph), {
+    Directive: (d) => (isFeature(d) ? null : undefined),
+    DirectiveDefinition: (d) => (d.name.value === 'requiresScopes' ? null : undefined),
+    ScalarTypeDefinition: (d) => (d.name.value.startsWith('requiresScopes__') ? null : undefined),
+  });
+  return print(stripped);
+}
 
 const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };

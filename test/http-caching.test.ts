@@ -2,6 +2,7 @@
  * HTTP caching of GET queries: Cache-Control from the answers' remaining TTLs, private per
  * credential, an ETag that If-None-Match turns into a 304; never on mutations or POST.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageTracker } from '../src/core/usage.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -10,7 +11,11 @@ let stack: Stack;
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { CACHE_TTL_MS: '30000' } });
+  // A reader's API key: fewer permissions than the anonymous caller of development (all of them).
+  const hash = createHash('sha256').update('reader-key').digest('hex');
+  stack = await startStack({
+    env: { CACHE_TTL_MS: '30000', AUTH_API_KEYS: `reader|${hash}|governance:read calendar:read` },
+  });
   url = await stack.listen();
 });
 afterAll(() => stack.close());
@@ -51,13 +56,13 @@ describe('HTTP caching of GET queries', () => {
     expect(other.headers.get('etag')).toBe(etag);
   });
 
-  it("the ETag differs per credential, so a tag never validates another caller's copy", async () => {
+  it('the ETag differs per permission set, so a tag never validates the copy of a caller with other permissions', async () => {
     const query = '{ venues(first: 1) { nodes { id } } }';
     const a = await get(query);
-    const b = await get(query, { authorization: 'Basic c29tZW9uZTplbHNl' });
+    const b = await get(query, { authorization: 'Bearer reader-key' });
     expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
     const cross = await get(query, {
-      authorization: 'Basic c29tZW9uZTplbHNl',
+      authorization: 'Bearer reader-key',
       'if-none-match': a.headers.get('etag')!,
     });
     expect(cross.status).toBe(200);

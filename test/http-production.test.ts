@@ -77,14 +77,16 @@ describe('GraphiQL page', () => {
 
 describe('CORS and request ids', () => {
   it('is closed in production unless CORS_ORIGINS lists the origin', async () => {
-    const closed = await startStack({ env: { NODE_ENV: 'production' } });
+    const closed = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*' } });
     const pre = (s: typeof closed) =>
       s.gateway.yoga.fetch('http://gw/graphql', {
         method: 'OPTIONS',
         headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
       });
     expect((await pre(closed)).headers.get('access-control-allow-origin')).toBeNull();
-    const open = await startStack({ env: { NODE_ENV: 'production', CORS_ORIGINS: 'https://app.example' } });
+    const open = await startStack({
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', CORS_ORIGINS: 'https://app.example' },
+    });
     expect((await pre(open)).headers.get('access-control-allow-origin')).toBe('https://app.example');
   });
 

@@ -28,7 +28,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"slow":');
     // Well past the header timeout below; the deadline allows it.
-    setTimeout(() => res.end('true}'), 400);
+    setTimeout(() => res.end('true}'), 1_500);
   });
   plans.set('/stalled-body', (res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -50,7 +50,8 @@ afterAll(async () => {
 const transport = () =>
   new HttpTransport({
     upstream: 'calendar',
-    timeouts: { connectMs: 1_000, headersMs: 100, bodyMs: 60_000 },
+    // A header timeout a loaded machine still meets; the slow body above takes longer than it.
+    timeouts: { connectMs: 1_000, headersMs: 1_000, bodyMs: 60_000 },
     maxBodyBytes: 1_000_000,
   });
 
@@ -65,7 +66,7 @@ describe('the wire', () => {
   it('a body that stalls ends at the deadline with a typed timeout', async () => {
     const t = transport();
     const error = await t
-      .send({ method: 'GET', origin, path: '/stalled-body', deadline: Date.now() + 300 })
+      .send({ method: 'GET', origin, path: '/stalled-body', deadline: Date.now() + 1_500 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'unavailable', status: 200 });

@@ -19,10 +19,14 @@ import { schema } from '../src/app/schema.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 import { typedClient } from './support/typed-client.js';
 
-const operationsDir = new URL('../src/operations/', import.meta.url);
-const operationNames = readdirSync(operationsDir)
-  .filter((f) => f.endsWith('.graphql'))
-  .flatMap((f) => parse(readFileSync(new URL(f, operationsDir), 'utf8')).definitions)
+// The safelist holds the example operations and the MCP tools' (codegen.ts reads both folders).
+const operationNames = ['../src/operations/', '../src/mcp/tools/']
+  .map((dir) => new URL(dir, import.meta.url))
+  .flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.graphql'))
+      .flatMap((f) => parse(readFileSync(new URL(f, dir), 'utf8')).definitions),
+  )
   .map((d) => (d as OperationDefinitionNode).name!.value)
   .sort();
 

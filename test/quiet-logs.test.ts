@@ -40,11 +40,11 @@ describe('quiet logs', () => {
       child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
     });
     const calendarOrigin = /embedded calendar emulator: +(http:\/\/[\d.:]+)/.exec(out)![1]!;
-    const gql = (query: string, id: string) =>
+    const gql = (query: string, id: string, variables?: Record<string, unknown>) =>
       fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': id },
-        body: JSON.stringify({ query }),
+        body: JSON.stringify({ query, variables }),
       }).then((r) => r.text());
 
     await gql('query BadInput { event(slug: "..") { id } venue(id: "ten") { id } }', 'bad-input');
@@ -52,6 +52,10 @@ describe('quiet logs', () => {
       'query Limited { a: entities(first: 5, search: "a") { totalCount } b: entities(first: 5, search: "b") { totalCount } c: entities(first: 5, search: "c") { totalCount } d: entities(first: 5, search: "d") { totalCount } e: entities(first: 5, search: "e") { totalCount } }',
       'limited',
     );
+    const coerced = await gql('query Coerced($n: Int) { entities(first: $n) { totalCount } }', 'coercion', {
+      n: 'ten',
+    });
+    expect(JSON.parse(coerced).errors[0].extensions.code).toBe('BAD_USER_INPUT');
     await gql('mutation Missing { deleteEvent(id: "987654") { id } }', 'upstream-404');
     await gql(
       'mutation Refused { createEvent(input: { title: "x", startDate: "2027-01-01 10:00:00", endDate: "2027-01-01 11:00:00", venueId: "987654" }) { id } }',
@@ -95,6 +99,21 @@ describe('quiet logs', () => {
       operationName: 'BadInput',
       errors: ['BAD_USER_INPUT', 'BAD_USER_INPUT'],
     });
+    // A variable of the wrong type is bad input: one warn line, nothing at error level.
+    expect(byId.coercion).toMatchObject({ level: 'warn', operationName: 'Coerced', errors: ['BAD_USER_INPUT'] });
+    const all = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    expect(all.filter((l) => l.level === 'error')).toEqual([]);
+    // At start, one line per upstream; a failed call names its cause, never the URL.
+    expect(out).toMatch(/^upstream governance: answers \(HTTP \d+\)$/m);
+    expect(out).toMatch(/^upstream calendar: answers \(HTTP \d+\)$/m);
+    const failed = all.filter((l) => l.msg === 'upstream call failed');
+    expect(failed).toContainEqual(
+      expect.objectContaining({ level: 'warn', upstream: 'calendar', cause: 'http-5xx', status: 503 }),
+    );
+    expect(JSON.stringify(failed)).not.toMatch(/http:\/\//);
     expect(byId.limited).toMatchObject({ level: 'warn', operationName: 'Limited' });
     expect(byId.limited.errors).toContain('RATE_LIMITED');
     expect(byId['upstream-404']).toMatchObject({

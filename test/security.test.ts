@@ -52,7 +52,7 @@ function expectRefused(a: Answer, status = 400): void {
 const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { NODE_ENV: 'production' } });
+  stack = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*' } });
   url = await stack.listen();
 });
 beforeEach(() => stack.clearRequests());
@@ -132,6 +132,17 @@ describe('production profile', () => {
     expectRefused(a);
     expect(messages(a)).toMatch(/Directives limit of 20 exceeded, found 21\./);
     expect(limitsHit(a)).toContain('maxDirectives');
+  });
+
+  it('ten unknown directives give one error (identical validation errors collapse)', async () => {
+    const a = await post(`{ __typename ${'@aa '.repeat(10)}}`);
+    expectRefused(a);
+    expect(a.body?.errors).toHaveLength(1);
+    expect(a.body?.errors?.[0]).toMatchObject({
+      message: 'Unknown directive "@aa".',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', occurrences: 10 },
+    });
+    expect((a.body?.errors?.[0] as { locations?: unknown[] }).locations).toHaveLength(10);
   });
 
   it('refuses deep queries, huge documents and costly lists', async () => {
@@ -215,7 +226,9 @@ describe('production profile', () => {
 describe('production profile with introspection explicitly enabled', () => {
   let open: Stack;
   beforeAll(async () => {
-    open = await startStack({ env: { NODE_ENV: 'production', ALLOW_INTROSPECTION: 'true', GRAPHQL_MAX_BATCH: '2' } });
+    open = await startStack({
+      env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', ALLOW_INTROSPECTION: 'true', GRAPHQL_MAX_BATCH: '2' },
+    });
   });
 
   it('serves the standard introspection query (GraphiQL, codegen)', async () => {

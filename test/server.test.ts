@@ -1,9 +1,11 @@
 /**
  * The newcomer's path: `npm start` with nothing configured serves GraphiQL on embedded emulators and
- * answers a query through each; bad configuration exits with clear lines and no stack trace.
+ * answers a query through each, with sample callers of a development issuer whose reader is refused a
+ * delete; bad configuration exits with clear lines and no stack trace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill('SIGTERM')));
@@ -60,6 +62,22 @@ describe('npm start', () => {
     expect(body.data.events.totalCount).toBeGreaterThan(0);
     expect(body.extensions.cost.governance!.requests).toBeGreaterThan(0);
     expect(body.extensions.cost.calendar!.requests).toBeGreaterThan(0);
+
+    // The development issuer's sample callers: their tokens are printed and offered in GraphiQL, and
+    // the reader is refused a delete, naming the permission.
+    expect(output()).toMatch(/AUTH_ANONYMOUS=\*: callers without a token hold every permission/);
+    const reader = /^ {2}reader .*\n\s+Authorization: Bearer (\S+)/m.exec(output())?.[1];
+    expect(reader).toBeTruthy();
+    expect(html).toContain(reader);
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${reader}` },
+      body: JSON.stringify({
+        query: 'mutation { deleteEntity(id: "00000000-0000-4000-8000-000000000000") { deletedId } }',
+      }),
+    });
+    const denied = (await refused.json()) as { errors: { extensions: { code: string; permission: string } }[] };
+    expect(denied.errors[0]!.extensions).toMatchObject({ code: 'FORBIDDEN', permission: 'governance:delete' });
   });
 
   it('refuses bad configuration with one line per problem and no stack trace', async () => {
@@ -76,4 +94,43 @@ describe('npm start', () => {
     expect(text).not.toContain('do-not-print-me');
     expect(text).not.toMatch(/^\s+at /m);
   });
+});
+
+describe('unreachable upstreams', () => {
+  it('are named with their cause at start and on a failed call, without URL or credentials', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const { ready, output } = startServer({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      UPSTREAM_RETRIES: '0',
+      GOVERNANCE_URL: 'http://governance.invalid',
+      GOVERNANCE_CLIENT_ID: 'id',
+      GOVERNANCE_CLIENT_SECRET: 'very-secret',
+      CALENDAR_URL: `http://127.0.0.1:${closed}/wp-json/tribe/events/v1`,
+      CALENDAR_USER: 'editor',
+      CALENDAR_APP_PASSWORD: 'app-password-secret',
+    });
+    const url = (await ready).replace('localhost', '127.0.0.1');
+    await vi.waitFor(() => expect(output()).toMatch(/^upstream calendar: /m), { timeout: 15_000 });
+    await vi.waitFor(() => expect(output()).toMatch(/^upstream governance: /m), { timeout: 15_000 });
+    expect(output()).toMatch(/^upstream calendar: does not answer \(refused\)$/m);
+    expect(output()).toMatch(/^upstream governance: does not answer \(dns\)$/m);
+
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ events(first: 1) { totalCount } }' }),
+    });
+    const body = (await res.json()) as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+    await vi.waitFor(() => expect(output()).toMatch(/"msg":"upstream call failed".*"cause":"refused"/), {
+      timeout: 10_000,
+    });
+    expect(output()).not.toMatch(new RegExp(`127\\.0\\.0\\.1:${closed}|governance\\.invalid|secret`));
+  }, 60_000);
 });

@@ -3,10 +3,15 @@
  * runs) in front of emulators in this process: SIGTERM during 20 slow writes answers every client
  * over HTTP, reports each applied write as applied, turns /ready to 503 during the drain and exits 0.
  * Past the drain deadline, writes still running are answered OUTCOME_UNKNOWN, never with a dropped
- * socket. And `npm start` + SIGTERM leaves nothing listening on the port.
+ * socket. SIGTERM to `npm start`, `npm run start:prod` (on a compiled copy) and `npm run emulators`
+ * leaves nothing listening on their ports, and a port in use is one line, without a stack.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
@@ -32,8 +37,15 @@ async function emulators() {
   return { governance, calendar, env: emulatorEnv(governance, calendar) };
 }
 
-function start(command: string, args: string[], env: Record<string, string>) {
+function start(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string; ready?: RegExp } = {},
+) {
+  const readyLine = options.ready ?? /gateway ready: http:\/\/\S+:(\d+)\/graphql/;
   const child = spawn(command, args, {
+    cwd: options.cwd,
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -43,7 +55,7 @@ function start(command: string, args: string[], env: Record<string, string>) {
   const ready = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /gateway ready: http:\/\/\S+:(\d+)\/graphql/.exec(out);
+      const m = readyLine.exec(out);
       if (m) resolve(`http://127.0.0.1:${m[1]}`);
     };
     child.stdout.on('data', onData);
@@ -159,24 +171,96 @@ describe('graceful shutdown', () => {
   }, 60_000);
 });
 
-describe('npm start', () => {
-  it('SIGTERM to npm leaves no process on the port', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as { port: number }).port;
-        probe.close(() => resolve(p));
-      });
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const p = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(p));
     });
+  });
+}
+
+/** True when the port can be bound again: an orphaned server would still hold it. */
+function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, host, () => s.close(() => resolve(true)));
+  });
+}
+
+/** A loopback address of this test's own (all of 127/8 is loopback on Linux). */
+const loopback = () =>
+  `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+
+/** `dist/` as `npm run build` compiles it, in a directory of its own with the real package.json. */
+function compiledCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-dist-'));
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist')]);
+  mkdirSync(join(dir, 'dist/generated'), { recursive: true });
+  copyFileSync('src/generated/persisted-documents.json', join(dir, 'dist/generated/persisted-documents.json'));
+  copyFileSync('package.json', join(dir, 'package.json'));
+  symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
+  closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('every start script runs the server as the process npm signals', () => {
+  it('SIGTERM to npm start leaves no process on the port', async () => {
+    const port = await freePort();
     const npm = start('npm', ['start', '--silent'], { PORT: String(port) });
     await npm.ready;
     npm.child.kill('SIGTERM');
     await npm.exited;
-    // Nothing may still accept connections on the port: an orphaned gateway would.
-    const refused = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    expect(refused).toBe(true);
+    expect(await portIsFree(port)).toBe(true);
+  }, 60_000);
+
+  it('SIGTERM to npm run start:prod leaves no process on the port', async () => {
+    const cwd = compiledCopy();
+    const up = await emulators();
+    const port = await freePort();
+    const npm = start('npm', ['run', 'start:prod', '--silent'], { ...up.env, PORT: String(port) }, { cwd });
+    await npm.ready;
+    npm.child.kill('SIGTERM');
+    await npm.exited;
+    expect(await portIsFree(port)).toBe(true);
+  }, 180_000);
+
+  it('SIGTERM to npm run emulators leaves no process on either port', async () => {
+    // Their ports are fixed (4010, 4020): a loopback address of this test's own keeps them apart from others'.
+    const host = loopback();
+    const npm = start('npm', ['run', 'emulators', '--silent'], { HOST: host }, { ready: /calendar emulator: +http/ });
+    await npm.ready;
+    npm.child.kill('SIGTERM');
+    await npm.exited;
+    expect(await portIsFree(4010, host)).toBe(true);
+    expect(await portIsFree(4020, host)).toBe(true);
+  }, 60_000);
+
+  it('a port in use is one line naming it, without a stack', async () => {
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) =>
+      taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)),
+    );
+    closers.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], { PORT: String(port) });
+    expect(await gw.exited).toBe(1);
+    const lines = gw.output().trim().split('\n');
+    expect(lines.at(-1)).toBe(
+      `gateway failed to start: port ${port} is already in use (127.0.0.1:${port}); stop what listens there or set PORT`,
+    );
+    expect(gw.output()).not.toMatch(/\n\s+at /);
+
+    const host = loopback();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(4010, host, resolve));
+    closers.push(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const emu = start(process.execPath, ['--import', 'tsx', 'src/emulators.ts'], { HOST: host });
+    expect(await emu.exited).toBe(1);
+    expect(emu.output().trim()).toBe(
+      `emulators failed to start: port 4010 on ${host} is already in use; stop what listens there or set HOST`,
+    );
   }, 60_000);
 });

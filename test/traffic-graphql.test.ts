@@ -17,7 +17,7 @@ const ENTITY_GRAPH = operation('EntityGraph');
 describe('per-operation upstream budget', () => {
   it('estimates follow the fan-out: pages of a connection, its items times what is below them', () => {
     const cost = (doc: string, variables: Record<string, unknown> = {}) =>
-      estimateOperationCost(schema, parse(doc), undefined, variables);
+      estimateOperationCost(schema, parse(doc), undefined, variables).total;
     expect(cost('{ entity(id: "00000000-0000-4000-8000-000000000000") { id name } }')).toEqual({ governance: 1 });
     expect(cost('{ entities(first: 120) { nodes { id } } }')).toEqual({ governance: 3 });
     // 1 page of 10 systems, 10 link pages, 10 × 10 counterpart records.

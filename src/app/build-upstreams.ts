@@ -7,10 +7,12 @@
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
 import { AccountBudget } from '../core/budget.js';
+import { UpstreamBreaker } from '../core/breaker.js';
 import { ResponseCache } from '../core/cache.js';
 import { SharedCacheTier } from '../core/cache-shared.js';
 import { HttpTransport } from '../core/http.js';
 import { UpstreamLimiter } from '../core/concurrency-cap.js';
+import { pacingRules, policyOf } from '../core/fair-share.js';
 import { IdempotencyStore } from '../core/idempotency.js';
 import { RecordLocks } from '../core/record-locks.js';
 import { PauseGate } from '../core/pause.js';
@@ -128,7 +130,12 @@ function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxC
     dispatcher,
     connections: maxConcurrent,
   });
-  const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent });
+  const fair = config.traffic.fairShare;
+  const limiter = new UpstreamLimiter({
+    upstream: name,
+    maxConcurrent,
+    weightOf: (client) => policyOf(fair, client).weight ?? 1,
+  });
   const traffic = trafficControl(config, name, redis, log);
   const upstream = new Upstream({
     name,
@@ -143,6 +150,14 @@ function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxC
     rateLimitRetries: t.rateLimitRetries,
     requestDeadlineMs: t.requestDeadlineMs,
     log,
+    breaker: new UpstreamBreaker({
+      upstream: name,
+      threshold: config.breaker.failures,
+      openMs: config.breaker.openMs,
+      redis,
+      log,
+      onChange: (state) => shared.observer?.breaker?.({ upstream: name, state }),
+    }),
     observer: shared.observer,
   });
   return { upstream, transport, limiter, traffic };
@@ -157,6 +172,7 @@ function trafficControl(config: Config, name: UpstreamName, redis: RedisLink | u
     margin: t[name].margin,
     guardMs: t[name].guardMs,
     localShare: t.localShare,
+    pacing: (rules) => pacingRules(rules, t.fairShare.smooth),
     redis,
     log,
   });
@@ -171,5 +187,12 @@ function trafficControl(config: Config, name: UpstreamName, redis: RedisLink | u
     spanMs: Number.isFinite(shortest) ? shortest : 0,
     leaseMs: t.requestDeadlineMs,
   });
-  return new TrafficControl({ upstream: name, budget, pause, ramp, deadlineMs: t.queueDeadlineMs });
+  return new TrafficControl({
+    upstream: name,
+    budget,
+    pause,
+    ramp,
+    deadlineMs: t.queueDeadlineMs,
+    fairShare: t.fairShare,
+  });
 }

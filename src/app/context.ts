@@ -6,14 +6,14 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { CalendarService } from '../calendar/service.js';
 import type { Config } from '../config/config.js';
-import type { RequestInfo } from '../core/caller.js';
+import { fairShareKey, type RequestInfo } from '../core/caller.js';
 import { UsageTracker } from '../core/usage.js';
 import type { GovernanceService } from '../governance/service.js';
 import type { Context } from '../graph/context.js';
 import type { ChangeBus } from '../live/changes.js';
 import type { LivePolling } from '../live/polling.js';
 import { requestIdOf } from '../observability/request-id.js';
-import { anonymous, PERMISSIONS, principalOf } from '../identity/principal.js';
+import { anonymous, permissionKey, principalOf, type Principal } from '../identity/principal.js';
 import type { Upstreams } from './build-upstreams.js';
 
 export interface ContextParts {
@@ -27,22 +27,33 @@ export interface ContextParts {
 
 export function contextFactory(parts: ContextParts): (init: { request: Request; req?: object }) => Context {
   const { config, upstreams, governance, calendar } = parts;
+  const forwarding = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
   return ({ request, req }) => {
     const requestId = requestIdOf(request);
+    // Authentication set it (http/authenticate.ts); a path it does not guard holds no permission.
+    const principal = principalOf(req) ?? principalOf(request) ?? NOBODY;
+    // Whose turn its upstream calls wait for: the caller, or the upstream credential it forwards.
+    const forwarded = forwarding && request.headers.has('authorization');
+    const client = fairShareKey(
+      principal,
+      forwarded ? identityOf(request.headers.get('authorization') ?? undefined, 'forward') : undefined,
+    );
     const usage = new UsageTracker({
       maxCallsPerUpstream: config.traffic.maxCallsPerOperation,
       deadline: Date.now() + config.traffic.operationDeadlineMs,
       status: (name) => upstreams[name].traffic.status(),
+      share: (name) => upstreams[name].traffic.shares.of(client),
     });
     // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
     // listeners, which one traversal passes legitimately.
     const signal = operationSignal(request.signal);
     allowListeners(signal, config.traffic.maxCallsPerOperation * 2 + 16);
-    const info: RequestInfo = { requestId, headers: request.headers, usage, signal };
+    const info: RequestInfo = { requestId, headers: request.headers, usage, signal, client };
     return {
       requestId,
-      // Until authentication lands every caller holds every permission, as before.
-      principal: principalOf(req) ?? principalOf(request) ?? anonymous(PERMISSIONS),
+      principal,
+      client,
+      cachePartition: cachePartition(config, principal, request.headers.get('authorization') ?? undefined),
       usage,
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),
@@ -58,8 +69,8 @@ function liveContext({ config, governance, calendar, bus, polling }: ContextPart
     polling,
     defaultIntervalMs: config.live.pollIntervalMs,
     identity: {
-      governance: identityOf(info.headers, config.governance.authMode),
-      calendar: identityOf(info.headers, config.calendar.authMode),
+      governance: identityOf(info.headers.get('authorization') ?? undefined, config.governance.authMode),
+      calendar: identityOf(info.headers.get('authorization') ?? undefined, config.calendar.authMode),
     },
     fresh: (detached = false) => {
       const each = {
@@ -73,12 +84,25 @@ function liveContext({ config, governance, calendar, bus, polling }: ContextPart
 }
 
 /** The credential a caller reads with: the gateway's own unless it forwards the caller's. */
-function identityOf(headers: Headers, mode: 'configured' | 'forward'): string {
+function identityOf(authorization: string | undefined, mode: 'configured' | 'forward'): string {
   if (mode !== 'forward') return 'configured';
   return createHash('sha256')
-    .update(headers.get('authorization') ?? '')
+    .update(authorization ?? '')
     .digest('base64url')
     .slice(0, 22);
+}
+
+const NOBODY = anonymous([]);
+
+/**
+ * Who may share an answer: the caller's permissions and the credentials the upstreams are read
+ * with. With the gateway's own credentials (`configured`), every caller of one role shares answers,
+ * and a refreshed token keeps them; a forwarded credential keeps its caller's answers apart.
+ */
+export function cachePartition(config: Config, principal: Principal | undefined, authorization?: string): string {
+  const forwarded = config.governance.authMode === 'forward' || config.calendar.authMode === 'forward';
+  const permissions = permissionKey(principal);
+  return forwarded ? `${permissions}|${identityOf(authorization, 'forward')}` : permissions;
 }
 
 /**

@@ -5,6 +5,7 @@
  * same few records cost one upstream read per distinct record, under the same traffic control as
  * any other field. Unknown or malformed ids resolve to null.
  */
+import { demand } from '../graph/auth.js';
 import { builder } from '../graph/builder.js';
 import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calendar/schema/refs.js';
 import { EntityRef, EntityTypeRef } from '../governance/schema/refs.js';
@@ -17,10 +18,19 @@ function postId(id: string): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-builder.asEntity(EntityRef, { key: byId, resolveReference: ({ id }, ctx) => ctx.governance.loaders.entity.load(id) });
+builder.asEntity(EntityRef, {
+  key: byId,
+  resolveReference: ({ id }, ctx) => {
+    demand(ctx, 'governance:read', '_entities');
+    return ctx.governance.loaders.entity.load(id);
+  },
+});
 builder.asEntity(EntityTypeRef, {
   key: byId,
-  resolveReference: ({ id }, ctx) => ctx.governance.loaders.entityType.load(id),
+  resolveReference: ({ id }, ctx) => {
+    demand(ctx, 'governance:read', '_entities');
+    return ctx.governance.loaders.entityType.load(id);
+  },
 });
 
 const calendarEntities = [
@@ -34,6 +44,7 @@ for (const [ref, loader] of calendarEntities) {
   builder.asEntity(ref, {
     key: byId,
     resolveReference: ({ id }, ctx) => {
+      demand(ctx, 'calendar:read', '_entities');
       const n = postId(id);
       // Each loader returns its own record type; the ref it is paired with above expects exactly that.
       return n === undefined ? null : ctx.calendar.loaders[loader].load(n);

@@ -20,12 +20,14 @@ import { schema } from './schema.js';
 import { loadSafelist } from '../http/persisted.js';
 import type { GatewayFetch } from '../mcp/call.js';
 import { ResponseCacheEdge } from '../http/response-cache.js';
+import { principalOf } from '../identity/principal.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
 import { yogaLogger, type LogSink } from '../observability/logging.js';
 import { createObservability, type Observability } from './observability.js';
 import { createUpstreams, type Upstreams } from './build-upstreams.js';
-import { contextFactory } from './context.js';
+import { cachePartition, contextFactory } from './context.js';
+import { authenticationOf } from './identity.js';
 import { gatewayPlugins } from './plugins.js';
 
 export interface GatewayOptions {
@@ -34,13 +36,17 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
+  /** Where audit lines go instead of AUDIT_SINK, and the clock of their times (tests). */
+  audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
+  /** Tokens of the development issuer's sample callers, offered in GraphiQL (`npm start`). */
+  sampleCallers?: Record<string, string>;
 }
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, Context>;
-  /** The Node request listener to serve: Yoga behind the response cache (when on). */
+  /** The Node request listener to serve: authentication, then the response cache (when on), then Yoga. */
   handler: RequestListener;
   upstreams: Upstreams;
   governance: GovernanceService;
@@ -52,12 +58,14 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }: GatewayOptions): Gateway {
-  const observability = createObservability({ config, logSink, upstreams: () => upstreams });
+export function createGateway(options: GatewayOptions): Gateway {
+  const { config, dispatcher, logSink, audit, extraPlugins = [], sampleCallers } = options;
+  const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
   const { bus, polling } = liveUpdates(config, upstreams);
+  const authentication = authenticationOf(config, observability);
   const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
   const gatewayFetch: GatewayFetch = (url, init, serverContext) =>
@@ -71,7 +79,9 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
       observability,
       logger,
       edge,
+      authentication,
       extraPlugins,
+      sampleCallers,
       gatewayFetch,
     }),
     context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
@@ -80,7 +90,8 @@ export function createGateway({ config, dispatcher, logSink, extraPlugins = [] }
   const serveYoga: RequestListener = (req, res) => void yoga(req, res);
   return {
     yoga,
-    handler: edge ? edge.wrap(serveYoga) : serveYoga,
+    // Authentication first: nothing is read, parsed or looked up for a caller it refuses.
+    handler: authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga),
     upstreams,
     governance,
     calendar,
@@ -144,6 +155,7 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
     csrfPrevention: config.security.csrfPrevention,
     keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
+    partition: (req) => cachePartition(config, principalOf(req), req.headers.authorization),
     namespace: () => answerNamespace(config),
     compression: config.http.compression,
     // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
@@ -171,7 +183,7 @@ function answerNamespace(config: Config): string {
         security: config.security,
         persisted: config.persistedOperations,
         safelist: config.persistedOperations === 'off' ? [] : [...loadSafelist().keys()],
-        auth: [config.governance.authMode, config.calendar.authMode],
+        auth: [config.governance.authMode, config.calendar.authMode, config.auth],
         maxPageSize: config.maxPageSize,
       }),
     )

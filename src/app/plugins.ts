@@ -6,12 +6,15 @@
  * - @defer/@stream first: deferred parts then run through every plugin below, in the same context,
  *   so the estimate, the request's usage budget and the account budget count them too.
  * - The process's own plugins (the shutdown drain) and the GraphiQL page answer before any work.
+ * - Authentication, for requests that did not pass the socket's (`yoga.fetch`): before /metrics, the
+ *   safelist, parsing, and everything that could cost anything.
  * - Observability (readiness, /metrics, operation events) sees every request, refused ones included.
  * - /mcp answers after them: each of its tool calls comes back in through the whole list.
  * - The persisted-operations safelist answers before anything is parsed.
  * - Security (Armor limits, introspection, CSRF) refuses a request before any resolver runs, so a
  *   refused request never costs an upstream call; the operation budget then refuses one whose
- *   estimate is over the limits, still before any upstream call.
+ *   estimate is over the limits, still before any upstream call. The audit trail sits between them:
+ *   it sees every mutation that executes or that the budget refuses, and validation failures.
  * - The body limit comes after every request parser: a larger body is answered 413 from its
  *   Content-Length, before anything is read or parsed.
  * - The response cache stores last, the answer as every other plugin left it.
@@ -28,9 +31,12 @@ import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
+import { useAudit } from '../http/plugins/use-audit.js';
+import { OperationRates } from '../core/fair-share.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
 import type { ResponseCacheEdge } from '../http/response-cache.js';
+import type { Authentication } from '../http/authenticate.js';
 import type { GatewayFetch } from '../mcp/call.js';
 import { useMcp } from '../mcp/endpoint.js';
 import type { yogaLogger } from '../observability/logging.js';
@@ -46,8 +52,12 @@ export interface PluginParts {
   logger: ReturnType<typeof yogaLogger>;
   /** The response cache in front of Yoga, when RESPONSE_CACHE is on. */
   edge: ResponseCacheEdge | undefined;
+  /** Who may call; also in front of Yoga on the socket (gateway.ts). */
+  authentication: Authentication;
   /** Plugins of the process around the gateway. */
   extraPlugins: Plugin[];
+  /** Tokens of the development issuer's sample callers, offered in GraphiQL. */
+  sampleCallers?: Record<string, string>;
   /** The gateway's own GraphQL endpoint, for MCP tool calls. */
   gatewayFetch: GatewayFetch;
 }
@@ -61,11 +71,13 @@ const PLUGINS: PluginBuilder[] = [
   deferStream,
   processPlugins,
   graphiqlPage,
+  authenticate,
   observabilityPlugins,
   mcp,
   persistedSafelist,
   security,
   costExtension,
+  audit,
   operationBudget,
   cacheSettle,
   jit,
@@ -88,8 +100,13 @@ function processPlugins({ extraPlugins }: PluginParts): AnyPlugin[] {
 }
 
 /** Served precompressed and inlined (works offline) instead of Yoga's CDN page. */
-function graphiqlPage({ config }: PluginParts): AnyPlugin | undefined {
-  return config.graphiql ? useGraphiQLPage('/graphql') : undefined;
+function graphiqlPage({ config, sampleCallers }: PluginParts): AnyPlugin | undefined {
+  return config.graphiql ? useGraphiQLPage('/graphql', sampleCallers) : undefined;
+}
+
+/** The same check as the socket's, for requests reaching Yoga another way (http/authenticate.ts). */
+function authenticate({ authentication }: PluginParts): AnyPlugin {
+  return authentication.plugin();
 }
 
 function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
@@ -118,10 +135,18 @@ function costExtension({ config }: PluginParts): AnyPlugin | undefined {
   return config.traffic.costExtension ? useCostExtension() : undefined;
 }
 
-function operationBudget({ config }: PluginParts): AnyPlugin {
+/** AUDIT_SINK: before the operation budget's refusals, so that a refused mutation is audited too. */
+function audit({ observability }: PluginParts): AnyPlugin | undefined {
+  return observability.audit && useAudit(observability.audit);
+}
+
+function operationBudget({ config, upstreams }: PluginParts): AnyPlugin {
+  const rates = new OperationRates(config.traffic.fairShare);
   return useOperationBudget({
     maxCallsPerOperation: config.traffic.maxCallsPerOperation,
     maxPageSize: config.maxPageSize,
+    rate: (client) => rates.take(client),
+    capWait: (client, upstream) => upstreams[upstream].traffic.shares.capWaitMs(client, Date.now()),
   });
 }
 

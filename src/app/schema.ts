@@ -8,12 +8,13 @@ import { builder } from '../graph/builder.js';
 import '../graph/budget.js';
 import { limitInputs } from '../graph/input-limits.js';
 import './federation.js';
+import '../graph/viewer.js';
 
 // Served as an Apollo Federation v2 subgraph (`_service`, `_entities`); see federation.ts.
 // Every string argument is capped and checked for control characters first (see input-limits.ts).
 export const schema = limitInputs(
   builder.toSubGraphSchema({
     linkUrl: 'https://specs.apollo.dev/federation/v2.6',
-    federationDirectives: ['@key', '@shareable'],
+    federationDirectives: ['@key', '@shareable', '@requiresScopes'],
   }),
 );

@@ -12,20 +12,16 @@ import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
 import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';
 import type {
-  WireCategoriesPage,
   WireCategoryWrite,
   WireEvent,
   WireEventCreate,
   WireEventWrite,
   WireEventsPage,
   WireOrganizer,
-  WireOrganizersPage,
   WireOrganizerWrite,
-  WireTagsPage,
   WireTagWrite,
   WireTerm,
   WireVenue,
-  WireVenuesPage,
   WireVenueWrite,
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
@@ -160,152 +156,21 @@ export class CalendarClient {
   }
 
   // ------------------------------------------------------------------ venues and organizers
-  listVenues(
-    query: WireQuery,
-    page: number,
-    perPage: number,
-    kind: PageKind = 'page',
-  ): Promise<WirePage<WireVenue> | null> {
-    return this.list<WireVenuesPage, WireVenue>(
-      'venues.list',
-      '/venues',
-      query,
-      page,
-      perPage,
-      kind,
-      VENUE_TAGS,
-      (b) => b.venues,
-      undefined,
-      VENUES_PAGE,
-    );
-  }
-  getVenue(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireVenue | null> {
-    return this.single<WireVenue>(
-      'venues.get',
-      this.path('venues', ref),
-      {},
-      VENUE_TAGS,
-      as,
-      undefined,
-      linkedPostShape,
-    );
-  }
-  createVenue(body: WireVenueWrite): Promise<WireVenue> {
-    return this.write('venues.create', 'POST', '/venues', body, undefined, [TAG.venues]);
-  }
-  updateVenue(ref: RecordRef, body: WireVenueWrite): Promise<WireVenue> {
-    return this.write('venues.update', 'POST', this.path('venues', ref), body, undefined, [TAG.venues]);
-  }
-  deleteVenue(ref: RecordRef): Promise<WireVenue> {
-    return this.write('venues.delete', 'DELETE', this.path('venues', ref), undefined, undefined, [TAG.venues]);
-  }
-
-  listOrganizers(
-    query: WireQuery,
-    page: number,
-    perPage: number,
-    kind: PageKind = 'page',
-  ): Promise<WirePage<WireOrganizer> | null> {
-    return this.list<WireOrganizersPage, WireOrganizer>(
-      'organizers.list',
-      '/organizers',
-      query,
-      page,
-      perPage,
-      kind,
-      ORGANIZER_TAGS,
-      (b) => b.organizers,
-      undefined,
-      ORGANIZERS_PAGE,
-    );
-  }
-  getOrganizer(ref: RecordRef, as: 'read' | 'write' = 'read'): Promise<WireOrganizer | null> {
-    return this.single<WireOrganizer>(
-      'organizers.get',
-      this.path('organizers', ref),
-      {},
-      ORGANIZER_TAGS,
-      as,
-      undefined,
-      linkedPostShape,
-    );
-  }
-  createOrganizer(body: WireOrganizerWrite): Promise<WireOrganizer> {
-    return this.write('organizers.create', 'POST', '/organizers', body, undefined, [TAG.organizers]);
-  }
-  updateOrganizer(ref: RecordRef, body: WireOrganizerWrite): Promise<WireOrganizer> {
-    return this.write('organizers.update', 'POST', this.path('organizers', ref), body, undefined, [TAG.organizers]);
-  }
-  deleteOrganizer(ref: RecordRef): Promise<WireOrganizer> {
-    return this.write('organizers.delete', 'DELETE', this.path('organizers', ref), undefined, undefined, [
-      TAG.organizers,
-    ]);
-  }
-
-  // ------------------------------------------------------------------ categories and tags
-  listCategories(
-    query: WireQuery,
-    page: number,
-    perPage: number,
-    kind: PageKind = 'page',
-  ): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireCategoriesPage, WireTerm>(
-      'categories.list',
-      '/categories',
-      query,
-      page,
-      perPage,
-      kind,
-      TERM_TAGS,
-      (b) => b.categories,
-      undefined,
-      CATEGORIES_PAGE,
-    );
-  }
-  getCategory(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
-    return this.single<WireTerm>('categories.get', urlPath`/categories/${id}`, {}, TERM_TAGS, as, undefined, termShape);
-  }
-  createCategory(body: WireCategoryWrite): Promise<WireTerm> {
-    return this.write('categories.create', 'POST', '/categories', body, undefined, [TAG.terms]);
-  }
-  updateCategory(id: number, body: WireCategoryWrite): Promise<WireTerm> {
-    return this.write('categories.update', 'POST', urlPath`/categories/${id}`, body, undefined, [TAG.terms]);
-  }
-  deleteCategory(id: number): Promise<WireTerm> {
-    return this.write('categories.delete', 'DELETE', urlPath`/categories/${id}`, undefined, undefined, [TAG.terms]);
-  }
-
-  listTags(
-    query: WireQuery,
-    page: number,
-    perPage: number,
-    kind: PageKind = 'page',
-  ): Promise<WirePage<WireTerm> | null> {
-    return this.list<WireTagsPage, WireTerm>(
-      'tags.list',
-      '/tags',
-      query,
-      page,
-      perPage,
-      kind,
-      TERM_TAGS,
-      (b) => b.tags,
-      undefined,
-      TAGS_PAGE,
-    );
-  }
-  getTag(id: number, as: 'read' | 'write' = 'read'): Promise<WireTerm | null> {
-    return this.single<WireTerm>('tags.get', urlPath`/tags/${id}`, {}, TERM_TAGS, as, undefined, termShape);
-  }
-  createTag(body: WireTagWrite): Promise<WireTerm> {
-    return this.write('tags.create', 'POST', '/tags', body, undefined, [TAG.terms]);
-  }
-  updateTag(id: number, body: WireTagWrite): Promise<WireTerm> {
-    return this.write('tags.update', 'POST', urlPath`/tags/${id}`, body, undefined, [TAG.terms]);
-  }
-  deleteTag(id: number): Promise<WireTerm> {
-    return this.write('tags.delete', 'DELETE', urlPath`/tags/${id}`, undefined, undefined, [TAG.terms]);
-  }
+  // ------------------------------------------------------- venues, organizers, categories and tags
+  readonly venues = this.collection<WireVenue, WireVenueWrite>('venues', VENUE_TAGS, linkedPostShape, VENUES_PAGE);
+  readonly organizers = this.collection<WireOrganizer, WireOrganizerWrite>(
+    'organizers',
+    ORGANIZER_TAGS,
+    linkedPostShape,
+    ORGANIZERS_PAGE,
+  );
+  readonly categories = this.collection<WireTerm, WireCategoryWrite>(
+    'categories',
+    TERM_TAGS,
+    termShape,
+    CATEGORIES_PAGE,
+  );
+  readonly tags = this.collection<WireTerm, WireTagWrite>('tags', TERM_TAGS, termShape, TAGS_PAGE);
 
   /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
   forgetEvents(): void {
@@ -315,6 +180,33 @@ export class CalendarClient {
   // ------------------------------------------------------------------ plumbing
   private path(kind: 'events' | PostKind | TermKind, ref: RecordRef): string {
     return 'id' in ref ? urlPath`/${kind}/${ref.id}` : urlPath`/${kind}/by-slug/${ref.slug}`;
+  }
+
+  /** The five routes of a collection; a write drops the collection's own tag (terms share one). */
+  private collection<T, Body>(kind: PostKind | TermKind, tags: readonly string[], shape: z.ZodType, page: z.ZodType) {
+    const dropped = [tags[0]!];
+    return {
+      list: (query: WireQuery, n: number, perPage: number, pageKind: PageKind = 'page') =>
+        this.list<Record<string, T[]>, T>(
+          `${kind}.list`,
+          `/${kind}`,
+          query,
+          n,
+          perPage,
+          pageKind,
+          tags,
+          (b) => b[kind],
+          undefined,
+          page,
+        ),
+      get: (ref: RecordRef, as: 'read' | 'write' = 'read') =>
+        this.single<T>(`${kind}.get`, this.path(kind, ref), {}, tags, as, undefined, shape),
+      create: (body: Body) => this.write<T>(`${kind}.create`, 'POST', `/${kind}`, body, undefined, dropped),
+      update: (ref: RecordRef, body: Body) =>
+        this.write<T>(`${kind}.update`, 'POST', this.path(kind, ref), body, undefined, dropped),
+      delete: (ref: RecordRef) =>
+        this.write<T>(`${kind}.delete`, 'DELETE', this.path(kind, ref), undefined, undefined, dropped),
+    };
   }
 
   private async list<B, T>(
@@ -373,9 +265,9 @@ export class CalendarClient {
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
       const error = toUpstreamError(res, { single: true });
-      // A lookup that finds nothing is null; a trashed record is not readable, so it is nothing to
-      // a reader too. A write's read keeps GONE, so a mutation on a trashed record says so.
-      if (error.kind === 'not-found' || (as === 'read' && error.kind === 'gone')) return null;
+      // A lookup that finds nothing is null; a trashed record (the site answers it 403
+      // event-no-longer-available) is told apart: GONE, for a reader as for a mutation.
+      if (error.kind === 'not-found') return null;
       throw error;
     }
     return (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as T;

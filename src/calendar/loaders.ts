@@ -126,15 +126,15 @@ function terms(list: ListPage<WireTerm>, single: (id: number) => Promise<WireTer
 }
 
 export function createCalendarLoaders(client: CalendarClient) {
-  const venue = byId((id) => client.getVenue({ id }), normalizeVenue);
-  const organizer = byId((id) => client.getOrganizer({ id }), normalizeOrganizer);
+  const venue = byId((id) => client.venues.get({ id }), normalizeVenue);
+  const organizer = byId((id) => client.organizers.get({ id }), normalizeOrganizer);
   const category = terms(
-    (q, page, perPage) => client.listCategories(q, page, perPage),
-    (id) => client.getCategory(id),
+    (q, page, perPage) => client.categories.list(q, page, perPage),
+    (id) => client.categories.get({ id }),
   );
   const tag = terms(
-    (q, page, perPage) => client.listTags(q, page, perPage),
-    (id) => client.getTag(id),
+    (q, page, perPage) => client.tags.list(q, page, perPage),
+    (id) => client.tags.get({ id }),
   );
   const primeEvent = (e: CalendarEvent) => {
     for (const v of e.venues) venue.prime(v.id, v);
@@ -150,18 +150,18 @@ export function createCalendarLoaders(client: CalendarClient) {
     event,
     eventBySlug: bySlug((slug) => client.getEventBySlug(slug), readEvent, event),
     venue,
-    venueBySlug: bySlug((slug) => client.getVenue({ slug }), normalizeVenue, venue),
+    venueBySlug: bySlug((slug) => client.venues.get({ slug }), normalizeVenue, venue),
     organizer,
-    organizerBySlug: bySlug((slug) => client.getOrganizer({ slug }), normalizeOrganizer, organizer),
+    organizerBySlug: bySlug((slug) => client.organizers.get({ slug }), normalizeOrganizer, organizer),
     category,
     tag,
     /** Primes the loaders with what an event read outside them (a write, a password read) embeds. */
     primeEvent,
     events: mappedPages((q, p, n, kind) => client.listEvents(q, p, n, kind), readEvent),
-    venues: primedPages((q, p, n, kind) => client.listVenues(q, p, n, kind), normalizeVenue, venue),
-    organizers: primedPages((q, p, n, kind) => client.listOrganizers(q, p, n, kind), normalizeOrganizer, organizer),
-    categories: primedPages((q, p, n, kind) => client.listCategories(q, p, n, kind), normalizeTerm, category),
-    tags: primedPages((q, p, n, kind) => client.listTags(q, p, n, kind), normalizeTerm, tag),
+    venues: primedPages((q, p, n, kind) => client.venues.list(q, p, n, kind), normalizeVenue, venue),
+    organizers: primedPages((q, p, n, kind) => client.organizers.list(q, p, n, kind), normalizeOrganizer, organizer),
+    categories: primedPages((q, p, n, kind) => client.categories.list(q, p, n, kind), normalizeTerm, category),
+    tags: primedPages((q, p, n, kind) => client.tags.list(q, p, n, kind), normalizeTerm, tag),
   };
   /** The record lists this request resolved, by record and arguments (see `eventsOf`). */
   const connections = new Map<string, Promise<unknown>>();

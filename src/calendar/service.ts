@@ -32,7 +32,7 @@ export class CalendarService {
     const client: CalendarClient = new CalendarClient({
       upstream: this.upstream,
       auth: calendarAuth(this.config.calendar, info.headers),
-      caller: { usage: info.usage, signal: info.signal, requestId: info.requestId },
+      caller: { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
       cacheTtlMs: this.config.cache.ttlMsByKind,
       // A mutation's later fields must see its earlier writes: the record cache drops the written
       // tags, and the request's loaders and lists forget what they read before.

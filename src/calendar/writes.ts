@@ -7,27 +7,27 @@
  * checked against that fresh read, so a stale one writes nothing.
  */
 import { invalidInput, UpstreamError, versionConflict } from '../core/errors.js';
-import type { RecordLocks } from '../core/record-locks.js';
+import type { HeldLock, RecordLocks } from '../core/record-locks.js';
 import { eventVersion, organizerVersion, termVersion, venueVersion } from './versions.js';
 import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
-import type { CalendarEvent, CalendarOrganizer, CalendarVenue } from './model.js';
+import type { CalendarEvent } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
-import type {
-  WireEvent,
-  WireEventWrite,
-  WireOrganizer,
-  WireOrganizerWrite,
-  WireVenue,
-  WireVenueWrite,
-} from './wire.js';
+import type { WireEvent, WireEventWrite, WireOrganizerWrite, WireVenueWrite } from './wire.js';
 
 /** A kind of linked post (venue, organizer) as its writes need it. */
-interface LinkedKind<W, T> {
+interface LinkedKind<W, T, I, B> {
   kind: 'venue' | 'organizer';
-  read: (ref: Ref) => Promise<W | null>;
+  /** The client's routes of the collection. */
+  api: (client: CalendarClient) => {
+    get: (ref: Ref, as: 'write') => Promise<W | null>;
+    create: (body: B) => Promise<W>;
+    update: (ref: Ref, body: B) => Promise<W>;
+    delete: (ref: Ref) => Promise<W>;
+  };
+  body: (input: I) => B;
   normalize: (w: W) => T;
   version: (record: T) => string;
 }
@@ -246,6 +246,17 @@ function notFound(what: string): UpstreamError {
   return new UpstreamError('calendar', 'not-found', `The ${what} does not exist.`, { status: 404 });
 }
 
+/** How venues and organizers are written, read (with the write credential), normalised and versioned. */
+const linked = <W, T, I, B>(
+  kind: 'venue' | 'organizer',
+  api: LinkedKind<W, T, I, B>['api'],
+  body: (input: I) => B,
+  normalize: (w: W) => T,
+  version: (record: T) => string,
+): LinkedKind<W, T, I, B> => ({ kind, api, body, normalize, version });
+const VENUES = linked('venue', (c) => c.venues, venueBody, normalizeVenue, venueVersion);
+const ORGANIZERS = linked('organizer', (c) => c.organizers, organizerBody, normalizeOrganizer, organizerVersion);
+
 export class CalendarWrites {
   constructor(
     private readonly client: CalendarClient,
@@ -270,103 +281,84 @@ export class CalendarWrites {
   async updateEvent(ref: Ref, input: EventInput, password?: string, expectedVersion?: string): Promise<CalendarEvent> {
     // The checks that need no record come first: a bad value costs no call.
     eventChanges(input, input.timezone ?? 'UTC');
-    const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
-    if (id === undefined) throw notFound('event');
-    return this.locks.run(
-      'calendar',
-      lockKey('event', id),
-      async (lock) => {
-        const current = await this.client.getEvent(id, password, 'write');
-        if (!current) throw notFound('event');
-        if (expectedVersion != null) {
-          const version = eventVersion(normalizeEvent(current));
-          if (version !== expectedVersion) throw versionConflict(version);
-        }
-        const zone = input.timezone ?? (current.timezone || undefined);
-        const changes = eventChanges(input, zone);
-        const allDay = changes.all_day ?? current.all_day ?? false;
-        checkDates(
-          changes.start_date ?? current.start_date,
-          changes.end_date ?? current.end_date,
-          allDay,
-          input.endDate != null ? 'endDate' : 'startDate',
-        );
-        const body: WireEventWrite = { ...resetProne(current), ...changes };
-        // Dates are read in the zone sent with them, or the site's: send the event's own along.
-        if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone)
-          body.timezone = current.timezone;
-        if (input.venueId === null && !input.venue) body.venue = [];
-        if (input.organizerIds === null && !input.organizers) body.organizer = [];
-        // New organizers join the current ones unless `organizerIds` says which to keep.
-        if (input.organizerIds === undefined && input.organizers)
-          body.organizer = [
-            ...current.organizer.map((o) => o.id),
-            ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
-          ];
-        if (password) body.password = password;
-        lock.check();
-        // Address the record by id: a changed slug must not break the write.
-        return this.event(await this.client.updateEvent({ id }, body));
-      },
-      this.signal,
-    );
+    return this.underEventLock(ref, password, async (lock, id) => {
+      const current = await this.client.getEvent(id, password, 'write');
+      if (!current) throw notFound('event');
+      if (expectedVersion != null) {
+        const version = eventVersion(normalizeEvent(current));
+        if (version !== expectedVersion) throw versionConflict(version);
+      }
+      const zone = input.timezone ?? (current.timezone || undefined);
+      const changes = eventChanges(input, zone);
+      const allDay = changes.all_day ?? current.all_day ?? false;
+      checkDates(
+        changes.start_date ?? current.start_date,
+        changes.end_date ?? current.end_date,
+        allDay,
+        input.endDate != null ? 'endDate' : 'startDate',
+      );
+      const body: WireEventWrite = { ...resetProne(current), ...changes };
+      // Dates are read in the zone sent with them, or the site's: send the event's own along.
+      if ((changes.start_date || changes.end_date) && !changes.timezone && current.timezone)
+        body.timezone = current.timezone;
+      if (input.venueId === null && !input.venue) body.venue = [];
+      if (input.organizerIds === null && !input.organizers) body.organizer = [];
+      // New organizers join the current ones unless `organizerIds` says which to keep.
+      if (input.organizerIds === undefined && input.organizers)
+        body.organizer = [
+          ...current.organizer.map((o) => o.id),
+          ...input.organizers.map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
+        ];
+      if (password) body.password = password;
+      lock.check();
+      // Address the record by id: a changed slug must not break the write.
+      return this.event(await this.client.updateEvent({ id }, body));
+    });
   }
 
   async deleteEvent(ref: Ref, password?: string): Promise<CalendarEvent> {
+    return this.underEventLock(ref, password, async (lock, id) => {
+      lock.check();
+      return this.event(await this.client.deleteEvent({ id }, password));
+    });
+  }
+
+  /** Runs `work` under the lock of the event `ref` names (a slug is resolved first to its id). */
+  private async underEventLock<T>(
+    ref: Ref,
+    password: string | undefined,
+    work: (lock: HeldLock, id: number) => Promise<T>,
+  ): Promise<T> {
     const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
     if (id === undefined) throw notFound('event');
-    return this.locks.run(
-      'calendar',
-      lockKey('event', id),
-      async (lock) => {
-        lock.check();
-        return this.event(await this.client.deleteEvent({ id }, password));
-      },
-      this.signal,
-    );
+    return this.locks.run('calendar', lockKey('event', id), (lock) => work(lock, id), this.signal);
   }
 
-  async createVenue(input: VenueInput) {
-    checkLinked(input, 'input');
-    return normalizeVenue(await this.client.createVenue(venueBody(input)));
-  }
-  async updateVenue(ref: Ref, input: VenueInput, expectedVersion?: string) {
-    checkLinked(input, 'input');
-    return this.linkedWrite(this.venues, ref, expectedVersion, (id) =>
-      this.client.updateVenue({ id }, venueBody(input)),
-    );
-  }
-  async deleteVenue(ref: Ref) {
-    return this.linkedWrite(this.venues, ref, undefined, (id) => this.client.deleteVenue({ id }));
-  }
+  createVenue = (input: VenueInput) => this.createLinked(VENUES, input);
+  updateVenue = (ref: Ref, input: VenueInput, version?: string) => this.updateLinked(VENUES, ref, input, version);
+  deleteVenue = (ref: Ref) => this.linkedWrite(VENUES, ref, undefined, (id) => this.client.venues.delete({ id }));
+  createOrganizer = (input: OrganizerInput) => this.createLinked(ORGANIZERS, input);
+  updateOrganizer = (ref: Ref, input: OrganizerInput, version?: string) =>
+    this.updateLinked(ORGANIZERS, ref, input, version);
+  deleteOrganizer = (ref: Ref) =>
+    this.linkedWrite(ORGANIZERS, ref, undefined, (id) => this.client.organizers.delete({ id }));
 
-  async createOrganizer(input: OrganizerInput) {
+  private async createLinked<W extends { id: number }, T, I extends VenueInput | OrganizerInput, B>(
+    o: LinkedKind<W, T, I, B>,
+    input: I,
+  ) {
     checkLinked(input, 'input');
-    return normalizeOrganizer(await this.client.createOrganizer(organizerBody(input)));
+    return o.normalize(await o.api(this.client).create(o.body(input)));
   }
-  async updateOrganizer(ref: Ref, input: OrganizerInput, expectedVersion?: string) {
+  private async updateLinked<W extends { id: number }, T, I extends VenueInput | OrganizerInput, B>(
+    o: LinkedKind<W, T, I, B>,
+    ref: Ref,
+    input: I,
+    expectedVersion?: string,
+  ) {
     checkLinked(input, 'input');
-    return this.linkedWrite(this.organizers, ref, expectedVersion, (id) =>
-      this.client.updateOrganizer({ id }, organizerBody(input)),
-    );
+    return this.linkedWrite(o, ref, expectedVersion, (id) => o.api(this.client).update({ id }, o.body(input)));
   }
-  async deleteOrganizer(ref: Ref) {
-    return this.linkedWrite(this.organizers, ref, undefined, (id) => this.client.deleteOrganizer({ id }));
-  }
-
-  /** How venues and organizers are read (with the write credential), normalised and versioned. */
-  private readonly venues: LinkedKind<WireVenue, CalendarVenue> = {
-    kind: 'venue',
-    read: (r) => this.client.getVenue(r, 'write'),
-    normalize: normalizeVenue,
-    version: venueVersion,
-  };
-  private readonly organizers: LinkedKind<WireOrganizer, CalendarOrganizer> = {
-    kind: 'organizer',
-    read: (r) => this.client.getOrganizer(r, 'write'),
-    normalize: normalizeOrganizer,
-    version: organizerVersion,
-  };
 
   private termBody(input: TermInput) {
     if (input.name != null && !input.name.trim()) throw invalidInput('"input.name" must not be empty.', 'input.name');
@@ -379,51 +371,49 @@ export class CalendarWrites {
     return body;
   }
   async createCategory(input: TermInput) {
-    return normalizeTerm(await this.client.createCategory(this.termBody(input)));
+    return normalizeTerm(await this.client.categories.create(this.termBody(input)));
   }
   async updateCategory(id: number, input: TermInput, expectedVersion?: string) {
     const body = this.termBody(input);
     return normalizeTerm(
-      await this.termWrite('category', id, expectedVersion, () => this.client.updateCategory(id, body)),
+      await this.termWrite('category', id, expectedVersion, () => this.client.categories.update({ id }, body)),
     );
   }
   async deleteCategory(id: number) {
-    return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.deleteCategory(id)));
+    return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.categories.delete({ id })));
   }
   async createTag(input: TermInput) {
     const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.client.createTag(body));
+    return normalizeTerm(await this.client.tags.create(body));
   }
   async updateTag(id: number, input: TermInput, expectedVersion?: string) {
     const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.termWrite('tag', id, expectedVersion, () => this.client.updateTag(id, body)));
+    return normalizeTerm(await this.termWrite('tag', id, expectedVersion, () => this.client.tags.update({ id }, body)));
   }
   async deleteTag(id: number) {
-    return normalizeTerm(await this.termWrite('tag', id, undefined, () => this.client.deleteTag(id)));
+    return normalizeTerm(await this.termWrite('tag', id, undefined, () => this.client.tags.delete({ id })));
   }
 
   /**
-   * A venue or organizer write under its record's lock. Their updates are partial upstream, so only
-   * a precondition needs the read; a slug is first resolved to the id the lock and the write use.
+   * An update or delete of a venue or organizer found by id or slug (resolved first to the id the lock
+   * and the write use), under the record's lock; with `expectedVersion`, the record is read inside the
+   * lock and a stale version is a CONFLICT. Their updates are partial upstream, so only a precondition
+   * needs the read.
    */
-  /**
-   * An update or delete of a venue or organizer found by id or slug, under the record's lock; with
-   * `expectedVersion`, the record is read inside the lock and a stale version is a CONFLICT.
-   */
-  private async linkedWrite<W extends { id: number }, T>(
-    o: LinkedKind<W, T>,
+  private async linkedWrite<W extends { id: number }, T, I, B>(
+    o: LinkedKind<W, T, I, B>,
     ref: Ref,
     expectedVersion: string | undefined,
     write: (id: number) => Promise<W>,
   ): Promise<T> {
-    const id = 'id' in ref ? ref.id : (await o.read(ref))?.id;
+    const id = 'id' in ref ? ref.id : (await o.api(this.client).get(ref, 'write'))?.id;
     if (id === undefined) throw notFound(o.kind);
     const written = await this.locks.run(
       'calendar',
       lockKey(o.kind, id),
       async (lock) => {
         if (expectedVersion != null) {
-          const current = await o.read({ id });
+          const current = await o.api(this.client).get({ id }, 'write');
           if (!current) throw notFound(o.kind);
           const now = o.version(o.normalize(current));
           if (now !== expectedVersion) throw versionConflict(now);
@@ -448,7 +438,9 @@ export class CalendarWrites {
       async (lock) => {
         if (expectedVersion != null) {
           const current =
-            kind === 'category' ? await this.client.getCategory(id, 'write') : await this.client.getTag(id, 'write');
+            kind === 'category'
+              ? await this.client.categories.get({ id }, 'write')
+              : await this.client.tags.get({ id }, 'write');
           if (!current) throw notFound(kind);
           const now = termVersion(normalizeTerm(current));
           if (now !== expectedVersion) throw versionConflict(now);

@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
@@ -69,6 +70,8 @@ export interface Config {
     answers: { enabled: boolean; maxBytes: number };
   };
   retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
+  /** Per-upstream circuit breaker (`core/breaker.ts`): failures in a row that open it, time it stays open. */
+  breaker: { failures: number; openMs: number };
   /** GraphiQL at /graphql for browsers; on by default outside production. */
   graphiql: boolean;
   /** The MCP endpoint /mcp (`src/mcp/`): on, write tools listed, result caps. */
@@ -84,6 +87,8 @@ export interface Config {
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
   security: SecurityConfig;
+  /** Who may call: token issuers, API keys, anonymous permissions (`src/identity/`). */
+  auth: AuthConfig;
   /** CORS, compression and graceful shutdown (`src/http/drain.ts`). */
   http: HttpConfig;
   /** Serve the built-in emulators' fake data (never implicitly in production). */
@@ -173,6 +178,11 @@ const FIXED = {
   maxUpstreamBodyBytes: 10 * 1024 * 1024,
   /** Exponential, jittered backoff between read retries. */
   retry: { baseDelayMs: 100, maxDelayMs: 2_000 },
+  /**
+   * Circuit breaker: 5 failures in a row open it (below the calendar's concurrency cap of 8, so the
+   * calls in flight when an upstream stalls are enough); one probe after 5 s.
+   */
+  breaker: { failures: 5, openMs: 5_000 },
   /** Cross-replica dedupe waits about one slow upstream read; larger answers stay local. */
   shared: { waitMs: 2_000, maxEntryBytes: 1024 * 1024 },
   /** An idempotency key answers for a day, as clients retry within minutes. */
@@ -215,6 +225,7 @@ export function loadConfig(env?: Env): Config {
     maxConcurrent: { governance: s.GOVERNANCE_MAX_CONCURRENT, calendar: s.CALENDAR_MAX_CONCURRENT },
     cache: readCache(s),
     retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
+    breaker: FIXED.breaker,
     graphiql,
     mcp: {
       enabled: s.MCP ?? !production,
@@ -227,6 +238,7 @@ export function loadConfig(env?: Env): Config {
     persistedOperations: s.PERSISTED_OPERATIONS,
     jit: true,
     security: readSecurity(s, production, graphiql),
+    auth: readAuthConfig(s, production, problems),
     traffic,
     http: {
       // Closed by default in production: a browser app on another origin must be listed.

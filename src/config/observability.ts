@@ -16,6 +16,8 @@ export interface ObservabilityConfig {
   readyProbeTtlMs: number;
   /** /ready fails (503) while an upstream is down; off by default, since every replica shares that outage. */
   readyRequireUpstreams: boolean;
+  /** Where the audit trail goes: `off`, `stdout` or a file path (JSON lines, see audit.ts). */
+  auditSink: string;
 }
 
 /** Built from the validated settings (`src/config/settings.ts`). */
@@ -28,5 +30,6 @@ export function readObservabilityConfig(s: Settings): ObservabilityConfig {
     readyTimeoutMs: 2_000,
     readyProbeTtlMs: 5_000,
     readyRequireUpstreams: s.READY_REQUIRE_UPSTREAMS,
+    auditSink: s.AUDIT_SINK ?? (s.NODE_ENV === 'test' ? 'off' : 'stdout'),
   };
 }

@@ -398,6 +398,31 @@ const DEFINITIONS = {
     description:
       'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
   }),
+  AUTH_ISSUERS: text({
+    ...COMMON,
+    group: 'security',
+    defaultText: 'none (npm start adds its development issuer)',
+    description:
+      'Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated (a workforce and a service IdP, say).',
+  }),
+  AUTH_ANONYMOUS: list({
+    ...COMMON,
+    group: 'security',
+    defaultText: '* outside production, none in production',
+    description: 'Permissions of a caller without credentials (`*` all, `none`); with none, such a request is 401.',
+  }),
+  AUTH_PERMISSIONS_FILE: text({
+    ...COMMON,
+    group: 'security',
+    defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
+    description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
+  }),
+  AUTH_API_KEYS: text({
+    ...COMMON,
+    group: 'security',
+    description:
+      'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
+  }),
   OTEL_EXPORTER_OTLP_ENDPOINT: url({
     ...COMMON,
     group: 'observability',
@@ -526,6 +551,22 @@ const DEFINITIONS = {
     max: 1_000_000,
     description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
   }),
+  GATEWAY_REPLICAS: int({
+    ...PROD,
+    group: 'traffic',
+    default: 2,
+    min: 1,
+    max: 1_000,
+    description:
+      'Replicas sharing the account: while Redis is away each spends 1 / this of every rule, so together they never overspend.',
+  }),
+  FAIR_SHARE: text({
+    ...ADVANCED,
+    group: 'traffic',
+    defaultText: 'every caller alike, no caps, no pacing',
+    description:
+      'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
+  }),
   UPSTREAM_RETRIES: int({
     ...ADVANCED,
     group: 'traffic',
@@ -588,6 +629,13 @@ const DEFINITIONS = {
     group: 'observability',
     default: 'governance-calendar-gateway',
     description: 'service.name of the traces.',
+  }),
+  AUDIT_SINK: text({
+    ...COMMON,
+    group: 'observability',
+    defaultText: 'stdout (off under NODE_ENV=test)',
+    description:
+      'Audit trail of every mutation attempt, JSON lines apart from the request log: `stdout`, a file path (appended), or `off`.',
   }),
   READY_REQUIRE_UPSTREAMS: bool({
     ...ADVANCED,

@@ -30,6 +30,26 @@ export interface UpstreamTrafficConfig {
   guardMs?: number;
 }
 
+/** What `FAIR_SHARE` configures for one caller (or `*`, every caller without an entry). */
+export interface CallerPolicy {
+  /** Weight in the fair queues (default 1). */
+  weight?: number;
+  /** Largest fraction of each account-wide rule this caller may spend (default: all of it). */
+  share?: number;
+  /** GraphQL operations this caller may start per minute (default: no limit). */
+  perMinute?: number;
+}
+
+export interface FairShareConfig {
+  /** By fair-share key; `*` applies to every caller without an entry of its own. */
+  callers: ReadonlyMap<string, CallerPolicy>;
+  /**
+   * Pacing: each account-wide rule is also held over 1/`smooth` of its span, so a backlog cannot
+   * spend a whole window at once and leave the others a gap until it slides (0: off).
+   */
+  smooth: number;
+}
+
 export interface TrafficConfig {
   governance: UpstreamTrafficConfig;
   calendar: UpstreamTrafficConfig;
@@ -60,6 +80,8 @@ export interface TrafficConfig {
   costExtension: boolean;
   /** Redis commands slower than this count as Redis being down (the local budget takes over). */
   redisCommandTimeoutMs: number;
+  /** Callers' weights, caps and the account's pacing (`FAIR_SHARE`). */
+  fairShare: FairShareConfig;
 }
 
 const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
@@ -84,8 +106,6 @@ export const TRAFFIC_DEFAULTS = {
   maxPauseMs: 3_600_000,
   /** Resends after 429s; the pause and ramp make each one likely to pass, ten covers a long outage of budget. */
   rateLimitRetries: 10,
-  /** Without Redis, a replica that never saw the shared counts assumes one other replica (half each). */
-  localShare: 0.5,
   /** Redis on the same network answers in a few ms; slower than this, the local budget is safer. */
   redisCommandTimeoutMs: 500,
 } as const;
@@ -117,9 +137,11 @@ export function readTrafficConfig(s: Settings, profile: RateProfile, problems: s
     rateLimitRetries: TRAFFIC_DEFAULTS.rateLimitRetries,
     maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
     redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
-    localShare: TRAFFIC_DEFAULTS.localShare,
+    // While Redis is away each replica spends its share alone: N replicas × 1/N never overspend.
+    localShare: 1 / s.GATEWAY_REPLICAS,
     redisCommandTimeoutMs: TRAFFIC_DEFAULTS.redisCommandTimeoutMs,
     costExtension: s.GATEWAY_COST_EXTENSION,
+    fairShare: fairShare(s.FAIR_SHARE ?? '', problems),
   };
 }
 
@@ -139,4 +161,39 @@ function rules(list: RateList, setting: string, defaults: Record<string, number>
       out.push({ name: c.name, limit: c.limit, windowMs: Math.max(100, c.windowMs), perEndpoint: c.perEndpoint });
   }
   return out;
+}
+
+/**
+ * `FAIR_SHARE`: comma-separated entries. `smooth=N` paces the account over 1/N of each window;
+ * `<caller>:weight=4:share=30%:rpm=600` sets one caller's weight, budget share cap and operations
+ * per minute (`*` for every caller without an entry).
+ */
+function fairShare(text: string, problems: string[]): FairShareConfig {
+  const callers = new Map<string, CallerPolicy>();
+  let smooth = 0;
+  for (const raw of text.split(',')) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const m = /^smooth\s*=\s*(\d+)$/i.exec(entry);
+    if (m) {
+      smooth = Number(m[1]);
+      continue;
+    }
+    const [key, ...attrs] = entry.split(':').map((s) => s.trim());
+    const policy: CallerPolicy = {};
+    for (const attr of attrs) {
+      const [name, value = ''] = attr.split('=').map((s) => s.trim());
+      const n = value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : Number(value);
+      if (name === 'weight' && n > 0 && Number.isFinite(n)) policy.weight = n;
+      else if (name === 'share' && n > 0 && n <= 1) policy.share = n;
+      else if (name === 'rpm' && Number.isInteger(n) && n > 0) policy.perMinute = n;
+      else
+        problems.push(
+          `FAIR_SHARE: "${attr}" of "${entry}": expected weight=N (> 0), share=P (0..1 or %), rpm=N (whole).`,
+        );
+    }
+    if (!key) problems.push(`FAIR_SHARE: "${entry}": name a caller (or *) before its attributes.`);
+    else callers.set(key, policy);
+  }
+  return { callers, smooth };
 }

@@ -5,7 +5,7 @@
  * have. Also the bookkeeping the Redis-backed budget keeps of its own sends (`LocalCounts`).
  */
 import { SlidingCounter, type CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
 
 /** Counters per rule and scope (`*` for account-wide rules, the endpoint for per-endpoint ones). */
 export class LocalCounts {
@@ -82,7 +82,7 @@ export class LocalCounts {
 
 /** How long an admission stays good: half the guard band, the other half covers the trip upstream. */
 export function validityMs(rules: readonly CountedRule[]): number {
-  return Math.max(10, Math.min(...rules.map((r) => (r.spanMs - r.windowMs) / 2)));
+  return Math.max(10, Math.min(...rules.filter((r) => !r.pacing).map((r) => (r.spanMs - r.windowMs) / 2)));
 }
 
 export class LocalBudget {
@@ -110,19 +110,18 @@ export class LocalBudget {
     return {
       shared: false,
       rules: this.rules
-        .filter((r) => !r.perEndpoint)
+        .filter((r) => !r.perEndpoint && !r.pacing)
         .map((rule) => {
           const counter = this.counts.counter(rule, '*');
           const remaining = Math.max(0, rule.allowed - counter.sum(now));
-          return {
-            rule: rule.name,
-            limit: rule.limit,
-            allowed: rule.allowed,
-            windowMs: rule.windowMs,
-            remaining,
-            nextSlotInMs: remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1),
-          };
+          return ruleStatus(rule, remaining, remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1));
         }),
     };
   }
+}
+
+/** What a status reports about one rule. */
+export function ruleStatus(rule: CountedRule, remaining: number, nextSlotInMs: number): RuleStatus {
+  const { name, limit, allowed, windowMs } = rule;
+  return { rule: name, limit, allowed, windowMs, remaining, nextSlotInMs };
 }

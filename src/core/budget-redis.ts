@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RECONNECT_MAX_MS, type RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
-import { LocalCounts, validityMs } from './budget-local.js';
+import { LocalCounts, ruleStatus, validityMs } from './budget-local.js';
 import type { CountedRule } from './sliding-window.js';
 import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
 
@@ -347,21 +347,14 @@ export class SharedBudget {
     return {
       shared: online,
       rules: this.options.rules
-        .filter((r) => !r.perEndpoint)
+        .filter((r) => !r.perEndpoint && !r.pacing)
         .map((rule) => {
           const seen = this.seen.get(`${rule.name}|*`);
           const live = seen && now < seen.at + rule.spanMs;
           const used = (live ? seen.sum : 0) + this.offlineSpent.counter(rule, '*').sum(now);
           const remaining = Math.max(0, rule.allowed - used);
           const nextSlotInMs = remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at));
-          return {
-            rule: rule.name,
-            limit: rule.limit,
-            allowed: rule.allowed,
-            windowMs: rule.windowMs,
-            remaining,
-            nextSlotInMs,
-          };
+          return ruleStatus(rule, remaining, nextSlotInMs);
         }),
     };
   }

@@ -22,6 +22,8 @@ export interface BudgetOptions {
   guardMs?: number;
   /** Share of each rule while Redis is away, for a replica that never saw the shared counts. */
   localShare: number;
+  /** Rules of the gateway's own on top of the platform's (fair-share pacing); counted, never reported. */
+  pacing?: (rules: readonly CountedRule[]) => CountedRule[];
   redis?: RedisLink;
   log?: TrafficLogger;
 }
@@ -40,15 +42,16 @@ export class AccountBudget {
   constructor(private readonly options: BudgetOptions) {
     this.rules = options.rules.map((rule) => countedRule(rule, options.margin, options.guardMs));
     if (this.rules.length === 0) return;
+    const counted = [...this.rules, ...(options.pacing?.(this.rules) ?? [])];
     if (options.redis)
       this.shared = new SharedBudget({
         upstream: options.upstream,
-        rules: this.rules,
+        rules: counted,
         redis: options.redis,
         localShare: options.localShare,
         log: options.log,
       });
-    else this.local = new LocalBudget(this.rules);
+    else this.local = new LocalBudget(counted);
   }
 
   close(): void {

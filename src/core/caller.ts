@@ -12,6 +12,8 @@ export interface RequestInfo {
   headers: Headers;
   usage: UsageTracker;
   signal?: AbortSignal;
+  /** The caller's fair-share key (its client id, else its principal's id); absent: one shared turn. */
+  client?: string;
 }
 
 /** Who is calling: decides the cache partition and where usage is counted. */
@@ -22,4 +24,18 @@ export interface Caller {
   signal?: AbortSignal;
   /** The gateway's id of the incoming request, sent upstream as `x-request-id` to match logs on both sides. */
   requestId?: string;
+  /** Whose turn this call waits for at the upstream's queues (see `RequestInfo.client`). */
+  client?: string;
+}
+
+/**
+ * The fair-share key of a caller (see fair-share.ts): an authenticated caller's client id, else its
+ * principal's id; an anonymous one's forwarded upstream credential (a non-secret hash), if any.
+ */
+export function fairShareKey(
+  principal: { id: string; kind: string; clientId?: string } | undefined,
+  forwarded?: string,
+): string {
+  if (principal && principal.kind !== 'anonymous') return principal.clientId ?? principal.id;
+  return forwarded ?? 'anonymous';
 }

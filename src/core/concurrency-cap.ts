@@ -1,10 +1,12 @@
 /**
- * The in-process scheduler in front of each upstream: a concurrency cap with priorities, so a WordPress site is never flooded and single reads and writes overtake bulk page
- * fan-out. Account-wide budgets (shared between replicas) are layered on top by the traffic module.
+ * The in-process scheduler in front of each upstream: a concurrency cap with priorities, so a
+ * WordPress site is never flooded and single reads and writes overtake bulk page fan-out.
+ * Account-wide budgets (shared between replicas) are layered on top by the traffic module.
  */
 import { UpstreamError, type UpstreamName } from './errors.js';
+import { FairQueue } from './fair-queue.js';
 
-/** Lower runs first (Bottleneck's 0..9 scale). */
+/** Lower runs first (0..9). */
 export const Priority = {
   /** Mutations. */
   write: 2,
@@ -22,34 +24,34 @@ export type PriorityName = keyof typeof Priority;
 export interface LimiterOptions {
   upstream: UpstreamName;
   maxConcurrent: number;
+  /** A caller's weight in the fair queue (see fair-queue.ts); 1 for every caller unless given. */
+  weightOf?: (client: string) => number;
 }
 
 /**
- * At most `maxConcurrent` tasks run at once; the others wait by priority (first come, first served
- * within one) and start synchronously as a slot frees. A queue of its own rather than a library:
- * Bottleneck spends a timer tick on every job it starts, so reads over the cap drain one tick at a
- * time, and p-queue adds an abort listener per task for the shutdown signal
- * (docs/decisions/own-scheduler.md). Here each task is one small record in one of five FIFO lanes,
- * and shutdown walks the records.
+ * At most `maxConcurrent` tasks run at once; the others wait by priority, callers served in turn
+ * within one (see fair-queue.ts), and start synchronously as a slot frees. A queue of its own rather
+ * than a library (why, and when to revisit: docs/decisions/own-scheduler.md): a library scheduler
+ * starts jobs on a timer tick or holds a listener per task, where here each task is one small record
+ * in a fair queue, and shutdown walks the records.
  */
 export class UpstreamLimiter {
-  /** One FIFO per priority, indexed by `Priority` value (lower runs first). */
-  private readonly lanes: Job[][] = Array.from({ length: 10 }, () => []);
+  /** Lanes by `Priority` value (lower runs first), callers in turn inside each. */
+  private readonly queue: FairQueue<Job>;
   private readonly running = new Set<Job>();
-  private waitingCount = 0;
   private stopped?: UpstreamError;
 
-  constructor(private readonly options: LimiterOptions) {}
+  constructor(private readonly options: LimiterOptions) {
+    this.queue = new FairQueue(options.weightOf);
+  }
 
-  schedule<T>(priority: PriorityName, task: () => Promise<T>): Promise<T> {
+  /** `client`: the caller's fair-share key (one shared turn when absent). */
+  schedule<T>(priority: PriorityName, task: () => Promise<T>, client = ''): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     return new Promise<T>((resolve, reject) => {
       const job: Job = { task, resolve: resolve as (v: unknown) => void, reject };
       if (this.running.size < this.options.maxConcurrent) this.start(job);
-      else {
-        this.lanes[Priority[priority]]!.push(job);
-        this.waitingCount++;
-      }
+      else this.queue.push(Priority[priority], client, job);
     });
   }
 
@@ -83,20 +85,13 @@ export class UpstreamLimiter {
   }
 
   private next(): void {
-    if (this.waitingCount === 0 || this.running.size >= this.options.maxConcurrent) return;
-    for (const lane of this.lanes) {
-      const job = lane.shift();
-      if (job) {
-        this.waitingCount--;
-        this.start(job);
-        return;
-      }
-    }
+    if (this.queue.size === 0 || this.running.size >= this.options.maxConcurrent) return;
+    this.start(this.queue.shift()!);
   }
 
   /** Tasks running and waiting now. */
   get load(): { running: number; waiting: number } {
-    return { running: this.running.size, waiting: this.waitingCount };
+    return { running: this.running.size, waiting: this.queue.size };
   }
 
   /** Every task still waiting or running is answered with an `unavailable` error at once. */
@@ -108,10 +103,8 @@ export class UpstreamLimiter {
       `The gateway is shutting down; the ${upstream} request was not completed.`,
     );
     this.stopped = error;
-    const jobs = [...this.running, ...this.lanes.flat()];
+    const jobs = [...this.running, ...this.queue.remove(() => true)];
     this.running.clear();
-    for (const lane of this.lanes) lane.length = 0;
-    this.waitingCount = 0;
     for (const job of jobs) {
       job.reject?.(error);
       job.task = job.resolve = job.reject = undefined;

@@ -51,6 +51,8 @@ export interface UpstreamErrorOptions {
   applied?: boolean;
   /** `contract`: the payload field (dotted path) that broke the contract. */
   field?: string;
+  /** `unavailable` without a call: the upstream's circuit breaker is open. */
+  breaker?: boolean;
   cause?: unknown;
 }
 
@@ -64,6 +66,7 @@ export class UpstreamError extends Error {
   readonly sent?: boolean;
   readonly applied?: boolean;
   readonly field?: string;
+  readonly breaker?: boolean;
 
   constructor(
     readonly upstream: UpstreamName,
@@ -80,6 +83,7 @@ export class UpstreamError extends Error {
     this.sent = options.sent;
     this.applied = options.applied;
     this.field = options.field;
+    this.breaker = options.breaker;
   }
 }
 
@@ -122,4 +126,31 @@ export function sanitizeDetail(text: string, max = 300): string {
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, max);
+}
+
+/** Why an upstream call failed, in an operator's words, without its URL or credentials. */
+export type FailureCause = 'dns' | 'refused' | 'reset' | 'tls' | 'timeout' | 'http-5xx' | 'bad-body' | 'other';
+
+const CAUSE_OF_CODE: [RegExp, FailureCause][] = [
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME)$/, 'dns'],
+  [/^ECONNREFUSED$/, 'refused'],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/, 'reset'],
+  [/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/, 'tls'],
+  [/^(ETIMEDOUT|UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT)$/, 'timeout'],
+];
+
+/** The cause of an upstream failure: the first error code along the `cause` chain, else a status or message. */
+export function failureCause(error: unknown): FailureCause {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < 6; e = (e as { cause?: unknown }).cause) chain.push(e);
+  for (const e of chain) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') for (const [re, cause] of CAUSE_OF_CODE) if (re.test(code)) return cause;
+  }
+  for (const e of chain.filter(isUpstreamError)) {
+    if (/did not answer in time/.test(e.message)) return 'timeout';
+    if (e.status !== undefined && e.status >= 500) return 'http-5xx';
+    if (/content type|not valid JSON|larger than allowed/.test(e.message)) return 'bad-body';
+  }
+  return 'other';
 }

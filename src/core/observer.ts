@@ -35,6 +35,8 @@ export interface UpstreamObserver {
   retry?(event: UpstreamEvent & { attempt: number; reason: string }): void;
   /** Traffic control stopped sending to this upstream for a while (after a 429). */
   pause?(event: { upstream: UpstreamName; ms: number }): void;
+  /** The upstream's circuit breaker changed state (`closed`, `open`, `half-open`). */
+  breaker?(event: { upstream: UpstreamName; state: string }): void;
 }
 
 /** Several observers as one, so the pipeline keeps a single optional hook. */
@@ -53,5 +55,6 @@ export function combineObservers(...observers: (UpstreamObserver | undefined)[])
     },
     retry: (e) => list.forEach((o) => o.retry?.(e)),
     pause: (e) => list.forEach((o) => o.pause?.(e)),
+    breaker: (e) => list.forEach((o) => o.breaker?.(e)),
   };
 }

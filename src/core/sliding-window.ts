@@ -18,6 +18,8 @@ export interface CountedRule extends RateRule {
   bucketMs: number;
   /** The rule's window plus the guard band. */
   spanMs: number;
+  /** The gateway's own pacing of an account rule (fair-share.ts), not a rule of the platform. */
+  pacing?: boolean;
 }
 
 /**

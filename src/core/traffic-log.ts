@@ -20,3 +20,25 @@ export function consoleTrafficLogger(minLevel: keyof typeof LEVELS): TrafficLogg
     process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
   };
 }
+
+/**
+ * At most one line per key per `intervalMs` (an outage fails every call the same way): the first
+ * goes out at once, the next after the interval carries how many were left out meanwhile.
+ */
+export function throttledLogger(
+  log: TrafficLogger,
+  intervalMs: number,
+  now = Date.now,
+): (key: string, event: TrafficEvent) => void {
+  const seen = new Map<string, { at: number; suppressed: number }>();
+  return (key, event) => {
+    const last = seen.get(key);
+    const t = now();
+    if (last && t - last.at < intervalMs) {
+      last.suppressed++;
+      return;
+    }
+    seen.set(key, { at: t, suppressed: 0 });
+    log(last?.suppressed ? { ...event, suppressed: last.suppressed } : event);
+  };
+}

@@ -1,14 +1,18 @@
 /**
  * Admission to one upstream account: before each request is sent it must be outside a 429 pause,
  * have its turn in the ramp after a pause (see ramp.ts), and get a point from the account budget.
- * Waiting requests line up in a priority queue (a Bottleneck with one slot, so the queue is served
- * in priority order: writes and single reads before bulk page fan-out) and each gives up at its
- * deadline with a `rate-limited` error saying when to retry.
+ * Waiting requests line up by priority (writes and single reads before bulk page fan-out), callers
+ * served in turn inside each priority (weighted fair queuing, see fair-queue.ts), and each gives up
+ * as soon as it cannot be admitted before its deadline, with a `rate-limited` error saying when to
+ * retry. A caller over its cap on the budget (fair-share.ts) waits, or fails, alone.
  */
-import Bottleneck from 'bottleneck';
 import type { AccountBudget, BudgetStatus } from './budget.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
 import { Priority, type PriorityName } from './concurrency-cap.js';
+import { FairQueue } from './fair-queue.js';
+import type { FairShareConfig } from '../config/traffic.js';
+import { CallerShares, NO_FAIR_SHARE } from './fair-share.js';
+import type { CountedRule } from './sliding-window.js';
 import type { PauseGate } from './pause.js';
 import type { Ramp } from './ramp.js';
 
@@ -19,6 +23,8 @@ export interface TrafficOptions {
   ramp: Ramp;
   /** How long a request may wait for admission, from when it was first asked for. */
   deadlineMs: number;
+  /** Callers' weights and caps (none: every caller alike, no cap). */
+  fairShare?: FairShareConfig;
 }
 
 /** A request's admission: send it before `validUntil` (else ask again); a probe must be settled. */
@@ -27,6 +33,8 @@ export interface Admission {
   probe: boolean;
   /** Gives the budget point back (for an admission that went stale before it was sent). */
   refund?: () => void;
+  /** Its place in line when it joined (1: next); absent when it did not wait. */
+  place?: number;
 }
 
 /** The account as last known, for `extensions.cost` and the `budget` field. */
@@ -37,16 +45,38 @@ export interface TrafficStatus extends BudgetStatus {
   ramping: boolean;
 }
 
-export class TrafficControl {
-  private readonly gate = new Bottleneck({ maxConcurrent: 1 });
-  /** Requests in line at the gate; while any are, newcomers line up too, so priorities hold. */
-  private waiting = 0;
+/** A request in line for admission. */
+interface Waiter {
+  priority: number;
+  endpoint: string;
+  client: string;
+  deadline: number;
+  signal?: AbortSignal;
+  resolve: (admission: Admission) => void;
+  reject: (error: unknown) => void;
+}
 
-  constructor(readonly options: TrafficOptions) {}
+export class TrafficControl {
+  /** Requests in line: by priority, callers in turn inside each (see fair-queue.ts). */
+  private readonly line: FairQueue<Waiter>;
+  /** Set aside until their own endpoint's rule or their caller's cap frees a point. */
+  private aside = 0;
+  private pumping = false;
+  /** Until when the pump waits, and why: a request whose deadline comes first fails on arrival. */
+  private hold?: { until: number; reason: 'pause' | 'budget' };
+  private stopped = false;
+  readonly shares: CallerShares;
+
+  constructor(readonly options: TrafficOptions) {
+    const account = options.budget.rules.filter((r) => !r.perEndpoint);
+    const shortest = account.reduce<CountedRule | undefined>((a, b) => (!a || b.spanMs < a.spanMs ? b : a), undefined);
+    this.shares = new CallerShares(options.fairShare ?? NO_FAIR_SHARE, shortest);
+    this.line = new FairQueue(this.shares.weightOf);
+  }
 
   /** Requests waiting for admission now; background work holds back while any are. */
   get queued(): number {
-    return this.waiting;
+    return this.line.size + this.aside;
   }
 
   get pause(): PauseGate {
@@ -86,88 +116,174 @@ export class TrafficControl {
   }
 
   /**
-   * Resolves when a request to `endpoint` may be sent; throws `rate-limited` when it could not be
-   * admitted before `deadline`.
+   * Resolves when a request to `endpoint` for caller `client` may be sent; throws `rate-limited`
+   * when it could not be admitted before `deadline`.
    */
-  async admit(priority: PriorityName, endpoint: string, deadline: number, signal?: AbortSignal): Promise<Admission> {
-    // Fast path: with nobody in line, no pause and no ramp, take a point straight away. The budget's
-    // take is atomic, so concurrent requests need no queue while the budget lasts; Bottleneck would
-    // space them out by a timer tick each.
-    if (this.waiting === 0 && this.options.pause.remainingMs() === 0 && this.options.ramp.open() && !signal?.aborted) {
-      const answer = await this.options.budget.take(endpoint, Date.now());
-      if (answer.ok) return { validUntil: answer.validUntil, probe: false, refund: answer.refund }; // a 429 seen meanwhile is checked again by the caller
-    }
-    this.waiting++;
-    try {
-      for (;;) {
-        const turn = await this.gate.schedule({ priority: Priority[priority] }, () =>
-          this.wait(endpoint, deadline, signal),
-        );
-        if ('validUntil' in turn) return turn;
-        // Held back by its own endpoint's rule: wait outside the queue so other endpoints go on.
-        await sleep(Math.max(0, turn.wakeAt - Date.now()));
-      }
-    } finally {
-      this.waiting--;
-    }
-  }
-
-  /** Admits, or says when to ask again for an endpoint-only wait; waits in line for account-wide ones. */
-  private async wait(
+  async admit(
+    priority: PriorityName,
     endpoint: string,
     deadline: number,
     signal?: AbortSignal,
-  ): Promise<Admission | { wakeAt: number }> {
-    const { pause, budget, ramp, upstream } = this.options;
-    for (;;) {
-      if (signal?.aborted)
-        throw new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`);
-      const now = Date.now();
-      const paused = pause.remainingMs(now);
-      if (paused > 0) {
-        if (pause.endsAt > deadline) throw rateLimited(upstream, paused, 'pause');
-        await sleep(paused);
-        continue;
-      }
-      const turn = await ramp.turn(now);
-      if (!turn.ok) {
-        if (now + turn.waitMs > deadline) throw rateLimited(upstream, Math.max(turn.waitMs, 1_000), 'pause');
-        await sleep(turn.waitMs);
-        continue;
-      }
-      const admission = { probe: turn.probe };
-      const answer = await budget.take(endpoint, Date.now());
-      if (answer.ok) {
-        // A 429 seen meanwhile (here or by another replica) still holds this request back.
-        if (pause.remainingMs() > 0) {
-          answer.refund?.();
-          this.settle({ ...admission, validUntil: 0 }, 'cancelled');
-          continue;
-        }
-        return { ...admission, validUntil: answer.validUntil, refund: answer.refund };
-      }
-      this.settle({ ...admission, validUntil: 0 }, 'cancelled');
-      if (now + answer.waitMs > deadline) throw rateLimited(upstream, answer.waitMs, 'budget');
-      // Wake when a point frees, a little spread so replicas do not all ask at the same instant.
-      const wakeAt = now + answer.waitMs + Math.random() * 5;
-      if (answer.perEndpoint) return { wakeAt };
-      await sleep(wakeAt - Date.now());
+    client = '',
+  ): Promise<Admission> {
+    // Fast path: with nobody in line, no pause and no ramp, take a point straight away. The budget's
+    // take is atomic, so concurrent requests need no queue while the budget lasts.
+    const now = Date.now();
+    if (
+      this.line.size === 0 &&
+      this.options.pause.remainingMs(now) === 0 &&
+      this.options.ramp.open() &&
+      !signal?.aborted &&
+      this.shares.capWaitMs(client, now) === 0
+    ) {
+      // Counted in the caller's share before the take, so that concurrent requests see it.
+      this.shares.record(client, now);
+      const answer = await this.options.budget.take(endpoint, now);
+      if (answer.ok) return this.admitted(client, now, answer); // a 429 seen meanwhile is checked again by the caller
+      this.shares.record(client, now, -1);
+    }
+    // The line is held (a pause, the ramp, a spent budget) past this request's deadline: fail now.
+    const hold = this.hold;
+    if (hold && hold.until > deadline && hold.until > now)
+      throw rateLimited(this.options.upstream, hold.until - now, hold.reason);
+    return new Promise<Admission>((resolve, reject) => {
+      const waiter: Waiter = { priority: Priority[priority], endpoint, client, deadline, signal, resolve, reject };
+      const place = this.line.push(waiter.priority, client, waiter);
+      const admitted = waiter.resolve;
+      waiter.resolve = (a) => admitted({ ...a, place: place + 1 });
+      void this.pump();
+    });
+  }
+
+  /** An admission counted in `client`'s share at `at`; its refund takes it out again. */
+  private admitted(client: string, at: number, answer: { validUntil: number; refund?: () => void }, probe = false) {
+    return {
+      validUntil: answer.validUntil,
+      probe,
+      refund: () => {
+        answer.refund?.();
+        this.shares.record(client, at, -1);
+      },
+    };
+  }
+
+  /**
+   * Serves the line, one admission at a time: waits out a pause and the ramp, then gives the next
+   * point of the budget to the request whose caller's turn it is. A request its own endpoint's
+   * rule or its caller's cap holds back waits outside the line, so the others go on.
+   */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.line.size > 0 && !this.stopped) await this.step();
+    } finally {
+      this.pumping = false;
     }
   }
 
+  private async step(): Promise<void> {
+    const { pause, budget, ramp } = this.options;
+    const now = Date.now();
+    this.dropCancelled();
+    const paused = pause.remainingMs(now);
+    if (paused > 0) {
+      this.expire(pause.endsAt, paused, 'pause');
+      return sleep(paused);
+    }
+    const turn = await ramp.turn(now);
+    if (!turn.ok) {
+      this.expire(now + turn.waitMs, Math.max(turn.waitMs, 1_000), 'pause');
+      return sleep(turn.waitMs);
+    }
+    const admission = { probe: turn.probe, validUntil: 0 };
+    const waiter = this.line.peek();
+    const capWait = waiter ? this.shares.capWaitMs(waiter.client, now) : 0;
+    if (!waiter || capWait > 0) {
+      this.settle(admission, 'cancelled');
+      if (waiter && this.line.delete(waiter.priority, waiter.client, waiter))
+        this.setAside(waiter, now + capWait, capWait, 'share');
+      return;
+    }
+    const answer = await budget.take(waiter.endpoint, Date.now());
+    if (answer.ok && pause.remainingMs() > 0) {
+      // A 429 seen meanwhile (here or by another replica) still holds this request back.
+      answer.refund?.();
+      this.settle(admission, 'cancelled');
+      return;
+    }
+    if (answer.ok) {
+      // The point was taken for this waiter's endpoint: it goes to this waiter, even if another
+      // joined the line ahead of it meanwhile (that one is next).
+      if (!this.line.delete(waiter.priority, waiter.client, waiter))
+        return this.release({ ...admission, refund: answer.refund });
+      this.shares.record(waiter.client, now);
+      waiter.resolve(this.admitted(waiter.client, now, answer, admission.probe));
+      return;
+    }
+    this.settle(admission, 'cancelled');
+    if (answer.perEndpoint) {
+      // Held back by its own endpoint's rule: wait outside the line so other endpoints go on.
+      if (this.line.delete(waiter.priority, waiter.client, waiter))
+        this.setAside(waiter, now + answer.waitMs, answer.waitMs, 'budget');
+      return;
+    }
+    this.expire(now + answer.waitMs, answer.waitMs, 'budget');
+    // Wake when a point frees, a little spread so replicas do not all ask at the same instant.
+    await sleep(answer.waitMs + Math.random() * 5);
+  }
+
+  /** Everyone in line who cannot be served before `readyAt` fails now, saying when to come back. */
+  private expire(readyAt: number, waitMs: number, reason: 'pause' | 'budget'): void {
+    this.hold = { until: readyAt, reason };
+    const error = rateLimited(this.options.upstream, waitMs, reason);
+    for (const w of this.line.remove((w) => w.deadline < readyAt)) w.reject(error);
+  }
+
+  private dropCancelled(): void {
+    for (const w of this.line.remove((w) => w.signal?.aborted === true)) w.reject(cancelled(this.options.upstream));
+  }
+
+  /** Out of line until `wakeAt` (then in line again at the back of its caller's turn), or failed now. */
+  private setAside(waiter: Waiter, wakeAt: number, waitMs: number, reason: 'budget' | 'share'): void {
+    if (wakeAt > waiter.deadline) return waiter.reject(rateLimited(this.options.upstream, waitMs, reason));
+    this.aside++;
+    setTimeout(
+      () => {
+        this.aside--;
+        if (this.stopped) return waiter.reject(cancelled(this.options.upstream));
+        this.line.push(waiter.priority, waiter.client, waiter);
+        void this.pump();
+      },
+      Math.max(0, wakeAt - Date.now()) + Math.random() * 5,
+    );
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     this.options.pause.close();
     this.options.budget.close();
-    await this.gate.stop({ dropWaitingJobs: true });
+    const error = new UpstreamError(
+      this.options.upstream,
+      'unavailable',
+      `The gateway is shutting down; the ${this.options.upstream} request was not completed.`,
+    );
+    for (const w of this.line.remove(() => true)) w.reject(error);
   }
 }
 
-function rateLimited(upstream: UpstreamName, waitMs: number, reason: 'pause' | 'budget'): UpstreamError {
+function cancelled(upstream: UpstreamName): UpstreamError {
+  return new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`);
+}
+
+function rateLimited(upstream: UpstreamName, waitMs: number, reason: 'pause' | 'budget' | 'share'): UpstreamError {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
   const what =
     reason === 'pause'
       ? `The ${upstream} service asked the gateway to slow down`
-      : `The gateway's request budget for the ${upstream} service is spent for now`;
+      : reason === 'share'
+        ? `Your share of the gateway's request budget for the ${upstream} service is spent for now`
+        : `The gateway's request budget for the ${upstream} service is spent for now`;
   return new UpstreamError(upstream, 'rate-limited', `${what}; retry in ${retryAfter} s.`, { retryAfter });
 }
 

@@ -6,16 +6,17 @@
  * status and body (a 429 never reaches an adapter: it pauses the account and is retried, or becomes
  * a `rate-limited` UpstreamError).
  */
+import type { BreakerState, UpstreamBreaker } from './breaker.js';
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
-import { UpstreamError, type UpstreamName } from './errors.js';
+import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { UpstreamEvent, UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { Admission, TrafficControl } from './traffic.js';
-import type { TrafficLogger } from './traffic-log.js';
+import { throttledLogger, type TrafficLogger } from './traffic-log.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -93,6 +94,8 @@ export interface UpstreamOptions {
   /** Total time of one request across its attempts and backoffs, from its first send. */
   requestDeadlineMs: number;
   log?: TrafficLogger;
+  /** Fails calls at once while the upstream is unwell (see breaker.ts). */
+  breaker?: UpstreamBreaker;
   /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
   observer?: UpstreamObserver;
 }
@@ -135,6 +138,8 @@ interface Sending {
   queueDeadline: number;
   /** Set at the first send: all attempts and backoffs end here. */
   requestDeadline: number;
+  /** When the request first asked for a slot: a wait for one counts toward its deadline. */
+  queuedAt: number;
   /** Failed attempts so far (retried on 502/503/504, resets and timeouts). */
   failures: number;
   /** 429s so far. */
@@ -156,16 +161,21 @@ interface InFlight {
   signal?: AbortSignal;
 }
 
+/** Failed upstream calls are logged once per cause per this interval (an outage is not a log flood). */
+const FAILURE_LOG_INTERVAL_MS = 10_000;
+
 export class Upstream {
   readonly name: UpstreamName;
   private readonly inflight = new Map<string, InFlight>();
   private readonly origin: string;
   private readonly basePath: string;
+  private readonly logFailure?: ReturnType<typeof throttledLogger>;
 
   constructor(private readonly options: UpstreamOptions) {
     this.name = options.name;
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
+    if (options.log) this.logFailure = throttledLogger(options.log, FAILURE_LOG_INTERVAL_MS);
   }
 
   get cache(): ResponseCache {
@@ -178,6 +188,11 @@ export class Upstream {
 
   get traffic(): TrafficControl {
     return this.options.traffic;
+  }
+
+  /** The circuit breaker's state (`closed` without a breaker). */
+  get breakerState(): BreakerState {
+    return this.options.breaker?.state ?? 'closed';
   }
 
   /**
@@ -225,13 +240,12 @@ export class Upstream {
 
   /** `target`: what `target(call, caller)` gave for this call (headers aside), if the caller has it. */
   async call(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): Promise<HttpResponse> {
-    const { url, key } = target;
-    const { cache } = this.options;
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
+    let stale: HttpResponse | undefined;
     if (call.cache) {
       caller.usage.readTags(call.cache.tags);
-      const hit = cache.get(key);
+      const hit = this.options.cache.get(target.key);
       if (hit?.fresh) {
         caller.usage.readFreshUntil(hit.entry.freshUntil);
         caller.usage.cacheHit(this.name);
@@ -239,14 +253,42 @@ export class Upstream {
         return hit.entry.response;
       }
       // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
-      if (hit && this.options.traffic.holding()) {
-        caller.usage.readFreshUntil(null);
-        caller.usage.cacheHit(this.name, true);
-        observer?.cache?.(event!, 'stale');
-        return hit.entry.response;
-      }
+      if (hit && this.options.traffic.holding()) return this.serveStale(hit.entry.response, caller, event);
       observer?.cache?.(event!, 'miss');
+      stale = hit?.entry.response;
     }
+    if (!stale) return this.load(call, caller, target, event);
+    // Stale if error: when the upstream fails (or its breaker is open), the expired answer, still
+    // within CACHE_MAX_STALE_MS (the cache drops it then) and under this caller's own key, is served.
+    try {
+      const res = await this.load(call, caller, target, event);
+      return res.status >= 500 ? this.serveStale(stale, caller, event) : res;
+    } catch (e) {
+      if (e instanceof UpstreamError && e.kind === 'unavailable') return this.serveStale(stale, caller, event);
+      throw e;
+    }
+  }
+
+  /** An expired answer, counted as a stale hit (`extensions.cost`), so the field is marked stale. */
+  private serveStale(response: HttpResponse, caller: Caller, event: UpstreamEvent | undefined): HttpResponse {
+    caller.usage.readFreshUntil(null);
+    caller.usage.cacheHit(this.name, true);
+    if (event) this.options.observer?.cache?.(event, 'stale');
+    return response;
+  }
+
+  /** A read the local cache could not answer fresh, or any write: the breaker, in-flight sharing, the wire. */
+  private async load(
+    call: UpstreamCall,
+    caller: Caller,
+    target: CallTarget,
+    event: UpstreamEvent | undefined,
+  ): Promise<HttpResponse> {
+    const { url, key } = target;
+    const { cache, observer } = this.options;
+    // An open breaker fails the call before it asks Redis or waits for anything.
+    const refused = this.options.breaker?.refusal();
+    if (refused) throw refused;
     // This operation's call budget is charged here, by its own caller, so that a read shared with
     // other requests never carries one request's budget error to another.
     if (!call.idempotent) {
@@ -330,26 +372,58 @@ export class Upstream {
    * the operation's), each attempt's timeouts clipped to what is left.
    */
   private async send(call: UpstreamCall, url: Target, caller: Caller): Promise<HttpResponse> {
-    const { observer, traffic } = this.options;
+    const { observer, traffic, breaker } = this.options;
+    // An open breaker fails the call before it waits for anything; the half-open probe goes last.
+    const refused = breaker?.refusal();
+    if (refused) throw refused;
     const s: Sending = {
       call,
       url,
       caller,
       event: observer && { upstream: this.name, operation: call.operation, caller },
-      priority: PRIORITY_OF[call.kind],
+      priority: breaker?.probeDue() ? 'background' : PRIORITY_OF[call.kind],
       endpoint: `${call.method} ${endpointOf(url)}`,
       queueDeadline: Math.min(traffic.deadline(), caller.usage.deadline),
       requestDeadline: Infinity,
+      queuedAt: Date.now(),
       failures: 0,
       rateLimited: 0,
     };
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(s, attempt);
-      // Retries wait in the queue no longer than the request's own deadline.
-      s.queueDeadline = Math.min(s.queueDeadline, s.requestDeadline);
-      const answer = await this.afterAttempt(s, attempt, outcome);
-      if (answer !== AGAIN) return answer;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await this.attempt(s, attempt);
+        // Retries wait in the queue no longer than the request's own deadline.
+        s.queueDeadline = Math.min(s.queueDeadline, s.requestDeadline);
+        const answer = await this.afterAttempt(s, attempt, outcome);
+        if (answer === AGAIN) continue;
+        if (answer.status >= 500) this.failed(call, answer.status);
+        return answer;
+      }
+    } catch (e) {
+      if (e instanceof UpstreamError && (e.kind === 'unavailable' || e.kind === 'outcome-unknown'))
+        this.failed(call, e);
+      throw e;
     }
+  }
+
+  /** One warn line per cause (DNS, refused, reset, TLS, timeout, 5xx) per interval; no URL, no credentials. */
+  private failed(call: UpstreamCall, failure: UpstreamError | number): void {
+    if (!this.logFailure || (failure instanceof UpstreamError && (failure.breaker || this.aborted(failure)))) return;
+    const cause = typeof failure === 'number' ? 'http-5xx' : failureCause(failure);
+    const status = typeof failure === 'number' ? failure : failure.status;
+    this.logFailure(cause, {
+      level: 'warn',
+      msg: 'upstream call failed',
+      upstream: this.name,
+      operation: call.operation,
+      cause,
+      ...(status !== undefined ? { status } : {}),
+    });
+  }
+
+  /** A request cancelled by its own caller is no upstream failure. */
+  private aborted(e: UpstreamError): boolean {
+    return /was cancelled/.test(e.message);
   }
 
   /** One attempt: a scheduler slot, admission, the wire. A fault of the wire comes back as its error. */
@@ -357,19 +431,37 @@ export class Upstream {
     const { limiter, observer } = this.options;
     const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
     let onWire = false;
-    const scheduled = limiter.schedule(s.priority, async () => {
-      let admission;
-      try {
-        admission = await this.admit(s);
-      } finally {
-        dequeued?.();
-      }
-      if (s.requestDeadline === Infinity)
-        s.requestDeadline = Math.min(Date.now() + this.options.requestDeadlineMs, s.caller.usage.deadline);
-      s.caller.usage.request(this.name);
-      onWire = true;
-      return this.onWire(s, attempt, admission);
-    });
+    const scheduled = limiter.schedule(
+      s.priority,
+      async () => {
+        const slotAt = Date.now();
+        let admission: Admission;
+        try {
+          admission = await this.admit(s);
+        } finally {
+          dequeued?.();
+        }
+        if (admission.place !== undefined) s.caller.usage.waited(this.name, admission.place);
+        // The deadline runs from the first ask for a slot: a full queue in front of a stalled upstream
+        // must not add a whole deadline on top. Waiting for the account (budget, 429 pause) is not counted.
+        const start = s.queuedAt + (Date.now() - slotAt);
+        const wire = () => {
+          if (s.requestDeadline === Infinity)
+            s.requestDeadline = Math.min(start + this.options.requestDeadlineMs, s.caller.usage.deadline);
+          s.caller.usage.request(this.name);
+          onWire = true;
+          return this.onWire(s, attempt, admission);
+        };
+        const { breaker } = this.options;
+        if (!breaker) return wire();
+        // The breaker may have opened while this call waited: then it is refused and its point given back.
+        return breaker.run(wire).catch((e: unknown) => {
+          if (!onWire) this.options.traffic.release(admission);
+          throw e;
+        });
+      },
+      s.caller.client,
+    );
     return scheduled.catch((e: unknown) => {
       // The scheduler answers running calls at shutdown: a write already on the wire then may
       // or may not have been applied; one still waiting certainly was not sent.
@@ -386,7 +478,7 @@ export class Upstream {
   private async admit(s: Sending): Promise<Admission> {
     const { traffic } = this.options;
     for (;;) {
-      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal);
+      const admission = await traffic.admit(s.priority, s.endpoint, s.queueDeadline, s.caller.signal, s.caller.client);
       if (traffic.pause.remainingMs() === 0 && Date.now() < admission.validUntil) return admission;
       traffic.release(admission);
     }

@@ -5,6 +5,7 @@
  * the operation's own limits: its call budget per upstream and its deadline.
  */
 import { UpstreamError, type UpstreamName } from './errors.js';
+import type { CallerShare } from './fair-share.js';
 import type { TrafficStatus } from './traffic.js';
 
 export interface UpstreamUsage {
@@ -21,6 +22,18 @@ export interface UpstreamCost extends UpstreamUsage {
   throttleStatus: TrafficStatus;
   /** Answered whole from the response cache: nothing was executed or sent upstream. */
   cached: boolean;
+  /** The caller's part of the account (see `CallerCost`); absent when the caller is not known. */
+  caller?: CallerCost;
+}
+
+/** The caller's fair share of one upstream account, as of this operation. */
+export interface CallerCost {
+  /** Fraction of the account's shortest rule this caller spent in its last span (this replica's count). */
+  share: number;
+  /** Its cap on that fraction, when it has one. */
+  cap?: number;
+  /** The worst place in line one of this operation's calls had (1: next); 0 when none waited. */
+  place: number;
 }
 
 export type CostReport = Record<UpstreamName, UpstreamCost>;
@@ -32,6 +45,8 @@ export interface UsageLimits {
   deadline?: number;
   /** The account status of each upstream, for the cost report. */
   status?: (upstream: UpstreamName) => TrafficStatus;
+  /** The caller's share of each upstream account, for the cost report. */
+  share?: (upstream: UpstreamName) => CallerShare;
 }
 
 const UPSTREAMS: UpstreamName[] = ['governance', 'calendar'];
@@ -46,6 +61,8 @@ export class UsageTracker {
   /** The earliest time a read this operation used goes stale; null once a read was not cacheable. */
   private readsFreshUntil: number | null = Number.POSITIVE_INFINITY;
   private readonly read = new Set<string>();
+  /** Worst place in line per upstream (see `waited`). */
+  private readonly places = new Map<UpstreamName, number>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
 
@@ -111,6 +128,11 @@ export class UsageTracker {
     this.statusSnapshot = undefined;
   }
 
+  /** A call of this operation waited for admission at `place` in line (1: next). */
+  waited(upstream: UpstreamName, place: number): void {
+    this.places.set(upstream, Math.max(place, this.places.get(upstream) ?? 0));
+  }
+
   cacheHit(upstream: UpstreamName, stale = false): void {
     const u = this.entry(upstream);
     u.cacheHits++;
@@ -159,8 +181,16 @@ export class UsageTracker {
     return Object.fromEntries(
       UPSTREAMS.map((u) => [
         u,
-        { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached },
+        { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached, ...this.callerCost(u) },
       ]),
     ) as CostReport;
+  }
+
+  private callerCost(upstream: UpstreamName): { caller?: CallerCost } {
+    const mine = this.limits.share?.(upstream);
+    if (!mine) return {};
+    const caller: CallerCost = { share: Math.round(mine.share * 1000) / 1000, place: this.places.get(upstream) ?? 0 };
+    if (mine.cap < 1) caller.cap = mine.cap;
+    return { caller };
   }
 }

@@ -43,7 +43,7 @@ export class GovernanceService {
     const client: GovernanceClient = new GovernanceClient(
       this.upstream,
       credential,
-      { usage: info.usage, signal: info.signal, requestId: info.requestId },
+      { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
       this.config.cache.ttlMsByKind,
       (operation, body) => discovery.observe(operation, body),
       // A mutation's later fields must see its earlier writes (the record cache drops the tags).

@@ -6,11 +6,17 @@ import SchemaBuilder from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import type { Permission } from '../identity/principal.js';
+import { forbidden, scopesOf, type PermissionScopes } from './auth.js';
 import type { Context } from './context.js';
 import { DateScalar, DateTimeScalar, JSONObjectScalar, JSONScalar, UUIDScalar } from './scalars.js';
 
 export interface SchemaTypes {
   Context: Context;
+  /** Permissions as auth scopes (see auth.ts). */
+  AuthScopes: PermissionScopes;
+  FederationScopes: Permission;
   Scalars: {
     ID: { Input: string; Output: string | number };
     UUID: { Input: string; Output: string };
@@ -26,8 +32,14 @@ export interface SchemaTypes {
 }
 
 export const builder = new SchemaBuilder<SchemaTypes>({
-  // Federation last: it reads what the others declared (directives carry its @key into the SDL).
-  plugins: [RelayPlugin, DirectivePlugin, FederationPlugin],
+  // Scope-auth first, so no other plugin's wrapper runs before the check; federation last: it reads
+  // what the others declared (directives carry its @key and @requiresScopes into the SDL).
+  plugins: [ScopeAuthPlugin, RelayPlugin, DirectivePlugin, FederationPlugin],
+  scopeAuth: {
+    authScopes: scopesOf,
+    authorizeOnSubscribe: true,
+    unauthorizedError: (_parent, _context, info, result) => forbidden(info, result.failure),
+  },
   relay: {
     // Records keep the upstream's own ids (see the acceptance contract), so no global Node ids.
     nodeQueryOptions: false,

@@ -15,6 +15,13 @@ export interface Context {
   requestId: string;
   /** Who is calling and what they may do (set by authentication, see `identity/principal.ts`). */
   principal: Principal;
+  /**
+   * Who may share this request's answers (response cache, ETags): the permission set and the upstream
+   * credential identities, never the raw token, so callers of one role share answers across refreshes.
+   */
+  cachePartition: string;
+  /** The caller's fair-share key (see `core/caller.ts` fairShareKey). */
+  client?: string;
   /** Set when the request is an MCP tool call (`src/mcp/`): the tool's name, for the logs and the audit. */
   mcp?: { tool: string };
   usage: UsageTracker;

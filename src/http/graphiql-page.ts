@@ -24,9 +24,23 @@ export interface GraphiQLPage {
 export const PRECOMPRESSED_DIR = new URL('./graphiql/', import.meta.url);
 const FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphiql.html.gz' } as const;
 
-export async function renderGraphiQLPage(): Promise<string> {
+/** Sample callers' tokens by name (the development issuer's): each gets a tab sending its token. */
+export type CallerPresets = Record<string, string>;
+
+export async function renderGraphiQLPage(callers: CallerPresets = {}): Promise<string> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultTabs: graphiqlTabs });
+  const tabs = Object.entries(callers).map(([name, token]) => ({
+    query: `# As the sample caller "${name}": what may it do? Try a mutation here and see what it is refused.
+query As_${name} {
+  viewer {
+    id
+    permissions
+  }
+}
+`,
+    headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2),
+  }));
+  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultTabs: [...graphiqlTabs, ...tabs] });
 }
 
 const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
@@ -61,10 +75,14 @@ export function compressGraphiQLPage(html: string, best: boolean): GraphiQLPage 
 export const GRAPHIQL_FILES = FILES;
 
 let cached: Promise<GraphiQLPage> | undefined;
-/** The precompressed files of the build when present, else rendered and compressed here once. */
-export function loadGraphiQLPage(): Promise<GraphiQLPage> {
+/**
+ * The precompressed files of the build when present, else rendered and compressed here once; with
+ * sample callers (development), always rendered here, their tokens in the page.
+ */
+export function loadGraphiQLPage(callers?: CallerPresets): Promise<GraphiQLPage> {
   return (cached ??= (async () => {
     const at = (name: string) => new URL(name, PRECOMPRESSED_DIR);
+    if (callers) return compressGraphiQLPage(await renderGraphiQLPage(callers), false);
     if (existsSync(at(FILES.br))) {
       const identity = readFileSync(at(FILES.identity));
       return { etag: etagOf(identity), identity, br: readFileSync(at(FILES.br)), gzip: readFileSync(at(FILES.gzip)) };
@@ -77,13 +95,13 @@ export function loadGraphiQLPage(): Promise<GraphiQLPage> {
 }
 
 /** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
-export function useGraphiQLPage(endpoint: string): Plugin {
+export function useGraphiQLPage(endpoint: string, callers?: CallerPresets): Plugin {
   return {
     // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
     async onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' || (url.pathname !== endpoint && url.pathname !== `${endpoint}/`)) return;
       if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
-      const page = await loadGraphiQLPage();
+      const page = await loadGraphiQLPage(callers);
       const headers: Record<string, string> = {
         'content-type': 'text/html; charset=utf-8',
         etag: page.etag,

@@ -1,9 +1,10 @@
 /**
  * The response cache at the HTTP edge (RESPONSE_CACHE). A repeated query is answered from the raw
- * request, before Yoga parses or validates anything: the key is a hash of the method, the URL, the
- * request body and the headers an answer depends on (the credential first, then Accept, Origin,
- * Content-Type and the federation router's header), so an answer is never served across
- * credentials or to a request that would be answered differently. What the pipeline would refuse
+ * request, before Yoga parses or validates anything (but after authentication): the key is a hash
+ * of the method, the URL, the request body, the caller's partition (its permission set and upstream
+ * credential, not its raw token: callers of one role share answers) and the headers an answer
+ * depends on (Accept, Origin, Content-Type and the federation router's header), so an answer is
+ * never served to a caller with other permissions or to a request that would be answered differently. What the pipeline would refuse
  * is never answered here: the CSRF rule is checked first, and only requests that ran and succeeded
  * fill the cache (a persisted-only refusal never did). A hit still gets its own request id, its
  * log line and metrics, `extensions.cost` (0 upstream calls, `cached: true`, the budget as of now),
@@ -32,8 +33,10 @@ export interface ResponseCacheOptions {
   /** Request bodies up to this size are read for the key; larger or chunked ones go straight through. */
   maxBodyBytes: number;
   csrfPrevention: boolean;
-  /** Headers besides Authorization that change an answer (the federation router's secret). */
+  /** Headers that change an answer (the federation router's secret). */
   keyHeaders: readonly string[];
+  /** Who may share the request's answers (its permissions and upstream credential); see app/context.ts. */
+  partition: (req: IncomingMessage) => string;
   /** Changes whenever answers could differ for the same request (schema, settings); computed once, on first use. */
   namespace: () => string;
   compression: boolean;
@@ -135,7 +138,7 @@ export class ResponseCacheEdge {
       .update('\0')
       .update(req.url!)
       .update('\0')
-      .update(h.authorization ?? '')
+      .update(this.options.partition(req))
       .update('\0')
       .update(h.accept ?? '')
       .update('\0')

@@ -59,3 +59,13 @@ export function setPrincipal(request: object, principal: Principal): void {
 export function principalOf(request: object | undefined): Principal | undefined {
   return request ? principals.get(request) : undefined;
 }
+
+const keys = new WeakMap<Principal, string>();
+
+/** The permission set as a stable string: callers with the same permissions may share answers. */
+export function permissionKey(principal: Principal | undefined): string {
+  if (!principal) return '';
+  let key = keys.get(principal);
+  if (key === undefined) keys.set(principal, (key = [...principal.permissions].sort().join(' ')));
+  return key;
+}

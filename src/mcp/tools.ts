@@ -85,8 +85,8 @@ function toolOf(op: OperationDefinitionNode, comment: string, options: ToolOptio
   const list = vars.has('after') ? fields[0]?.name.value : undefined;
   const document = { kind: Kind.DOCUMENT, definitions: [op] } as const;
   const estimate = {
-    default: estimateOperationCost(schema, document, name, {}),
-    max: estimateOperationCost(schema, document, name, { first: options.maxRecords }),
+    default: estimateOperationCost(schema, document, name, {}).total,
+    max: estimateOperationCost(schema, document, name, { first: options.maxRecords }).total,
   };
   const mutation = op.operation === OperationTypeNode.MUTATION;
   return {

@@ -36,6 +36,9 @@ function levelOf(record: OperationRecord): 'info' | 'warn' | 'error' {
 
 /** An error the gateway expects and reports as a typed error: its request's log line says enough. */
 function expected(error: unknown): boolean {
+  // graphql-js's own refusal of a variable (`Variable "$n" got invalid value "ten"; Int cannot
+  // represent …`), logged before maskError gives it BAD_USER_INPUT: the client's mistake.
+  if (error instanceof GraphQLError && !error.path && error.originalError instanceof GraphQLError) return true;
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (isUpstreamError(original) || original instanceof InputError) return true;
   const code = original instanceof GraphQLError ? original.extensions?.code : undefined;

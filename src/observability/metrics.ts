@@ -3,7 +3,7 @@
  * tests, never mix counts), fed by the upstream pipeline's observer and by GraphQL operation events.
  * Served as text at GET /metrics.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-metrics.js';
 import type { UpstreamObserver } from '../core/observer.js';
 import type { OperationListener } from './operation-record.js';
@@ -70,7 +70,14 @@ function upstreamMetrics(registers: Registry[]): UpstreamObserver {
     labelNames: ['upstream', 'result'],
     registers,
   });
+  const breaker = new Gauge({
+    name: 'gateway_upstream_breaker_open',
+    help: "1 while an upstream's circuit breaker is open or half-open (calls fail at once), else 0.",
+    labelNames: ['upstream'],
+    registers,
+  });
   return {
+    breaker: (e) => breaker.set({ upstream: e.upstream }, e.state === 'closed' ? 0 : 1),
     cache: (e, result) => cache.labels(e.upstream, result).inc(),
     queued: queueMetrics(registers),
     request: (e) => {
@@ -166,4 +173,35 @@ function operationMetrics(registers: Registry[]): OperationListener {
       for (const code of record.errorCodes) operationErrors.inc({ operation, code });
     },
   };
+}
+
+/** Callers named in the per-caller budget gauge; the rest are summed under `other`. */
+export const TOP_CALLERS = 10;
+
+/**
+ * `gateway_caller_budget_points`: points of each upstream's shortest account rule spent in its last
+ * span, by caller (fair-share key), read at scrape time: the top callers by name, the rest as
+ * `other`, so the label set stays bounded however many callers there are.
+ */
+export function registerCallerBudget(
+  registry: Registry,
+  spent: () => Iterable<[upstream: string, byCaller: [string, number][]]>,
+): void {
+  new Gauge({
+    name: 'gateway_caller_budget_points',
+    help: `Account budget points spent in the last span, per upstream and caller (top ${TOP_CALLERS}, the rest as "other").`,
+    labelNames: ['upstream', 'client'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [upstream, byCaller] of spent()) {
+        let other = 0;
+        byCaller.forEach(([client, n], i) => {
+          if (i < TOP_CALLERS && client !== 'other') this.set({ upstream, client }, n);
+          else other += n;
+        });
+        if (other > 0) this.set({ upstream, client: 'other' }, other);
+      }
+    },
+  });
 }

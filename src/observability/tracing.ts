@@ -11,6 +11,7 @@ import type * as Exporter from '@opentelemetry/exporter-trace-otlp-http';
 import type * as Resources from '@opentelemetry/resources';
 import type * as Sdk from '@opentelemetry/sdk-trace-base';
 import type { UsageTracker } from '../core/usage.js';
+import type { AuditEvent } from './audit.js';
 import type { UpstreamObserver } from '../core/observer.js';
 import type { OperationListener } from './operation-record.js';
 
@@ -24,6 +25,8 @@ export interface Tracing {
   tracer: Tracer;
   upstream: UpstreamObserver;
   operations: OperationListener;
+  /** Adds an `audit` event to the operation's span (see audit.ts). */
+  audit(event: AuditEvent): void;
   /** Sends every finished span now. */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
@@ -58,10 +61,20 @@ export function createTracing(options: TracingOptions): Tracing {
 
   // Upstream calls find their operation's span through the request's usage tracker.
   const byUsage = new WeakMap<UsageTracker, Span>();
+  const byRequest = new Map<string, Span>();
   return {
     tracer,
-    operations: operationSpans(tracer, propagator, byUsage),
+    operations: operationSpans(tracer, propagator, byUsage, byRequest),
     upstream: { request: upstreamSpan(tracer, propagator, byUsage) },
+    audit(event) {
+      byRequest.get(event.requestId)?.addEvent('audit', {
+        'audit.outcome': event.outcome,
+        'audit.caller': event.caller.id,
+        'audit.operation': event.operation ?? '',
+        'audit.args_hash': event.argsHash,
+        'audit.writes': JSON.stringify(event.writes),
+      });
+    },
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
@@ -74,8 +87,9 @@ function operationSpans(
   tracer: Tracer,
   propagator: Propagator,
   byUsage: WeakMap<UsageTracker, Span>,
+  /** The operation's span by request id, while it is open. */
+  byRequest: Map<string, Span>,
 ): OperationListener {
-  const byRequest = new Map<string, Span>();
   return {
     start(record, request) {
       const parent = propagator.extract(context.active(), request.headers, headerGetter);

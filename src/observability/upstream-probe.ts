@@ -7,7 +7,8 @@
  * `up`: any answer below 500. `down`: a 5xx, a refused or reset connection, no answer in time.
  * `paused`: the account is in a 429 pause (nothing is sent then; the upstream is there).
  */
-import { isUpstreamError } from '../core/errors.js';
+import { failureCause, isUpstreamError, type FailureCause } from '../core/errors.js';
+import type { BreakerState } from '../core/breaker.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import { UsageTracker } from '../core/usage.js';
 
@@ -19,6 +20,10 @@ export interface UpstreamReport {
   checkedAt: string;
   /** The probe's HTTP status, when one came. */
   status?: number;
+  /** `down`: why (DNS, refused, reset, TLS, timeout, 5xx), never the URL. */
+  cause?: FailureCause;
+  /** The upstream's circuit breaker: `open` and `half-open` fail calls at once. */
+  breaker?: BreakerState;
 }
 
 export class UpstreamProbe {
@@ -31,19 +36,21 @@ export class UpstreamProbe {
     private readonly timeoutMs: number,
   ) {}
 
-  report(): Promise<UpstreamReport> {
-    if (this.last && Date.now() - this.last.at < this.ttlMs) return Promise.resolve(this.last.report);
-    this.running ??= this.probe().finally(() => (this.running = undefined));
-    return this.running;
+  /** The last probe's outcome, with the circuit breaker's state now. */
+  async report(): Promise<UpstreamReport> {
+    if (!this.last || Date.now() - this.last.at >= this.ttlMs)
+      await (this.running ??= this.probe().finally(() => (this.running = undefined)));
+    return { ...this.last!.report, breaker: this.upstream.breakerState };
   }
 
   private async probe(): Promise<UpstreamReport> {
     const at = Date.now();
-    const done = (state: UpstreamState, status?: number) => {
+    const done = (state: UpstreamState, status?: number, cause?: FailureCause) => {
       const report: UpstreamReport = {
         state,
         checkedAt: new Date(at).toISOString(),
         ...(status !== undefined ? { status } : {}),
+        ...(cause !== undefined ? { cause } : {}),
       };
       this.last = { at, report };
       return report;
@@ -55,10 +62,10 @@ export class UpstreamProbe {
         { method: 'HEAD', path: '/', idempotent: false, kind: 'read', operation: 'ready.probe' },
         { identity: 'readiness', usage: new UsageTracker(), signal: AbortSignal.timeout(this.timeoutMs) },
       );
-      return done(res.status < 500 ? 'up' : 'down', res.status);
+      return res.status < 500 ? done('up', res.status) : done('down', res.status, 'http-5xx');
     } catch (e) {
       if (isUpstreamError(e) && e.kind === 'rate-limited') return done('paused', e.status);
-      return done('down', isUpstreamError(e) ? e.status : undefined);
+      return done('down', isUpstreamError(e) ? e.status : undefined, failureCause(e));
     }
   }
 }

@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, unknown>;
   status?: { code?: number; message?: string };
+  /** The span's events, attributes flattened. */
+  events: { name: string; attributes: Record<string, unknown> }[];
 }
 
 interface OtlpAttribute {
@@ -32,14 +34,21 @@ export async function startOtlpReceiver(): Promise<{
     if (req.url === '/v1/traces') {
       const payload = JSON.parse(body) as {
         resourceSpans: {
-          scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes'> & { attributes?: OtlpAttribute[] })[] }[];
+          scopeSpans: {
+            spans: (Omit<ReceivedSpan, 'attributes' | 'events'> & {
+              attributes?: OtlpAttribute[];
+              events?: { name: string; attributes?: OtlpAttribute[] }[];
+            })[];
+          }[];
         }[];
       };
       for (const rs of payload.resourceSpans) {
         for (const ss of rs.scopeSpans) {
           for (const s of ss.spans) {
-            const attributes = Object.fromEntries((s.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]));
-            spans.push({ ...s, parentSpanId: s.parentSpanId || undefined, attributes });
+            const flat = (list: OtlpAttribute[] = []) =>
+              Object.fromEntries(list.map((a) => [a.key, Object.values(a.value)[0]]));
+            const events = (s.events ?? []).map((e) => ({ name: e.name, attributes: flat(e.attributes) }));
+            spans.push({ ...s, parentSpanId: s.parentSpanId || undefined, attributes: flat(s.attributes), events });
           }
         }
       }

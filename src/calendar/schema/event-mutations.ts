@@ -2,6 +2,7 @@
  * Event writes. `updateEvent` changes only the fields given (the service re-sends the rest, see
  * `../writes.ts`); `deleteEvent` moves the event to the trash and returns it.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
@@ -123,6 +124,7 @@ function eventInput(input: EventArgs, create: boolean): EventInput {
 
 builder.mutationFields((t) => ({
   createEvent: t.field({
+    ...requires('calendar:write'),
     type: EventRef,
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: {
@@ -144,6 +146,7 @@ builder.mutationFields((t) => ({
       ),
   }),
   updateEvent: t.field({
+    ...requires('calendar:write'),
     type: EventRef,
     description:
       'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
@@ -168,6 +171,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteEvent: t.field({
+    ...requires('calendar:write'),
     type: DeleteEventPayload,
     description:
       'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',

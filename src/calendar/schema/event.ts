@@ -2,6 +2,7 @@
  * The Event type and the event queries. The venue, organizers, categories and tags an event payload
  * embeds are served from it (and prime their loaders), so they cost no upstream call.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { eventVersion } from '../versions.js';
@@ -162,8 +163,10 @@ EventRef.implement({
 
 builder.queryFields((t) => ({
   event: t.field({
+    ...requires('calendar:read'),
     type: EventRef,
-    description: 'One event by id or by slug (give exactly one); null when there is no such event.',
+    description:
+      'One event by id or by slug (give exactly one); null when there is no such event, GONE when it is in the trash.',
     args: {
       id: t.arg.id({ description: "The event's WordPress id." }),
       slug: t.arg.string({ description: "The event's slug." }),
@@ -184,6 +187,7 @@ builder.queryFields((t) => ({
   }),
   events: t.connection(
     {
+      ...requires('calendar:read'),
       type: EventRef,
       description:
         'Events in start order, filtered; `first` may exceed the upstream page of 50 up to the configured maximum.',

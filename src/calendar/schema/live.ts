@@ -3,6 +3,7 @@
  * carry ids only; each subscriber re-reads the event with its own credential (fresh loaders per
  * update). Polling reads past the cache at the lowest priority (see `src/live/polling.ts`).
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Change, ChangeBatch } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
@@ -37,6 +38,7 @@ const EventsChange = builder.objectRef<ChangeBatch>('EventsChange').implement({
 
 builder.subscriptionFields((t) => ({
   eventChanged: t.field({
+    ...requires('calendar:read'),
     type: EventChange,
     description:
       'Sends the event each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.',
@@ -78,6 +80,7 @@ builder.subscriptionFields((t) => ({
     },
   }),
   eventsChanged: t.field({
+    ...requires('calendar:read'),
     type: EventsChange,
     description:
       'Sends the ids of events that change: every event changed through the gateway, and the events of the filtered list (its first page of 50) that polling finds changed, added or gone.',

@@ -1,6 +1,7 @@
 /**
  * The Organizer type, its events, and the organizer queries.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { organizerVersion } from '../versions.js';
@@ -31,6 +32,7 @@ OrganizerRef.implement({
 
 builder.queryFields((t) => ({
   organizer: t.field({
+    ...requires('calendar:read'),
     type: OrganizerRef,
     description: 'One organizer by id or by slug (give exactly one); null when there is no such organizer.',
     args: byIdOrSlugArgs('organizer'),
@@ -41,6 +43,7 @@ builder.queryFields((t) => ({
   }),
   organizers: t.connection(
     {
+      ...requires('calendar:read'),
       type: OrganizerRef,
       description: 'Organizers, filtered.',
       args: linkedPostListArgs('organizers'),

@@ -2,6 +2,7 @@
  * Writes of venues, organizers, categories and tags. Deletes of venues and organizers move them to
  * the trash and return them; categories and tags have no trash and are deleted for good.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import {
@@ -39,6 +40,7 @@ builder.mutationFields((t) => {
   const clientMutationId = () => t.arg.string({ description: CLIENT_MUTATION_ID_HELP });
   return {
     createVenue: t.field({
+      ...requires('calendar:write'),
       type: VenueRef,
       description: 'Creates a venue.',
       args: {
@@ -48,6 +50,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createVenue(input)),
     }),
     updateVenue: t.field({
+      ...requires('calendar:write'),
       type: VenueRef,
       description: 'Changes the given fields of a venue found by id or slug.',
       args: {
@@ -58,6 +61,7 @@ builder.mutationFields((t) => {
       resolve: updateByRefResolver('venue', (writes, ref, input, v) => writes.updateVenue(ref, input, v)),
     }),
     deleteVenue: t.field({
+      ...requires('calendar:write'),
       type: DeleteVenuePayload,
       description:
         'Moves a venue found by id or slug to the trash; NOT_FOUND when there is no such venue, GONE when it is already in the trash.',
@@ -65,6 +69,7 @@ builder.mutationFields((t) => {
       resolve: deleteByRefResolver('venue', (writes, ref) => writes.deleteVenue(ref)),
     }),
     createOrganizer: t.field({
+      ...requires('calendar:write'),
       type: OrganizerRef,
       description: 'Creates an organizer.',
       args: {
@@ -74,6 +79,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createOrganizer(input)),
     }),
     updateOrganizer: t.field({
+      ...requires('calendar:write'),
       type: OrganizerRef,
       description: 'Changes the given fields of an organizer found by id or slug.',
       args: {
@@ -84,6 +90,7 @@ builder.mutationFields((t) => {
       resolve: updateByRefResolver('organizer', (writes, ref, input, v) => writes.updateOrganizer(ref, input, v)),
     }),
     deleteOrganizer: t.field({
+      ...requires('calendar:write'),
       type: DeleteOrganizerPayload,
       description:
         'Moves an organizer found by id or slug to the trash; NOT_FOUND when there is no such organizer, GONE when it is already in the trash.',
@@ -91,6 +98,7 @@ builder.mutationFields((t) => {
       resolve: deleteByRefResolver('organizer', (writes, ref) => writes.deleteOrganizer(ref)),
     }),
     createCategory: t.field({
+      ...requires('calendar:write'),
       type: CategoryRef,
       description: 'Creates an event category.',
       args: {
@@ -100,6 +108,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createCategory(input)),
     }),
     updateCategory: t.field({
+      ...requires('calendar:write'),
       type: CategoryRef,
       description: 'Changes the given fields of an event category.',
       args: {
@@ -110,6 +119,7 @@ builder.mutationFields((t) => {
       resolve: updateByIdResolver((writes, id, input, v) => writes.updateCategory(id, input, v)),
     }),
     deleteCategory: t.field({
+      ...requires('calendar:write'),
       type: DeleteCategoryPayload,
       description:
         'Deletes an event category for good (terms have no trash); NOT_FOUND when there is no such category.',
@@ -117,6 +127,7 @@ builder.mutationFields((t) => {
       resolve: deleteByIdResolver((writes, id) => writes.deleteCategory(id)),
     }),
     createTag: t.field({
+      ...requires('calendar:write'),
       type: TagRef,
       description: 'Creates an event tag.',
       args: {
@@ -126,6 +137,7 @@ builder.mutationFields((t) => {
       resolve: createResolver((writes, input) => writes.createTag(input)),
     }),
     updateTag: t.field({
+      ...requires('calendar:write'),
       type: TagRef,
       description: 'Changes the given fields of an event tag.',
       args: {
@@ -136,6 +148,7 @@ builder.mutationFields((t) => {
       resolve: updateByIdResolver((writes, id, input, v) => writes.updateTag(id, input, v)),
     }),
     deleteTag: t.field({
+      ...requires('calendar:write'),
       type: DeleteTagPayload,
       description: 'Deletes an event tag for good (terms have no trash); NOT_FOUND when there is no such tag.',
       args: termId('tag'),

@@ -3,27 +3,18 @@
  * type files can point at each other without import cycles. Each is implemented in its own file.
  */
 import { builder } from '../../graph/builder.js';
-import type {
-  CalendarEvent,
-  CalendarImage,
-  CalendarLinkedPost,
-  CalendarOrganizer,
-  CalendarTerm,
-  CalendarVenue,
-  CostDetails,
-  CustomField,
-} from '../model.js';
+import type * as M from '../model.js';
 
-export const EventRef = builder.objectRef<CalendarEvent>('Event');
-export const LinkedPostRef = builder.interfaceRef<CalendarLinkedPost>('CalendarLinkedPost');
-export const VenueRef = builder.objectRef<CalendarVenue>('Venue');
-export const OrganizerRef = builder.objectRef<CalendarOrganizer>('Organizer');
-export const CategoryRef = builder.objectRef<CalendarTerm>('Category');
-export const TagRef = builder.objectRef<CalendarTerm>('Tag');
-export const ImageRef = builder.objectRef<CalendarImage>('CalendarImage');
-export const ImageSizeRef = builder.objectRef<CalendarImage['sizes'][number]>('CalendarImageSize');
-export const CostDetailsRef = builder.objectRef<CostDetails>('EventCostDetails');
-export const CustomFieldRef = builder.objectRef<CustomField>('EventCustomField');
+export const EventRef = builder.objectRef<M.CalendarEvent>('Event');
+export const LinkedPostRef = builder.interfaceRef<M.CalendarLinkedPost>('CalendarLinkedPost');
+export const VenueRef = builder.objectRef<M.CalendarVenue>('Venue');
+export const OrganizerRef = builder.objectRef<M.CalendarOrganizer>('Organizer');
+export const CategoryRef = builder.objectRef<M.CalendarTerm>('Category');
+export const TagRef = builder.objectRef<M.CalendarTerm>('Tag');
+export const ImageRef = builder.objectRef<M.CalendarImage>('CalendarImage');
+export const ImageSizeRef = builder.objectRef<M.CalendarImage['sizes'][number]>('CalendarImageSize');
+export const CostDetailsRef = builder.objectRef<M.CostDetails>('EventCostDetails');
+export const CustomFieldRef = builder.objectRef<M.CustomField>('EventCustomField');
 
 /** A connection type with its edge, both described (the SDL doubles as the API's documentation). */
 function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef>(

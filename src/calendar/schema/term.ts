@@ -1,6 +1,7 @@
 /**
  * Event categories (hierarchical) and event tags, their events, and their queries.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { termVersion } from '../versions.js';
@@ -164,6 +165,7 @@ TagRef.implement({
 
 builder.queryFields((t) => ({
   category: t.field({
+    ...requires('calendar:read'),
     type: CategoryRef,
     description: 'One event category by id; null when there is no such category.',
     args: { id: t.arg.id({ required: true, description: "The category's WordPress term id." }) },
@@ -171,6 +173,7 @@ builder.queryFields((t) => ({
   }),
   categories: t.connection(
     {
+      ...requires('calendar:read'),
       type: CategoryRef,
       description: 'Event categories, filtered.',
       args: {
@@ -185,6 +188,7 @@ builder.queryFields((t) => ({
     CategoryConnection,
   ),
   tag: t.field({
+    ...requires('calendar:read'),
     type: TagRef,
     description: 'One event tag by id; null when there is no such tag.',
     args: { id: t.arg.id({ required: true, description: "The tag's WordPress term id." }) },
@@ -192,6 +196,7 @@ builder.queryFields((t) => ({
   }),
   tags: t.connection(
     {
+      ...requires('calendar:read'),
       type: TagRef,
       description: 'Event tags, filtered.',
       args: termFields('tags'),

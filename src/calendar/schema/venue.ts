@@ -1,6 +1,7 @@
 /**
  * The Venue type, its events, and the venue queries.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { venueVersion } from '../versions.js';
@@ -43,6 +44,7 @@ VenueRef.implement({
 
 builder.queryFields((t) => ({
   venue: t.field({
+    ...requires('calendar:read'),
     type: VenueRef,
     description: 'One venue by id or by slug (give exactly one); null when there is no such venue.',
     args: byIdOrSlugArgs('venue'),
@@ -53,6 +55,7 @@ builder.queryFields((t) => ({
   }),
   venues: t.connection(
     {
+      ...requires('calendar:read'),
       type: VenueRef,
       description: 'Venues, filtered.',
       args: linkedPostListArgs('venues'),

@@ -14,15 +14,8 @@ import {
   TYPE_DEFINITIONS,
   USERS,
 } from './catalog.js';
-import type {
-  CustomAttributeRecord,
-  EntityRecord,
-  EntityTypeRecord,
-  GovernanceData,
-  LinkRecord,
-  LinkTypeRecord,
-  Organization,
-} from './records.js';
+import type { CustomAttributeRecord, EntityRecord, EntityTypeRecord, GovernanceData } from './records.js';
+import type { LinkRecord, LinkTypeRecord, Organization } from './records.js';
 
 export const DEFAULT_SEED = 20260301;
 

@@ -2,6 +2,7 @@
  * Schema attributes: adding an attribute to the schema of an entity type, and options to a select
  * attribute. Both return the whole attribute with all its options.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
@@ -9,18 +10,19 @@ import type { AttributeOptionRequest } from '../model.js';
 import { AttributeOptionRef, SchemaAttributeRef } from './refs.js';
 import { nonEmptyArg, uuidArg } from './validate.js';
 
+const RESPONSE_TYPES = {
+  TEXT: { value: 'Text', description: 'Free text.' },
+  SINGLE_SELECT: { value: 'SingleSelect', description: 'One option of a list.' },
+  MULTI_SELECT: { value: 'MultiSelect', description: 'Several options of a list.' },
+  DATE: { value: 'Date', description: 'A date.' },
+  FORMULA: { value: 'Formula', description: 'A value computed by a formula.' },
+  SCORE: { value: 'Score', description: 'A score.' },
+  LEVEL: { value: 'Level', description: 'A level on a named scale.' },
+  RANGE: { value: 'Range', description: 'A range of values.' },
+} as const;
 export const AttributeResponseType = builder.enumType('AttributeResponseType', {
   description: 'How an attribute is answered.',
-  values: {
-    TEXT: { value: 'Text', description: 'Free text.' },
-    SINGLE_SELECT: { value: 'SingleSelect', description: 'One option of a list.' },
-    MULTI_SELECT: { value: 'MultiSelect', description: 'Several options of a list.' },
-    DATE: { value: 'Date', description: 'A date.' },
-    FORMULA: { value: 'Formula', description: 'A value computed by a formula.' },
-    SCORE: { value: 'Score', description: 'A score.' },
-    LEVEL: { value: 'Level', description: 'A level on a named scale.' },
-    RANGE: { value: 'Range', description: 'A range of values.' },
-  } as const,
+  values: RESPONSE_TYPES,
 });
 
 AttributeOptionRef.implement({
@@ -42,16 +44,7 @@ AttributeOptionRef.implement({
   }),
 });
 
-const responseTypes = new Set<string>([
-  'Text',
-  'SingleSelect',
-  'MultiSelect',
-  'Date',
-  'Formula',
-  'Score',
-  'Level',
-  'Range',
-]);
+const responseTypes = new Set<string>(Object.values(RESPONSE_TYPES).map((v) => v.value));
 
 SchemaAttributeRef.implement({
   description: 'An attribute of a schema: its name, how it is answered and, for select attributes, its options.',
@@ -218,6 +211,7 @@ function optionsArg(
 
 builder.mutationFields((t) => ({
   addSchemaAttribute: t.field({
+    ...requires('governance:write'),
     type: SchemaAttributeRef,
     description: 'Adds an attribute to a schema (e.g. `datasets`) and returns it with its generated field name.',
     args: {
@@ -258,6 +252,7 @@ builder.mutationFields((t) => ({
     },
   }),
   addAttributeOptions: t.field({
+    ...requires('governance:write'),
     type: SchemaAttributeRef,
     description:
       'Adds options to a select attribute and returns the attribute with all its options; NOT_FOUND when there is no such attribute.',

@@ -3,6 +3,7 @@
  * options of select attributes. Served from `../discovery.ts` (documented defaults, configuration,
  * and what the gateway has seen upstream), never from a call of its own.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { Context } from '../../graph/context.js';
@@ -157,6 +158,7 @@ export function nameList(names: readonly string[]): string {
 
 builder.queryField('relationshipTypes', (t) =>
   t.field({
+    ...requires('governance:read'),
     type: [KnownRelationshipTypeRef],
     nullable: false,
     description: `The relationship (link) types, with the kinds of record each may link. ${SOURCES}`,

@@ -3,6 +3,7 @@
  * cached answers it may have changed and primes the request's loader with the record it returns, so
  * a read after a write shows the write.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { versionConflict } from '../../core/errors.js';
@@ -101,6 +102,7 @@ function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
 
 builder.mutationFields((t) => ({
   createEntity: t.field({
+    ...requires('governance:write'),
     type: EntityRef,
     description: 'Creates an AI governance record and returns it.',
     args: {
@@ -125,6 +127,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateEntity: t.field({
+    ...requires('governance:write'),
     type: EntityRef,
     description: 'Changes a record and returns it; NOT_FOUND when there is no record with that id.',
     args: {
@@ -160,6 +163,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteEntity: t.field({
+    ...requires('governance:delete'),
     type: DeleteEntityPayload,
     description:
       'Deletes a record (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no record with that id (a second delete too).',

@@ -2,6 +2,7 @@
  * EntitySummary: the light search over records of every AI kind (number, name, display label, type,
  * organization), with organization traversal; `entity` leads to the full record when needed.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
@@ -62,6 +63,7 @@ EntitySummaryRef.implement({
 builder.queryField('entitySummaries', (t) =>
   t.connection(
     {
+      ...requires('governance:read'),
       type: EntitySummaryRef,
       description:
         'A light search over records of every AI kind, returning basic details only; cheaper than `entities` for pickers and look-ups.',

@@ -3,6 +3,7 @@
  * module); `type { name }` is answered from it without a call, and the full type is loaded (once per
  * request) only when a field beyond the reference is asked for.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import { UpstreamError } from '../../core/errors.js';
@@ -156,6 +157,7 @@ EntityTypeRef.implement({
 
 builder.queryFields((t) => ({
   entityType: t.field({
+    ...requires('governance:read'),
     type: EntityTypeRef,
     description: 'One entity type by its uuid; null when there is none with that id.',
     args: { id: t.arg.id({ required: true, description: "The entity type's uuid." }) },
@@ -163,6 +165,7 @@ builder.queryFields((t) => ({
   }),
   entityTypes: t.connection(
     {
+      ...requires('governance:read'),
       type: EntityTypeRef,
       description: 'Entity types of the tenant, of every module, sorted by name.',
       args: {

@@ -3,6 +3,7 @@
  * stage, attributes and audit fields; and the `entity` and `entities` queries. Every entity a search
  * returns is primed into the request's entity loader, so links that lead back to it cost nothing.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
@@ -111,6 +112,7 @@ EntityRef.implement({
 
 builder.queryFields((t) => ({
   entity: t.field({
+    ...requires('governance:read'),
     type: EntityRef,
     description: 'One AI governance record by its uuid; null when there is none with that id.',
     args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
@@ -118,6 +120,7 @@ builder.queryFields((t) => ({
   }),
   entities: t.connection(
     {
+      ...requires('governance:read'),
       type: EntityRef,
       description: 'AI governance records with all their details, of one kind or of every kind, sorted by name.',
       args: {

@@ -2,6 +2,7 @@
  * Writes to links: create and delete. The upstream wants each end's entity type name; the caller may
  * give it, or for the AI kinds it is read from the record (through the request's entity loader).
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
@@ -110,6 +111,7 @@ function linkTypeOf(
 
 builder.mutationFields((t) => ({
   createLink: t.field({
+    ...requires('governance:write'),
     type: LinkRef,
     description: 'Links two records with a link type and returns the new link.',
     args: {
@@ -145,6 +147,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteLink: t.field({
+    ...requires('governance:delete'),
     type: DeleteLinkPayload,
     description:
       'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',

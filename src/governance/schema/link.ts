@@ -3,6 +3,7 @@
  * its ends (`LinkEnd`), and the types of relationship. A link end that is one of the four AI kinds
  * leads to the full record through the request's entity loader; other kinds (vendors) have none.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import type { LinkEndpoint } from '../model.js';
@@ -233,6 +234,7 @@ LinkRef.implement({
 
 builder.queryField('link', (t) =>
   t.field({
+    ...requires('governance:read'),
     type: LinkRef,
     description:
       "One link by its uuid and its link type's uuid (the upstream needs both); null when there is no such link.",

@@ -3,6 +3,7 @@
  * the record with its own credential. The platform has no change feed (see the facts), so changes
  * made outside the gateway are found by polling the record at the lowest priority.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Change } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
@@ -21,6 +22,7 @@ const EntityChange = recordChangeType('EntityChange', {
 
 builder.subscriptionField('entityChanged', (t) =>
   t.field({
+    ...requires('governance:read'),
     type: EntityChange,
     description:
       'Sends the record each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.',

@@ -2,6 +2,7 @@
  * Workflow stages: where a record stands (EntityStage, read from the record) and a stage as the
  * stage-assignment operation returns it (WorkflowStage), plus the `moveEntityToStage` mutation.
  */
+import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
@@ -115,6 +116,7 @@ async function workflowTypeOf(entityId: string, ctx: Context): Promise<string | 
 
 builder.mutationField('moveEntityToStage', (t) =>
   t.field({
+    ...requires('governance:workflow'),
     type: WorkflowStageRef,
     description:
       "Moves a record to a named stage of its workflow and returns that stage; NOT_FOUND when there is no such record, and a stage the platform refuses is a BAD_USER_INPUT that lists the stages known for the record's type (see `EntityType.workflow`).",

@@ -75,21 +75,11 @@ export interface DetailedEstimate {
   dominant: Partial<Record<UpstreamName, { path: string; calls: number }>>;
 }
 
-export function estimateOperationCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Record<string, unknown> | null | undefined,
-  model: CostModel = defaultCostModel,
-): CostEstimate {
-  return estimateOperationCostDetailed(schema, document, operationName, variables, model).total;
-}
-
 /**
  * The estimate works from argument values, however they were written: a literal, a variable or a
  * default give the same number (`valueFromAST` resolves all three).
  */
-export function estimateOperationCostDetailed(
+export function estimateOperationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,

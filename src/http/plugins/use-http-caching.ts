@@ -2,7 +2,7 @@
  * HTTP caching of queries sent by GET (persisted or allowed): `Cache-Control` derived from the
  * freshness of the upstream answers the query used (the shortest remaining resource TTL), always
  * `private` with `Vary: Authorization` because every answer depends on the caller's credential,
- * and an `ETag` over the credential and the body, so `If-None-Match` gets a bodiless 304.
+ * and an `ETag` over the caller's partition (permissions and upstream credential) and the body, so `If-None-Match` gets a bodiless 304.
  * Never on mutations (Yoga refuses them over GET anyway, and POST is never touched), nor on
  * streamed (@defer/@stream) answers or answers with errors.
  */
@@ -15,6 +15,8 @@ interface Policy {
   /** Seconds the answer stays fresh; null: revalidate every time. */
   maxAge: number | null;
   errors: boolean;
+  /** The caller's cache partition (see app/context.ts). */
+  partition: string;
 }
 
 export interface HttpCachingOptions {
@@ -23,7 +25,7 @@ export interface HttpCachingOptions {
 }
 
 /**
- * The tag covers the credential and the answer's `data`, not its `extensions`: those report what
+ * The tag covers the caller's partition and the answer's `data`, not its `extensions`: those report what
  * this one request cost (calls, cache hits), which differs between two requests for the same data.
  * Keys are sorted first: the executor orders an object's keys by when its fields resolved (and the
  * compiled executor by the selection), so the same data may come in another order.
@@ -71,7 +73,8 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
           const fresh = (args.contextValue as Context).usage.freshForSeconds();
           const maxAge =
             fresh === null ? null : fresh === Number.POSITIVE_INFINITY ? options.defaultMaxAgeSeconds : fresh;
-          policies.set(request, { maxAge, errors: Boolean(result.errors?.length) });
+          const partition = (args.contextValue as Context).cachePartition;
+          policies.set(request, { maxAge, errors: Boolean(result.errors?.length), partition });
         },
       };
     },
@@ -90,7 +93,7 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
         return;
       }
       const body = await response.text();
-      const etag = etagOf(request.headers.get('authorization') ?? '', body);
+      const etag = etagOf(policy.partition, body);
       headers.set('etag', etag);
       headers.set(
         'cache-control',

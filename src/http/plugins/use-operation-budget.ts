@@ -16,12 +16,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
-import {
-  defaultCostModel,
-  estimateOperationCostDetailed,
-  type CostModel,
-  type DetailedEstimate,
-} from './operation-cost.js';
+import { defaultCostModel, estimateOperationCost, type CostModel, type DetailedEstimate } from './operation-cost.js';
 
 export interface OperationBudgetOptions {
   /** Upstream calls one operation may make per upstream. */
@@ -29,6 +24,10 @@ export interface OperationBudgetOptions {
   /** The gateway's largest accepted `first`/`last`. */
   maxPageSize?: number;
   model?: CostModel;
+  /** Counts an operation of a caller; ms until it may start one when over its rate (`FAIR_SHARE` rpm). */
+  rate?: (client: string) => number;
+  /** Ms until a caller may spend another point of an upstream's budget under its cap (`FAIR_SHARE` share). */
+  capWait?: (client: string, upstream: UpstreamName) => number;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -42,7 +41,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Context & { request?: Request };
-      const estimate = estimateOperationCostDetailed(
+      const estimate = estimateOperationCost(
         args.schema as GraphQLSchema,
         args.document as DocumentNode,
         args.operationName as string | null | undefined,
@@ -55,7 +54,9 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
       const responseJson = /application\/graphql-response\+json/.test(context.request?.headers.get('accept') ?? '');
       const refusal =
         costRefusal(estimate, options.maxCallsPerOperation, responseJson) ??
-        (context.usage ? budgetRefusal(estimate, context) : undefined);
+        (context.usage ? budgetRefusal(estimate, context) : undefined) ??
+        shareRefusal(estimate, context, options.capWait) ??
+        rateRefusal(options.rate?.(context.client ?? 'anonymous') ?? 0);
       if (refusal) {
         const retryAfter = refusal.extensions.retryAfter as number | undefined;
         if (retryAfter !== undefined && context.request) retryAfterOf.set(context.request, retryAfter);
@@ -107,6 +108,36 @@ function costRefusal(estimate: DetailedEstimate, max: number, asHttpError: boole
   );
 }
 
+/** This caller started its operations per minute (`FAIR_SHARE` rpm): a 429 for it alone. */
+function rateRefusal(waitMs: number) {
+  return waitMs > 0
+    ? callerRefusal('You started more operations this minute than your share allows', waitMs)
+    : undefined;
+}
+
+/** This caller spent its share of an upstream's budget (`FAIR_SHARE` share) until past the deadline: a 429 for it alone. */
+function shareRefusal(estimate: DetailedEstimate, context: Context, capWait: OperationBudgetOptions['capWait']) {
+  if (!capWait) return undefined;
+  const left = context.usage.deadline - Date.now();
+  for (const [upstream, calls] of Object.entries(estimate.total) as [UpstreamName, number][]) {
+    const waitMs = calls ? capWait(context.client ?? 'anonymous', upstream) : 0;
+    if (waitMs > left) return callerRefusal(`You spent your share of the ${upstream} account's budget for now`, waitMs);
+  }
+  return undefined;
+}
+
+function callerRefusal(what: string, waitMs: number) {
+  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  return createGraphQLError(`${what}; retry in ${retryAfter} s.`, {
+    extensions: {
+      code: ErrorCode.RATE_LIMITED,
+      retryAfter,
+      // The Retry-After header is set once, in onResponse (here too, it would be sent twice).
+      http: { status: 429 },
+    },
+  });
+}
+
 /** The account cannot serve the operation before its deadline: a 429 with when to come back. */
 function budgetRefusal(estimate: DetailedEstimate, context: Context) {
   const left = context.usage.deadline - Date.now();
@@ -137,7 +168,8 @@ function budgetRefusal(estimate: DetailedEstimate, context: Context) {
         code: ErrorCode.RATE_LIMITED,
         retryAfter,
         estimatedCalls: estimate.total,
-        http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+        // The Retry-After header is set once, in onResponse (here too, it would be sent twice).
+        http: { status: 429 },
       },
     });
   }

@@ -101,6 +101,25 @@ function explainAbort(error: GraphQLError): GraphQLError {
     : error;
 }
 
+/**
+ * Identical validation errors become one, with every location (ten unknown `@aa` directives give one
+ * "Unknown directive" error, not ten): a client learns the same from one, and a probe cannot multiply
+ * the response.
+ */
+function collapse(errors: readonly GraphQLError[]): GraphQLError[] {
+  const byMessage = new Map<string, GraphQLError[]>();
+  for (const e of errors) byMessage.set(e.message, [...(byMessage.get(e.message) ?? []), e]);
+  return [...byMessage.values()].map((same) => {
+    const [first] = same as [GraphQLError, ...GraphQLError[]];
+    if (same.length === 1) return first;
+    return new GraphQLError(first.message, {
+      nodes: same.flatMap((e) => e.nodes ?? []),
+      source: first.source,
+      extensions: { ...first.extensions, occurrences: same.length },
+    });
+  });
+}
+
 function useValidationCodes(): Plugin {
   const withCode = (error: GraphQLError, code: string) =>
     error.extensions?.code
@@ -121,7 +140,9 @@ function useValidationCodes(): Plugin {
       return ({ valid, result, setResult }) => {
         if (!valid)
           setResult(
-            (result as readonly GraphQLError[]).map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')),
+            collapse(result as readonly GraphQLError[]).map((e) =>
+              withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED'),
+            ),
           );
       };
     },

@@ -13,20 +13,9 @@ import { RestError } from '../errors.js';
 import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
 import { serializeEvent } from '../serialize.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
-import {
-  checkArgs,
-  isBoolish,
-  isDate,
-  isNonEmptyString,
-  isPositiveInt,
-  pageArgs,
-  paging,
-  readParams,
-  toList,
-  truthy,
-  type ArgSpecs,
-  type Params,
-} from '../validate.js';
+import { checkArgs, isBoolish, isDate, isNonEmptyString, isPositiveInt, pageArgs, paging } from '../validate.js';
+import { readParams, toList, truthy } from '../validate.js';
+import type { ArgSpecs, Params } from '../validate.js';
 
 const DATE_FILTERS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 

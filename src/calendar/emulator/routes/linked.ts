@@ -11,18 +11,9 @@ import { invalidParams, RestError } from '../errors.js';
 import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
 import { serializeOrganizer, serializeVenue } from '../serialize.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type VenueRecord } from '../store.js';
-import {
-  checkArgs,
-  isBoolish,
-  isNonEmptyString,
-  isPositiveInt,
-  pageArgs,
-  paging,
-  readParams,
-  toList,
-  truthy,
-  type ArgSpecs,
-} from '../validate.js';
+import { checkArgs, isBoolish, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams } from '../validate.js';
+import { toList, truthy } from '../validate.js';
+import type { ArgSpecs } from '../validate.js';
 import { applyOrganizerBody, applyVenueBody, createOrganizer, createVenue, linkedWriteArgs } from './linked-write.js';
 
 type Kind = 'venue' | 'organizer';

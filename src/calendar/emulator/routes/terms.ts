@@ -12,18 +12,8 @@ import { invalidParams, RestError } from '../errors.js';
 import { pageLinks, sendJson, slicePage, totalsHeaders, type RouteDeps } from '../respond.js';
 import { serializeTerm } from '../serialize.js';
 import { slugify, type TermRecord } from '../store.js';
-import {
-  checkArgs,
-  isBoolish,
-  isPositiveInt,
-  pageArgs,
-  paging,
-  readParams,
-  toList,
-  truthy,
-  type ArgSpecs,
-  type Params,
-} from '../validate.js';
+import { checkArgs, isBoolish, isPositiveInt, pageArgs, paging, readParams, toList, truthy } from '../validate.js';
+import type { ArgSpecs, Params } from '../validate.js';
 
 const ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'];
 

@@ -1,0 +1,122 @@
+/**
+ * Each caller's share of an upstream account: its weight in the fair queues (fair-queue.ts), an
+ * optional cap on its share of the account budget, and what it spent lately (for `extensions.cost`
+ * and metrics). A caller is a fair-share key: the token's client id, else the principal's id.
+ * Counts are this process's: with several replicas a cap holds per replica.
+ */
+import type { CallerPolicy, FairShareConfig } from '../config/traffic.js';
+import { SlidingCounter, type CountedRule } from './sliding-window.js';
+
+export const NO_FAIR_SHARE: FairShareConfig = { callers: new Map(), smooth: 0 };
+
+export function policyOf(config: FairShareConfig, key: string): CallerPolicy {
+  return config.callers.get(key) ?? config.callers.get('*') ?? {};
+}
+
+const PACE_HEADROOM = 1.25;
+
+/** The pacing rules `smooth` adds: each account-wide rule over about 1/smooth of its span, with no guard. */
+export function pacingRules(rules: readonly CountedRule[], smooth: number): CountedRule[] {
+  if (smooth <= 1) return [];
+  return rules
+    .filter((r) => !r.perEndpoint)
+    .map((r) => {
+      // A quarter faster than the rule's even pace (allowed / span): a point the loop was late for
+      // can still be caught up, while a backlog can never take a whole window in one go.
+      const allowed = Math.max(1, Math.round(r.allowed / smooth));
+      const spanMs = Math.max(1, Math.ceil((r.spanMs * allowed) / (r.allowed * PACE_HEADROOM)));
+      return {
+        name: `${r.name}/${smooth}`,
+        limit: allowed,
+        windowMs: spanMs,
+        perEndpoint: false,
+        allowed,
+        bucketMs: Math.max(1, Math.ceil(spanMs / 50)),
+        spanMs,
+        pacing: true,
+      };
+    });
+}
+
+/** What one caller spent of the account: its share of the shortest rule's span. */
+export interface CallerShare {
+  /** Fraction of the shortest account-wide rule this caller spent in its last span (this replica). */
+  share: number;
+  /** Its cap (1: none). */
+  cap: number;
+}
+
+/** Per-caller counts of admissions to one upstream, over its shortest account-wide rule. */
+export class CallerShares {
+  private readonly counters = new Map<string, SlidingCounter>();
+
+  constructor(
+    private readonly config: FairShareConfig,
+    /** The shortest account-wide rule; undefined: no account rules, nothing to share. */
+    private readonly rule: CountedRule | undefined,
+  ) {}
+
+  weightOf = (key: string): number => policyOf(this.config, key).weight ?? 1;
+
+  record(key: string, now: number, n = 1): void {
+    if (!this.rule) return;
+    let counter = this.counters.get(key);
+    if (!counter) {
+      if (this.counters.size >= 4096) this.prune(now);
+      counter = new SlidingCounter(this.rule);
+      this.counters.set(key, counter);
+    }
+    counter.add(now, n);
+  }
+
+  of(key: string, now = Date.now()): CallerShare {
+    const cap = policyOf(this.config, key).share ?? 1;
+    if (!this.rule) return { share: 0, cap };
+    return { share: (this.counters.get(key)?.sum(now) ?? 0) / this.rule.allowed, cap };
+  }
+
+  /** Milliseconds until `key` may take another point under its cap (0: now). */
+  capWaitMs(key: string, now: number): number {
+    const cap = policyOf(this.config, key).share;
+    const counter = this.counters.get(key);
+    if (cap === undefined || cap >= 1 || !this.rule || !counter) return 0;
+    const limit = Math.max(1, Math.floor(this.rule.allowed * cap));
+    return counter.msUntilAtMost(now, limit - 1);
+  }
+
+  /** Points spent per caller in the last span, largest first (for metrics). */
+  spent(now = Date.now()): [string, number][] {
+    return [...this.counters]
+      .map(([key, c]) => [key, c.sum(now)] as [string, number])
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1]);
+  }
+
+  private prune(now: number): void {
+    for (const [key, counter] of this.counters) if (counter.sum(now) === 0) this.counters.delete(key);
+  }
+}
+
+const MINUTE = { bucketMs: 1_200, spanMs: 60_000 };
+
+/** Each caller's operations in the last minute, against its `rpm` (this process's count). */
+export class OperationRates {
+  private readonly counters = new Map<string, SlidingCounter>();
+
+  constructor(private readonly config: FairShareConfig) {}
+
+  /** Counts one operation of `key`, or answers how many ms until it may start one (nothing counted). */
+  take(key: string, now = Date.now()): number {
+    const limit = policyOf(this.config, key).perMinute;
+    if (limit === undefined) return 0;
+    let counter = this.counters.get(key);
+    if (!counter) {
+      if (this.counters.size >= 4096) for (const [k, c] of this.counters) if (c.sum(now) === 0) this.counters.delete(k);
+      counter = new SlidingCounter(MINUTE);
+      this.counters.set(key, counter);
+    }
+    if (counter.sum(now) >= limit) return counter.msUntilAtMost(now, limit - 1);
+    counter.add(now);
+    return 0;
+  }
+}

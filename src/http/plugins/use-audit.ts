@@ -1,0 +1,168 @@
+/**
+ * Builds the audit event of every mutation attempt (see observability/audit.ts): after execution,
+ * or after a refusal that stopped it (cost, budget, operations per minute; this plugin sits before
+ * those), or after a validation failure. One event per mutation operation; each root field is one
+ * write with the records its arguments name (and a create's new id), its outcome and, if refused
+ * or failed, the error's code and message as the client sees it.
+ */
+import {
+  getArgumentValues,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../../graph/context.js';
+import { ErrorCode, maskError } from '../../graph/errors.js';
+import { principalOf } from '../../identity/principal.js';
+import {
+  argsHash,
+  overallOutcome,
+  recordsIn,
+  type AuditCaller,
+  type AuditOutcome,
+  type AuditTrail,
+  type AuditWrite,
+} from '../../observability/audit.js';
+import { requestIdOf } from '../../observability/request-id.js';
+
+type AuditContext = Context & { request?: Request; req?: object };
+
+export function useAudit(trail: AuditTrail): Plugin<Context> {
+  const emit = (
+    ctx: AuditContext,
+    operation: OperationDefinitionNode,
+    writes: AuditWrite[],
+    args: Record<string, unknown>,
+  ) =>
+    trail.record({
+      requestId: ctx.requestId ?? (ctx.request ? requestIdOf(ctx.request) : ''),
+      caller: callerOf(ctx),
+      operation: operation.name?.value ?? null,
+      outcome: overallOutcome(writes),
+      writes,
+      argsHash: argsHash(args),
+      upstreamCalls: Object.fromEntries(
+        Object.entries(ctx.usage?.toJSON() ?? {}).map(([upstream, u]) => [upstream, u.requests]),
+      ),
+    });
+
+  return {
+    onValidate({ params, context }) {
+      return ({ valid, result }) => {
+        if (valid) return;
+        const operation = getOperationAST(params.documentAST as DocumentNode);
+        if (operation?.operation !== OperationTypeNode.MUTATION) return;
+        const first = (result as readonly GraphQLError[])[0];
+        const given = first?.extensions?.code;
+        const code = typeof given === 'string' ? given : 'GRAPHQL_VALIDATION_FAILED';
+        const message = first?.message ?? 'The operation is not valid.';
+        const writes = rootFields(operation).map((node) => refused(node, code, message));
+        emit(context, operation, writes, {});
+      };
+    },
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+      if (operation?.operation !== OperationTypeNode.MUTATION) return;
+      return {
+        onExecuteDone({ result }) {
+          if (!('data' in result) && !('errors' in result)) return; // incremental delivery: not for mutations
+          const schema = args.schema as GraphQLSchema;
+          const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+          const fieldArgs: Record<string, unknown> = {};
+          const writes = rootFields(operation).map((node) => {
+            const key = node.alias?.value ?? node.name.value;
+            const values = argumentsOf(schema, node, variables);
+            fieldArgs[key] = values;
+            return write(node, values, result);
+          });
+          emit(args.contextValue, operation, writes, fieldArgs);
+        },
+      };
+    },
+  };
+}
+
+function rootFields(operation: OperationDefinitionNode): FieldNode[] {
+  return operation.selectionSet.selections.filter(
+    (s): s is FieldNode => s.kind === Kind.FIELD && !s.name.value.startsWith('__'),
+  );
+}
+
+function argumentsOf(schema: GraphQLSchema, node: FieldNode, variables: Record<string, unknown>) {
+  const field = schema.getMutationType()?.getFields()[node.name.value];
+  if (!field) return {};
+  try {
+    return getArgumentValues(field, node, variables);
+  } catch {
+    return {}; // invalid arguments: the result's error says so
+  }
+}
+
+/** `createEntity` → `entity`, `moveEntityToStage` → `entity`, `addSchemaAttribute` → `schemaAttribute`. */
+function ownKind(field: string): string {
+  const noun = field.replace(/^(create|update|delete|move|add|remove|set)/, '').replace(/To[A-Z]\w*$/, '');
+  return noun ? noun[0]!.toLowerCase() + noun.slice(1) : field;
+}
+
+function write(node: FieldNode, args: Record<string, unknown>, result: ExecutionResult): AuditWrite {
+  const field = node.name.value;
+  const key = node.alias?.value ?? field;
+  const kind = ownKind(field);
+  const records = recordsIn(args, kind);
+  const value = result.data?.[key];
+  if (field.startsWith('create') && value && typeof value === 'object' && 'id' in value)
+    records.push({ kind, id: String(value.id) });
+  // The field's own error (not one of a sub-field of what it wrote), or one of the whole operation.
+  const error =
+    result.errors?.find((e) => e.path?.length === 1 && e.path[0] === key) ?? result.errors?.find((e) => !e.path);
+  const base = { field, ...(node.alias ? { alias: key } : {}), records };
+  if (!error) return { ...base, outcome: result.data ? 'applied' : 'refused' };
+  const masked = maskError(error, 'Unexpected error.');
+  const given = masked instanceof GraphQLError ? masked.extensions?.code : undefined;
+  const code = typeof given === 'string' ? given : ErrorCode.INTERNAL_SERVER_ERROR;
+  return { ...base, outcome: outcomeOf(code), code, reason: masked.message.slice(0, 300) };
+}
+
+function refused(node: FieldNode, code: string, reason: string): AuditWrite {
+  const field = node.name.value;
+  return {
+    field,
+    ...(node.alias ? { alias: node.alias.value } : {}),
+    records: [],
+    outcome: 'refused',
+    code,
+    reason: reason.slice(0, 300),
+  };
+}
+
+/** Refused: the gateway or the platform said no and nothing changed. Failed: it could not be done. */
+function outcomeOf(code: string): AuditOutcome {
+  if (code === ErrorCode.UPSTREAM_OUTCOME_UNKNOWN) return 'unknown';
+  if (
+    code === ErrorCode.UPSTREAM_UNAVAILABLE ||
+    code === ErrorCode.UPSTREAM_CONTRACT ||
+    code === ErrorCode.INTERNAL_SERVER_ERROR
+  )
+    return 'failed';
+  return 'refused';
+}
+
+function callerOf(ctx: AuditContext): AuditCaller {
+  const p = principalOf(ctx.req) ?? principalOf(ctx.request);
+  if (!p) return { id: 'anonymous', kind: 'anonymous' };
+  return {
+    id: p.id,
+    kind: p.kind,
+    ...(p.subject ? { sub: p.subject } : {}),
+    ...(p.issuer ? { iss: p.issuer } : {}),
+    ...(p.clientId ? { clientId: p.clientId } : {}),
+    ...(p.agent ? { agent: p.agent } : {}),
+  };
+}

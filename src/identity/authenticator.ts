@@ -1,0 +1,193 @@
+/**
+ * Authentication: turns the `Authorization` header into a Principal, or a reason for refusing it.
+ * JWTs are verified with `jose` against the JWKS of the issuer they name (one of the configured
+ * issuers; fetched, cached, refetched on an unknown `kid` at most once per cooldown), with the
+ * issuer's audience, asymmetric algorithms only (never `none`, never HMAC keyed with a public key)
+ * and exp/nbf within a small clock skew. Anything else after `Bearer` is an API key, compared by
+ * its SHA-256 hash (configuration holds only hashes). A verified token is remembered by its hash
+ * until it expires, so repeated requests verify nothing: the lookup is synchronous.
+ *
+ * When an upstream is read with the caller's own credential (`*_AUTH_MODE=forward`), a credential
+ * that is neither a token of a configured issuer nor a known API key is the upstream's: it is
+ * forwarded, the upstream decides, and the gateway grants every permission to it.
+ */
+import { createHash } from 'node:crypto';
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { permissionsFromClaims, type PermissionMap } from './permissions.js';
+import { anonymous, PERMISSIONS, type Permission, type Principal } from './principal.js';
+
+export interface IssuerConfig {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+export interface ApiKeyConfig {
+  name: string;
+  /** Hex SHA-256 of the key. */
+  sha256: string;
+  permissions: readonly Permission[];
+}
+
+export interface AuthenticatorOptions {
+  issuers: readonly IssuerConfig[];
+  apiKeys?: readonly ApiKeyConfig[];
+  /** What a request without credentials may do; empty → it is refused (401). */
+  anonymous: readonly Permission[];
+  permissionMap?: PermissionMap;
+  /** Credentials the gateway does not know are the upstream's (forward mode): let through. */
+  forwardUnknown?: boolean;
+  clockSkewS?: number;
+  /** Shortest time between two JWKS fetches of one issuer (an unknown `kid` refetches). */
+  jwksCooldownMs?: number;
+  now?: () => number;
+}
+
+/** Why credentials were refused; a bounded set, used as a metric label. */
+export const FAILURES = [
+  'missing',
+  'malformed',
+  'expired',
+  'not-yet-valid',
+  'unknown-issuer',
+  'wrong-audience',
+  'algorithm',
+  'unknown-key',
+  'signature',
+  'unknown-api-key',
+  'jwks-unavailable',
+] as const;
+export type AuthFailure = (typeof FAILURES)[number];
+
+export type AuthResult = { principal: Principal; failure?: undefined } | { failure: AuthFailure };
+
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const BEARER = /^bearer +(\S+)\s*$/i;
+
+interface Remembered {
+  principal: Principal;
+  expiresAt: number;
+}
+
+export class Authenticator {
+  private readonly anonymous?: Principal;
+  private readonly issuers: Map<string, { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> }>;
+  private readonly apiKeys: Map<string, Principal>;
+  private readonly remembered = new LRUCache<string, Remembered>({ max: 10_000 });
+  private readonly now: () => number;
+
+  constructor(private readonly options: AuthenticatorOptions) {
+    this.now = options.now ?? Date.now;
+    if (options.anonymous.length > 0) this.anonymous = anonymous(options.anonymous);
+    this.issuers = new Map(
+      options.issuers.map((config) => [
+        config.issuer,
+        {
+          config,
+          jwks: createRemoteJWKSet(new URL(config.jwksUrl), {
+            cooldownDuration: options.jwksCooldownMs ?? 30_000,
+            timeoutDuration: 5_000,
+          }),
+        },
+      ]),
+    );
+    this.apiKeys = new Map(
+      (options.apiKeys ?? []).map((k) => [
+        k.sha256.toLowerCase(),
+        { id: `key:${k.name}`, kind: 'apikey', agent: k.name, permissions: new Set(k.permissions) },
+      ]),
+    );
+  }
+
+  /** Whether a caller without credentials is let in (with AUTH_ANONYMOUS's permissions). */
+  get allowsAnonymous(): boolean {
+    return this.anonymous !== undefined;
+  }
+
+  /** Synchronous when the credential was seen before (or there is none). */
+  authenticate(authorization: string | null | undefined): AuthResult | Promise<AuthResult> {
+    if (!authorization) return this.anonymous ? { principal: this.anonymous } : { failure: 'missing' };
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) return this.unknown(authorization, 'malformed');
+    const digest = createHash('sha256').update(token).digest();
+    const seen = this.remembered.get(digest.toString('base64url'));
+    if (seen && seen.expiresAt > this.now()) return { principal: seen.principal };
+    if (token.split('.').length !== 3) {
+      const principal = this.apiKeys.get(digest.toString('hex'));
+      return principal ? { principal } : this.unknown(authorization, 'unknown-api-key');
+    }
+    let issuer: string | undefined;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      return this.unknown(authorization, 'malformed');
+    }
+    const entry = issuer === undefined ? undefined : this.issuers.get(issuer);
+    if (!entry) return this.unknown(authorization, 'unknown-issuer');
+    return this.verify(token, digest.toString('base64url'), entry);
+  }
+
+  /** A credential that is not the gateway's: refused, or the upstream's to judge (forward mode). */
+  private unknown(authorization: string, failure: AuthFailure): AuthResult {
+    if (!this.options.forwardUnknown) return { failure };
+    const hash = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
+    return { principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(PERMISSIONS) } };
+  }
+
+  private async verify(
+    token: string,
+    hash: string,
+    entry: { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> },
+  ): Promise<AuthResult> {
+    let claims: JWTPayload;
+    try {
+      ({ payload: claims } = await jwtVerify(token, entry.jwks, {
+        issuer: entry.config.issuer,
+        audience: entry.config.audience,
+        algorithms: ALGORITHMS,
+        clockTolerance: this.options.clockSkewS ?? 30,
+        currentDate: new Date(this.now()),
+        requiredClaims: ['sub', 'exp'],
+      }));
+    } catch (e) {
+      return { failure: reasonOf(e) };
+    }
+    const principal = this.principalOf(claims, entry.config.issuer);
+    this.remembered.set(hash, { principal, expiresAt: claims.exp! * 1000 });
+    return { principal };
+  }
+
+  private principalOf(claims: JWTPayload, issuer: string): Principal {
+    const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+    const clientId = text(claims.client_id) ?? text(claims.azp);
+    const act = claims.act as { sub?: unknown } | undefined;
+    return {
+      id: `${issuer}|${claims.sub}`,
+      kind: clientId !== undefined && clientId === claims.sub ? 'service' : 'user',
+      subject: claims.sub,
+      issuer,
+      clientId,
+      agent: text(claims.agent) ?? text(act?.sub),
+      permissions: permissionsFromClaims(claims, this.options.permissionMap),
+    };
+  }
+}
+
+function reasonOf(e: unknown): AuthFailure {
+  if (e instanceof errors.JWTExpired) return 'expired';
+  if (e instanceof errors.JWTClaimValidationFailed)
+    return e.claim === 'aud'
+      ? 'wrong-audience'
+      : e.claim === 'nbf'
+        ? 'not-yet-valid'
+        : e.claim === 'iss'
+          ? 'unknown-issuer'
+          : 'malformed';
+  if (e instanceof errors.JOSEAlgNotAllowed) return 'algorithm';
+  if (e instanceof errors.JWKSNoMatchingKey) return 'unknown-key';
+  if (e instanceof errors.JWSSignatureVerificationFailed) return 'signature';
+  if (e instanceof errors.JWKSTimeout || e instanceof errors.JWKSInvalid || !(e instanceof errors.JOSEError))
+    return 'jwks-unavailable';
+  return 'malformed';
+}

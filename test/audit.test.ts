@@ -1,0 +1,227 @@
+/**
+ * The audit trail, over HTTP against the real emulators: a day of writes from three callers is
+ * replayed (the trail's clock walks through the day), and from the audit lines alone the test
+ * reconstructs who moved which model to which stage, and when. Every mutation attempt leaves exactly
+ * one event (applied, refused by validation, refused by the caller's operations-per-minute cap),
+ * queries leave none, and no line holds a credential.
+ *
+ * The callers' principals are set on each request by a stand-in for the authenticating edge (a
+ * bearer name mapped to a principal with `setPrincipal`, as the edge does after verifying a token),
+ * until the JWT authenticator is on main.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emulatorEnv } from '../src/app/embedded-emulators.js';
+import { createGateway } from '../src/app/gateway.js';
+import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { loadConfig } from '../src/config/config.js';
+import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { PERMISSIONS, setPrincipal, type Principal } from '../src/identity/principal.js';
+import type { AuditEvent } from '../src/observability/audit.js';
+import { startOtlpReceiver } from './support/otlp-receiver.js';
+
+const ISSUER = 'https://idp.example.test/';
+const principal = (sub: string, clientId: string, agent?: string): Principal => ({
+  id: `${ISSUER}|${sub}`,
+  kind: agent ? 'service' : 'user',
+  subject: sub,
+  issuer: ISSUER,
+  clientId,
+  ...(agent ? { agent } : {}),
+  permissions: new Set(PERMISSIONS),
+});
+/** What each bearer stands for once verified. */
+const CALLERS: Record<string, Principal> = {
+  'token-of-alice': principal('alice', 'portal'),
+  'token-of-bob': principal('bob', 'portal'),
+  'token-of-agent': principal('svc-7', 'triage-bot', 'triage'),
+};
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+});
+
+async function start(env: Record<string, string> = {}) {
+  const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
+  closers.push(
+    () => governance.close(),
+    () => calendar.close(),
+  );
+  const lines: string[] = [];
+  const day = Date.parse('2026-03-02T00:00:00Z');
+  const clock = { now: day };
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...emulatorEnv(governance, calendar),
+    // The agent may start 4 operations a minute; the others have no cap.
+    FAIR_SHARE: 'triage-bot:rpm=4',
+    ...env,
+  });
+  const gateway = createGateway({ config, audit: { sink: (line) => lines.push(line), clock: () => clock.now } });
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer && CALLERS[bearer]) setPrincipal(req, CALLERS[bearer]);
+    gateway.handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await gateway.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  const send = async (bearer: string, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] } };
+  };
+  return { lines, clock, day, send, governance, gateway };
+}
+
+const MOVE = `mutation Move($id: ID!, $stage: String!) {
+  moveEntityToStage(input: { entityId: $id, nextStageName: $stage }) { name }
+}`;
+
+describe('audit trail', () => {
+  it('replays a day of writes from three callers; the trail alone says who moved which model to which stage, and when', async () => {
+    const { lines, clock, day, send, governance } = await start();
+    const models = await send('token-of-alice', '{ entities(kind: MODEL, first: 4) { nodes { id } } }');
+    const ids = (models.body.data!.entities as { nodes: { id: string }[] }).nodes.map((n) => n.id);
+    expect(ids.length).toBe(4);
+    expect(lines).toEqual([]); // reads are not audited
+
+    // The day: [minute of the day, caller, model, stage].
+    const day1: [number, string, number, string][] = [
+      [8 * 60 + 5, 'token-of-alice', 0, 'Development'],
+      [8 * 60 + 40, 'token-of-bob', 1, 'Development'],
+      [9 * 60 + 15, 'token-of-agent', 2, 'Testing'],
+      [11 * 60, 'token-of-alice', 0, 'Testing'],
+      [13 * 60 + 30, 'token-of-bob', 1, 'Approved'],
+      [14 * 60 + 45, 'token-of-agent', 3, 'Development'],
+      [16 * 60 + 10, 'token-of-alice', 0, 'Approved'],
+      [17 * 60 + 55, 'token-of-bob', 0, 'Deployed'],
+    ];
+    let attempts = 0;
+    for (const [minute, bearer, model, stage] of day1) {
+      clock.now = day + minute * 60_000;
+      const res = await send(bearer, MOVE, { id: ids[model], stage });
+      attempts++;
+      expect(res.body.errors).toBeUndefined();
+    }
+    // Refused attempts: an empty stage name (validation), and the agent past its 4 operations a minute.
+    clock.now = day + 18 * 60 * 60_000;
+    const bad = await send('token-of-bob', MOVE, { id: ids[2], stage: '' });
+    attempts++;
+    expect(bad.body.errors).toBeDefined();
+    // A document that does not validate (no such argument): refused before anything runs.
+    const invalid = await send(
+      'token-of-alice',
+      'mutation { moveEntityToStage(input: { entityId: "x" }, nope: 1) { name } }',
+    );
+    attempts++;
+    expect(invalid.body.errors).toBeDefined();
+    const burst = [];
+    for (let i = 0; i < 5; i++) {
+      burst.push(await send('token-of-agent', MOVE, { id: ids[3], stage: 'Testing' }));
+      attempts++;
+    }
+    expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(1);
+
+    // Exactly one event per attempt, and none holds a credential.
+    expect(lines.length).toBe(attempts);
+    const secret = governance.clients.full.clientSecret;
+    for (const line of lines) {
+      expect(line).not.toMatch(/token-of-|Bearer/);
+      expect(line).not.toContain(secret);
+    }
+
+    // From the trail alone: who moved which model to which stage, and when.
+    const events = lines.map((l) => JSON.parse(l) as AuditEvent);
+    const moves = events.flatMap((e) =>
+      e.writes
+        .filter((w) => w.field === 'moveEntityToStage' && w.outcome === 'applied')
+        .map((w) => ({
+          who: e.caller.sub,
+          agent: e.caller.agent,
+          entity: w.records.find((r) => r.kind === 'entity')?.id,
+          stage: w.records.find((r) => r.kind === 'stage')?.id,
+          at: e.time,
+        })),
+    );
+    const sub = { 'token-of-alice': 'alice', 'token-of-bob': 'bob', 'token-of-agent': 'svc-7' } as Record<
+      string,
+      string
+    >;
+    const expected = day1.map(([minute, bearer, model, stage]) => ({
+      who: sub[bearer],
+      agent: bearer === 'token-of-agent' ? 'triage' : undefined,
+      entity: ids[model],
+      stage,
+      at: new Date(day + minute * 60_000).toISOString(),
+    }));
+    // The agent's burst: the ones its cap let through were applied too, at 18:00.
+    const burstApplied = burst.filter((r) => r.status === 200).length;
+    expect(moves.slice(0, day1.length)).toEqual(expected);
+    expect(moves.length).toBe(day1.length + burstApplied);
+    // Who moved model 0 into Deployed, and when.
+    expect(moves.filter((m) => m.entity === ids[0] && m.stage === 'Deployed')).toEqual([
+      { who: 'bob', agent: undefined, entity: ids[0], stage: 'Deployed', at: '2026-03-02T17:55:00.000Z' },
+    ]);
+
+    // The refusals are there, with why, and cost nothing upstream.
+    const refused = events.filter((e) => e.outcome === 'refused');
+    expect(refused.map((e) => e.writes[0]!.code).sort()).toEqual([
+      'BAD_USER_INPUT',
+      'GRAPHQL_VALIDATION_FAILED',
+      ...Array<string>(5 - burstApplied).fill('RATE_LIMITED'),
+    ]);
+    for (const e of refused) expect(e.upstreamCalls.governance ?? 0).toBe(0);
+    // Each event: the request id, the caller, the operation, the arguments' hash, the upstream calls.
+    const first = events[0]!;
+    expect(first).toMatchObject({
+      operation: 'Move',
+      outcome: 'applied',
+      caller: { id: `${ISSUER}|alice`, kind: 'user', sub: 'alice', iss: ISSUER, clientId: 'portal' },
+    });
+    expect(first.requestId).toMatch(/\S/);
+    expect(first.argsHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(first.upstreamCalls.governance).toBeGreaterThanOrEqual(1);
+  });
+
+  it('with tracing on, each event is also an audit event on the operation span', async () => {
+    const receiver = await startOtlpReceiver();
+    closers.push(() => receiver.close());
+    const { lines, send, gateway } = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+    const res = await send('token-of-bob', MOVE, { id: '6f1c2b1e-0000-4000-8000-000000000000', stage: 'Testing' });
+    expect(res.body.errors).toBeDefined(); // no such record: refused by the platform
+    expect(lines.length).toBe(1);
+    await gateway.observability.tracing!.flush();
+    const span = receiver.spans.find((s) => s.name === 'mutation Move');
+    const event = span?.events.find((e) => e.name === 'audit');
+    expect(event?.attributes).toMatchObject({
+      'audit.outcome': 'refused',
+      'audit.caller': `${ISSUER}|bob`,
+      'audit.operation': 'Move',
+    });
+    expect(JSON.parse(String(event!.attributes['audit.writes']))).toEqual((JSON.parse(lines[0]!) as AuditEvent).writes);
+  });
+
+  it('AUDIT_SINK: stdout by default, off under NODE_ENV=test, a file path as given', () => {
+    const env = {
+      GOVERNANCE_URL: 'http://127.0.0.1:9',
+      GOVERNANCE_AUTH_MODE: 'forward',
+      CALENDAR_URL: 'http://127.0.0.1:9',
+    };
+    expect(loadConfig({ ...env, NODE_ENV: 'development' }).observability.auditSink).toBe('stdout');
+    expect(loadConfig({ ...env, NODE_ENV: 'test' }).observability.auditSink).toBe('off');
+    expect(
+      loadConfig({ ...env, NODE_ENV: 'test', AUDIT_SINK: '/var/log/gateway/audit.jsonl' }).observability.auditSink,
+    ).toBe('/var/log/gateway/audit.jsonl');
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The fair queue and the per-caller counts behind the fair share of an account (src/core/fair-queue.ts,
+ * src/core/fair-share.ts): callers take turns inside a priority, weights bias the turns, an idle caller
+ * gains no credit, priorities still come first, and a caller's cap and operations per minute hold
+ * for it alone (clocks passed in).
+ */
+import { describe, expect, it } from 'vitest';
+import { FairQueue } from '../src/core/fair-queue.js';
+import { CallerShares, OperationRates, pacingRules } from '../src/core/fair-share.js';
+import { countedRule } from '../src/core/sliding-window.js';
+import { loadConfig } from '../src/config/config.js';
+import { Registry } from 'prom-client';
+import { registerCallerBudget, TOP_CALLERS } from '../src/observability/metrics.js';
+
+const drain = <T>(q: FairQueue<T>) => {
+  const out: T[] = [];
+  for (let item = q.shift(); item !== undefined; item = q.shift()) out.push(item);
+  return out;
+};
+
+describe('fair queue', () => {
+  it('one caller alone is first come, first served', () => {
+    const q = new FairQueue<number>();
+    for (let i = 0; i < 5; i++) q.push(5, 'a', i);
+    expect(drain(q)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('a caller with one request waiting behind a backlog of another goes next, and says so', () => {
+    const q = new FairQueue<string>();
+    for (let i = 0; i < 100; i++) q.push(5, 'greedy', `g${i}`);
+    expect(q.shift()).toBe('g0');
+    // Nothing is ahead of it: it is served before the greedy caller's next request.
+    expect(q.push(5, 'polite', 'p0')).toBe(0);
+    expect(q.push(5, 'polite', 'p1')).toBe(2);
+    expect(drain(q).slice(0, 4)).toEqual(['p0', 'g1', 'p1', 'g2']);
+  });
+
+  it('callers alternate; weights give more turns; an idle caller earns no credit', () => {
+    const q = new FairQueue<string>((k) => (k === 'heavy' ? 3 : 1));
+    for (let i = 0; i < 8; i++) q.push(5, 'heavy', 'h');
+    for (let i = 0; i < 8; i++) q.push(5, 'light', 'l');
+    const first8 = drain(q).slice(0, 8).join('');
+    expect(first8.split('h').length - 1).toBe(6);
+    expect(first8.split('l').length - 1).toBe(2);
+
+    const r = new FairQueue<string>();
+    for (let i = 0; i < 10; i++) r.push(5, 'a', 'a');
+    for (let i = 0; i < 6; i++) r.shift();
+    // 'b' was idle while 'a' was served six times: it takes turns from now on, not six turns in a row.
+    for (let i = 0; i < 4; i++) r.push(5, 'b', 'b');
+    expect(drain(r).join('')).toBe('babababa');
+  });
+
+  it('priorities come first, callers take turns inside each', () => {
+    const q = new FairQueue<string>();
+    q.push(7, 'a', 'a-bulk');
+    q.push(4, 'a', 'a-single');
+    q.push(7, 'b', 'b-bulk');
+    q.push(2, 'c', 'c-write');
+    expect(drain(q)).toEqual(['c-write', 'a-single', 'a-bulk', 'b-bulk']);
+  });
+
+  it('delete, remove and waitingOf keep the count', () => {
+    const q = new FairQueue<string>();
+    q.push(5, 'a', 'a1');
+    q.push(5, 'a', 'a2');
+    q.push(5, 'b', 'b1');
+    expect(q.delete(5, 'a', 'a2')).toBe(true);
+    expect(q.delete(5, 'a', 'nope')).toBe(false);
+    expect(q.waitingOf('a')).toBe(1);
+    expect(q.remove((x) => x.startsWith('b'))).toEqual(['b1']);
+    expect(q.size).toBe(1);
+    expect(drain(q)).toEqual(['a1']);
+  });
+});
+
+describe('per-caller shares and rates', () => {
+  const rule = countedRule({ name: 'minute', limit: 100, windowMs: 1_000, perEndpoint: false }, 1, 0);
+
+  it("a caller's cap holds it alone; its share is reported", () => {
+    const shares = new CallerShares({ callers: new Map([['batch', { share: 0.2 }]]), smooth: 0 }, rule);
+    const t = 1_000_000;
+    for (let i = 0; i < 20; i++) shares.record('batch', t);
+    for (let i = 0; i < 50; i++) shares.record('ui', t);
+    expect(shares.of('batch', t)).toEqual({ share: 0.2, cap: 0.2 });
+    expect(shares.capWaitMs('batch', t)).toBeGreaterThan(0);
+    expect(shares.capWaitMs('ui', t)).toBe(0);
+    expect(shares.spent(t)).toEqual([
+      ['ui', 50],
+      ['batch', 20],
+    ]);
+    expect(shares.capWaitMs('batch', t + 1_100)).toBe(0);
+  });
+
+  it('operations per minute: the caller over its rate waits, the others do not', () => {
+    const rates = new OperationRates({ callers: new Map([['*', { perMinute: 3 }]]), smooth: 0 });
+    const t = 5_000_000;
+    expect([rates.take('a', t), rates.take('a', t), rates.take('a', t)]).toEqual([0, 0, 0]);
+    const wait = rates.take('a', t + 10);
+    expect(wait).toBeGreaterThan(55_000);
+    expect(wait).toBeLessThanOrEqual(61_200);
+    expect(rates.take('b', t + 10)).toBe(0);
+    expect(rates.take('a', t + 61_300)).toBe(0);
+  });
+
+  it('pacing holds each account rule over a fraction of its span', () => {
+    const [pace] = pacingRules([rule], 20);
+    // 100 per second: 5 per 40 ms, a quarter faster than the rule's even pace.
+    expect(pace).toMatchObject({ allowed: 5, spanMs: 40, pacing: true, perEndpoint: false });
+    // 25 per 1250 ms (the window and its guard): 1 per 40 ms.
+    const [slow] = pacingRules([countedRule({ name: 'm', limit: 25, windowMs: 1_000, perEndpoint: false }, 1)], 20);
+    expect(slow).toMatchObject({ allowed: 1, spanMs: 40 });
+    expect(pacingRules([rule], 0)).toEqual([]);
+  });
+
+  it('FAIR_SHARE is read into weights, caps, rates and pacing; a bad entry is named', () => {
+    const base = {
+      NODE_ENV: 'test',
+      GOVERNANCE_URL: 'http://127.0.0.1:9',
+      GOVERNANCE_AUTH_MODE: 'forward',
+      CALENDAR_URL: 'http://127.0.0.1:9',
+    };
+    const config = loadConfig({ ...base, FAIR_SHARE: 'smooth=20, *:share=50%:rpm=600, ui:weight=4' });
+    expect(config.traffic.fairShare.smooth).toBe(20);
+    expect(config.traffic.fairShare.callers.get('*')).toEqual({ share: 0.5, perMinute: 600 });
+    expect(config.traffic.fairShare.callers.get('ui')).toEqual({ weight: 4 });
+    expect(() => loadConfig({ ...base, FAIR_SHARE: 'ui:weight=0' })).toThrow(/FAIR_SHARE: "weight=0" of "ui:weight=0"/);
+  });
+
+  it('the per-caller budget metric names the top callers and sums the rest as other', async () => {
+    const registry = new Registry();
+    const byCaller: [string, number][] = Array.from({ length: 14 }, (_, i) => [`client-${i}`, 100 - i]);
+    registerCallerBudget(registry, () => [['governance', byCaller]]);
+    const text = await registry.metrics();
+    const lines = text.split('\n').filter((l) => l.startsWith('gateway_caller_budget_points{'));
+    expect(lines.length).toBe(TOP_CALLERS + 1);
+    expect(lines).toContain('gateway_caller_budget_points{upstream="governance",client="client-0"} 100');
+    // 14 callers: the last four (90, 89, 88, 87) summed.
+    expect(lines).toContain('gateway_caller_budget_points{upstream="governance",client="other"} 354');
+  });
+});
