@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../src/app/gateway.js';
+import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 
 type Structured = Record<string, unknown> & {
@@ -246,5 +247,53 @@ describe('MCP endpoint, settings', () => {
     expect(took).toBeLessThan(1000);
     expect(countRequests(stack.governance)).toBe(0);
     await client.close();
+  });
+});
+
+describe('MCP endpoint, authentication (production profile, a real JWKS on a socket)', () => {
+  let issuer: DevIssuer;
+  let stack: Stack;
+  beforeAll(async () => {
+    issuer = await DevIssuer.start();
+    stack = await startStack({
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        MCP: 'true',
+        MCP_MUTATIONS: 'true',
+        AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
+      },
+    });
+  });
+  afterAll(() => issuer?.close());
+
+  it('answers 401 with a Bearer challenge to a request without credentials, sending nothing upstream', async () => {
+    const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
+    stack.clearRequests();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(countRequests(stack.governance) + countRequests(stack.calendar)).toBe(0);
+  });
+
+  it('lists no write tool to a reader token even with MCP_MUTATIONS=true; a writer sees them', async () => {
+    const reader = await issuer.sign({ sub: 'reader', scope: 'governance:read calendar:read' });
+    const readerClient = await connect(stack, { authorization: `Bearer ${reader}` });
+    const { tools } = await readerClient.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
+    await readerClient.close();
+    const writer = await issuer.sign({ sub: 'writer', scope: 'governance:read governance:write calendar:read' });
+    const writerClient = await connect(stack, { authorization: `Bearer ${writer}` });
+    const names = (await writerClient.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('RegisterEntity');
+    await writerClient.close();
   });
 });

@@ -12,13 +12,14 @@ import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
 import { loadSafelist } from '../http/persisted.js';
-import { anonymous, PERMISSIONS, principalOf, type Principal } from '../identity/principal.js';
+import { parsePermissions } from '../identity/permissions.js';
+import { anonymous, principalOf, type Principal } from '../identity/principal.js';
 import { callTool, type GatewayFetch } from './call.js';
 import { loadTools, type Tool } from './tools.js';
 
 export interface McpOptions {
   schema: GraphQLSchema;
-  config: Pick<Config, 'mcp' | 'persistedOperations'>;
+  config: Pick<Config, 'mcp' | 'persistedOperations' | 'auth'>;
   /** The gateway's own endpoint (Yoga's `fetch`). */
   fetch: GatewayFetch;
   path?: string;
@@ -30,12 +31,15 @@ export function useMcp(options: McpOptions): Plugin {
   const documentIds = options.config.persistedOperations === 'off' ? undefined : safelistIds();
   const path = options.path ?? '/mcp';
   const call = { fetch: options.fetch, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars, documentIds };
+  // Authentication runs before this plugin and sets the principal; a request it let through without
+  // one is an anonymous caller with AUTH_ANONYMOUS's permissions, never more.
+  const nobody = anonymous(parsePermissions(options.config.auth.anonymous).permissions);
   return {
     async onRequest(payload) {
-      const { request, url } = payload;
+      const { request, url, serverContext } = payload;
       if (url.pathname !== path) return;
-      // Until authentication lands every caller holds every permission, as on /graphql.
-      const principal = principalOf(request) ?? anonymous(PERMISSIONS);
+      const req = (serverContext as { req?: object } | undefined)?.req;
+      const principal = principalOf(req) ?? principalOf(request) ?? nobody;
       const visible = tools.filter((t) => t.kind === 'query' || (mcp.mutations && allowed(t, principal)));
       const server = new Server({ name: 'governance-calendar-gateway', version: '1' }, { capabilities: { tools: {} } });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(definition) }));
