@@ -51,6 +51,8 @@ const env = {
   // The load measures execution, not identity: callers without credentials hold every permission.
   AUTH_ANONYMOUS: '*',
   LOG_LEVEL: 'silent',
+  // Audited as in production (one line per write), but not on stdout, which carries the report.
+  AUDIT_SINK: '/dev/null',
   ...emulatorEnv(governance, calendar),
   CACHE_MAX_BYTES: String(cacheBytes),
   CACHE_TTL_MS: '60000',
