@@ -7,7 +7,7 @@
  * leaves nothing listening on their ports, and a port in use is one line, without a stack.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -201,6 +201,7 @@ function compiledCopy(): string {
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist')]);
   mkdirSync(join(dir, 'dist/generated'), { recursive: true });
   copyFileSync('src/generated/persisted-documents.json', join(dir, 'dist/generated/persisted-documents.json'));
+  cpSync('src/mcp/tools', join(dir, 'dist/mcp/tools'), { recursive: true });
   copyFileSync('package.json', join(dir, 'package.json'));
   symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
