@@ -7,7 +7,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import type { Permission } from './principal.js';
+import { PERMISSIONS, type Permission } from './principal.js';
 
 export const DEV_AUDIENCE = 'governance-calendar-gateway';
 
@@ -17,16 +17,7 @@ export const SAMPLE_CALLERS: Record<string, { permissions: Permission[]; claims?
   editor: {
     permissions: ['governance:read', 'governance:write', 'governance:workflow', 'calendar:read', 'calendar:write'],
   },
-  admin: {
-    permissions: [
-      'governance:read',
-      'governance:write',
-      'governance:delete',
-      'governance:workflow',
-      'calendar:read',
-      'calendar:write',
-    ],
-  },
+  admin: { permissions: [...PERMISSIONS] },
   // A service client (client-credentials token) acting as an automated agent.
   agent: {
     permissions: ['governance:read', 'governance:write', 'calendar:read'],
