@@ -6,14 +6,20 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { GRAPHIQL_FILES, compressGraphiQLPage, renderGraphiQLPage } from '../src/http/graphiql-page.js';
 
 const root = new URL('../', import.meta.url);
-const dist = new URL('dist/', root);
+// `npm run build -- DIR` builds into DIR instead of dist/ (the shutdown test builds a copy of its own).
+const dist = process.argv[2] ? pathToFileURL(`${resolve(process.argv[2])}/`) : new URL('dist/', root);
 rmSync(dist, { recursive: true, force: true });
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', fileURLToPath(dist)], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 mkdirSync(new URL('generated/', dist), { recursive: true });
 copyFileSync(
@@ -32,4 +38,4 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 console.log(
   `GraphiQL page: ${mb(page.identity.length)} raw, ${mb(page.br.length)} brotli, ${mb(page.gzip.length)} gzip`,
 );
-console.log('built dist/ (start with: npm run start:prod)');
+console.log(`built ${fileURLToPath(dist)} (start with: npm run start:prod)`);

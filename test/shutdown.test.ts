@@ -7,7 +7,7 @@
  * leaves nothing listening on their ports, and a port in use is one line, without a stack.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -194,14 +194,11 @@ function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 const loopback = () =>
   `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
 
-/** `dist/` as `npm run build` compiles it, in a directory of its own with the real package.json. */
+/** `dist/` built by `npm run build`, in a directory of its own with the real package.json. */
 function compiledCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-dist-'));
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist')]);
-  mkdirSync(join(dir, 'dist/generated'), { recursive: true });
-  copyFileSync('src/generated/persisted-documents.json', join(dir, 'dist/generated/persisted-documents.json'));
-  cpSync('src/mcp/tools', join(dir, 'dist/mcp/tools'), { recursive: true });
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+  execFileSync(process.execPath, ['--import', tsx, 'scripts/build.ts', join(dir, 'dist')]);
   copyFileSync('package.json', join(dir, 'package.json'));
   symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
