@@ -32,10 +32,7 @@ const UpstreamBudget = builder.objectRef<UpstreamBudgetShape>('UpstreamBudget').
   description: "One upstream: this operation's cost and the account budget after it.",
   fields: (t) => ({
     upstream: t.exposeString('upstream', { description: 'The upstream: `governance` or `calendar`.' }),
-    estimatedCalls: t.int({
-      description: 'Upstream calls estimated before the operation ran.',
-      resolve: (u) => u.estimated,
-    }),
+    estimatedCalls: t.exposeInt('estimated', { description: 'Upstream calls estimated before the operation ran.' }),
     actualCalls: t.int({ description: 'Upstream requests sent so far by this operation.', resolve: (u) => u.requests }),
     cacheHits: t.exposeInt('cacheHits', {
       description: 'Answers served from the shared cache or a shared in-flight request instead of an upstream call.',

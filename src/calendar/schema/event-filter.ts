@@ -68,12 +68,3 @@ export const EventFilter = builder.inputRef<EventFilterInput>('EventFilter').imp
     geolocLng: t.float({ description: 'The longitude to search near; give it together with `geolocLat`.' }),
   }),
 });
-
-/** The `filter` of a record's `events`: any condition but the record's own (`field`), which it decides. */
-export const recordEventsArgs = (field: 'venues' | 'organizers' | 'categories' | 'tags', record: string) =>
-  builder.args((t) => ({
-    filter: t.field({
-      type: EventFilter,
-      description: `Further conditions on the events; not \`${field}\`, which this ${record} decides.`,
-    }),
-  }));

@@ -11,7 +11,7 @@ import { refuseNulls } from '../../graph/update-input.js';
 import type { EventInput } from '../writes.js';
 import { recordRef } from '../inputs.js';
 import { PostStatus, statusInput, type PostStatusValue } from './post-status.js';
-import { OrganizerInputFields, VenueInputFields } from './record-inputs.js';
+import { CreateOrganizerInput, CreateVenueInput } from './record-inputs.js';
 import { DeleteEventPayload, deleted } from './delete-payloads.js';
 import { EventRef } from './refs.js';
 
@@ -80,7 +80,7 @@ const eventFields = (create: boolean) =>
           : 'An existing venue for the event; null removes the venue.',
       }),
       venue: t.field({
-        type: VenueInputFields,
+        type: CreateVenueInput,
         description: create
           ? 'A new venue to create with the event (instead of `venueId`).'
           : 'A new venue to create and give the event instead of its current one (instead of `venueId`).',
@@ -91,7 +91,7 @@ const eventFields = (create: boolean) =>
           : 'Existing organizers of the event, replacing the current ones; null or [] removes them.',
       }),
       organizers: t.field({
-        type: [OrganizerInputFields],
+        type: [CreateOrganizerInput],
         description: create
           ? 'New organizers to create with the event (added to `organizerIds`).'
           : 'New organizers to create and add to the event: to those of `organizerIds`, or to the current ones when `organizerIds` is left out.',

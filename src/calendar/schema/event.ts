@@ -113,11 +113,7 @@ EventRef.implement({
     }),
     sticky: t.exposeBoolean('sticky', { description: 'Whether the event is pinned to the top of month views.' }),
     featured: t.exposeBoolean('featured', { description: 'Whether the event is featured.' }),
-    image: t.field({
-      type: ImageRef,
-      description: 'The featured image, or null when there is none.',
-      resolve: (e) => e.image,
-    }),
+    image: t.expose('image', { type: ImageRef, description: 'The featured image, or null when there is none.' }),
     venue: t.field({
       type: VenueRef,
       description: 'The venue of the event (the first, when there are several), or null.',
@@ -148,16 +144,11 @@ EventRef.implement({
       description: 'Additional fields of the event; empty when there are none.',
       resolve: (e) => e.customFields,
     }),
-    publishedAt: t.field({
+    publishedAt: t.expose('publishedAt', {
       type: 'DateTime',
       description: 'When the event post was published (not when the event happens).',
-      resolve: (e) => e.publishedAt,
     }),
-    modifiedAt: t.field({
-      type: 'DateTime',
-      description: 'When the event post was last changed.',
-      resolve: (e) => e.modifiedAt,
-    }),
+    modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'When the event post was last changed.' }),
   }),
 });
 

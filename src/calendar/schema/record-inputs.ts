@@ -67,9 +67,9 @@ const termFields = (name: string, create: boolean, hierarchical: boolean) =>
   });
 
 /** Also used inline by `createEvent`. */
-export const VenueInputFields = venueFields('CreateVenueInput', true);
+export const CreateVenueInput = venueFields('CreateVenueInput', true);
 export const UpdateVenueInput = venueFields('UpdateVenueInput', false);
-export const OrganizerInputFields = organizerFields('CreateOrganizerInput', true);
+export const CreateOrganizerInput = organizerFields('CreateOrganizerInput', true);
 export const UpdateOrganizerInput = organizerFields('UpdateOrganizerInput', false);
 export const CreateCategoryInput = termFields('CreateCategoryInput', true, true);
 export const UpdateCategoryInput = termFields('UpdateCategoryInput', false, true);

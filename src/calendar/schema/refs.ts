@@ -16,15 +16,10 @@ export const ImageSizeRef = builder.objectRef<M.CalendarImage['sizes'][number]>(
 export const CostDetailsRef = builder.objectRef<M.CostDetails>('EventCostDetails');
 export const CustomFieldRef = builder.objectRef<M.CustomField>('EventCustomField');
 
-/** A connection type with its edge, both described (the SDL doubles as the API's documentation). */
-function connection<T extends typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef>(
-  type: T,
-  name: string,
-  what: string,
-) {
-  return builder.connectionObject(
+/** The names and descriptions of a list's connection and edge types (the SDL doubles as the API's documentation). */
+export function connectionTypes(name: string, what: string) {
+  return [
     {
-      type,
       name: `${name}Connection`,
       description: `A page of ${what}, with cursors to page on.`,
       edgesField: { description: `The ${what} of this page, each with its cursor.` },
@@ -34,11 +29,12 @@ function connection<T extends typeof EventRef | typeof VenueRef | typeof Organiz
       description: `One of the ${what} in a page, with its cursor.`,
       nodeField: { description: `The record itself.` },
     },
-  );
+  ] as const;
 }
 
+const connection = <T extends typeof EventRef | typeof CategoryRef>(type: T, name: string, what: string) =>
+  builder.connectionObject({ type, ...connectionTypes(name, what)[0] }, connectionTypes(name, what)[1]);
+
 export const EventConnection = connection(EventRef, 'Event', 'events');
-export const VenueConnection = connection(VenueRef, 'Venue', 'venues');
-export const OrganizerConnection = connection(OrganizerRef, 'Organizer', 'organizers');
 export const CategoryConnection = connection(CategoryRef, 'Category', 'categories');
 export const TagConnection = connection(TagRef, 'Tag', 'tags');

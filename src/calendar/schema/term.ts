@@ -7,9 +7,9 @@ import { VERSION_HELP } from '../../graph/write-args.js';
 import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { recordId, termListQuery } from '../inputs.js';
-import { eventsOf, pagedConnection } from './paged.js';
-import { recordEventsArgs } from './event-filter.js';
-import { CategoryConnection, CategoryRef, EventConnection, EventRef, TagConnection, TagRef } from './refs.js';
+import { pagedConnection } from './paged.js';
+import { recordEventsField } from './record-events.js';
+import { CategoryConnection, CategoryRef, TagConnection, TagRef } from './refs.js';
 
 export const TermOrder = builder.enumType('TermOrder', {
   description: "The direction of a category or tag list's order; only for the deprecated one-word `orderBy` values.",
@@ -124,16 +124,6 @@ CategoryRef.implement({
       },
       CategoryConnection,
     ),
-    events: t.connection(
-      {
-        type: EventRef,
-        description:
-          "Events in this category, in start order (the upstream's default window unless the filter gives dates).",
-        args: recordEventsArgs('categories', 'category'),
-        resolve: (c, args, { calendar }) => eventsOf(calendar, args, 'categories', c.id),
-      },
-      EventConnection,
-    ),
   }),
 });
 
@@ -150,18 +140,11 @@ TagRef.implement({
     }),
     count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),
     url: t.exposeString('url', { description: 'The public archive page of the tag, when the upstream sends it.' }),
-    events: t.connection(
-      {
-        type: EventRef,
-        description:
-          "Events with this tag, in start order (the upstream's default window unless the filter gives dates).",
-        args: recordEventsArgs('tags', 'tag'),
-        resolve: (tag, args, { calendar }) => eventsOf(calendar, args, 'tags', tag.id),
-      },
-      EventConnection,
-    ),
   }),
 });
+
+recordEventsField(CategoryRef, 'category', 'in this category');
+recordEventsField(TagRef, 'tag', 'with this tag');
 
 builder.queryFields((t) => ({
   category: t.field({

@@ -1,15 +1,11 @@
 /**
  * The Venue type, its events, and the venue queries.
  */
-import { requires } from '../../graph/auth.js';
-import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { venueVersion } from '../versions.js';
-import { recordRef } from '../inputs.js';
-import { byIdOrSlugArgs, linkedPostListArgs, linkedPosts } from './linked-post.js';
-import { eventsOf } from './paged.js';
-import { recordEventsArgs } from './event-filter.js';
-import { EventConnection, EventRef, LinkedPostRef, VenueConnection, VenueRef } from './refs.js';
+import { linkedPostQueries } from './linked-post.js';
+import { recordEventsField } from './record-events.js';
+import { LinkedPostRef, VenueRef } from './refs.js';
 
 VenueRef.implement({
   description: 'A place where calendar events happen.',
@@ -29,38 +25,8 @@ VenueRef.implement({
     showMapLink: t.exposeBoolean('showMapLink', {
       description: 'Whether the site shows a link to a map of the venue.',
     }),
-    events: t.connection(
-      {
-        type: EventRef,
-        description:
-          "Events at this venue, in start order (the upstream's default window unless the filter gives dates).",
-        args: recordEventsArgs('venues', 'venue'),
-        resolve: (venue, args, { calendar }) => eventsOf(calendar, args, 'venue', venue.id),
-      },
-      EventConnection,
-    ),
   }),
 });
 
-builder.queryFields((t) => ({
-  venue: t.field({
-    ...requires('calendar:read'),
-    type: VenueRef,
-    description: 'One venue by id or by slug (give exactly one); null when there is no such venue.',
-    args: byIdOrSlugArgs('venue'),
-    resolve: (_root, args, { calendar }) => {
-      const ref = recordRef(args, 'venue');
-      return 'id' in ref ? calendar.loaders.venue.load(ref.id) : calendar.loaders.venueBySlug.load(ref.slug);
-    },
-  }),
-  venues: t.connection(
-    {
-      ...requires('calendar:read'),
-      type: VenueRef,
-      description: 'Venues, filtered.',
-      args: linkedPostListArgs('venues'),
-      resolve: (_root, args, { calendar }) => linkedPosts(calendar, args, 'venues', calendar.loaders.venues),
-    },
-    VenueConnection,
-  ),
-}));
+recordEventsField(VenueRef, 'venue', 'at this venue');
+linkedPostQueries('venue', VenueRef);

@@ -28,19 +28,10 @@ export const AttributeResponseType = builder.enumType('AttributeResponseType', {
 AttributeOptionRef.implement({
   description: 'An option of a select attribute.',
   fields: (t) => ({
-    id: t.id({
-      description: "The option's uuid (the value an entity attribute stores).",
-      resolve: (o) => o.id ?? null,
-    }),
+    id: t.exposeID('id', { description: "The option's uuid (the value an entity attribute stores)." }),
     option: t.exposeString('option', { nullable: false, description: "The option's label." }),
-    optionKey: t.string({
-      description: "The option's localisation key.",
-      resolve: (o) => o.optionKey ?? null,
-    }),
-    enabled: t.boolean({
-      description: 'Whether the option can be selected.',
-      resolve: (o) => o.enabled ?? null,
-    }),
+    optionKey: t.exposeString('optionKey', { description: "The option's localisation key." }),
+    enabled: t.exposeBoolean('enabled', { description: 'Whether the option can be selected.' }),
   }),
 });
 
@@ -51,14 +42,8 @@ SchemaAttributeRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The attribute's uuid." }),
     name: t.exposeString('name', { nullable: false, description: "The attribute's name." }),
-    nameKey: t.string({
-      description: 'The localisation key of the name.',
-      resolve: (a) => a.nameKey ?? null,
-    }),
-    description: t.string({
-      description: 'What the attribute records.',
-      resolve: (a) => a.description ?? null,
-    }),
+    nameKey: t.exposeString('nameKey', { description: 'The localisation key of the name.' }),
+    description: t.exposeString('description', { description: 'What the attribute records.' }),
     fieldName: t.exposeString('fieldName', {
       nullable: false,
       description:
@@ -76,99 +61,55 @@ SchemaAttributeRef.implement({
       resolve: (a) => a.options ?? [],
     }),
     enabled: t.exposeBoolean('enabled', { nullable: false, description: 'Whether the attribute is switched on.' }),
-    required: t.boolean({
-      description: 'Whether records must answer the attribute.',
-      resolve: (a) => a.required ?? null,
-    }),
-    encrypted: t.boolean({
-      description: 'Whether values are stored encrypted.',
-      resolve: (a) => a.encrypted ?? null,
-    }),
-    allowOther: t.boolean({
-      description: 'Whether an answer outside the options is allowed.',
-      resolve: (a) => a.allowOther ?? null,
-    }),
-    schemaName: t.string({
-      description: 'The name of the schema the attribute belongs to.',
-      resolve: (a) => a.schemaName ?? null,
-    }),
-    schemaId: t.id({
-      description: 'The uuid of the schema the attribute belongs to.',
-      resolve: (a) => a.schemaId ?? null,
-    }),
+    required: t.exposeBoolean('required', { description: 'Whether records must answer the attribute.' }),
+    encrypted: t.exposeBoolean('encrypted', { description: 'Whether values are stored encrypted.' }),
+    allowOther: t.exposeBoolean('allowOther', { description: 'Whether an answer outside the options is allowed.' }),
+    schemaName: t.exposeString('schemaName', { description: 'The name of the schema the attribute belongs to.' }),
+    schemaId: t.exposeID('schemaId', { description: 'The uuid of the schema the attribute belongs to.' }),
     maxSelectedOptions: t.int({
       description: 'How many options a multi-select answer may hold, when limited.',
       resolve: (a) => a.multiSelectMaxOptionValues ?? a.maxMultiSelectAllowedOptionValues ?? null,
     }),
-    formula: t.string({
-      description: 'The formula of a formula attribute.',
-      resolve: (a) => a.formula ?? null,
-    }),
-    descriptionKey: t.string({
-      description: 'The localisation key of the description.',
-      resolve: (a) => a.descriptionKey ?? null,
-    }),
-    mappedFieldName: t.string({
+    formula: t.exposeString('formula', { description: 'The formula of a formula attribute.' }),
+    descriptionKey: t.exposeString('descriptionKey', { description: 'The localisation key of the description.' }),
+    mappedFieldName: t.exposeString('mappedFieldName', {
       description:
         'The storage column the field name maps to, e.g. `attributeTextValue.value1`; null for select attributes.',
-      resolve: (a) => a.mappedFieldName ?? null,
     }),
-    readOnly: t.boolean({
-      description: "Whether records may not change the attribute's value.",
-      resolve: (a) => a.readOnly ?? null,
-    }),
-    baseAttribute: t.boolean({
+    readOnly: t.exposeBoolean('readOnly', { description: "Whether records may not change the attribute's value." }),
+    baseAttribute: t.exposeBoolean('baseAttribute', {
       description: 'Whether the attribute is built into the entity type (false for attributes a tenant added).',
-      resolve: (a) => a.baseAttribute ?? null,
     }),
-    hidden: t.boolean({
-      description: 'Whether the attribute is hidden from forms.',
-      resolve: (a) => a.hidden ?? null,
-    }),
-    optionType: t.string({
+    hidden: t.exposeBoolean('hidden', { description: 'Whether the attribute is hidden from forms.' }),
+    optionType: t.exposeString('optionType', {
       description:
         "Where a select attribute's options come from (`None`, `Static` or `Dynamic`; the platform may send them in lower case).",
-      resolve: (a) => a.optionType ?? null,
     }),
-    responseSubType: t.string({
+    responseSubType: t.exposeString('responseSubType', {
       description: 'A finer kind of answer (`STANDARD`, `FORMULA` or `MATRIX`), when the platform sets one.',
-      resolve: (a) => a.responseSubType ?? null,
     }),
-    responseMaxLength: t.int({
+    responseMaxLength: t.exposeInt('responseMaxLength', {
       description: 'The longest answer the attribute takes, in characters, when limited.',
-      resolve: (a) => a.responseMaxLength ?? null,
     }),
-    scoreLevelName: t.string({
+    scoreLevelName: t.exposeString('scoreLevelName', {
       description: 'The name of the scale of a score or level attribute.',
-      resolve: (a) => a.scoreLevelName ?? null,
     }),
     referenceCategoryIds: t.stringList({
       nullable: false,
       description: 'The reference categories the attribute draws on (empty when none).',
       resolve: (a) => a.referenceCategoryIds ?? [],
     }),
-    metadata: t.string({
+    metadata: t.exposeString('metadata', {
       description: 'Free-form metadata the platform keeps with the attribute (a JSON string).',
-      resolve: (a) => a.metadata ?? null,
     }),
-    createdBy: t.string({
+    createdBy: t.exposeString('createdBy', {
       description: 'Who created the attribute, as the platform names them (an email address or a user id).',
-      resolve: (a) => a.createdBy ?? null,
     }),
-    createdAt: t.field({
-      type: 'DateTime',
-      description: 'When the attribute was created.',
-      resolve: (a) => a.createdTime ?? null,
-    }),
-    lastModifiedBy: t.string({
+    createdAt: t.expose('createdTime', { type: 'DateTime', description: 'When the attribute was created.' }),
+    lastModifiedBy: t.exposeString('lastModifiedBy', {
       description: 'Who last changed the attribute, as the platform names them.',
-      resolve: (a) => a.lastModifiedBy ?? null,
     }),
-    updatedAt: t.field({
-      type: 'DateTime',
-      description: 'When the attribute was last changed.',
-      resolve: (a) => a.lastModifiedTime ?? null,
-    }),
+    updatedAt: t.expose('lastModifiedTime', { type: 'DateTime', description: 'When the attribute was last changed.' }),
   }),
 });
 

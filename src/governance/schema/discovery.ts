@@ -57,18 +57,11 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
       nullable: false,
       description: "The type's name, e.g. `ai-system-composition`; `createLink` takes it as `relationshipType`.",
     }),
-    id: t.id({
-      description: "The type's uuid (the `linkTypeId` of its links), once configured or seen.",
-      resolve: (r) => r.id,
-    }),
-    forwardLabel: t.string({
+    id: t.exposeID('id', { description: "The type's uuid (the `linkTypeId` of its links), once configured or seen." }),
+    forwardLabel: t.exposeString('forwardLabel', {
       description: 'The label read from the first end to the second, e.g. `is composed of`.',
-      resolve: (r) => r.forwardLabel,
     }),
-    reverseLabel: t.string({
-      description: 'The label read from the second end to the first.',
-      resolve: (r) => r.reverseLabel,
-    }),
+    reverseLabel: t.exposeString('reverseLabel', { description: 'The label read from the second end to the first.' }),
     ends: t.field({
       type: [RelationshipEnds],
       nullable: false,
@@ -89,10 +82,7 @@ const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implem
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     id: t.id({ description: "The stage's uuid, once seen.", resolve: (s) => s.id }),
-    sequence: t.int({
-      description: "The stage's position in the workflow, from 1, when known.",
-      resolve: (s) => s.sequence,
-    }),
+    sequence: t.exposeInt('sequence', { description: "The stage's position in the workflow, from 1, when known." }),
     sources: t.field({
       type: [DiscoverySource],
       nullable: false,
@@ -118,14 +108,10 @@ const KnownOptionRef = builder.objectRef<KnownOption>('KnownAttributeOption').im
   description: 'An option a select attribute offers.',
   fields: (t) => ({
     option: t.exposeString('option', { nullable: false, description: "The option's label, e.g. `Audio`." }),
-    id: t.id({
+    id: t.exposeID('id', {
       description: "The option's uuid (what a filter or an attribute value takes), once configured or seen.",
-      resolve: (o) => o.id,
     }),
-    optionKey: t.string({
-      description: 'The localisation key of the option, when seen.',
-      resolve: (o) => o.optionKey,
-    }),
+    optionKey: t.exposeString('optionKey', { description: 'The localisation key of the option, when seen.' }),
     sources: t.field({
       type: [DiscoverySource],
       nullable: false,

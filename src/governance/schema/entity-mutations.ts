@@ -85,11 +85,10 @@ const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('Delet
   description: 'The result of deleting a record.',
   fields: (t) => ({
     deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the record that was deleted.' }),
-    node: t.field({
+    node: t.expose('node', {
       type: EntityRef,
       description:
         "The record as it was just before the delete. The upstream's delete answers no body, so selecting this costs one read before the delete.",
-      resolve: (p) => p.node,
     }),
   }),
 });

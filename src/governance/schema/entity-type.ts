@@ -48,9 +48,8 @@ const EntityTypeSettingsRef = builder.objectRef<EntityTypeSettings>('EntityTypeS
       nullable: false,
       description: 'Time spent in each workflow stage is tracked.',
     }),
-    enableAudit: t.boolean({
+    enableAudit: t.exposeBoolean('enableAudit', {
       description: 'Changes to records of this type are audited (null when the platform does not say).',
-      resolve: (s) => s.enableAudit ?? null,
     }),
     assessable: t.exposeBoolean('assessable', {
       nullable: false,

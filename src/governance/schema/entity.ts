@@ -68,10 +68,9 @@ EntityRef.implement({
       description: "The record's entity type.",
       resolve: (e) => e.entityType,
     }),
-    workflowStage: t.field({
+    workflowStage: t.expose('workflowAndStage', {
       type: EntityStageRef,
       description: 'The workflow stage the record is in; null when its type has no workflow.',
-      resolve: (e) => e.workflowAndStage ?? null,
     }),
     attributes: t.field({
       nullable: false,

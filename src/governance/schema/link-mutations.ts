@@ -49,11 +49,10 @@ const DeleteLinkPayload = builder.objectRef<Deleted<LinkInformation>>('DeleteGov
   description: 'The result of deleting a link.',
   fields: (t) => ({
     deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }),
-    node: t.field({
+    node: t.expose('node', {
       type: LinkRef,
       description:
         "The link as it was just before the delete. The upstream's delete answers no link, so selecting this costs one read before the delete.",
-      resolve: (p) => p.node,
     }),
   }),
 });

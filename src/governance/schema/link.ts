@@ -31,10 +31,7 @@ LinkTypeRef.implement({
       nullable: false,
       description: "The link type's name, e.g. `ai-system-composition`.",
     }),
-    nameKey: t.string({
-      description: 'The localisation key of the name.',
-      resolve: (l) => l.nameKey ?? null,
-    }),
+    nameKey: t.exposeString('nameKey', { description: 'The localisation key of the name.' }),
   }),
 });
 
@@ -65,17 +62,12 @@ RelationshipTypeRef.implement({
       nullable: false,
       description: 'The label read from the second end to the first, e.g. `is a component of`.',
     }),
-    descriptionKey: t.string({
-      description: 'The localisation key of the description.',
-      resolve: (r) => r.descriptionKey ?? null,
-    }),
-    forwardLabelKey: t.string({
+    descriptionKey: t.exposeString('descriptionKey', { description: 'The localisation key of the description.' }),
+    forwardLabelKey: t.exposeString('entityType1ToEntityType2EntityLinkNameKey', {
       description: 'The localisation key of the forward label.',
-      resolve: (r) => r.entityType1ToEntityType2EntityLinkNameKey ?? null,
     }),
-    reverseLabelKey: t.string({
+    reverseLabelKey: t.exposeString('entityType2ToEntityType1EntityLinkNameKey', {
       description: 'The localisation key of the reverse label.',
-      resolve: (r) => r.entityType2ToEntityType1EntityLinkNameKey ?? null,
     }),
     createdAt: t.field({
       type: 'DateTime',
@@ -202,10 +194,9 @@ LinkRef.implement({
       nullable: false,
       description: "The uuid of the schema of the link's attributes.",
     }),
-    attributes: t.field({
+    attributes: t.expose('entityLinkDetail', {
       type: 'JSONObject',
       description: "The link's own attributes, as the upstream sends them.",
-      resolve: (l) => l.entityLinkDetail ?? null,
     }),
     createdAt: t.field({
       nullable: false,

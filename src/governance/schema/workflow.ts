@@ -25,13 +25,9 @@ EntityStageRef.implement({
   fields: (t) => ({
     id: t.exposeID('stageId', { nullable: false, description: "The stage's uuid." }),
     name: t.exposeString('stageName', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
-    nameKey: t.string({
-      description: 'The localisation key of the stage name.',
-      resolve: (s) => s.stageNameKey ?? null,
-    }),
-    badgeColor: t.string({
+    nameKey: t.exposeString('stageNameKey', { description: 'The localisation key of the stage name.' }),
+    badgeColor: t.exposeString('badgeColor', {
       description: 'The badge colour the platform shows for the stage, e.g. `New`.',
-      resolve: (s) => s.badgeColor ?? null,
     }),
     workflowId: t.exposeID('id', { nullable: false, description: 'The uuid of the workflow the stage belongs to.' }),
     workflowName: t.exposeString('name', {
@@ -43,10 +39,9 @@ EntityStageRef.implement({
       description:
         "The workflow's type as the platform records it on the stage (a label such as `Vendor` on some tenants); `moveEntityToStage` takes the entity type's `workflowType` instead.",
     }),
-    workflowMode: t.field({
+    workflowMode: t.expose('workflowMode', {
       type: WorkflowMode,
       description: 'Whether the workflow is basic or advanced.',
-      resolve: (s) => s.workflowMode ?? null,
     }),
   }),
 });
@@ -56,37 +51,18 @@ WorkflowStageRef.implement({
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The stage's uuid." }),
     name: t.exposeString('name', { nullable: false, description: "The stage's name." }),
-    nameKey: t.string({
-      description: 'The localisation key of the stage name.',
-      resolve: (s) => s.nameKey ?? null,
-    }),
-    description: t.string({
-      description: 'What the stage means, when the workflow says.',
-      resolve: (s) => s.description ?? null,
-    }),
+    nameKey: t.exposeString('nameKey', { description: 'The localisation key of the stage name.' }),
+    description: t.exposeString('description', { description: 'What the stage means, when the workflow says.' }),
     sequence: t.exposeInt('sequence', {
       nullable: false,
       description: "The stage's position in its workflow, from 1.",
     }),
-    badgeColor: t.string({
-      description: 'The badge colour the platform shows for the stage.',
-      resolve: (s) => s.badgeColor ?? null,
-    }),
-    approvalStage: t.boolean({
-      description: 'Whether entering the stage needs an approval.',
-      resolve: (s) => s.approvalStage ?? null,
-    }),
-    exceptionStage: t.boolean({
-      description: 'Whether the stage is an exception stage.',
-      resolve: (s) => s.exceptionStage ?? null,
-    }),
-    allowDeletion: t.boolean({
-      description: 'Whether records in this stage may be deleted.',
-      resolve: (s) => s.allowDeletion ?? null,
-    }),
-    autoAdvanceOnApproval: t.boolean({
+    badgeColor: t.exposeString('badgeColor', { description: 'The badge colour the platform shows for the stage.' }),
+    approvalStage: t.exposeBoolean('approvalStage', { description: 'Whether entering the stage needs an approval.' }),
+    exceptionStage: t.exposeBoolean('exceptionStage', { description: 'Whether the stage is an exception stage.' }),
+    allowDeletion: t.exposeBoolean('allowDeletion', { description: 'Whether records in this stage may be deleted.' }),
+    autoAdvanceOnApproval: t.exposeBoolean('autoAdvanceOnApproval', {
       description: 'Whether a record moves on by itself once approved.',
-      resolve: (s) => s.autoAdvanceOnApproval ?? null,
     }),
   }),
 });
