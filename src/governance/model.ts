@@ -12,6 +12,7 @@ export type {
   AttributeOptionRequest,
   AttributePredicate,
   AttributeValueRequest,
+  AuditFields,
   BasicEntity,
   EntityInformation,
   EntityTypeInformation,

@@ -4,14 +4,38 @@
  * calendar's trash, as the trash left it). Upstreams whose delete answers no body pay a read for
  * `node`, so resolvers ask `selects(info, 'node')` and read only when a client asked for it.
  */
+import type { ObjectRef } from '@pothos/core';
 import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { Kind } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { builder, type SchemaTypes } from './builder.js';
 import { ErrorCode } from './errors.js';
 
 export interface Deleted<T> {
   deletedId: string;
   node: T | null;
+}
+
+/**
+ * The payload type of a delete of `what` (`a record`, `an event`): `deletedId`, named by `idWord`
+ * (`uuid`, `id`), and `node`, described by `node`.
+ */
+export function deletePayload<T>(
+  name: string,
+  ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, T>,
+  o: { what: string; idWord: string; node: string },
+) {
+  return builder.objectRef<Deleted<T>>(name).implement({
+    description: `The result of deleting ${o.what}.`,
+    fields: (t) => ({
+      deletedId: t.exposeID('deletedId', {
+        nullable: false,
+        description: `The ${o.idWord} of the ${o.what.replace(/^an? /, '')} that was deleted.`,
+      }),
+      // Pothos cannot work out a field's result type for a generic T; `ref` is the record's own type.
+      node: t.field({ type: ref, description: o.node, resolve: (p) => p.node as never }),
+    }),
+  });
 }
 
 /** Whether the field being resolved selects `name` at its top level (through fragments too). */

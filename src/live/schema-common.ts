@@ -1,7 +1,15 @@
 /** GraphQL pieces shared by the two upstreams' subscriptions. */
 import type { ObjectRef } from '@pothos/core';
+import type { UpstreamName } from '../core/errors.js';
+import { requires } from '../graph/auth.js';
 import { builder, type SchemaTypes } from '../graph/builder.js';
+import type { Context } from '../graph/context.js';
 import type { Change } from './changes.js';
+import { fingerprint } from './polling.js';
+import type { LiveScope } from './scope.js';
+import { pollInterval, watchAndListen } from './subscribe.js';
+
+type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 export const ChangeOrigin = builder.enumType('ChangeOrigin', {
   description: 'How the gateway learned of a change.',
@@ -24,18 +32,17 @@ export interface RecordChange<T> {
  * The payload type of a one-record subscription (`entityChanged`, `eventChanged`): the id, how the
  * change was learned, whether the record is gone, and the record under its own field name.
  */
-export function recordChangeType<T>(
-  name: string,
-  o: {
-    /** The record's field, e.g. `entity`. */
-    field: string;
-    ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, T>;
-    /** How the texts name it: `{ a: 'A record', the: 'The record', id: "The record's uuid." }`. */
-    words: { a: string; the: string; id: string };
-    /** Said after "is gone", e.g. ` (trashed or deleted)`. */
-    gone?: string;
-  },
-) {
+interface RecordChangeOptions<T> {
+  /** The record's field, e.g. `entity`. */
+  field: string;
+  ref: ObjectRef<Types, T>;
+  /** How the texts name it: `{ a: 'A record', the: 'The record', id: "The record's uuid." }`. */
+  words: { a: string; the: string; id: string };
+  /** Said after "is gone", e.g. ` (trashed or deleted)`. */
+  gone?: string;
+}
+
+function recordChangeType<T>(name: string, o: RecordChangeOptions<T>) {
   const noun = o.words.the.replace(/^The /, 'the ');
   return builder.objectRef<RecordChange<T>>(name).implement({
     description: `${o.words.a} changed; \`${o.field}\` is it as the subscriber's credential reads it now.`,
@@ -60,4 +67,66 @@ export function recordChangeType<T>(
       }),
     }),
   });
+}
+
+const MISSING = 'missing';
+
+/**
+ * A one-record subscription (`entityChanged(id)`, `eventChanged(id)`): the record each time it
+ * changes, through the gateway (any replica, on the change bus) or upstream, as a poller with the
+ * subscriber's credential finds at the lowest priority. The bus carries ids only: each push re-reads
+ * the record with the subscriber's credential.
+ */
+export function recordSubscription<T>(
+  field: string,
+  type: string,
+  o: RecordChangeOptions<T> & {
+    permission: Parameters<typeof requires>[0];
+    upstream: UpstreamName;
+    /** The `id` argument's check. */
+    id: (arg: string | number) => string;
+    /** What polling watches: `<resource>:<id>`, read past the cache (null when gone). */
+    resource: string;
+    poll: (live: LiveScope, id: string) => Promise<object | null>;
+    /** Polling found a change: forget what the cache holds of the record, and publish the change. */
+    changed: (live: LiveScope, change: Change) => void;
+    listen: (live: LiveScope, id: string) => AsyncIterable<Change>;
+    /**
+     * The record for one push. The subscription's own scope resolves the nested fields and lives as
+     * long as it: `read` forgets what it read for the last push, and reads past the cache (a change made
+     * upstream, or on another replica, may not have reached it yet).
+     */
+    read: (ctx: Context, id: string) => Promise<T | null>;
+  },
+) {
+  builder.subscriptionField(field, (t) =>
+    t.field({
+      ...requires(o.permission),
+      type: recordChangeType(type, o),
+      description: `Sends ${o.words.the.replace(/^The /, 'the ')} each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.`,
+      args: {
+        id: t.arg.id({ required: true, description: o.words.id }),
+        pollIntervalSeconds: t.arg.int({ description: POLL_ARG_HELP }),
+      },
+      subscribe: (_root, args, { live }) => {
+        const id = o.id(args.id);
+        const watch = {
+          upstream: o.upstream,
+          identity: live.identity[o.upstream],
+          resource: `${o.resource}:${id}`,
+          intervalMs: pollInterval(live, args.pollIntervalSeconds),
+          read: async () => {
+            const record = await o.poll(live, id);
+            return record ? fingerprint(record) : MISSING;
+          },
+          changed: (current: string) => o.changed(live, { id, origin: 'poll', deleted: current === MISSING }),
+        };
+        return watchAndListen(live, watch, [o.listen(live, id)]);
+      },
+      resolve: async (change: Change, _args, ctx) => ({
+        change,
+        record: change.deleted ? null : await o.read(ctx, change.id),
+      }),
+    }),
+  );
 }

@@ -40,11 +40,10 @@ ImageRef.implement({
     width: t.exposeInt('width', { description: 'The full-size width in pixels, when known.' }),
     height: t.exposeInt('height', { description: 'The full-size height in pixels, when known.' }),
     extension: t.exposeString('extension', { description: 'The file extension, e.g. `jpg`, when known.' }),
-    sizes: t.field({
+    sizes: t.expose('sizes', {
       nullable: false,
       type: [ImageSizeRef],
       description: 'The generated sizes of the image.',
-      resolve: (i) => i.sizes,
     }),
   }),
 });

@@ -5,8 +5,9 @@
  * nothing. The record fields clients read on the old payloads (`id`, and `status` of trashed posts)
  * stay, deprecated, until those clients move to `deletedId` and `node`.
  */
-import { builder } from '../../graph/builder.js';
-import type { Deleted } from '../../graph/delete-payload.js';
+import type { ObjectRef } from '@pothos/core';
+import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { deletePayload, type Deleted } from '../../graph/delete-payload.js';
 import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from '../model.js';
 import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
 
@@ -14,41 +15,30 @@ const MOVE = 'Read `deletedId` (or `node { … }`): every delete in the graph an
 
 function payload<T extends { id: number | string; status?: string | null }>(
   name: string,
-  ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof CategoryRef,
+  ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, T>,
   what: string,
   trash: boolean,
 ) {
-  return builder.objectRef<Deleted<T>>(name).implement({
-    description: `The result of deleting ${what}.`,
-    fields: (t) => ({
-      deletedId: t.exposeID('deletedId', {
-        nullable: false,
-        description: `The id of the ${what.replace(/^an? /, '')} that was deleted.`,
-      }),
-      node: t.field({
-        type: ref as typeof EventRef,
-        description: trash
-          ? `The ${what.replace(/^an? /, '')} as the trash left it (\`postStatus\` TRASH).`
-          : `The ${what.replace(/^an? /, '')} as it was.`,
-        resolve: (p) => p.node as unknown as CalendarEvent,
-      }),
-      id: t.id({
-        nullable: false,
-        description: 'The id of the deleted record (the same as `deletedId`).',
-        deprecationReason: MOVE,
-        resolve: (p) => p.deletedId,
-      }),
-      ...(trash
-        ? {
-            status: t.string({
-              description: "The record's post status after the delete, `trash`.",
-              deprecationReason: MOVE,
-              resolve: (p) => p.node?.status ?? null,
-            }),
-          }
-        : {}),
+  const noun = what.replace(/^an? /, '');
+  const node = trash ? `The ${noun} as the trash left it (\`postStatus\` TRASH).` : `The ${noun} as it was.`;
+  const type = deletePayload(name, ref, { what, idWord: 'id', node });
+  builder.objectFields(type, (t) => ({
+    id: t.exposeID('deletedId', {
+      nullable: false,
+      description: 'The id of the deleted record (the same as `deletedId`).',
+      deprecationReason: MOVE,
     }),
-  });
+    ...(trash
+      ? {
+          status: t.string({
+            description: "The record's post status after the delete, `trash`.",
+            deprecationReason: MOVE,
+            resolve: (p) => p.node?.status ?? null,
+          }),
+        }
+      : {}),
+  }));
+  return type;
 }
 
 export const DeleteEventPayload = payload<CalendarEvent>('DeleteEventPayload', EventRef, 'an event', true);

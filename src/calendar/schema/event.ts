@@ -55,31 +55,27 @@ EventRef.implement({
       nullable: false,
       description: 'The title as plain text (HTML entities decoded).',
     }),
-    description: t.field({
+    description: t.expose('description', {
       nullable: false,
       type: HTMLScalar,
       description: 'The description as HTML; empty when there is none.',
-      resolve: (e) => e.description,
     }),
-    excerpt: t.field({
+    excerpt: t.expose('excerpt', {
       nullable: false,
       type: HTMLScalar,
       description: 'The excerpt as HTML; empty when there is none.',
-      resolve: (e) => e.excerpt,
     }),
     slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the event.' }),
     url: t.exposeString('url', { nullable: false, description: 'The public web page of the event.' }),
-    startDate: t.field({
+    startDate: t.expose('startDate', {
       nullable: false,
       type: 'DateTime',
       description: 'When the event starts: its local wall time with the offset of its time zone.',
-      resolve: (e) => e.startDate,
     }),
-    endDate: t.field({
+    endDate: t.expose('endDate', {
       nullable: false,
       type: 'DateTime',
       description: 'When the event ends: its local wall time with the offset of its time zone.',
-      resolve: (e) => e.endDate,
     }),
     allDay: t.exposeBoolean('allDay', {
       description: 'Whether the event lasts whole days; null when hidden by a password.',
@@ -93,11 +89,10 @@ EventRef.implement({
     cost: t.exposeString('cost', {
       description: 'The cost as the site displays it, e.g. `$5 – $20` or `Free`; null when there is none.',
     }),
-    costDetails: t.field({
+    costDetails: t.expose('costDetails', {
       nullable: false,
       type: CostDetailsRef,
       description: 'The cost as numbers with its currency.',
-      resolve: (e) => e.costDetails,
     }),
     website: t.exposeString('website', {
       description: "The event's website (the upstream falls back to the event page), when there is one.",
@@ -119,30 +114,26 @@ EventRef.implement({
       description: 'The venue of the event (the first, when there are several), or null.',
       resolve: (e) => e.venues[0] ?? null,
     }),
-    venues: t.field({
+    venues: t.expose('venues', {
       nullable: false,
       type: [VenueRef],
       description: 'All venues of the event; usually one or none.',
-      resolve: (e) => e.venues,
     }),
-    organizers: t.field({
+    organizers: t.expose('organizers', {
       nullable: false,
       type: [OrganizerRef],
       description: 'The organizers of the event.',
-      resolve: (e) => e.organizers,
     }),
-    categories: t.field({
+    categories: t.expose('categories', {
       nullable: false,
       type: [CategoryRef],
       description: 'The event categories the event is in.',
-      resolve: (e) => e.categories,
     }),
     tags: t.field({ nullable: false, type: [TagRef], description: 'The tags of the event.', resolve: (e) => e.tags }),
-    customFields: t.field({
+    customFields: t.expose('customFields', {
       nullable: false,
       type: [CustomFieldRef],
       description: 'Additional fields of the event; empty when there are none.',
-      resolve: (e) => e.customFields,
     }),
     publishedAt: t.expose('publishedAt', {
       type: 'DateTime',

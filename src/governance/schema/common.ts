@@ -2,9 +2,40 @@
  * Small shared governance types: users in audit fields, attribute values, search filters.
  */
 import { badInput } from '../../graph/errors.js';
-import { builder } from '../../graph/builder.js';
-import type { AttributePredicate } from '../model.js';
+import type { ObjectRef } from '@pothos/core';
+import { builder, type SchemaTypes } from '../../graph/builder.js';
+import type { AttributePredicate, AuditFields } from '../model.js';
 import { AttributeValueRef, EntityAttributeRef, UserRef } from './refs.js';
+
+type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
+
+/** `createdAt`, `updatedAt`, `createdBy` and `lastModifiedBy` of a record the platform audits, e.g. `the link`. */
+export function auditFields(ref: ObjectRef<Types, { auditFields: AuditFields }>, the: string) {
+  builder.objectFields(ref, (t) => ({
+    createdAt: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: `When ${the} was created.`,
+      resolve: (r) => r.auditFields.createdDate,
+    }),
+    updatedAt: t.field({
+      nullable: false,
+      type: 'DateTime',
+      description: `When ${the} was last changed.`,
+      resolve: (r) => r.auditFields.lastUpdatedDate,
+    }),
+    createdBy: t.field({
+      type: UserRef,
+      description: `Who created ${the}.`,
+      resolve: (r) => r.auditFields.createdBy ?? null,
+    }),
+    lastModifiedBy: t.field({
+      type: UserRef,
+      description: `Who last changed ${the}.`,
+      resolve: (r) => r.auditFields.lastModifiedBy ?? null,
+    }),
+  }));
+}
 
 UserRef.implement({
   description: 'A user of the governance platform, as recorded in audit fields.',
@@ -55,17 +86,15 @@ EntityAttributeRef.implement({
       nullable: false,
       description: "The attribute's field name, e.g. `description` or `type`.",
     }),
-    group: t.field({
+    group: t.expose('group', {
       nullable: false,
       type: AttributeGroup,
       description: 'Whether the attribute is seeded text, a seeded option attribute or a custom one.',
-      resolve: (a) => a.group,
     }),
-    values: t.field({
+    values: t.expose('values', {
       nullable: false,
       type: [AttributeValueRef],
       description: "The attribute's values, in the upstream's order; empty when it has none.",
-      resolve: (a) => a.values,
     }),
   }),
 });

@@ -62,17 +62,15 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
       description: 'The label read from the first end to the second, e.g. `is composed of`.',
     }),
     reverseLabel: t.exposeString('reverseLabel', { description: 'The label read from the second end to the first.' }),
-    ends: t.field({
+    ends: t.expose('ends', {
       type: [RelationshipEnds],
       nullable: false,
       description: 'The pairs of entity types it may link.',
-      resolve: (r) => r.ends,
     }),
-    sources: t.field({
+    sources: t.expose('sources', {
       type: [DiscoverySource],
       nullable: false,
       description: 'Where the gateway learned of it.',
-      resolve: (r) => r.sources,
     }),
   }),
 });
@@ -83,11 +81,10 @@ const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implem
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     id: t.id({ description: "The stage's uuid, once seen.", resolve: (s) => s.id }),
     sequence: t.exposeInt('sequence', { description: "The stage's position in the workflow, from 1, when known." }),
-    sources: t.field({
+    sources: t.expose('sources', {
       type: [DiscoverySource],
       nullable: false,
       description: 'Where the gateway learned of it.',
-      resolve: (s) => s.sources,
     }),
   }),
 });
@@ -95,11 +92,10 @@ const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implem
 const WorkflowRef = builder.objectRef<{ stages: KnownStage[] }>('EntityTypeWorkflow').implement({
   description: `The workflow of an entity type, for pickers. ${SOURCES}`,
   fields: (t) => ({
-    stages: t.field({
+    stages: t.expose('stages', {
       type: [KnownStageRef],
       nullable: false,
       description: 'The known stages, in workflow order where known, then by name.',
-      resolve: (w) => w.stages,
     }),
   }),
 });
@@ -112,11 +108,10 @@ const KnownOptionRef = builder.objectRef<KnownOption>('KnownAttributeOption').im
       description: "The option's uuid (what a filter or an attribute value takes), once configured or seen.",
     }),
     optionKey: t.exposeString('optionKey', { description: 'The localisation key of the option, when seen.' }),
-    sources: t.field({
+    sources: t.expose('sources', {
       type: [DiscoverySource],
       nullable: false,
       description: 'Where the gateway learned of it.',
-      resolve: (o) => o.sources,
     }),
   }),
 });
@@ -127,11 +122,10 @@ const SelectAttributeRef = builder
     description: `A select attribute of an entity type with its options. ${SOURCES}`,
     fields: (t) => ({
       name: t.exposeString('name', { nullable: false, description: "The attribute's field name, e.g. `type`." }),
-      options: t.field({
+      options: t.expose('options', {
         type: [KnownOptionRef],
         nullable: false,
         description: 'The known options, by label.',
-        resolve: (a) => a.options,
       }),
     }),
   });

@@ -4,10 +4,10 @@
  * the relationship from that side and `counterpart` is the other end.
  */
 import { builder } from '../../graph/builder.js';
-import { listKeyOf } from '../../graph/paging.js';
+import type { PageRequest } from '../client.js';
 import { kindOf } from './kind.js';
 import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
-import { checkPaging, connectionTypes, governanceConnection, searchArg } from './validate.js';
+import { connectionTypes, governanceList, searchArg } from './validate.js';
 
 const LinkOrder = builder.enumType('EntityLinkOrder', {
   description: "The order of an entity's links.",
@@ -105,31 +105,21 @@ builder.objectField(EntityRef, 'links', (t) =>
         search: t.arg.string({ description: 'Full-text search over the linked records (at most 500 characters).' }),
         orderBy: t.arg({ type: LinkOrder, defaultValue: 'id,desc', description: 'The order of the links.' }),
       },
-      resolve: (entity, args, ctx) => {
-        const scope = ctx.governance;
-        const listKey = listKeyOf(`links:${entity.id}`, { ...args });
-        checkPaging(scope, args, listKey);
+      resolve: (entity, args, { governance: scope }) => {
         const typeName = kindOf(entity.entityType?.name);
         const criteria = { fullText: searchArg(args.search) ?? '' };
-        return governanceConnection(
-          scope,
-          args,
-          listKey,
-          async (page, size, kind) => {
-            if (!typeName) return { items: [], total: 0 };
-            const res = await scope.loaders.linksPage.load({
-              typeName,
-              entityId: entity.id,
-              criteria,
-              page: { page, size, sort: args.orderBy ?? 'id,desc', kind },
-            });
-            return {
-              items: (res?.content ?? []).map((item) => ({ item, parentId: entity.id })),
-              total: res?.totalElements ?? 0,
-            };
-          },
-          10,
-        );
+        const page = async (page: PageRequest) => {
+          if (!typeName) return null;
+          const sort = args.orderBy ?? 'id,desc';
+          const res = await scope.loaders.linksPage.load({
+            typeName,
+            entityId: entity.id,
+            criteria,
+            page: { ...page, sort },
+          });
+          return res && { ...res, content: res.content.map((item) => ({ item, parentId: entity.id })) };
+        };
+        return governanceList(scope, `links:${entity.id}`, args, page, 10);
       },
     },
     ...connectionTypes('EntityLink', "A page of an entity's links.", 'A link in a page, with its cursor.'),

@@ -10,7 +10,7 @@ import { versionConflict } from '../../core/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { entityVersion } from '../versions.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
-import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
+import { deletePayload, notFound, selects } from '../../graph/delete-payload.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { Context } from '../../graph/context.js';
 import type { AttributeValueRequest, EntityInformation } from '../model.js';
@@ -81,16 +81,10 @@ const UpdateEntityInput = builder.inputType('UpdateEntityInput', {
   }),
 });
 
-const DeleteEntityPayload = builder.objectRef<Deleted<EntityInformation>>('DeleteEntityPayload').implement({
-  description: 'The result of deleting a record.',
-  fields: (t) => ({
-    deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the record that was deleted.' }),
-    node: t.expose('node', {
-      type: EntityRef,
-      description:
-        "The record as it was just before the delete. The upstream's delete answers no body, so selecting this costs one read before the delete.",
-    }),
-  }),
+const DeleteEntityPayload = deletePayload('DeleteEntityPayload', EntityRef, {
+  what: 'a record',
+  idWord: 'uuid',
+  node: "The record as it was just before the delete. The upstream's delete answers no body, so selecting this costs one read before the delete.",
 });
 
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {

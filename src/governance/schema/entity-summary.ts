@@ -4,11 +4,10 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { listKeyOf } from '../../graph/paging.js';
 import { NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
-import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
   description:
@@ -38,11 +37,10 @@ EntitySummaryRef.implement({
       description: "The record's AI governance kind.",
       resolve: (e) => kindOf(e.entityType?.name),
     }),
-    type: t.field({
+    type: t.expose('entityType', {
       nullable: false,
       type: EntityTypeRef,
       description: "The record's entity type.",
-      resolve: (e) => e.entityType,
     }),
     organizationId: t.exposeID('orgGroupId', {
       nullable: false,
@@ -81,25 +79,16 @@ builder.queryField('entitySummaries', (t) =>
         }),
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
-      resolve: (_root, args, ctx) => {
-        const scope = ctx.governance;
-        const listKey = listKeyOf('entitySummaries', { ...args });
+      resolve: (_root, args, { governance: scope }) => {
         const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
-        checkPaging(scope, args, listKey);
         const request = {
           criteria: { fullText: searchArg(args.search), filters: toPredicates(args.filters) },
           ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
           ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
         };
-        return governanceConnection(scope, args, listKey, async (page, size, kind) => {
-          const res = await scope.client.searchEntitySummaries(request, {
-            page,
-            size,
-            sort: args.orderBy ?? 'name,asc',
-            kind,
-          });
-          return { items: res.content, total: res.totalElements };
-        });
+        return governanceList(scope, 'entitySummaries', args, (page) =>
+          scope.client.searchEntitySummaries(request, { ...page, sort: args.orderBy ?? 'name,asc' }),
+        );
       },
     },
     ...connectionTypes('EntitySummary', 'A page of record summaries.', 'A record summary in a page, with its cursor.'),

@@ -7,12 +7,11 @@ import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import { UpstreamError } from '../../core/errors.js';
-import { listKeyOf } from '../../graph/paging.js';
 import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } from '../model.js';
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';
-import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
 
 type Shape = EntityTypeReference | EntityTypeInformation;
 
@@ -39,47 +38,25 @@ function fromReference<K extends keyof EntityTypeReference & keyof EntityTypeInf
 
 const EntityTypeSettingsRef = builder.objectRef<EntityTypeSettings>('EntityTypeSettings').implement({
   description: 'Which features are switched on for records of an entity type.',
-  fields: (t) => ({
-    enableWorkflow: t.exposeBoolean('enableWorkflow', {
-      nullable: false,
-      description: 'Records of this type move through a workflow of stages.',
-    }),
-    enableWorkflowStageTracking: t.exposeBoolean('enableWorkflowStageTracking', {
-      nullable: false,
-      description: 'Time spent in each workflow stage is tracked.',
-    }),
-    enableAudit: t.exposeBoolean('enableAudit', {
-      description: 'Changes to records of this type are audited (null when the platform does not say).',
-    }),
-    assessable: t.exposeBoolean('assessable', {
-      nullable: false,
-      description: 'Records of this type can be assessed.',
-    }),
-    enableTask: t.exposeBoolean('enableTask', {
-      nullable: false,
-      description: 'Tasks can be attached to records of this type.',
-    }),
-    enableRisk: t.exposeBoolean('enableRisk', {
-      nullable: false,
-      description: 'Risks can be attached to records of this type.',
-    }),
-    enableDocument: t.exposeBoolean('enableDocument', {
-      nullable: false,
-      description: 'Documents can be attached to records of this type.',
-    }),
-    enableControl: t.exposeBoolean('enableControl', {
-      nullable: false,
-      description: 'Controls can be attached to records of this type.',
-    }),
-    enableWebForm: t.exposeBoolean('enableWebForm', {
-      nullable: false,
-      description: 'Records of this type can be created through a web form.',
-    }),
-    enableComment: t.exposeBoolean('enableComment', {
-      nullable: false,
-      description: 'Records of this type can be commented on.',
-    }),
-  }),
+  fields: (t) => {
+    /** A switch the platform always sends. */
+    const on = (name: Exclude<keyof EntityTypeSettings, 'enableAudit'>, description: string) =>
+      t.exposeBoolean(name, { nullable: false, description });
+    return {
+      enableWorkflow: on('enableWorkflow', 'Records of this type move through a workflow of stages.'),
+      enableWorkflowStageTracking: on('enableWorkflowStageTracking', 'Time spent in each workflow stage is tracked.'),
+      enableAudit: t.exposeBoolean('enableAudit', {
+        description: 'Changes to records of this type are audited (null when the platform does not say).',
+      }),
+      assessable: on('assessable', 'Records of this type can be assessed.'),
+      enableTask: on('enableTask', 'Tasks can be attached to records of this type.'),
+      enableRisk: on('enableRisk', 'Risks can be attached to records of this type.'),
+      enableDocument: on('enableDocument', 'Documents can be attached to records of this type.'),
+      enableControl: on('enableControl', 'Controls can be attached to records of this type.'),
+      enableWebForm: on('enableWebForm', 'Records of this type can be created through a web form.'),
+      enableComment: on('enableComment', 'Records of this type can be commented on.'),
+    };
+  },
 });
 
 EntityTypeRef.implement({
@@ -176,10 +153,7 @@ builder.queryFields((t) => ({
         seeded: t.arg.boolean({ description: 'Only built-in types (true) or tenant-added ones (false).' }),
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
-      resolve: (_root, args, ctx) => {
-        const scope = ctx.governance;
-        const listKey = listKeyOf('entityTypes', { ...args });
-        checkPaging(scope, args, listKey);
+      resolve: (_root, args, { governance: scope }) => {
         const filters = [
           args.moduleScope != null
             ? { field: 'moduleScopes.module', operator: 'EQUAL_TO' as const, value: [args.moduleScope] }
@@ -188,15 +162,9 @@ builder.queryFields((t) => ({
           args.seeded != null ? { field: 'seeded', operator: 'EQUAL_TO' as const, value: [args.seeded] } : null,
         ].filter((f) => f !== null);
         const criteria = { fullText: searchArg(args.search), ...(filters.length ? { filters } : {}) };
-        return governanceConnection(scope, args, listKey, async (page, size, kind) => {
-          const res = await scope.client.searchEntityTypes(criteria, {
-            page,
-            size,
-            sort: args.orderBy ?? 'name,asc',
-            kind,
-          });
-          return { items: res.content, total: res.totalElements };
-        });
+        return governanceList(scope, 'entityTypes', args, (page) =>
+          scope.client.searchEntityTypes(criteria, { ...page, sort: args.orderBy ?? 'name,asc' }),
+        );
       },
     },
     ...connectionTypes('EntityType', 'A page of entity types.', 'An entity type in a page, with its cursor.'),

@@ -7,19 +7,11 @@ import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
-import { listKeyOf } from '../../graph/paging.js';
 import type { EntityInformation } from '../model.js';
-import { NameOrder, RecordFilter, toPredicates } from './common.js';
+import { auditFields, NameOrder, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
-import {
-  EntityAttributeRef,
-  EntityRef,
-  EntityStageRef,
-  EntityTypeRef,
-  UserRef,
-  type EntityAttributeShape,
-} from './refs.js';
-import { checkPaging, connectionTypes, governanceConnection, searchArg, uuidArg } from './validate.js';
+import { EntityAttributeRef, EntityRef, EntityStageRef, EntityTypeRef, type EntityAttributeShape } from './refs.js';
+import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
@@ -62,11 +54,10 @@ EntityRef.implement({
       nullable: false,
       description: "The uuid of the schema that defines the record's attributes.",
     }),
-    type: t.field({
+    type: t.expose('entityType', {
       nullable: false,
       type: EntityTypeRef,
       description: "The record's entity type.",
-      resolve: (e) => e.entityType,
     }),
     workflowStage: t.expose('workflowAndStage', {
       type: EntityStageRef,
@@ -84,30 +75,10 @@ EntityRef.implement({
       args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
     }),
-    createdAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: 'When the record was created.',
-      resolve: (e) => e.auditFields.createdDate,
-    }),
-    updatedAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: 'When the record was last changed.',
-      resolve: (e) => e.auditFields.lastUpdatedDate,
-    }),
-    createdBy: t.field({
-      type: UserRef,
-      description: 'Who created the record.',
-      resolve: (e) => e.auditFields.createdBy ?? null,
-    }),
-    lastModifiedBy: t.field({
-      type: UserRef,
-      description: 'Who last changed the record.',
-      resolve: (e) => e.auditFields.lastModifiedBy ?? null,
-    }),
   }),
 });
+
+auditFields(EntityRef, 'the record');
 
 builder.queryFields((t) => ({
   entity: t.field({
@@ -131,20 +102,15 @@ builder.queryFields((t) => ({
         }),
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
-      resolve: (_root, args, ctx) => {
-        const scope = ctx.governance;
-        const listKey = listKeyOf('entities', { ...args });
-        checkPaging(scope, args, listKey);
+      resolve: (_root, args, { governance: scope }) => {
         const criteria = { fullText: searchArg(args.search), filters: toPredicates(args.filters) };
-        return governanceConnection(scope, args, listKey, async (page, size, kind) => {
+        return governanceList(scope, 'entities', args, async (page) => {
           const res = await scope.client.searchEntities(args.kind ?? undefined, criteria, {
-            page,
-            size,
+            ...page,
             sort: args.orderBy ?? 'name,asc',
-            kind,
           });
           scope.loaders.primeEntities(res.content);
-          return { items: res.content, total: res.totalElements };
+          return res;
         });
       },
     },

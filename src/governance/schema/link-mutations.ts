@@ -7,9 +7,9 @@ import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
-import { notFound, selects, type Deleted } from '../../graph/delete-payload.js';
+import { deletePayload, notFound, selects } from '../../graph/delete-payload.js';
 import type { Context } from '../../graph/context.js';
-import type { LinkInformation, LinkRequestEnd } from '../model.js';
+import type { LinkRequestEnd } from '../model.js';
 import { nameList } from './discovery.js';
 import { EntityKind } from './kind.js';
 import { LinkRef } from './refs.js';
@@ -45,16 +45,10 @@ const CreateLinkInput = builder.inputType('CreateGovernanceLinkInput', {
   }),
 });
 
-const DeleteLinkPayload = builder.objectRef<Deleted<LinkInformation>>('DeleteGovernanceLinkPayload').implement({
-  description: 'The result of deleting a link.',
-  fields: (t) => ({
-    deletedId: t.exposeID('deletedId', { nullable: false, description: 'The uuid of the link that was deleted.' }),
-    node: t.expose('node', {
-      type: LinkRef,
-      description:
-        "The link as it was just before the delete. The upstream's delete answers no link, so selecting this costs one read before the delete.",
-    }),
-  }),
+const DeleteLinkPayload = deletePayload('DeleteGovernanceLinkPayload', LinkRef, {
+  what: 'a link',
+  idWord: 'uuid',
+  node: "The link as it was just before the delete. The upstream's delete answers no link, so selecting this costs one read before the delete.",
 });
 
 type EndArg = { id: string | number; kind?: string | null; typeName?: string | null };

@@ -7,6 +7,7 @@ import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import type { LinkEndpoint } from '../model.js';
+import { auditFields } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import {
   EntityAttributeRef,
@@ -16,7 +17,6 @@ import {
   LinkRef,
   LinkTypeRef,
   RelationshipTypeRef,
-  UserRef,
 } from './refs.js';
 import { uuidArg } from './validate.js';
 
@@ -118,11 +118,10 @@ LinkEndRef.implement({
       description: "A human name of the record's entity type, e.g. `AI System` or `Vendor`.",
       resolve: (e) => typeDisplayName(e.entityType.name),
     }),
-    type: t.field({
+    type: t.expose('entityType', {
       nullable: false,
       type: EntityTypeRef,
       description: "The record's entity type.",
-      resolve: (e) => e.entityType,
     }),
     kind: t.field({
       type: EntityKind,
@@ -154,11 +153,10 @@ LinkRef.implement({
   description: 'A link between two records, of a given link type.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The link's uuid." }),
-    linkType: t.field({
+    linkType: t.expose('linkType', {
       nullable: false,
       type: LinkTypeRef,
       description: "The link's type.",
-      resolve: (l) => l.linkType,
     }),
     forwardLabel: t.string({
       nullable: false,
@@ -178,17 +176,15 @@ LinkRef.implement({
       description: 'The localisation key of the reverse label.',
       resolve: (l) => l.linkTypeLabel.entityType2ToEntityType1EntityLinkNameKey ?? null,
     }),
-    entity1: t.field({
+    entity1: t.expose('entity1', {
       nullable: false,
       type: LinkEndRef,
       description: 'The first end of the link.',
-      resolve: (l) => l.entity1,
     }),
-    entity2: t.field({
+    entity2: t.expose('entity2', {
       nullable: false,
       type: LinkEndRef,
       description: 'The second end of the link.',
-      resolve: (l) => l.entity2,
     }),
     schemaId: t.exposeID('schemaId', {
       nullable: false,
@@ -198,30 +194,10 @@ LinkRef.implement({
       type: 'JSONObject',
       description: "The link's own attributes, as the upstream sends them.",
     }),
-    createdAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: 'When the link was created.',
-      resolve: (l) => l.auditFields.createdDate,
-    }),
-    updatedAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: 'When the link was last changed.',
-      resolve: (l) => l.auditFields.lastUpdatedDate,
-    }),
-    createdBy: t.field({
-      type: UserRef,
-      description: 'Who created the link.',
-      resolve: (l) => l.auditFields.createdBy ?? null,
-    }),
-    lastModifiedBy: t.field({
-      type: UserRef,
-      description: 'Who last changed the link.',
-      resolve: (l) => l.auditFields.lastModifiedBy ?? null,
-    }),
   }),
 });
+
+auditFields(LinkRef, 'the link');
 
 builder.queryField('link', (t) =>
   t.field({

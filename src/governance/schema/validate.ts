@@ -3,15 +3,15 @@
  * first upstream call, so a bad argument costs the account nothing.
  */
 import {
+  listKeyOf,
   resolveOffsetConnection,
   validateConnectionArgs,
   type ConnectionArgs,
   type Connection,
-  type FetchedPage,
 } from '../../graph/paging.js';
-import type { PageKind } from '../../core/upstream-pipeline.js';
 import { badInput } from '../../graph/errors.js';
 import { INPUT_LIMITS } from '../../graph/input-limits.js';
+import type { PageRequest } from '../client.js';
 import type { GovernanceScope } from '../service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,10 +40,6 @@ export function searchArg(value: string | null | undefined, argument = 'search')
 /** The upstream's page size cap on every paged governance operation. */
 const UPSTREAM_MAX_PAGE = 50;
 
-export function checkPaging(scope: GovernanceScope, args: ConnectionArgs, listKey: string): void {
-  validateConnectionArgs(args, scope.maxPageSize, listKey);
-}
-
 /** The names and descriptions of a governance list's connection and edge types (the SDL documents them). */
 export function connectionTypes(name: string, page: string, edge: string) {
   return [
@@ -56,13 +52,19 @@ export function connectionTypes(name: string, page: string, edge: string) {
   ] as const;
 }
 
-export function governanceConnection<T>(
+/**
+ * A governance list as a Relay connection, keyed by `field` and its arguments: the paging arguments
+ * are checked first, then the pages it needs are fetched (a missing page is an empty list).
+ */
+export function governanceList<T>(
   scope: GovernanceScope,
+  field: string,
   args: ConnectionArgs,
-  listKey: string,
-  fetchPage: (page: number, size: number, kind: PageKind) => Promise<FetchedPage<T>>,
+  fetch: (page: PageRequest) => Promise<{ content: T[]; totalElements: number } | null>,
   defaultPageSize = 20,
 ): Promise<Connection<T>> {
+  const listKey = listKeyOf(field, { ...args });
+  validateConnectionArgs(args, scope.maxPageSize, listKey);
   return resolveOffsetConnection({
     args,
     listKey,
@@ -70,6 +72,9 @@ export function governanceConnection<T>(
     upstreamMaxSize: UPSTREAM_MAX_PAGE,
     firstPageIndex: 0,
     defaultPageSize,
-    fetchPage,
+    fetchPage: async (page, size, kind) => {
+      const res = await fetch({ page, size, kind });
+      return { items: res?.content ?? [], total: res?.totalElements ?? 0 };
+    },
   });
 }
