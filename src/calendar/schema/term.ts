@@ -68,126 +68,127 @@ export function termOrder(
   return { orderBy: field, order: direction ?? order ?? undefined };
 }
 
-const termFields = (wireKey: 'categories' | 'tags') =>
-  builder.args((t) => ({
-    search: t.string({ description: `Only ${wireKey} with this text in their name or slug.` }),
-    include: t.idList({ description: `Only the ${wireKey} with these ids.` }),
-    exclude: t.idList({ description: `Leaves out the ${wireKey} with these ids.` }),
-    orderBy: t.field({
-      type: TermOrderBy,
-      description: 'The order of the list, e.g. `NAME_DESC`; by name, ascending, when left out.',
-    }),
-    order: t.field({
-      type: TermOrder,
-      description: 'The direction of the order.',
-      deprecationReason: 'Use a FIELD_DIRECTION value of `orderBy`, e.g. `NAME_DESC`.',
-    }),
-    hideEmpty: t.boolean({
-      description: `Leaves out ${wireKey} without events; true unless set to false, as upstream.`,
-    }),
-    eventId: t.id({ description: `Only the ${wireKey} of this event.` }),
-    slug: t.string({ description: `Only the ${wireKey} with this slug.` }),
-  }));
+/** What categories and tags differ in: their names, how their counts read, and their types' own fields. */
+interface TermKind {
+  noun: 'category' | 'tag';
+  plural: 'categories' | 'tags';
+  ref: typeof CategoryRef;
+  connection: typeof CategoryConnection;
+  description: string;
+  count: string;
+  /** How its events relate to it, e.g. `in this category`. */
+  where: string;
+}
 
-CategoryRef.implement({
-  description: 'An event category; categories nest.',
-  fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the category.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The category name as plain text.' }),
-    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
-    slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the category.' }),
-    description: t.exposeString('description', {
-      nullable: false,
-      description: 'The description; empty when there is none.',
+/** A term type (category or tag) with its events, `category(id)` and `categories(…)` (or the tag's). */
+function termType({ noun, plural, ref, connection, ...o }: TermKind) {
+  ref.implement({
+    description: o.description,
+    fields: (t) => ({
+      id: t.exposeID('id', { nullable: false, description: `The WordPress term id of the ${noun}.` }),
+      name: t.exposeString('name', { nullable: false, description: `The ${noun} name as plain text.` }),
+      version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
+      slug: t.exposeString('slug', { nullable: false, description: `The URL slug of the ${noun}.` }),
+      description: t.exposeString('description', {
+        nullable: false,
+        description: 'The description; empty when there is none.',
+      }),
+      count: t.exposeInt('count', { nullable: false, description: o.count }),
+      url: t.exposeString('url', {
+        description: `The public archive page of the ${noun}, when the upstream sends it.`,
+      }),
     }),
-    count: t.exposeInt('count', { nullable: false, description: 'How many events are in the category.' }),
-    url: t.exposeString('url', { description: 'The public archive page of the category, when the upstream sends it.' }),
-    parent: t.field({
-      type: CategoryRef,
-      description: 'The parent category, or null for a top-level category.',
-      resolve: (c, _args, { calendar }) => (c.parentId ? calendar.loaders.category.load(c.parentId) : null),
+  });
+  recordEventsField(ref, noun, o.where);
+  builder.queryFields((t) => ({
+    [noun]: t.field({
+      ...requires('calendar:read'),
+      type: ref,
+      description: `One event ${noun} by id; null when there is no such ${noun}.`,
+      args: { id: t.arg.id({ required: true, description: `The ${noun}'s WordPress term id.` }) },
+      resolve: (_root, args, { calendar }) => calendar.loaders[noun].load(recordId(args.id, 'id')),
     }),
-    children: t.connection(
+    [plural]: t.connection(
       {
-        type: CategoryRef,
-        description: 'The direct subcategories, including those without events.',
-        resolve: (c, args, { calendar }) => {
-          const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
-          return pagedConnection(
-            calendar,
-            args,
-            listKeyOf(`category:${c.id}:children`, query),
-            calendar.loaders.categories,
-            query,
-          );
+        ...requires('calendar:read'),
+        type: ref,
+        description: `Event ${plural}, filtered.`,
+        args: {
+          search: t.arg.string({ description: `Only ${plural} with this text in their name or slug.` }),
+          include: t.arg.idList({ description: `Only the ${plural} with these ids.` }),
+          exclude: t.arg.idList({ description: `Leaves out the ${plural} with these ids.` }),
+          orderBy: t.arg({
+            type: TermOrderBy,
+            description: 'The order of the list, e.g. `NAME_DESC`; by name, ascending, when left out.',
+          }),
+          order: t.arg({
+            type: TermOrder,
+            description: 'The direction of the order.',
+            deprecationReason: 'Use a FIELD_DIRECTION value of `orderBy`, e.g. `NAME_DESC`.',
+          }),
+          hideEmpty: t.arg.boolean({
+            description: `Leaves out ${plural} without events; true unless set to false, as upstream.`,
+          }),
+          eventId: t.arg.id({ description: `Only the ${plural} of this event.` }),
+          slug: t.arg.string({ description: `Only the ${plural} with this slug.` }),
+          ...(noun === 'category'
+            ? {
+                parentId: t.arg.id({
+                  description: 'Only the direct subcategories of this category (0 for top-level ones).',
+                }),
+              }
+            : {}),
+        },
+        resolve: (_root, args, { calendar }) => {
+          const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
+          return pagedConnection(calendar, args, listKeyOf(plural, query), calendar.loaders[plural], query);
         },
       },
-      CategoryConnection,
+      connection,
     ),
-  }),
-});
+  }));
+}
 
-TagRef.implement({
+termType({
+  noun: 'category',
+  plural: 'categories',
+  ref: CategoryRef,
+  connection: CategoryConnection,
+  description: 'An event category; categories nest.',
+  count: 'How many events are in the category.',
+  where: 'in this category',
+});
+termType({
+  noun: 'tag',
+  plural: 'tags',
+  ref: TagRef,
+  connection: TagConnection,
   description: 'An event tag.',
-  fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress term id of the tag.' }),
-    name: t.exposeString('name', { nullable: false, description: 'The tag name as plain text.' }),
-    version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
-    slug: t.exposeString('slug', { nullable: false, description: 'The URL slug of the tag.' }),
-    description: t.exposeString('description', {
-      nullable: false,
-      description: 'The description; empty when there is none.',
-    }),
-    count: t.exposeInt('count', { nullable: false, description: 'How many posts carry the tag.' }),
-    url: t.exposeString('url', { description: 'The public archive page of the tag, when the upstream sends it.' }),
-  }),
+  count: 'How many posts carry the tag.',
+  where: 'with this tag',
 });
 
-recordEventsField(CategoryRef, 'category', 'in this category');
-recordEventsField(TagRef, 'tag', 'with this tag');
-
-builder.queryFields((t) => ({
-  category: t.field({
-    ...requires('calendar:read'),
+builder.objectFields(CategoryRef, (t) => ({
+  parent: t.field({
     type: CategoryRef,
-    description: 'One event category by id; null when there is no such category.',
-    args: { id: t.arg.id({ required: true, description: "The category's WordPress term id." }) },
-    resolve: (_root, args, { calendar }) => calendar.loaders.category.load(recordId(args.id, 'id')),
+    description: 'The parent category, or null for a top-level category.',
+    resolve: (c, _args, { calendar }) => (c.parentId ? calendar.loaders.category.load(c.parentId) : null),
   }),
-  categories: t.connection(
+  children: t.connection(
     {
-      ...requires('calendar:read'),
       type: CategoryRef,
-      description: 'Event categories, filtered.',
-      args: {
-        ...termFields('categories'),
-        parentId: t.arg.id({ description: 'Only the direct subcategories of this category (0 for top-level ones).' }),
-      },
-      resolve: (_root, args, { calendar }) => {
-        const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
-        return pagedConnection(calendar, args, listKeyOf('categories', query), calendar.loaders.categories, query);
+      description: 'The direct subcategories, including those without events.',
+      resolve: (c, args, { calendar }) => {
+        const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
+        return pagedConnection(
+          calendar,
+          args,
+          listKeyOf(`category:${c.id}:children`, query),
+          calendar.loaders.categories,
+          query,
+        );
       },
     },
     CategoryConnection,
-  ),
-  tag: t.field({
-    ...requires('calendar:read'),
-    type: TagRef,
-    description: 'One event tag by id; null when there is no such tag.',
-    args: { id: t.arg.id({ required: true, description: "The tag's WordPress term id." }) },
-    resolve: (_root, args, { calendar }) => calendar.loaders.tag.load(recordId(args.id, 'id')),
-  }),
-  tags: t.connection(
-    {
-      ...requires('calendar:read'),
-      type: TagRef,
-      description: 'Event tags, filtered.',
-      args: termFields('tags'),
-      resolve: (_root, args, { calendar }) => {
-        const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
-        return pagedConnection(calendar, args, listKeyOf('tags', query), calendar.loaders.tags, query);
-      },
-    },
-    TagConnection,
   ),
 }));

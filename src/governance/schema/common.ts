@@ -4,8 +4,8 @@
 import { badInput } from '../../graph/errors.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from '../../graph/builder.js';
-import type { AttributePredicate, AuditFields } from '../model.js';
-import { AttributeValueRef, EntityAttributeRef, UserRef } from './refs.js';
+import type { AttributePredicate, AuditFields, BasicEntity } from '../model.js';
+import { AttributeValueRef, EntityAttributeRef, EntityTypeRef, UserRef } from './refs.js';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
@@ -33,6 +33,27 @@ export function auditFields(ref: ObjectRef<Types, { auditFields: AuditFields }>,
       type: UserRef,
       description: `Who last changed ${the}.`,
       resolve: (r) => r.auditFields.lastModifiedBy ?? null,
+    }),
+  }));
+}
+
+/** The fields an AI governance record shows in full (`Entity`) and in brief (`EntitySummary`) alike. */
+export function recordFields(ref: ObjectRef<Types, Omit<BasicEntity, 'displayLabel'>>) {
+  builder.objectFields(ref, (t) => ({
+    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
+    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
+    organizationId: t.exposeID('orgGroupId', {
+      nullable: false,
+      description: 'The uuid of the organization that owns the record.',
+    }),
+    schemaId: t.exposeID('schemaId', {
+      nullable: false,
+      description: "The uuid of the schema that defines the record's attributes.",
+    }),
+    type: t.expose('entityType', {
+      nullable: false,
+      type: EntityTypeRef,
+      description: "The record's entity type.",
     }),
   }));
 }

@@ -4,9 +4,9 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { NameOrder, RecordFilter, toPredicates } from './common.js';
+import { NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
-import { EntityRef, EntitySummaryRef, EntityTypeRef } from './refs.js';
+import { EntityRef, EntitySummaryRef } from './refs.js';
 import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
@@ -22,12 +22,12 @@ const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal'
   } as const,
 });
 
+recordFields(EntitySummaryRef);
+
 EntitySummaryRef.implement({
   description: 'The basic details of an AI governance record, as the light search returns them.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
     number: t.exposeInt('number', { nullable: false, description: "The record's sequence number." }),
-    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
     displayLabel: t.exposeString('displayLabel', {
       nullable: false,
       description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
@@ -36,19 +36,6 @@ EntitySummaryRef.implement({
       type: EntityKind,
       description: "The record's AI governance kind.",
       resolve: (e) => kindOf(e.entityType?.name),
-    }),
-    type: t.expose('entityType', {
-      nullable: false,
-      type: EntityTypeRef,
-      description: "The record's entity type.",
-    }),
-    organizationId: t.exposeID('orgGroupId', {
-      nullable: false,
-      description: 'The uuid of the organization that owns the record.',
-    }),
-    schemaId: t.exposeID('schemaId', {
-      nullable: false,
-      description: "The uuid of the schema that defines the record's attributes.",
     }),
     entity: t.field({
       type: EntityRef,

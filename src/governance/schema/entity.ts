@@ -8,9 +8,9 @@ import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import type { EntityInformation } from '../model.js';
-import { auditFields, NameOrder, RecordFilter, toPredicates } from './common.js';
+import { auditFields, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
-import { EntityAttributeRef, EntityRef, EntityStageRef, EntityTypeRef, type EntityAttributeShape } from './refs.js';
+import { EntityAttributeRef, EntityRef, EntityStageRef, type EntityAttributeShape } from './refs.js';
 import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
@@ -26,15 +26,15 @@ function attributesOf(e: EntityInformation): EntityAttributeShape[] {
   return out;
 }
 
+recordFields(EntityRef);
+
 EntityRef.implement({
   description: 'An AI governance record: a model, dataset, AI system or AI agent.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
     number: t.exposeInt('number', {
       nullable: false,
       description: "The record's sequence number, in the order records were created.",
     }),
-    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
     version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({
       nullable: false,
@@ -45,19 +45,6 @@ EntityRef.implement({
       type: EntityKind,
       description: 'Which of the four AI governance kinds the record is (null only for an unexpected type).',
       resolve: (e) => kindOf(e.entityType?.name),
-    }),
-    organizationId: t.exposeID('orgGroupId', {
-      nullable: false,
-      description: 'The uuid of the organization that owns the record.',
-    }),
-    schemaId: t.exposeID('schemaId', {
-      nullable: false,
-      description: "The uuid of the schema that defines the record's attributes.",
-    }),
-    type: t.expose('entityType', {
-      nullable: false,
-      type: EntityTypeRef,
-      description: "The record's entity type.",
     }),
     workflowStage: t.expose('workflowAndStage', {
       type: EntityStageRef,
