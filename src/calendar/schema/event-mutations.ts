@@ -122,6 +122,14 @@ function eventInput(input: EventArgs, create: boolean): EventInput {
   return out;
 }
 
+/** The event an update or delete is of: by id or slug, with its password when it has one. */
+const eventArgs = () =>
+  builder.args((t) => ({
+    id: t.id({ description: "The event's id." }),
+    slug: t.string({ description: "The event's slug." }),
+    password: t.string({ description: "The event's password, when it is password protected." }),
+  }));
+
 builder.mutationFields((t) => ({
   createEvent: t.field({
     ...requires('calendar:write'),
@@ -151,9 +159,7 @@ builder.mutationFields((t) => ({
     description:
       'Changes the given fields of an event (found by id or slug) and keeps all others; NOT_FOUND when there is no such event, GONE when it is in the trash.',
     args: {
-      id: t.arg.id({ description: "The event's id." }),
-      slug: t.arg.string({ description: "The event's slug." }),
-      password: t.arg.string({ description: "The event's password, when it is password protected." }),
+      ...eventArgs(),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
       expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
@@ -175,11 +181,7 @@ builder.mutationFields((t) => ({
     type: DeleteEventPayload,
     description:
       'Moves an event (found by id or slug) to the trash; NOT_FOUND when there is no such event, GONE when it is already in the trash.',
-    args: {
-      id: t.arg.id({ description: "The event's id." }),
-      slug: t.arg.string({ description: "The event's slug." }),
-      password: t.arg.string({ description: "The event's password, when it is password protected." }),
-    },
+    args: eventArgs(),
     resolve: async (_root, args, { calendar, live }) => {
       const event = await calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined);
       live.bus.eventChanged({ id: String(event.id), origin: 'gateway', deleted: true });

@@ -123,15 +123,12 @@ EntityAttributeRef.implement({
 export const FilterOperator = builder.enumType('GovernanceFilterOperator', {
   description: 'How a filter compares a field with its values.',
   values: {
-    EQUAL_TO: { value: 'EQUAL_TO', description: 'The field equals one of the values.' },
-    NOT_EQUAL_TO: { value: 'NOT_EQUAL_TO', description: 'The field equals none of the values.' },
-    GREATER_THAN: { value: 'GREATER_THAN', description: 'The field is greater than the value.' },
-    GREATER_THAN_EQUAL_TO: {
-      value: 'GREATER_THAN_EQUAL_TO',
-      description: 'The field is greater than or equal to the value.',
-    },
-    LESS_THAN: { value: 'LESS_THAN', description: 'The field is less than the value.' },
-    LESS_THAN_EQUAL_TO: { value: 'LESS_THAN_EQUAL_TO', description: 'The field is less than or equal to the value.' },
+    EQUAL_TO: { description: 'The field equals one of the values.' },
+    NOT_EQUAL_TO: { description: 'The field equals none of the values.' },
+    GREATER_THAN: { description: 'The field is greater than the value.' },
+    GREATER_THAN_EQUAL_TO: { description: 'The field is greater than or equal to the value.' },
+    LESS_THAN: { description: 'The field is less than the value.' },
+    LESS_THAN_EQUAL_TO: { description: 'The field is less than or equal to the value.' },
   } as const,
 });
 

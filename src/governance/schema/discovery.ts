@@ -4,13 +4,16 @@
  * and what the gateway has seen upstream), never from a call of its own.
  */
 import { requires } from '../../graph/auth.js';
-import { builder } from '../../graph/builder.js';
+import type { ObjectRef } from '@pothos/core';
+import { builder, type SchemaTypes } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { Context } from '../../graph/context.js';
-import type { KnownOption, KnownRelationshipType, KnownStage } from '../discovery.js';
+import type { DiscoverySource as Source, KnownOption, KnownRelationshipType, KnownStage } from '../discovery.js';
 import { full } from './entity-type.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityTypeRef } from './refs.js';
+
+type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 const SOURCES =
   "Served from the gateway's configuration (GOVERNANCE_DISCOVERY_FILE), with defaults from the platform's documentation, merged with what the gateway has seen in upstream answers since it started; the governance API itself lists none of these.";
@@ -50,6 +53,12 @@ const RelationshipEnds = builder.objectRef<[string, string]>('RelationshipEnds')
   }),
 });
 
+/** `sources` of a discovered name: where the gateway learned of it. */
+const withSources = (ref: ObjectRef<Types, { sources: Source[] }>) =>
+  builder.objectField(ref, 'sources', (t) =>
+    t.expose('sources', { type: [DiscoverySource], nullable: false, description: 'Where the gateway learned of it.' }),
+  );
+
 const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('KnownRelationshipType').implement({
   description: `A relationship (link) type a form can offer, with the kinds of record it may link. ${SOURCES}`,
   fields: (t) => ({
@@ -67,27 +76,19 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
       nullable: false,
       description: 'The pairs of entity types it may link.',
     }),
-    sources: t.expose('sources', {
-      type: [DiscoverySource],
-      nullable: false,
-      description: 'Where the gateway learned of it.',
-    }),
   }),
 });
+withSources(KnownRelationshipTypeRef);
 
 const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implement({
   description: "A stage of an entity type's workflow, as `moveEntityToStage` takes it by name.",
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
-    id: t.id({ description: "The stage's uuid, once seen.", resolve: (s) => s.id }),
+    id: t.exposeID('id', { description: "The stage's uuid, once seen." }),
     sequence: t.exposeInt('sequence', { description: "The stage's position in the workflow, from 1, when known." }),
-    sources: t.expose('sources', {
-      type: [DiscoverySource],
-      nullable: false,
-      description: 'Where the gateway learned of it.',
-    }),
   }),
 });
+withSources(KnownStageRef);
 
 const WorkflowRef = builder.objectRef<{ stages: KnownStage[] }>('EntityTypeWorkflow').implement({
   description: `The workflow of an entity type, for pickers. ${SOURCES}`,
@@ -108,13 +109,9 @@ const KnownOptionRef = builder.objectRef<KnownOption>('KnownAttributeOption').im
       description: "The option's uuid (what a filter or an attribute value takes), once configured or seen.",
     }),
     optionKey: t.exposeString('optionKey', { description: 'The localisation key of the option, when seen.' }),
-    sources: t.expose('sources', {
-      type: [DiscoverySource],
-      nullable: false,
-      description: 'Where the gateway learned of it.',
-    }),
   }),
 });
+withSources(KnownOptionRef);
 
 const SelectAttributeRef = builder
   .objectRef<{ name: string; options: KnownOption[] }>('KnownSelectAttribute')

@@ -13,12 +13,9 @@ const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal'
   description:
     "Which organizations' records a search covers, relative to the organization it looks from (`organizationId`, else the caller's).",
   values: {
-    ANCESTORS_AND_DESCENDANTS: {
-      value: 'ANCESTORS_AND_DESCENDANTS',
-      description: "The caller's organization, its parents and its children.",
-    },
-    DESCENDANTS: { value: 'DESCENDANTS', description: "The caller's organization and its children." },
-    ALL: { value: 'ALL', description: 'Every organization of the tenant.' },
+    ANCESTORS_AND_DESCENDANTS: { description: "The caller's organization, its parents and its children." },
+    DESCENDANTS: { description: "The caller's organization and its children." },
+    ALL: { description: 'Every organization of the tenant.' },
   } as const,
 });
 
