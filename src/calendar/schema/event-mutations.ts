@@ -8,6 +8,8 @@ import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import { badInput } from '../../graph/errors.js';
 import { refuseNulls } from '../../graph/update-input.js';
+import type { LiveScope } from '../../live/scope.js';
+import type { CalendarEvent } from '../model.js';
 import type { EventInput } from '../writes.js';
 import { recordRef } from '../inputs.js';
 import { PostStatus, statusInput, type PostStatusValue } from './post-status.js';
@@ -130,6 +132,12 @@ const eventArgs = () =>
     password: t.string({ description: "The event's password, when it is password protected." }),
   }));
 
+/** Tells subscribers on any replica that the event changed (or is gone), and returns it. */
+function published(live: LiveScope, event: CalendarEvent, gone: { deleted?: true } = {}): CalendarEvent {
+  live.bus.eventChanged({ id: String(event.id), origin: 'gateway', ...gone });
+  return event;
+}
+
 builder.mutationFields((t) => ({
   createEvent: t.field({
     ...requires('calendar:write'),
@@ -146,11 +154,7 @@ builder.mutationFields((t) => ({
         { upstream: 'calendar', identity: calendar.client.writerIdentity },
         input,
         clientMutationId,
-        async () => {
-          const event = await calendar.writes.createEvent(eventInput(input, true));
-          live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
-          return event;
-        },
+        async () => published(live, await calendar.writes.createEvent(eventInput(input, true))),
       ),
   }),
   updateEvent: t.field({
@@ -166,14 +170,12 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, { calendar, live }) => {
       const ref = recordRef(args, 'event');
       refuseNulls(args.input, 'input', CLEARABLE);
-      const event = await calendar.writes.updateEvent(
-        ref,
-        eventInput(args.input, false),
-        args.password ?? undefined,
-        args.expectedVersion ?? undefined,
+      const input = eventInput(args.input, false);
+      const password = args.password ?? undefined;
+      return published(
+        live,
+        await calendar.writes.updateEvent(ref, input, password, args.expectedVersion ?? undefined),
       );
-      live.bus.eventChanged({ id: String(event.id), origin: 'gateway' });
-      return event;
     },
   }),
   deleteEvent: t.field({
@@ -184,8 +186,7 @@ builder.mutationFields((t) => ({
     args: eventArgs(),
     resolve: async (_root, args, { calendar, live }) => {
       const event = await calendar.writes.deleteEvent(recordRef(args, 'event'), args.password ?? undefined);
-      live.bus.eventChanged({ id: String(event.id), origin: 'gateway', deleted: true });
-      return deleted(event);
+      return deleted(published(live, event, { deleted: true }));
     },
   }),
 }));
