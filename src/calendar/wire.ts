@@ -309,8 +309,8 @@ export interface WireEventCreate extends WireEventWrite {
   end_date: string;
 }
 
-export interface WireVenueWrite extends WireAddress {
-  venue?: string;
+/** The post fields venue and organizer writes share. */
+interface WireLinkedPostWrite {
   author?: number;
   date?: string;
   date_utc?: string;
@@ -319,21 +319,17 @@ export interface WireVenueWrite extends WireAddress {
   phone?: string;
   website?: string;
   image?: string;
+}
+
+export interface WireVenueWrite extends WireLinkedPostWrite, WireAddress {
+  venue?: string;
   show_map?: string | boolean;
   show_map_link?: string | boolean;
 }
 
-export interface WireOrganizerWrite {
+export interface WireOrganizerWrite extends WireLinkedPostWrite {
   organizer?: string;
-  author?: number;
-  date?: string;
-  date_utc?: string;
-  description?: string;
-  status?: string;
-  phone?: string;
-  website?: string;
   email?: string;
-  image?: string;
 }
 
 export interface WireCategoryWrite {

@@ -338,10 +338,22 @@ export type AttributeInformation = z.infer<typeof attributeInformation>;
 const sortInfo = z.object({ empty: z.boolean(), sorted: z.boolean(), unsorted: z.boolean() });
 export type SortInfo = z.infer<typeof sortInfo>;
 
-/** Spring Data page: entities, basic details, entity types. */
-export const springPage = <S extends z.ZodType>(item: S) =>
+/** What both page envelopes hold: the items, the page's number and size, and the totals. */
+const pageOf = <S extends z.ZodType>(item: S) =>
   z.object({
     content: z.array(item),
+    number: z.number(),
+    size: z.number(),
+    totalElements: z.number(),
+    totalPages: z.number(),
+    numberOfElements: z.number(),
+    first: z.boolean(),
+    last: z.boolean(),
+  });
+
+/** Spring Data page: entities, basic details, entity types. */
+export const springPage = <S extends z.ZodType>(item: S) =>
+  pageOf(item).extend({
     pageable: z.object({
       pageNumber: z.number(),
       pageSize: z.number(),
@@ -350,31 +362,13 @@ export const springPage = <S extends z.ZodType>(item: S) =>
       paged: z.boolean(),
       unpaged: z.boolean(),
     }),
-    last: z.boolean(),
-    first: z.boolean(),
     empty: z.boolean(),
-    totalElements: z.number(),
-    totalPages: z.number(),
-    size: z.number(),
-    number: z.number(),
-    numberOfElements: z.number(),
     sort: sortInfo,
   });
 export type SpringPage<T> = Omit<z.infer<ReturnType<typeof springPage<z.ZodUnknown>>>, 'content'> & { content: T[] };
 
 /** The related-entities page: no `pageable`, no `sort`, `hasContent` instead of `empty`. */
-export const linksPage = <S extends z.ZodType>(item: S) =>
-  z.object({
-    content: z.array(item),
-    number: z.number(),
-    size: z.number(),
-    totalElements: z.number(),
-    first: z.boolean(),
-    last: z.boolean(),
-    hasContent: z.boolean(),
-    numberOfElements: z.number(),
-    totalPages: z.number(),
-  });
+export const linksPage = <S extends z.ZodType>(item: S) => pageOf(item).extend({ hasContent: z.boolean() });
 export type LinksPage<T> = Omit<z.infer<ReturnType<typeof linksPage<z.ZodUnknown>>>, 'content'> & { content: T[] };
 
 const errorItem = z.object({
