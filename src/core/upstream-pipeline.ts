@@ -496,12 +496,15 @@ export class Upstream {
     let state: 'waiting' | 'taken' | 'given-up' = 'waiting';
     let timer: ReturnType<typeof setTimeout> | undefined;
     const givenUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        if (state !== 'waiting') return;
-        state = 'given-up';
-        dequeued?.();
-        reject(expired);
-      }, Math.max(0, ends - Date.now()));
+      timer = setTimeout(
+        () => {
+          if (state !== 'waiting') return;
+          state = 'given-up';
+          dequeued?.();
+          reject(expired);
+        },
+        Math.max(0, ends - Date.now()),
+      );
     });
     return {
       expired,
