@@ -2,7 +2,7 @@
  * The chaos run's failure path: `npm run chaos` with a guarantee broken on purpose must fail naming
  * it. `--break budget` tells the gateways the governance account is three times what the emulator
  * enforces (a margin worse than none); the run, its callers and its checks are the real ones
- * (`--profile quiet`: 20 s without faults, enough to overspend). The passing run itself is CI's own
+ * (`--profile quiet`: 20 s without faults; 24 callers, so that demand exceeds the account). The passing run itself is CI's own
  * step (`.ci/run`: `npm run chaos -- --profile ci`).
  */
 import { spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ function chaos(args: string[]): Promise<{ code: number | null; stdout: string; s
 
 describe('npm run chaos', () => {
   it('fails naming the budget when the gateways are told a larger account than the upstream enforces', async () => {
-    const { code, stdout, stderr } = await chaos(['--profile', 'quiet', '--break', 'budget']);
+    const { code, stdout, stderr } = await chaos(['--profile', 'quiet', '--break', 'budget', '--callers', '24']);
     expect(code, stderr).toBe(1);
     expect(stderr).toMatch(/FAILED: invariants? broken: .*\bbudget\b/);
     const report = JSON.parse(stdout);
