@@ -183,7 +183,7 @@ describe('deadlines', () => {
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ query: read }),
           });
-          return (await r.json());
+          return await r.json();
         });
         await first;
         expect(res.errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
