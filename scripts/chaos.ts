@@ -81,7 +81,6 @@ let report: Record<string, unknown>;
 try {
   const operations = await buildWorkload(world.replicas[0]!.url, `chaos${process.pid}`);
   const venueIds = await venuesToProbe(world.replicas[0]!.url);
-  await Promise.all([world.governance.clear(), world.calendar.clear()]);
   const running = callers.run(operations, Number(values.callers), venueIds);
   const episodes: Promise<Episode>[] = [];
   const failed: string[] = [];
