@@ -5,7 +5,6 @@
  * argument, else the assumed size; argument weights when given) arrives at the gateway's own
  * estimate of upstream calls, for every operation the project ships.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { composeServices } from '@apollo/composition';
 import {
   buildASTSchema,
@@ -29,6 +28,7 @@ import { getVariableValues } from 'graphql/execution/values.js';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/app/schema.js';
 import { defaultCostModel, estimateOperationCost } from '../src/http/plugins/operation-cost.js';
+import { loadSafelist } from '../src/http/persisted.js';
 
 async function subgraphSdl(): Promise<string> {
   const res = (await execute({ schema, document: parse('{ _service { sdl } }') })) as {
@@ -110,18 +110,13 @@ function routerCost(supergraph: GraphQLSchema, document: DocumentNode, operation
   return walk(operation.selectionSet, supergraph.getRootType(operation.operation)!);
 }
 
+/** Every operation the project ships: the safelist (the example operations and the MCP tools). */
 function shippedOperations(): { name: string; document: DocumentNode; operation: OperationDefinitionNode }[] {
-  const folders = ['../src/operations/', '../src/mcp/tools/'].map((f) => new URL(f, import.meta.url));
-  return folders.flatMap((folder) =>
-    readdirSync(folder)
-      .filter((f) => f.endsWith('.graphql'))
-      .flatMap((file) => {
-        const document = parse(readFileSync(new URL(file, folder), 'utf8'));
-        return document.definitions
-          .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
-          .map((operation) => ({ name: `${file} ${operation.name?.value}`, document, operation }));
-      }),
-  );
+  return [...loadSafelist().values()].map((text) => {
+    const document = parse(text);
+    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+    return { name: operation.name!.value, document, operation };
+  });
 }
 
 describe('demand-control directives (@cost, @listSize)', () => {

@@ -12,11 +12,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
-import { loadSafelist } from '../http/persisted.js';
 import { parsePermissions } from '../identity/permissions.js';
 import { anonymous, principalOf, type Principal } from '../identity/principal.js';
 import { callTool, type GatewayFetch } from './call.js';
-import { loadTools, type Tool } from './tools.js';
+import { loadTools, safelistByName, type Tool } from './tools.js';
 
 export interface McpOptions {
   schema: GraphQLSchema;
@@ -96,10 +95,5 @@ function unknownTool(name: string): CallToolResult {
 
 /** Operation name → safelisted document id, so tool calls pass PERSISTED_OPERATIONS=only. */
 function safelistIds(): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const [id, text] of loadSafelist()) {
-    const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
-    if (name) ids.set(name, id);
-  }
-  return ids;
+  return new Map([...safelistByName()].map(([name, { id }]) => [name, id]));
 }
