@@ -15,7 +15,7 @@ export interface CostModel {
   maxPageSize: number;
   /** Items assumed in a plain (not paginated) list, for what is below it. */
   assumedListSize: number;
-  /** Extra calls of a field, per item, by `Type.field`. */
+  /** Known calls of a field, per item, by `Type.field`; on a root field they replace its one call (0: none). */
   fieldCosts: Record<string, { upstream: UpstreamName; calls: number }>;
   /** Which upstream serves a type, by name prefix; the first match wins, else `defaultUpstream`. */
   typeUpstreams: { prefix: string; upstream: UpstreamName }[];
@@ -34,6 +34,8 @@ export const defaultCostModel: CostModel = {
     'EntitySummary.entity': { upstream: 'governance', calls: 1 },
     'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
     'Category.parent': { upstream: 'calendar', calls: 1 },
+    // Read from the gateway's own counters: a root field that calls no upstream.
+    'Query.budget': { upstream: 'governance', calls: 0 },
   },
   typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({
     prefix,
