@@ -234,6 +234,42 @@ describe('MCP endpoint, settings', () => {
     await gateway.close();
   });
 
+  it('every tool call, a read or a write, leaves an audit event naming the agent and the tool', async () => {
+    const key = 'key-of-the-inventory-bot';
+    const { config } = await startStack({
+      env: {
+        MCP_MUTATIONS: 'true',
+        AUTH_API_KEYS: `inventory-bot|${createHash('sha256').update(key).digest('hex')}|governance:read governance:write`,
+      },
+    });
+    const lines: string[] = [];
+    const gateway = createGateway({ config, audit: { sink: (line) => lines.push(line) } });
+    const send = async (name: string, args: Record<string, unknown>) => {
+      const res = await gateway.yoga.fetch('http://gateway.test/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${key}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      return ((await res.json()) as { result: { structuredContent: Structured } }).result.structuredContent;
+    };
+    const found = await send('FindEntities', { limit: 1 });
+    const entity = (await send('GetEntity', { id: found.items![0]!.id })).data!.entity as { organizationId: string };
+    await send('RegisterEntity', { kind: 'DATASET', name: 'Audited dataset', organizationId: entity.organizationId });
+    const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => [e.tool, e.operation, e.outcome])).toEqual([
+      ['FindEntities', 'FindEntities', 'applied'],
+      ['GetEntity', 'GetEntity', 'applied'],
+      ['RegisterEntity', 'RegisterEntity', 'applied'],
+    ]);
+    for (const e of events) expect(e.caller).toMatchObject({ id: 'key:inventory-bot', agent: 'inventory-bot' });
+    expect(events[2]!.writes).toMatchObject([{ field: 'createEntity', outcome: 'applied' }]);
+    await gateway.close();
+  });
+
   it('MCP=false: no /mcp', async () => {
     const stack = await startStack({ env: { MCP: 'false' } });
     const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
