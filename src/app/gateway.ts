@@ -68,8 +68,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authentication = authenticationOf(config, observability);
   const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
-  const gatewayFetch: GatewayFetch = (url, init, serverContext) =>
-    Promise.resolve(yoga.fetch(url, init, serverContext));
+  const gatewayFetch: GatewayFetch = (request, serverContext) => Promise.resolve(yoga.fetch(request, serverContext));
   const yoga: YogaServerInstance<Record<string, unknown>, Context> = createYoga<Record<string, unknown>, Context>({
     ...yogaSettings(config),
     logging: logger,

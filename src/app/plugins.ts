@@ -39,6 +39,8 @@ import type { ResponseCacheEdge } from '../http/response-cache.js';
 import type { Authentication } from '../http/authenticate.js';
 import type { GatewayFetch } from '../mcp/call.js';
 import { useMcp } from '../mcp/endpoint.js';
+import { useProtectedResourceMetadata } from '../http/protected-resource.js';
+import { PERMISSIONS } from '../identity/principal.js';
 import type { yogaLogger } from '../observability/logging.js';
 import type { Observability } from './observability.js';
 import { schema } from './schema.js';
@@ -113,9 +115,17 @@ function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
   return observability.plugins;
 }
 
-/** MCP (src/mcp/): curated operations as tools at /mcp. */
-function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin | undefined {
-  return config.mcp.enabled ? useMcp({ schema, config, fetch: gatewayFetch }) : undefined;
+/** MCP (src/mcp/): curated operations as tools at /mcp, an OAuth protected resource (RFC 9728 metadata). */
+function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin[] | undefined {
+  if (!config.mcp.enabled) return undefined;
+  return [
+    useProtectedResourceMetadata({
+      resourcePath: '/mcp',
+      authorizationServers: config.auth.issuers.map((i) => i.issuer),
+      scopes: PERMISSIONS,
+    }),
+    useMcp({ schema, config, fetch: gatewayFetch }),
+  ];
 }
 
 /** PERSISTED_OPERATIONS (see persisted.ts). */

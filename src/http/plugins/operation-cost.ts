@@ -29,43 +29,10 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
+import { defaultCostModel, type CostModel } from '../../core/cost-model.js';
 import type { UpstreamName } from '../../core/errors.js';
 
-export interface CostModel {
-  /** Largest page an upstream returns (both upstreams: 50). */
-  upstreamPageSize: number;
-  /** Items assumed for `first`/`last` when neither is given (the connections' default page). */
-  defaultPageSize: number;
-  /** Largest `first`/`last` the gateway accepts: a larger one is refused as BAD_USER_INPUT before any call. */
-  maxPageSize: number;
-  /** Items assumed in a plain (not paginated) list, for what is below it. */
-  assumedListSize: number;
-  /** Extra calls of a field, per item, by `Type.field`. */
-  fieldCosts: Record<string, { upstream: UpstreamName; calls: number }>;
-  /** Which upstream serves a type, by name prefix; the first match wins, else `defaultUpstream`. */
-  typeUpstreams: { prefix: string; upstream: UpstreamName }[];
-  defaultUpstream: UpstreamName;
-}
-
-export const defaultCostModel: CostModel = {
-  upstreamPageSize: 50,
-  defaultPageSize: 20,
-  maxPageSize: 500,
-  // Plain lists are short embedded ones (an event's organizers, categories); what lies below them
-  // rarely costs calls, and the execution-time budget still catches a longer list.
-  assumedListSize: 3,
-  fieldCosts: {
-    // One record read per item (DataLoader shares repeats; the estimate does not count on that).
-    'EntitySummary.entity': { upstream: 'governance', calls: 1 },
-    'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
-    'Category.parent': { upstream: 'calendar', calls: 1 },
-  },
-  typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({
-    prefix,
-    upstream: 'calendar' as const,
-  })),
-  defaultUpstream: 'governance',
-};
+export { defaultCostModel, type CostModel } from '../../core/cost-model.js';
 
 export type CostEstimate = Partial<Record<UpstreamName, number>>;
 
