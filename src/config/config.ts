@@ -7,12 +7,10 @@ import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
-
 import { readObservabilityConfig, type ObservabilityConfig } from './observability.js';
 
-export type { RateProfile } from './traffic.js';
-
 export type { CacheKind } from './settings.js';
+
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {

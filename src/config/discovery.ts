@@ -38,7 +38,6 @@ const FILE = z.object({
 });
 
 export type DiscoveryConfig = z.infer<typeof FILE>;
-export type ConfiguredRelationshipType = DiscoveryConfig['relationshipTypes'][number];
 
 const empty = (): DiscoveryConfig => ({ relationshipTypes: [], workflows: {}, attributeOptions: {} });
 
