@@ -156,7 +156,6 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
     partition: (req) => cachePartition(config, principalOf(req), req.headers.authorization),
     namespace: () => answerNamespace(config),
-    compression: config.http.compression,
     // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
     cost: config.traffic.costExtension
       ? (estimate) => {

@@ -164,16 +164,16 @@ function cacheSettle({ upstreams }: PluginParts): AnyPlugin {
   return useCacheSettle(upstreams.cache);
 }
 
-function jit({ config, logger }: PluginParts): AnyPlugin | undefined {
-  return config.jit ? useJit((msg, detail) => logger && logger.warn(msg, detail)) : undefined;
+function jit({ logger }: PluginParts): AnyPlugin {
+  return useJit((msg, detail) => logger && logger.warn(msg, detail));
 }
 
 function httpCaching({ config }: PluginParts): AnyPlugin {
   return useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) });
 }
 
-function compression({ config }: PluginParts): AnyPlugin | undefined {
-  return config.http.compression ? useCompression() : undefined;
+function compression(): AnyPlugin {
+  return useCompression();
 }
 
 /** security.maxRequestBodyBytes: Yoga's own limit would stream every body through a counting transform. */
