@@ -3,9 +3,10 @@
  * have its turn in the ramp after a pause (see ramp.ts), and get a point from the account budget.
  * Waiting requests line up by priority (writes and single reads before bulk page fan-out), callers
  * served in turn inside each priority (weighted fair queuing, see fair-queue.ts; across replicas
- * sharing Redis, the budget gives each point to the caller whose turn it is, see budget-redis.ts), and each gives up
- * as soon as it cannot be admitted before its deadline, with a `rate-limited` error saying when to
- * retry. A caller over its cap on the budget (fair-share.ts) waits, or fails, alone.
+ * sharing Redis, the budget gives each point to the caller whose turn it is, see budget-redis.ts),
+ * and each gives up as soon as it cannot be admitted before its deadline, with a `rate-limited`
+ * error saying when to retry. A caller over its cap on the budget (fair-share.ts) waits, or fails,
+ * alone.
  */
 import type { AccountBudget, BudgetStatus, Claim } from './budget.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
