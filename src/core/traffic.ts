@@ -222,7 +222,8 @@ export class TrafficControl {
         this.setAside(waiter, now + capWait, capWait, 'share');
       return;
     }
-    const answer = await budget.take(waiter.endpoint, Date.now(), this.claim(waiter.client, waiter.priority));
+    const askedAt = Date.now();
+    const answer = await budget.take(waiter.endpoint, askedAt, this.claim(waiter.client, waiter.priority));
     if (answer.ok && pause.remainingMs() > 0) {
       // A 429 seen meanwhile (here or by another replica) still holds this request back.
       answer.refund?.();
@@ -246,9 +247,10 @@ export class TrafficControl {
       return;
     }
     this.expire(now + answer.waitMs, answer.waitMs, 'budget');
-    // Wake when a point frees, a little spread so replicas do not all ask at the same instant.
+    // Wake when a point frees (counted from the ask: a slow round trip to Redis must not delay the
+    // next one), a little spread so replicas do not all ask at the same instant.
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, answer.waitMs + Math.random() * 5);
+      const timer = setTimeout(resolve, askedAt + answer.waitMs - Date.now() + Math.random() * 5);
       this.wake = () => {
         clearTimeout(timer);
         resolve();
