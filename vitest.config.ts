@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 const PROCESSES = [
   'test/budget-property.test.ts',
   'test/cache-shared.test.ts',
+  'test/chaos.test.ts',
   'test/load.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',

@@ -39,17 +39,30 @@ export function productionNodeFlags(): string[] {
 /** The children that run gateway code and so start with the production flags. */
 const MEASURED_AS_SHIPPED = ['gateway-process.ts', 'young-garbage.ts'];
 
-/** `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript. */
-export async function startChild(entry: string, env: Record<string, string>, startTimeoutMs = 60_000): Promise<Child> {
+/**
+ * `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript,
+ * or with `source` (a child that is not measured, e.g. an emulator of the chaos run) its TypeScript
+ * under tsx, without the minute-long build.
+ */
+export async function startChild(
+  entry: string,
+  env: Record<string, string>,
+  startTimeoutMs = 60_000,
+  source = false,
+): Promise<Child> {
   if (!CHILD_ENTRIES.includes(`bench/${entry}`)) throw new Error(`bench/${entry} is not in build.ts's CHILD_ENTRIES`);
-  const file = `${await compiledChildren()}bench/${entry.replace(/\.ts$/, '.js')}`;
+  const file = source
+    ? new URL(entry, import.meta.url).pathname
+    : `${await compiledChildren()}bench/${entry.replace(/\.ts$/, '.js')}`;
   const proc = fork(file, [], {
     // BENCH_NODE_OPTIONS adds flags to the measured processes only (e.g. `--cpu-prof --cpu-prof-dir=prof`);
     // BENCH_CHILD_STDOUT=1 lets their stdout through (for V8's `--trace-gc`, which prints there).
-    execArgv: [
-      ...(MEASURED_AS_SHIPPED.includes(entry) ? productionNodeFlags() : []),
-      ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
-    ],
+    execArgv: source
+      ? ['--import', 'tsx']
+      : [
+          ...(MEASURED_AS_SHIPPED.includes(entry) ? productionNodeFlags() : []),
+          ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
+        ],
     env: { ...process.env, ...env },
     stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });

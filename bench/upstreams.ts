@@ -21,11 +21,18 @@ export interface EmulatorProcess extends EmulatorEndpoint {
   setFaults(rules: FaultRule[]): Promise<void>;
 }
 
-export async function startEmulator(kind: UpstreamName, options: Record<string, unknown>): Promise<EmulatorProcess> {
-  const child = await startChild('emulator-process.ts', {
-    BENCH_EMULATOR: kind,
-    BENCH_EMULATOR_OPTIONS: JSON.stringify(options),
-  });
+/** `source`: run it from TypeScript (see `startChild`). */
+export async function startEmulator(
+  kind: UpstreamName,
+  options: Record<string, unknown>,
+  source = false,
+): Promise<EmulatorProcess> {
+  const child = await startChild(
+    'emulator-process.ts',
+    { BENCH_EMULATOR: kind, BENCH_EMULATOR_OPTIONS: JSON.stringify(options) },
+    60_000,
+    source,
+  );
   const endpoint = await child.request<EmulatorEndpoint>('endpoint');
   return {
     ...endpoint,

@@ -239,7 +239,6 @@ describe.skipIf(!run)('the shared cache tier', () => {
         cache,
         tier: new SharedCacheTier(cache, {
           redis: link(),
-          entries: true,
           waitMs: 0,
           ackTimeoutMs: 10_000,
           maxEntryBytes: 1_000_000,

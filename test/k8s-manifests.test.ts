@@ -56,13 +56,17 @@ describe('Kubernetes manifests', () => {
     expect(localShare * deployment.spec.replicas).toBeLessThanOrEqual(1);
   });
 
-  it('compose.yaml holds the budget too', () => {
+  it('compose.yaml holds the budget too: each replica its share with Redis away, a Redis that never evicts', () => {
     const compose = docs('compose.yaml')[0];
     const gateway = compose.services.gateway;
     const replicas = gateway.deploy.replicas as number;
+    // `environment` outranks the env_file (.env), so a .env cannot raise the share.
+    expect(Number(gateway.environment.GATEWAY_REPLICAS)).toBe(replicas);
     const { localShare } = loadConfig({ ...gateway.environment, NODE_ENV: 'test' }).traffic;
     expect(localShare * replicas).toBeLessThanOrEqual(1);
     expect(Object.keys(gateway.environment).filter((name) => !known.has(name))).toEqual([]);
+    expect(gateway.environment.REDIS_URL).toBe('redis://redis:6379');
+    expect((compose.services.redis.command as string[]).join(' ')).toMatch(/--maxmemory-policy noeviction/);
   });
 
   it('the probe paths answer on a gateway behind the drain wrapper', async () => {

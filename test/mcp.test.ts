@@ -5,6 +5,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractResourceMetadataUrl,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../src/app/gateway.js';
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
@@ -25,6 +30,18 @@ async function connect(stack: Stack, headers: Record<string, string> = {}): Prom
   const client = new Client({ name: 'mcp-test', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
+}
+
+function postMcp(url: string, token?: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
@@ -217,6 +234,42 @@ describe('MCP endpoint, settings', () => {
     await gateway.close();
   });
 
+  it('every tool call, a read or a write, leaves an audit event naming the agent and the tool', async () => {
+    const key = 'key-of-the-inventory-bot';
+    const { config } = await startStack({
+      env: {
+        MCP_MUTATIONS: 'true',
+        AUTH_API_KEYS: `inventory-bot|${createHash('sha256').update(key).digest('hex')}|governance:read governance:write`,
+      },
+    });
+    const lines: string[] = [];
+    const gateway = createGateway({ config, audit: { sink: (line) => lines.push(line) } });
+    const send = async (name: string, args: Record<string, unknown>) => {
+      const res = await gateway.yoga.fetch('http://gateway.test/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${key}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      return ((await res.json()) as { result: { structuredContent: Structured } }).result.structuredContent;
+    };
+    const found = await send('FindEntities', { limit: 1 });
+    const entity = (await send('GetEntity', { id: found.items![0]!.id })).data!.entity as { organizationId: string };
+    await send('RegisterEntity', { kind: 'DATASET', name: 'Audited dataset', organizationId: entity.organizationId });
+    const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => [e.tool, e.operation, e.outcome])).toEqual([
+      ['FindEntities', 'FindEntities', 'applied'],
+      ['GetEntity', 'GetEntity', 'applied'],
+      ['RegisterEntity', 'RegisterEntity', 'applied'],
+    ]);
+    for (const e of events) expect(e.caller).toMatchObject({ id: 'key:inventory-bot', agent: 'inventory-bot' });
+    expect(events[2]!.writes).toMatchObject([{ field: 'createEntity', outcome: 'applied' }]);
+    await gateway.close();
+  });
+
   it('MCP=false: no /mcp', async () => {
     const stack = await startStack({ env: { MCP: 'false' } });
     const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
@@ -261,26 +314,47 @@ describe('MCP endpoint, authentication (production profile, a real JWKS on a soc
         LOG_LEVEL: 'silent',
         MCP: 'true',
         MCP_MUTATIONS: 'true',
-        AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
+        AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE} https://gw.example/mcp|${issuer.jwksUrl}`,
       },
     });
   });
   afterAll(() => issuer?.close());
 
-  it('answers 401 with a Bearer challenge to a request without credentials, sending nothing upstream', async () => {
+  it('answers 401 pointing at its resource metadata to a request without credentials, sending nothing upstream', async () => {
     const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
     stack.clearRequests();
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const res = await postMcp(url);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(extractResourceMetadataUrl(res)?.href).toBe(new URL('/.well-known/oauth-protected-resource/mcp', url).href);
     expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
       'UNAUTHENTICATED',
     );
     expect(countRequests(stack.governance) + countRequests(stack.calendar)).toBe(0);
+  });
+
+  it('serves RFC 9728 metadata naming the issuer, open to anyone, where the SDK client looks for it', async () => {
+    const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
+    const metadata = await discoverOAuthProtectedResourceMetadata(url);
+    expect(metadata).toMatchObject({
+      resource: url,
+      authorization_servers: [issuer.issuer],
+      bearer_methods_supported: ['header'],
+    });
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['governance:read', 'calendar:write']));
+    const bare = await fetch(new URL('/.well-known/oauth-protected-resource', url));
+    expect(await bare.json()).toEqual(metadata);
+  });
+
+  it('takes only tokens whose audience is the gateway: another audience is 401 invalid_token', async () => {
+    const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
+    const elsewhere = await issuer.sign({ sub: 'x', scope: 'governance:read' }, { audience: 'governance-api' });
+    const res = await postMcp(url, elsewhere);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token", resource_metadata="http:/);
+    // The audience AUTH_ISSUERS lists beside the gateway's name: the /mcp URL a client asks a token for.
+    const bound = await issuer.sign({ sub: 'x', scope: 'governance:read' }, { audience: 'https://gw.example/mcp' });
+    expect((await postMcp(url, bound)).status).toBe(200);
   });
 
   it('lists no write tool to a reader token even with MCP_MUTATIONS=true; a writer sees them', async () => {
@@ -295,5 +369,54 @@ describe('MCP endpoint, authentication (production profile, a real JWKS on a soc
     const names = (await writerClient.listTools()).tools.map((t) => t.name);
     expect(names).toContain('RegisterEntity');
     await writerClient.close();
+  });
+});
+
+describe('MCP endpoint, forward auth mode: an agent token never goes upstream', () => {
+  const key = 'agent-key-of-the-test';
+  const env = {
+    GOVERNANCE_AUTH_MODE: 'forward',
+    AUTH_ANONYMOUS: 'none',
+    AUTH_API_KEYS: `bot|${createHash('sha256').update(key).digest('hex')}|governance:read calendar:read`,
+  };
+
+  it("a credential forward mode would pass to the upstream is refused on /mcp (it is not the gateway's)", async () => {
+    const stack = await startStack({ env });
+    const url = (await stack.listen()).replace(/\/graphql$/, '/mcp');
+    const res = await postMcp(url, 'token-of-the-governance-platform');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token", resource_metadata=/);
+    expect(countRequests(stack.governance) + countRequests(stack.calendar)).toBe(0);
+  });
+
+  it("the forwarded upstream's tools are not offered; other tool calls carry no Authorization", async () => {
+    const { config } = await startStack({ env });
+    const seen: (string | null)[] = [];
+    const gateway = createGateway({
+      config,
+      extraPlugins: [{ onRequest: ({ request }) => void seen.push(request.headers.get('authorization')) }],
+    });
+    const send = (method: string, params?: object) =>
+      gateway.yoga.fetch('http://gateway.test/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${key}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+    const listed = (await (await send('tools/list')).json()) as { result: { tools: { name: string }[] } };
+    const names = listed.result.tools.map((t) => t.name);
+    expect(names).toContain('FindEvents');
+    expect(names.filter((n) => /Entit|Governance/.test(n))).toEqual([]);
+    seen.length = 0;
+    const res = (await (await send('tools/call', { name: 'FindEvents', arguments: { limit: 1 } })).json()) as {
+      result: { isError?: boolean };
+    };
+    expect(res.result.isError).toBeFalsy();
+    // The MCP request itself, then its tool call's GraphQL request: that one without the agent's key.
+    expect(seen).toEqual([`Bearer ${key}`, null]);
+    await gateway.close();
   });
 });

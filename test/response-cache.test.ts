@@ -280,7 +280,6 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
       const records = new ResponseCache({ maxBytes: 1 << 20, maxStaleMs: 0 });
       const shared = new SharedCacheTier(records, {
         redis: link,
-        entries: true,
         waitMs: 0,
         ackTimeoutMs: 500,
         maxEntryBytes: 1 << 20,

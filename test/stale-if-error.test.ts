@@ -48,4 +48,22 @@ describe('stale if error', () => {
     expect(gone.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' });
     expect(gone.extensions!.stale).toBeUndefined();
   }, 30_000);
+
+  it('a stalled upstream that fails only after the max staleness gets no stale answer: the record is gone by then', async () => {
+    const stack = await startStack({
+      env: { CACHE_TTL_MS: String(TTL_MS), CACHE_MAX_STALE_MS: '1000', UPSTREAM_RETRIES: '0', RESPONSE_CACHE: 'false' },
+      // The request's deadline (10 s by default) outlasts the record's max staleness.
+      configure: (c) => ({ ...c, traffic: { ...c.traffic, requestDeadlineMs: 2_500 } }),
+    });
+    expect((await stack.query<Any>(READ)).errors).toBeUndefined();
+    const storedAt = Date.now();
+    await untilClock(storedAt + TTL_MS + 50);
+    stack.calendar.control.setFaults([{ kind: 'stall', delayMs: 30_000 }]);
+
+    const late = await stack.query<Any>(READ);
+    expect(Date.now()).toBeGreaterThan(storedAt + TTL_MS + 1_000);
+    expect(late.data.events).toBeNull();
+    expect(late.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' });
+    expect(late.extensions!.stale).toBeUndefined();
+  }, 30_000);
 });

@@ -8,8 +8,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { HttpTransport } from '../src/core/http.js';
 import { UpstreamError } from '../src/core/errors.js';
+import { createGateway } from '../src/app/gateway.js';
+import { emulatorEnv } from '../src/app/embedded-emulators.js';
+import { loadConfig, type Config } from '../src/config/config.js';
+import { fileRedis, uniquePrefix } from './support/redis.js';
 import { startEmulator } from './support/traffic.js';
-import { startStack } from './support/stack.js';
+import { countRequests, startStack } from './support/stack.js';
+import { until } from './support/wait.js';
 
 type Any = any;
 
@@ -26,6 +31,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; elapsed: numb
   loop.disable();
   return { value, elapsed, lag: loop.max / 1e6 };
 }
+
+const redisUrl = await fileRedis();
 
 describe('deadlines', () => {
   it('a 300 ms header timeout fires within 350 ms', async () => {
@@ -100,4 +107,92 @@ describe('deadlines', () => {
     expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(elapsed).toBeLessThan(600 + 300 + lag);
   });
+
+  it('the wait for a slot ends at the request deadline, however many calls of higher priority keep coming', async () => {
+    const stack = await startStack({
+      env: { CALENDAR_MAX_CONCURRENT: '1', UPSTREAM_RETRIES: '0' },
+      // No breaker: the deadline must hold without it.
+      configure: (c) => ({
+        ...c,
+        breaker: { ...c.breaker, failures: 0 },
+        traffic: { ...c.traffic, requestDeadlineMs: 800 },
+      }),
+    });
+    const ids = (await stack.query<Any>('{ events(first: 30) { nodes { id } } }')).data.events.nodes.map(
+      (n: { id: string }) => n.id,
+    );
+    stack.calendar.control.setFaults([{ kind: 'stall', delayMs: 10_000 }]);
+    // Single reads (a higher priority than a list) arrive every 100 ms for 3 s, each holding the
+    // one slot of the stalled calendar until its own deadline.
+    let stop = false;
+    const singles = (async () => {
+      for (let i = 0; !stop && i < 30; i++) {
+        void stack.query(`{ event(id: "${ids[i]}") { id } }`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 150));
+    const {
+      value: res,
+      elapsed,
+      lag,
+    } = await timed(() => stack.query<Any>('{ events(first: 1, filter: { search: "behind" }) { totalCount } }'));
+    stop = true;
+    await singles;
+    expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(elapsed).toBeLessThan(800 + 300 + lag);
+  });
+
+  it.runIf(redisUrl)(
+    "a wait for another replica's identical read counts toward the request deadline",
+    async () => {
+      const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: uniquePrefix(), UPSTREAM_RETRIES: '0' };
+      // No breaker; a request deadline longer than the wait for the other replica's read (2 s).
+      const configure = (c: Config): Config => ({
+        ...c,
+        breaker: { ...c.breaker, failures: 0 },
+        traffic: { ...c.traffic, requestDeadlineMs: 2_500 },
+      });
+      const stack = await startStack({ env, configure });
+      const second = createGateway({
+        config: configure(
+          loadConfig({
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'silent',
+            ...emulatorEnv(stack.governance, stack.calendar),
+            ...env,
+          }),
+        ),
+      });
+      try {
+        await until(
+          async () => (await (await second.yoga.fetch('http://gateway.test/ready')).json()).checks.redis === 'ok',
+          'the second gateway on Redis',
+        );
+        stack.calendar.control.setFaults([{ kind: 'stall', delayMs: 10_000 }]);
+        const read = '{ events(first: 1, filter: { search: "both" }) { totalCount } }';
+        const first = stack.query<Any>(read);
+        await until(() => countRequests(stack.calendar) > 0, "the first replica's read on the wire");
+        const {
+          value: res,
+          elapsed,
+          lag,
+        } = await timed(async () => {
+          const r = await second.yoga.fetch('http://gateway.test/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: read }),
+          });
+          return await r.json();
+        });
+        await first;
+        expect(res.errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+        // 2 s waiting for the other replica's read, then a whole request deadline of its own, was 4.5 s.
+        expect(elapsed).toBeLessThan(2_500 + 300 + lag);
+      } finally {
+        await second.close();
+      }
+    },
+    30_000,
+  );
 });

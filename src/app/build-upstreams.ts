@@ -34,7 +34,7 @@ export interface Upstreams {
   locks: RecordLocks;
   /** Idempotency keys of creates (in Redis when configured). */
   idempotency: IdempotencyStore;
-  /** The response cache's Redis tier (entries unless `cache.shared.enabled` is off, invalidations always): present with a Redis. */
+  /** The response cache's Redis tier: present with a Redis. */
   sharedCache?: SharedCacheTier;
   close(): Promise<void>;
 }
@@ -107,12 +107,10 @@ export function createUpstreams(
   };
 }
 
-/** With the shared entries off, Redis still carries invalidations to the replicas' local caches. */
 function sharedTier(config: Config, cache: ResponseCache, redis: RedisLink, log: TrafficLogger): SharedCacheTier {
   const shared = config.cache.shared;
   return new SharedCacheTier(cache, {
     redis,
-    entries: shared.enabled,
     waitMs: shared.waitMs,
     ackTimeoutMs: config.traffic.redisCommandTimeoutMs,
     maxEntryBytes: shared.maxEntryBytes,

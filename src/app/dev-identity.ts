@@ -20,7 +20,10 @@ export async function startDevIdentity(config: Config, log: (line: string) => vo
   log(`development issuer: ${issuer.issuer} (audience ${DEV_AUDIENCE}); sample callers' tokens, valid 12 h:`);
   for (const [name, token] of Object.entries(tokens))
     log(`  ${name.padEnd(6)} ${SAMPLE_CALLERS[name]!.permissions.join(' ')}\n         Authorization: Bearer ${token}`);
-  const issuers = [...config.auth.issuers, { issuer: issuer.issuer, audience: DEV_AUDIENCE, jwksUrl: issuer.jwksUrl }];
+  const issuers = [
+    ...config.auth.issuers,
+    { issuer: issuer.issuer, audience: [DEV_AUDIENCE], jwksUrl: issuer.jwksUrl },
+  ];
   return { config: { ...config, auth: { ...config.auth, issuers } }, tokens, close: () => issuer.close() };
 }
 

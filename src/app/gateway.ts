@@ -68,8 +68,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authentication = authenticationOf(config, observability);
   const edge = config.cache.answers.enabled ? responseCacheEdge(config, upstreams, observability) : undefined;
   const logger = yogaLogger(config.logLevel);
-  const gatewayFetch: GatewayFetch = (url, init, serverContext) =>
-    Promise.resolve(yoga.fetch(url, init, serverContext));
+  const gatewayFetch: GatewayFetch = (request, serverContext) => Promise.resolve(yoga.fetch(request, serverContext));
   const yoga: YogaServerInstance<Record<string, unknown>, Context> = createYoga<Record<string, unknown>, Context>({
     ...yogaSettings(config),
     logging: logger,
@@ -157,7 +156,6 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
     partition: (req) => cachePartition(config, principalOf(req), req.headers.authorization),
     namespace: () => answerNamespace(config),
-    compression: config.http.compression,
     // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
     cost: config.traffic.costExtension
       ? (estimate) => {

@@ -27,6 +27,7 @@ export function authenticationOf(config: Config, observability: Observability): 
       config.governance.authMode === 'forward' || config.calendar.authMode === 'forward',
     ),
     graphqlEndpoint: '/graphql',
+    mcpEndpoint: config.mcp.enabled ? '/mcp' : undefined,
     metricsNeedCredentials: config.auth.metricsNeedCredentials,
     refused: (reason) => failures?.inc({ reason }),
   });

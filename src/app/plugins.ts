@@ -39,6 +39,8 @@ import type { ResponseCacheEdge } from '../http/response-cache.js';
 import type { Authentication } from '../http/authenticate.js';
 import type { GatewayFetch } from '../mcp/call.js';
 import { useMcp } from '../mcp/endpoint.js';
+import { useProtectedResourceMetadata } from '../http/protected-resource.js';
+import { PERMISSIONS } from '../identity/principal.js';
 import type { yogaLogger } from '../observability/logging.js';
 import type { Observability } from './observability.js';
 import { schema } from './schema.js';
@@ -113,9 +115,17 @@ function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
   return observability.plugins;
 }
 
-/** MCP (src/mcp/): curated operations as tools at /mcp. */
-function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin | undefined {
-  return config.mcp.enabled ? useMcp({ schema, config, fetch: gatewayFetch }) : undefined;
+/** MCP (src/mcp/): curated operations as tools at /mcp, an OAuth protected resource (RFC 9728 metadata). */
+function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin[] | undefined {
+  if (!config.mcp.enabled) return undefined;
+  return [
+    useProtectedResourceMetadata({
+      resourcePath: '/mcp',
+      authorizationServers: config.auth.issuers.map((i) => i.issuer),
+      scopes: PERMISSIONS,
+    }),
+    useMcp({ schema, config, fetch: gatewayFetch }),
+  ];
 }
 
 /** PERSISTED_OPERATIONS (see persisted.ts). */
@@ -154,16 +164,16 @@ function cacheSettle({ upstreams }: PluginParts): AnyPlugin {
   return useCacheSettle(upstreams.cache);
 }
 
-function jit({ config, logger }: PluginParts): AnyPlugin | undefined {
-  return config.jit ? useJit((msg, detail) => logger && logger.warn(msg, detail)) : undefined;
+function jit({ logger }: PluginParts): AnyPlugin {
+  return useJit((msg, detail) => logger && logger.warn(msg, detail));
 }
 
 function httpCaching({ config }: PluginParts): AnyPlugin {
   return useHttpCaching({ defaultMaxAgeSeconds: Math.floor(config.cache.ttlMs / 1000) });
 }
 
-function compression({ config }: PluginParts): AnyPlugin | undefined {
-  return config.http.compression ? useCompression() : undefined;
+function compression(): AnyPlugin {
+  return useCompression();
 }
 
 /** security.maxRequestBodyBytes: Yoga's own limit would stream every body through a counting transform. */

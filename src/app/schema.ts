@@ -14,7 +14,8 @@ import '../graph/viewer.js';
 // Every string argument is capped and checked for control characters first (see input-limits.ts).
 export const schema = limitInputs(
   builder.toSubGraphSchema({
-    linkUrl: 'https://specs.apollo.dev/federation/v2.6',
-    federationDirectives: ['@key', '@shareable', '@requiresScopes'],
+    // v2.9: the first version with the demand-control directives (graph/cost-directives.ts).
+    linkUrl: 'https://specs.apollo.dev/federation/v2.9',
+    federationDirectives: ['@key', '@shareable', '@requiresScopes', '@cost', '@listSize'],
   }),
 );

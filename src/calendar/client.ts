@@ -16,7 +16,6 @@ import type {
   WireEvent,
   WireEventCreate,
   WireEventWrite,
-  WireEventsPage,
   WireOrganizer,
   WireOrganizerWrite,
   WireTagWrite,
@@ -26,22 +25,6 @@ import type {
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
 import type { CacheKind } from '../config/config.js';
-
-/** The kind of record an operation reads (`venues.get` → venues), for its cache freshness. */
-const KIND_OF: Record<string, 'events' | 'venues' | 'organizers' | 'terms'> = {
-  events: 'events',
-  venues: 'venues',
-  organizers: 'organizers',
-  categories: 'terms',
-  tags: 'terms',
-};
-
-// Built once: zod compiles a schema's checker when it is first used, so a schema per call recompiled it every time.
-const EVENTS_PAGE = archivePageShape('events', eventShape);
-const VENUES_PAGE = archivePageShape('venues', linkedPostShape);
-const ORGANIZERS_PAGE = archivePageShape('organizers', linkedPostShape);
-const CATEGORIES_PAGE = archivePageShape('categories', termShape);
-const TAGS_PAGE = archivePageShape('tags', termShape);
 
 /** A single record is addressed by its numeric id or, where the API allows, its slug. */
 export type RecordRef = { id: number } | { slug: string };
@@ -59,11 +42,43 @@ const TAG = {
   organizers: 'calendar:organizers',
   terms: 'calendar:terms',
 } as const;
-const EVENT_TAGS = [TAG.events, TAG.venues, TAG.organizers, TAG.terms];
-// Venue/organizer/term lists filter and count by their events (has_events, event, hide_empty).
-const VENUE_TAGS = [TAG.venues, TAG.events];
-const ORGANIZER_TAGS = [TAG.organizers, TAG.events];
-const TERM_TAGS = [TAG.terms, TAG.events];
+
+type CalendarCacheKind = 'events' | 'venues' | 'organizers' | 'terms';
+type Kind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+
+/**
+ * Per collection: its cache tags (a write drops the first; venue/organizer/term lists filter and
+ * count by their events, hence the events tag), the kind of cache freshness, and the shapes checked
+ * of a record and of a page (built once: zod compiles a checker on first use).
+ */
+const KINDS: Record<Kind, { tags: readonly string[]; ttl: CalendarCacheKind; shape: z.ZodType; page: z.ZodType }> = {
+  events: {
+    tags: [TAG.events, TAG.venues, TAG.organizers, TAG.terms],
+    ttl: 'events',
+    shape: eventShape,
+    page: archivePageShape('events', eventShape),
+  },
+  venues: {
+    tags: [TAG.venues, TAG.events],
+    ttl: 'venues',
+    shape: linkedPostShape,
+    page: archivePageShape('venues', linkedPostShape),
+  },
+  organizers: {
+    tags: [TAG.organizers, TAG.events],
+    ttl: 'organizers',
+    shape: linkedPostShape,
+    page: archivePageShape('organizers', linkedPostShape),
+  },
+  categories: {
+    tags: [TAG.terms, TAG.events],
+    ttl: 'terms',
+    shape: termShape,
+    page: archivePageShape('categories', termShape),
+  },
+  tags: { tags: [TAG.terms, TAG.events], ttl: 'terms', shape: termShape, page: archivePageShape('tags', termShape) },
+};
+const EVENT_TAGS = KINDS.events.tags;
 
 /** Per operation, the graph arguments behind the upstream parameters an error may name. */
 const NAMES: Record<string, ArgumentNames> = {
@@ -72,15 +87,12 @@ const NAMES: Record<string, ArgumentNames> = {
   'events.update': { venue: 'venueId', organizer: 'organizerIds' },
 };
 
-type PostKind = 'venues' | 'organizers';
-type TermKind = 'categories' | 'tags';
-
 export interface CalendarClientOptions {
   upstream: Upstream;
   auth: CalendarAuth;
   caller: Omit<Caller, 'identity'>;
   /** Freshness of cached reads by kind of resource. */
-  cacheTtlMs: Pick<Record<CacheKind, number>, 'events' | 'venues' | 'organizers' | 'terms'>;
+  cacheTtlMs: Pick<Record<CacheKind, number>, CalendarCacheKind>;
   /** Told after every write, applied or not: the request's own memos forget what they read. */
   afterWrite?: () => void;
 }
@@ -101,43 +113,18 @@ export class CalendarClient {
 
   // ------------------------------------------------------------------ events
   /** GET /events: one archive page; `null` past the last page. */
-  listEvents(
-    query: WireQuery,
-    page: number,
-    perPage: number,
-    kind: PageKind = 'page',
-    poll?: FreshRead,
-  ): Promise<WirePage<WireEvent> | null> {
-    return this.list<WireEventsPage, WireEvent>(
-      'events.list',
-      '/events',
-      query,
-      page,
-      perPage,
-      kind,
-      EVENT_TAGS,
-      (b) => b.events,
-      poll,
-      EVENTS_PAGE,
-    );
+  listEvents(query: WireQuery, page: number, perPage: number, kind: PageKind = 'page', poll?: FreshRead) {
+    return this.list<WireEvent>('events', query, page, perPage, kind, poll);
   }
 
   /** GET /events/{id}; `null` when there is no such event. */
   getEvent(id: number, password?: string, as: 'read' | 'write' = 'read', poll?: FreshRead): Promise<WireEvent | null> {
-    return this.single<WireEvent>('events.get', urlPath`/events/${id}`, { password }, EVENT_TAGS, as, poll, eventShape);
+    return this.single<WireEvent>('events', 'events.get', urlPath`/events/${id}`, { password }, as, poll);
   }
 
   /** GET /events/by-slug/{slug}; `null` when there is no such event. */
   getEventBySlug(slug: string, password?: string, as: 'read' | 'write' = 'read'): Promise<WireEvent | null> {
-    return this.single<WireEvent>(
-      'events.getBySlug',
-      urlPath`/events/by-slug/${slug}`,
-      { password },
-      EVENT_TAGS,
-      as,
-      undefined,
-      eventShape,
-    );
+    return this.single<WireEvent>('events', 'events.getBySlug', urlPath`/events/by-slug/${slug}`, { password }, as);
   }
 
   /** POST /events. Inline venues/organizers/terms may be created too, hence the wide invalidation. */
@@ -155,22 +142,11 @@ export class CalendarClient {
     return this.write('events.delete', 'DELETE', this.path('events', ref), undefined, { password }, EVENT_TAGS);
   }
 
-  // ------------------------------------------------------------------ venues and organizers
   // ------------------------------------------------------- venues, organizers, categories and tags
-  readonly venues = this.collection<WireVenue, WireVenueWrite>('venues', VENUE_TAGS, linkedPostShape, VENUES_PAGE);
-  readonly organizers = this.collection<WireOrganizer, WireOrganizerWrite>(
-    'organizers',
-    ORGANIZER_TAGS,
-    linkedPostShape,
-    ORGANIZERS_PAGE,
-  );
-  readonly categories = this.collection<WireTerm, WireCategoryWrite>(
-    'categories',
-    TERM_TAGS,
-    termShape,
-    CATEGORIES_PAGE,
-  );
-  readonly tags = this.collection<WireTerm, WireTagWrite>('tags', TERM_TAGS, termShape, TAGS_PAGE);
+  readonly venues = this.collection<WireVenue, WireVenueWrite>('venues');
+  readonly organizers = this.collection<WireOrganizer, WireOrganizerWrite>('organizers');
+  readonly categories = this.collection<WireTerm, WireCategoryWrite>('categories');
+  readonly tags = this.collection<WireTerm, WireTagWrite>('tags');
 
   /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
   forgetEvents(): void {
@@ -178,29 +154,18 @@ export class CalendarClient {
   }
 
   // ------------------------------------------------------------------ plumbing
-  private path(kind: 'events' | PostKind | TermKind, ref: RecordRef): string {
+  private path(kind: Kind, ref: RecordRef): string {
     return 'id' in ref ? urlPath`/${kind}/${ref.id}` : urlPath`/${kind}/by-slug/${ref.slug}`;
   }
 
   /** The five routes of a collection; a write drops the collection's own tag (terms share one). */
-  private collection<T, Body>(kind: PostKind | TermKind, tags: readonly string[], shape: z.ZodType, page: z.ZodType) {
-    const dropped = [tags[0]!];
+  private collection<T, Body>(kind: Exclude<Kind, 'events'>) {
+    const dropped = [KINDS[kind].tags[0]!];
     return {
       list: (query: WireQuery, n: number, perPage: number, pageKind: PageKind = 'page') =>
-        this.list<Record<string, T[]>, T>(
-          `${kind}.list`,
-          `/${kind}`,
-          query,
-          n,
-          perPage,
-          pageKind,
-          tags,
-          (b) => b[kind],
-          undefined,
-          page,
-        ),
+        this.list<T>(kind, query, n, perPage, pageKind),
       get: (ref: RecordRef, as: 'read' | 'write' = 'read') =>
-        this.single<T>(`${kind}.get`, this.path(kind, ref), {}, tags, as, undefined, shape),
+        this.single<T>(kind, `${kind}.get`, this.path(kind, ref), {}, as),
       create: (body: Body) => this.write<T>(`${kind}.create`, 'POST', `/${kind}`, body, undefined, dropped),
       update: (ref: RecordRef, body: Body) =>
         this.write<T>(`${kind}.update`, 'POST', this.path(kind, ref), body, undefined, dropped),
@@ -209,26 +174,23 @@ export class CalendarClient {
     };
   }
 
-  private async list<B, T>(
-    operation: string,
-    path: string,
+  private async list<T>(
+    kind: Kind,
     query: WireQuery,
     page: number,
     perPage: number,
-    kind: PageKind,
-    tags: readonly string[],
-    items: (body: B) => T[] | undefined,
+    pageKind: PageKind,
     poll?: FreshRead,
-    shape?: z.ZodType,
   ): Promise<WirePage<T> | null> {
+    const operation = `${kind}.list`;
     const call: UpstreamCall = {
       method: 'GET',
-      path,
+      path: `/${kind}`,
       query: { ...query, page, per_page: perPage },
       idempotent: true,
-      kind: poll?.background ? 'poll' : kind,
+      kind: poll?.background ? 'poll' : pageKind,
       operation,
-      cache: poll ? undefined : this.cache(operation, tags),
+      cache: poll ? undefined : this.cache(kind),
     };
     const res = await this.send(call, this.options.auth.read);
     if (res.status >= 400) {
@@ -236,19 +198,20 @@ export class CalendarClient {
       if (isEndOfList(res)) return null;
       throw toUpstreamError(res, { names: NAMES[operation] });
     }
-    const body = (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as B & { total?: number };
+    const body = checkPayload('calendar', KINDS[kind].page, res.body, operation) as Record<string, T[]> & {
+      total?: number;
+    };
     const total = Number(body.total ?? res.headers['x-tec-total'] ?? 0);
-    return { items: items(body) ?? [], total: Number.isFinite(total) ? total : 0 };
+    return { items: body[kind] ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
   private async single<T>(
+    kind: Kind,
     operation: string,
     path: string,
     query: WireQuery,
-    tags: readonly string[],
-    as: 'read' | 'write' = 'read',
+    as: 'read' | 'write',
     poll?: FreshRead,
-    shape?: z.ZodType,
   ): Promise<T | null> {
     const call: UpstreamCall = {
       method: 'GET',
@@ -260,7 +223,7 @@ export class CalendarClient {
       // Reads made for a write (with the writer's credentials) must see the current record; a read
       // with an event's password is not kept, so no password sits in a cache key; a poll must see
       // the upstream, not the cache.
-      cache: as === 'read' && query.password === undefined && !poll ? this.cache(operation, tags) : undefined,
+      cache: as === 'read' && query.password === undefined && !poll ? this.cache(kind) : undefined,
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
@@ -270,7 +233,7 @@ export class CalendarClient {
       if (error.kind === 'not-found') return null;
       throw error;
     }
-    return (shape ? checkPayload('calendar', shape, res.body, operation) : res.body) as T;
+    return checkPayload('calendar', KINDS[kind].shape, res.body, operation) as T;
   }
 
   private async write<T>(
@@ -295,10 +258,10 @@ export class CalendarClient {
     return res.body as T;
   }
 
-  /** The cache entry of a read; its freshness follows the kind of record the operation reads. */
-  private cache(operation: string, tags: readonly string[]): UpstreamCall['cache'] {
-    const ttlMs = this.options.cacheTtlMs[KIND_OF[operation.split('.')[0]!] ?? 'events'];
-    return ttlMs > 0 ? { ttlMs, tags } : undefined;
+  /** The cache entry of a read; its freshness follows the kind of record it reads. */
+  private cache(kind: Kind): UpstreamCall['cache'] {
+    const ttlMs = this.options.cacheTtlMs[KINDS[kind].ttl];
+    return ttlMs > 0 ? { ttlMs, tags: KINDS[kind].tags } : undefined;
   }
 
   private send(call: UpstreamCall, credentials: CalendarCredentials): Promise<HttpResponse> {

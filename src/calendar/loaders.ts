@@ -101,7 +101,7 @@ function primedPages<W, T extends { id: number }>(
  * Terms batch through the `include` filter, which answers exactly the ids asked (hide_empty off).
  * It refuses the whole batch when one id does not exist, so then each id is read on its own.
  */
-function terms(list: ListPage<WireTerm>, single: (id: number) => Promise<WireTerm | null>) {
+function terms({ list, get }: CalendarClient['categories' | 'tags']) {
   return new DataLoader<number, CalendarTerm | null>(
     async (ids) => {
       let rows: WireTerm[] | undefined;
@@ -117,7 +117,7 @@ function terms(list: ListPage<WireTerm>, single: (id: number) => Promise<WireTer
         return ids.map((id) => byId.get(id) ?? null);
       }
       return settle(ids, async (id) => {
-        const t = await single(id);
+        const t = await get({ id });
         return t ? normalizeTerm(t) : null;
       });
     },
@@ -128,14 +128,8 @@ function terms(list: ListPage<WireTerm>, single: (id: number) => Promise<WireTer
 export function createCalendarLoaders(client: CalendarClient) {
   const venue = byId((id) => client.venues.get({ id }), normalizeVenue);
   const organizer = byId((id) => client.organizers.get({ id }), normalizeOrganizer);
-  const category = terms(
-    (q, page, perPage) => client.categories.list(q, page, perPage),
-    (id) => client.categories.get({ id }),
-  );
-  const tag = terms(
-    (q, page, perPage) => client.tags.list(q, page, perPage),
-    (id) => client.tags.get({ id }),
-  );
+  const category = terms(client.categories);
+  const tag = terms(client.tags);
   const primeEvent = (e: CalendarEvent) => {
     for (const v of e.venues) venue.prime(v.id, v);
     for (const o of e.organizers) organizer.prime(o.id, o);
@@ -158,10 +152,10 @@ export function createCalendarLoaders(client: CalendarClient) {
     /** Primes the loaders with what an event read outside them (a write, a password read) embeds. */
     primeEvent,
     events: mappedPages((q, p, n, kind) => client.listEvents(q, p, n, kind), readEvent),
-    venues: primedPages((q, p, n, kind) => client.venues.list(q, p, n, kind), normalizeVenue, venue),
-    organizers: primedPages((q, p, n, kind) => client.organizers.list(q, p, n, kind), normalizeOrganizer, organizer),
-    categories: primedPages((q, p, n, kind) => client.categories.list(q, p, n, kind), normalizeTerm, category),
-    tags: primedPages((q, p, n, kind) => client.tags.list(q, p, n, kind), normalizeTerm, tag),
+    venues: primedPages(client.venues.list, normalizeVenue, venue),
+    organizers: primedPages(client.organizers.list, normalizeOrganizer, organizer),
+    categories: primedPages(client.categories.list, normalizeTerm, category),
+    tags: primedPages(client.tags.list, normalizeTerm, tag),
   };
   /** The record lists this request resolved, by record and arguments (see `eventsOf`). */
   const connections = new Map<string, Promise<unknown>>();

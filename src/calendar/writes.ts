@@ -13,13 +13,23 @@ import type { CalendarClient, RecordRef } from './client.js';
 import { writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
-import type { CalendarEvent } from './model.js';
+import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
-import type { WireEvent, WireEventWrite, WireOrganizerWrite, WireVenueWrite } from './wire.js';
+import type {
+  WireCategoryWrite,
+  WireEvent,
+  WireEventWrite,
+  WireOrganizer,
+  WireOrganizerWrite,
+  WireTagWrite,
+  WireTerm,
+  WireVenue,
+  WireVenueWrite,
+} from './wire.js';
 
-/** A kind of linked post (venue, organizer) as its writes need it. */
-interface LinkedKind<W, T, I, B> {
-  kind: 'venue' | 'organizer';
+/** A record written by id (or slug) under its lock: a venue, an organizer, a category or a tag. */
+interface Kind<W, T, I, B> {
+  kind: 'venue' | 'organizer' | 'category' | 'tag';
   /** The client's routes of the collection. */
   api: (client: CalendarClient) => {
     get: (ref: Ref, as: 'write') => Promise<W | null>;
@@ -27,6 +37,7 @@ interface LinkedKind<W, T, I, B> {
     update: (ref: Ref, body: B) => Promise<W>;
     delete: (ref: Ref) => Promise<W>;
   };
+  /** Checks the input and builds the wire body. */
   body: (input: I) => B;
   normalize: (w: W) => T;
   version: (record: T) => string;
@@ -246,16 +257,45 @@ function notFound(what: string): UpstreamError {
   return new UpstreamError('calendar', 'not-found', `The ${what} does not exist.`, { status: 404 });
 }
 
-/** How venues and organizers are written, read (with the write credential), normalised and versioned. */
-const linked = <W, T, I, B>(
-  kind: 'venue' | 'organizer',
-  api: LinkedKind<W, T, I, B>['api'],
-  body: (input: I) => B,
-  normalize: (w: W) => T,
-  version: (record: T) => string,
-): LinkedKind<W, T, I, B> => ({ kind, api, body, normalize, version });
-const VENUES = linked('venue', (c) => c.venues, venueBody, normalizeVenue, venueVersion);
-const ORGANIZERS = linked('organizer', (c) => c.organizers, organizerBody, normalizeOrganizer, organizerVersion);
+function termBody(input: TermInput): WireCategoryWrite {
+  if (input.name != null && !input.name.trim()) throw invalidInput('"input.name" must not be empty.', 'input.name');
+  const body: WireCategoryWrite = pick(input, { name: 'name', description: 'description' });
+  if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
+  if (input.parentId != null) body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId');
+  return body;
+}
+
+const VENUES: Kind<WireVenue, CalendarVenue, VenueInput, WireVenueWrite> = {
+  kind: 'venue',
+  api: (c) => c.venues,
+  body: (input) => (checkLinked(input, 'input'), venueBody(input)),
+  normalize: normalizeVenue,
+  version: venueVersion,
+};
+const ORGANIZERS: Kind<WireOrganizer, CalendarOrganizer, OrganizerInput, WireOrganizerWrite> = {
+  kind: 'organizer',
+  api: (c) => c.organizers,
+  body: (input) => (checkLinked(input, 'input'), organizerBody(input)),
+  normalize: normalizeOrganizer,
+  version: organizerVersion,
+};
+const CATEGORIES: Kind<WireTerm, CalendarTerm, TermInput, WireCategoryWrite> = {
+  kind: 'category',
+  api: (c) => c.categories,
+  body: termBody,
+  normalize: normalizeTerm,
+  version: termVersion,
+};
+// Tags have no parent.
+const TAGS: Kind<WireTerm, CalendarTerm, TermInput, WireTagWrite> = {
+  ...CATEGORIES,
+  kind: 'tag',
+  api: (c) => c.tags,
+  body: (input) => {
+    const { parent: _p, ...body } = termBody(input);
+    return body;
+  },
+};
 
 export class CalendarWrites {
   constructor(
@@ -334,88 +374,54 @@ export class CalendarWrites {
     return this.locks.run('calendar', lockKey('event', id), (lock) => work(lock, id), this.signal);
   }
 
-  createVenue = (input: VenueInput) => this.createLinked(VENUES, input);
-  updateVenue = (ref: Ref, input: VenueInput, version?: string) => this.updateLinked(VENUES, ref, input, version);
-  deleteVenue = (ref: Ref) => this.linkedWrite(VENUES, ref, undefined, (id) => this.client.venues.delete({ id }));
-  createOrganizer = (input: OrganizerInput) => this.createLinked(ORGANIZERS, input);
-  updateOrganizer = (ref: Ref, input: OrganizerInput, version?: string) =>
-    this.updateLinked(ORGANIZERS, ref, input, version);
-  deleteOrganizer = (ref: Ref) =>
-    this.linkedWrite(ORGANIZERS, ref, undefined, (id) => this.client.organizers.delete({ id }));
+  createVenue = (input: VenueInput) => this.create(VENUES, input);
+  updateVenue = (ref: Ref, input: VenueInput, version?: string) => this.update(VENUES, ref, input, version);
+  deleteVenue = (ref: Ref) => this.delete(VENUES, ref);
+  createOrganizer = (input: OrganizerInput) => this.create(ORGANIZERS, input);
+  updateOrganizer = (ref: Ref, input: OrganizerInput, version?: string) => this.update(ORGANIZERS, ref, input, version);
+  deleteOrganizer = (ref: Ref) => this.delete(ORGANIZERS, ref);
+  createCategory = (input: TermInput) => this.create(CATEGORIES, input);
+  updateCategory = (id: number, input: TermInput, version?: string) => this.update(CATEGORIES, { id }, input, version);
+  deleteCategory = (id: number) => this.delete(CATEGORIES, { id });
+  createTag = (input: TermInput) => this.create(TAGS, input);
+  updateTag = (id: number, input: TermInput, version?: string) => this.update(TAGS, { id }, input, version);
+  deleteTag = (id: number) => this.delete(TAGS, { id });
 
-  private async createLinked<W extends { id: number }, T, I extends VenueInput | OrganizerInput, B>(
-    o: LinkedKind<W, T, I, B>,
-    input: I,
-  ) {
-    checkLinked(input, 'input');
-    return o.normalize(await o.api(this.client).create(o.body(input)));
-  }
-  private async updateLinked<W extends { id: number }, T, I extends VenueInput | OrganizerInput, B>(
-    o: LinkedKind<W, T, I, B>,
-    ref: Ref,
-    input: I,
-    expectedVersion?: string,
-  ) {
-    checkLinked(input, 'input');
-    return this.linkedWrite(o, ref, expectedVersion, (id) => o.api(this.client).update({ id }, o.body(input)));
+  private async create<W, T, I, B>(k: Kind<W, T, I, B>, input: I): Promise<T> {
+    return k.normalize(await k.api(this.client).create(k.body(input)));
   }
 
-  private termBody(input: TermInput) {
-    if (input.name != null && !input.name.trim()) throw invalidInput('"input.name" must not be empty.', 'input.name');
-    const body = pick<{ name?: string; description?: string; slug?: string; parent?: number }>(input, {
-      name: 'name',
-      description: 'description',
-    });
-    if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
-    if (input.parentId != null) body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId');
-    return body;
+  private update<W extends { id: number }, T, I, B>(k: Kind<W, T, I, B>, ref: Ref, input: I, expected?: string) {
+    const body = k.body(input);
+    return this.locked(k, ref, expected, (id) => k.api(this.client).update({ id }, body));
   }
-  async createCategory(input: TermInput) {
-    return normalizeTerm(await this.client.categories.create(this.termBody(input)));
-  }
-  async updateCategory(id: number, input: TermInput, expectedVersion?: string) {
-    const body = this.termBody(input);
-    return normalizeTerm(
-      await this.termWrite('category', id, expectedVersion, () => this.client.categories.update({ id }, body)),
-    );
-  }
-  async deleteCategory(id: number) {
-    return normalizeTerm(await this.termWrite('category', id, undefined, () => this.client.categories.delete({ id })));
-  }
-  async createTag(input: TermInput) {
-    const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.client.tags.create(body));
-  }
-  async updateTag(id: number, input: TermInput, expectedVersion?: string) {
-    const { parent: _p, ...body } = this.termBody(input);
-    return normalizeTerm(await this.termWrite('tag', id, expectedVersion, () => this.client.tags.update({ id }, body)));
-  }
-  async deleteTag(id: number) {
-    return normalizeTerm(await this.termWrite('tag', id, undefined, () => this.client.tags.delete({ id })));
+
+  private delete<W extends { id: number }, T, I, B>(k: Kind<W, T, I, B>, ref: Ref) {
+    return this.locked(k, ref, undefined, (id) => k.api(this.client).delete({ id }));
   }
 
   /**
-   * An update or delete of a venue or organizer found by id or slug (resolved first to the id the lock
-   * and the write use), under the record's lock; with `expectedVersion`, the record is read inside the
-   * lock and a stale version is a CONFLICT. Their updates are partial upstream, so only a precondition
+   * An update or delete of a record found by id or slug (resolved first to the id the lock and the
+   * write use), under the record's lock; with `expectedVersion`, the record is read inside the lock
+   * and a stale version is a CONFLICT. These updates are partial upstream, so only a precondition
    * needs the read.
    */
-  private async linkedWrite<W extends { id: number }, T, I, B>(
-    o: LinkedKind<W, T, I, B>,
+  private async locked<W extends { id: number }, T, I, B>(
+    k: Kind<W, T, I, B>,
     ref: Ref,
     expectedVersion: string | undefined,
     write: (id: number) => Promise<W>,
   ): Promise<T> {
-    const id = 'id' in ref ? ref.id : (await o.api(this.client).get(ref, 'write'))?.id;
-    if (id === undefined) throw notFound(o.kind);
+    const id = 'id' in ref ? ref.id : (await k.api(this.client).get(ref, 'write'))?.id;
+    if (id === undefined) throw notFound(k.kind);
     const written = await this.locks.run(
       'calendar',
-      lockKey(o.kind, id),
+      lockKey(k.kind, id),
       async (lock) => {
         if (expectedVersion != null) {
-          const current = await o.api(this.client).get({ id }, 'write');
-          if (!current) throw notFound(o.kind);
-          const now = o.version(o.normalize(current));
+          const current = await k.api(this.client).get({ id }, 'write');
+          if (!current) throw notFound(k.kind);
+          const now = k.version(k.normalize(current));
           if (now !== expectedVersion) throw versionConflict(now);
         }
         lock.check();
@@ -423,33 +429,7 @@ export class CalendarWrites {
       },
       this.signal,
     );
-    return o.normalize(written);
-  }
-
-  private termWrite<R>(
-    kind: 'category' | 'tag',
-    id: number,
-    expectedVersion: string | undefined,
-    write: () => Promise<R>,
-  ): Promise<R> {
-    return this.locks.run(
-      'calendar',
-      lockKey(kind, id),
-      async (lock) => {
-        if (expectedVersion != null) {
-          const current =
-            kind === 'category'
-              ? await this.client.categories.get({ id }, 'write')
-              : await this.client.tags.get({ id }, 'write');
-          if (!current) throw notFound(kind);
-          const now = termVersion(normalizeTerm(current));
-          if (now !== expectedVersion) throw versionConflict(now);
-        }
-        lock.check();
-        return write();
-      },
-      this.signal,
-    );
+    return k.normalize(written);
   }
 
   /** A written event, normalised, with its embedded records primed for the rest of the request. */

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 
 const WIRE_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
-export const pad = (n: number): string => String(n).padStart(2, '0');
+export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** `Y-m-d H:i:s` → milliseconds as if UTC; null when the text is not in that form. */
 export function wallMs(wire: string): number | null {
@@ -19,7 +19,7 @@ export function wallMs(wire: string): number | null {
 /** Milliseconds as if UTC → `Y-m-d H:i:s`. */
 export function wallOf(ms: number): string {
   const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
 /** Minutes east of UTC as an ISO 8601 offset: `+05:30`, `-04:00`, and `Z` for zero unless `zulu` is off. */

@@ -5,7 +5,8 @@
 import type { Settings } from './settings.js';
 
 export interface AuthConfig {
-  issuers: { issuer: string; audience: string; jwksUrl: string }[];
+  /** `audience`: the gateway's names at the issuer (its own name, its /mcp URL …); a token names one. */
+  issuers: { issuer: string; audience: string[]; jwksUrl: string }[];
   /** Permission names of a caller without credentials (`*` = all); empty: 401. */
   anonymous: string[];
   apiKeys: { name: string; sha256: string; permissions: string[] }[];
@@ -23,7 +24,8 @@ export function readAuthConfig(s: Settings, production: boolean, problems: strin
       .filter(Boolean);
   const issuers = entries(s.AUTH_ISSUERS).flatMap((entry) => {
     const [issuer, audience, jwksUrl] = entry.split('|').map((p) => p.trim());
-    if (issuer && audience && jwksUrl && URL.canParse(jwksUrl)) return [{ issuer, audience, jwksUrl }];
+    if (issuer && audience && jwksUrl && URL.canParse(jwksUrl))
+      return [{ issuer, audience: audience.split(/\s+/), jwksUrl }];
     problems.push(`AUTH_ISSUERS entries look like "issuer|audience|https://idp/jwks.json" (got "${entry}").`);
     return [];
   });

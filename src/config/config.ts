@@ -7,12 +7,10 @@ import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
-
 import { readObservabilityConfig, type ObservabilityConfig } from './observability.js';
 
-export type { RateProfile } from './traffic.js';
-
 export type { CacheKind } from './settings.js';
+
 export type AuthMode = 'configured' | 'forward';
 
 export interface UpstreamTimeouts {
@@ -65,7 +63,7 @@ export interface Config {
     ttlMsByKind: Record<CacheKind, number>;
     maxStaleMs: number;
     /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
-    shared: { enabled: boolean; waitMs: number; maxEntryBytes: number };
+    shared: { waitMs: number; maxEntryBytes: number };
     /** Whole answers (`src/http/response-cache.ts`), in memory and in the shared tier. */
     answers: { enabled: boolean; maxBytes: number };
   };
@@ -81,8 +79,6 @@ export interface Config {
   observability: ObservabilityConfig;
   /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
   persistedOperations: 'off' | 'allow' | 'only';
-  /** Compile repeated operations with graphql-jit (`src/http/plugins/use-jit.ts`). */
-  jit: boolean;
   /** Account budget, 429 pause, queue deadline, per-operation budget, Redis sharing (`src/config/traffic.ts`). */
   traffic: TrafficConfig;
   /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
@@ -116,7 +112,6 @@ export interface LiveConfig {
 export interface HttpConfig {
   /** Browser origins allowed by CORS; `['*']` any, `[]` none. */
   corsOrigins: string[];
-  compression: boolean;
   /** How long in-flight operations may run after SIGTERM/SIGINT. */
   drainMs: number;
   /** Retry-After (s) on the 503 answering new requests during the drain. */
@@ -236,14 +231,12 @@ export function loadConfig(env?: Env): Config {
     logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,
-    jit: true,
     security: readSecurity(s, production, graphiql),
     auth: readAuthConfig(s, production, problems),
     traffic,
     http: {
       // Closed by default in production: a browser app on another origin must be listed.
       corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),
-      compression: true,
       drainMs: s.SHUTDOWN_DRAIN_MS,
       retryAfterS: FIXED.retryAfterS,
     },
@@ -270,7 +263,7 @@ function readCache(s: Settings): Config['cache'] {
     ttlMs: s.CACHE_TTL_MS,
     ttlMsByKind,
     maxStaleMs: s.CACHE_MAX_STALE_MS,
-    shared: { enabled: true, ...FIXED.shared },
+    shared: FIXED.shared,
     // Whole answers get half the memory of the upstream reads they are made of.
     answers: { enabled: s.RESPONSE_CACHE && s.CACHE_MAX_BYTES > 0, maxBytes: Math.floor(s.CACHE_MAX_BYTES / 2) },
   };

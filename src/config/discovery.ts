@@ -13,33 +13,36 @@
  * }
  */
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 
-export interface ConfiguredRelationshipType {
-  name: string;
-  id?: string;
-  forwardLabel?: string;
-  reverseLabel?: string;
-  /** Pairs of entity type names: [first end, second end]. */
-  ends: [string, string][];
-}
+const name = z.string().refine((v) => v.trim() !== '', 'must not be empty');
+const names = z.array(name);
 
-export interface DiscoveryConfig {
-  relationshipTypes: ConfiguredRelationshipType[];
+const FILE = z.object({
+  relationshipTypes: z
+    .array(
+      z.object({
+        name,
+        id: z.string().optional(),
+        forwardLabel: z.string().optional(),
+        reverseLabel: z.string().optional(),
+        /** Pairs of entity type names: [first end, second end]. */
+        ends: z.array(z.tuple([name, name])),
+      }),
+    )
+    .default([]),
   /** Stage names in order, by entity type name. */
-  workflows: Record<string, string[]>;
+  workflows: z.record(z.string(), names).default({}),
   /** Option labels by entity type name, then attribute field name. */
-  attributeOptions: Record<string, Record<string, string[]>>;
-}
+  attributeOptions: z.record(z.string(), z.record(z.string(), names)).default({}),
+});
 
-export const emptyDiscovery = (): DiscoveryConfig => ({ relationshipTypes: [], workflows: {}, attributeOptions: {} });
+export type DiscoveryConfig = z.infer<typeof FILE>;
 
-const isStrings = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.trim() !== '');
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const empty = (): DiscoveryConfig => ({ relationshipTypes: [], workflows: {}, attributeOptions: {} });
 
 export function readDiscoveryConfig(file: string | undefined, problems: string[]): DiscoveryConfig {
-  const out = emptyDiscovery();
-  if (!file) return out;
+  if (!file) return empty();
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -47,59 +50,11 @@ export function readDiscoveryConfig(file: string | undefined, problems: string[]
     problems.push(
       `GOVERNANCE_DISCOVERY_FILE: cannot read ${file} as JSON (${(error as Error).message.split('\n')[0]}).`,
     );
-    return out;
+    return empty();
   }
-  const bad = (what: string) => problems.push(`GOVERNANCE_DISCOVERY_FILE: ${what}.`);
-  if (!isObject(raw)) {
-    bad('the file must hold a JSON object');
-    return out;
-  }
-  const types = raw.relationshipTypes ?? [];
-  if (!Array.isArray(types)) bad('"relationshipTypes" must be a list');
-  else {
-    types.forEach((t, i) => {
-      const ok =
-        isObject(t) &&
-        typeof t.name === 'string' &&
-        t.name.trim() !== '' &&
-        Array.isArray(t.ends) &&
-        t.ends.every((e) => isStrings(e) && e.length === 2);
-      const optional = (k: string) => !isObject(t) || t[k] === undefined || typeof t[k] === 'string';
-      if (!ok || !optional('id') || !optional('forwardLabel') || !optional('reverseLabel')) {
-        bad(
-          `relationshipTypes[${i}] needs a "name" and "ends" (pairs of entity type names); "id" and the labels are strings`,
-        );
-      } else {
-        out.relationshipTypes.push({
-          name: t.name as string,
-          id: t.id as string | undefined,
-          forwardLabel: t.forwardLabel as string | undefined,
-          reverseLabel: t.reverseLabel as string | undefined,
-          ends: t.ends as [string, string][],
-        });
-      }
-    });
-  }
-  const workflows = raw.workflows ?? {};
-  if (!isObject(workflows)) bad('"workflows" must map entity type names to lists of stage names');
-  else
-    for (const [type, stages] of Object.entries(workflows)) {
-      if (isStrings(stages)) out.workflows[type] = stages;
-      else bad(`workflows.${type} must be a list of stage names`);
-    }
-  const options = raw.attributeOptions ?? {};
-  if (!isObject(options)) bad('"attributeOptions" must map entity type names to attributes to lists of options');
-  else
-    for (const [type, attributes] of Object.entries(options)) {
-      if (!isObject(attributes)) {
-        bad(`attributeOptions.${type} must map attribute names to lists of options`);
-        continue;
-      }
-      out.attributeOptions[type] = {};
-      for (const [name, list] of Object.entries(attributes)) {
-        if (isStrings(list)) out.attributeOptions[type][name] = list;
-        else bad(`attributeOptions.${type}.${name} must be a list of option labels`);
-      }
-    }
-  return out;
+  const parsed = FILE.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues)
+    problems.push(`GOVERNANCE_DISCOVERY_FILE: ${issue.path.join('.') || 'the file'}: ${issue.message}.`);
+  return empty();
 }

@@ -403,7 +403,7 @@ const DEFINITIONS = {
     group: 'security',
     defaultText: 'none (npm start adds its development issuer)',
     description:
-      'Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated (a workforce and a service IdP, say).',
+      "Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated; audience: the gateway's name(s) there, space-separated (e.g. its /mcp URL too).",
   }),
   AUTH_ANONYMOUS: list({
     ...COMMON,

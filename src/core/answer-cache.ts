@@ -122,10 +122,6 @@ export class AnswerCache {
     }
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   clear(): void {
     this.entries.clear();
     // What this replica stored in Redis stays: its tags' versions decide, and the cleared local

@@ -32,8 +32,6 @@ import type { TrafficLogger } from './traffic-log.js';
 
 export interface SharedCacheOptions {
   redis: RedisLink;
-  /** Share entries; when false only invalidations are (counters and messages), for the replicas' local tiers. */
-  entries: boolean;
   /** Longest wait for another replica's identical read in flight before sending one's own; 0 turns the cross-replica dedupe off. */
   waitMs: number;
   /** Longest wait of a write's answer for the other replicas to acknowledge its invalidation (the Redis command timeout). */
@@ -223,7 +221,7 @@ export class SharedCacheTier {
 
   /** Looks `key` up after a local miss; undefined when the tier is not in use (Redis away). */
   async lookup(key: string, tags: readonly string[], signal?: AbortSignal): Promise<SharedLookup | undefined> {
-    if (!this.ready || !this.options.entries) return undefined;
+    if (!this.ready) return undefined;
     const id = createHash('sha256').update(key).digest('base64url');
     const keys = [
       this.redis.key('cache', 'entry', id),
@@ -264,7 +262,7 @@ export class SharedCacheTier {
    * else the mark to store this replica's answer with. Undefined when the tier is not in use.
    */
   async lookupAnswer(id: string): Promise<{ payload?: string; mark: number } | undefined> {
-    if (!this.ready || !this.options.entries) return undefined;
+    if (!this.ready) return undefined;
     try {
       const [found, now, payload] = (await this.scripts.gatewayAnswerLookup(
         1,
@@ -289,7 +287,7 @@ export class SharedCacheTier {
 
   /** Stores a whole answer unless one of its tags was invalidated since `mark` (from `lookupAnswer`). */
   async storeAnswer(id: string, mark: number, tags: readonly string[], payload: string, ttlMs: number): Promise<void> {
-    if (!this.ready || !this.options.entries || payload.length > this.options.maxEntryBytes) return;
+    if (!this.ready || payload.length > this.options.maxEntryBytes) return;
     // The entry's format separates tags by tabs and lines; a tag holding either stays local.
     if (tags.length === 0 || tags.some((t) => /[\t\n]/.test(t))) return;
     try {

@@ -72,18 +72,10 @@ export class UpstreamError extends Error {
     readonly upstream: UpstreamName,
     readonly kind: UpstreamErrorKind,
     message: string,
-    options: UpstreamErrorOptions = {},
+    { cause, ...details }: UpstreamErrorOptions = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.status = options.status;
-    this.upstreamCode = options.upstreamCode;
-    this.params = options.params;
-    this.retryAfter = options.retryAfter;
-    this.missingScope = options.missingScope;
-    this.sent = options.sent;
-    this.applied = options.applied;
-    this.field = options.field;
-    this.breaker = options.breaker;
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, details);
   }
 }
 

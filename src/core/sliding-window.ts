@@ -85,10 +85,6 @@ export class SlidingCounter {
     return [...this.buckets];
   }
 
-  clear(): void {
-    this.buckets.clear();
-  }
-
   get empty(): boolean {
     return this.buckets.size === 0;
   }

@@ -242,7 +242,7 @@ export class Upstream {
   async call(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): Promise<HttpResponse> {
     const observer = this.options.observer;
     const event = observer && { upstream: this.name, operation: call.operation, caller };
-    let stale: HttpResponse | undefined;
+    let expired = false;
     if (call.cache) {
       caller.usage.readTags(call.cache.tags);
       const hit = this.options.cache.get(target.key);
@@ -255,16 +255,20 @@ export class Upstream {
       // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
       if (hit && this.options.traffic.holding()) return this.serveStale(hit.entry.response, caller, event);
       observer?.cache?.(event!, 'miss');
-      stale = hit?.entry.response;
+      expired = hit !== undefined;
     }
-    if (!stale) return this.load(call, caller, target, event);
+    if (!expired) return this.load(call, caller, target, event);
     // Stale if error: when the upstream fails (or its breaker is open), the expired answer, still
-    // within CACHE_MAX_STALE_MS (the cache drops it then) and under this caller's own key, is served.
+    // within CACHE_MAX_STALE_MS when the failure comes (the cache drops it then; a stalled upstream
+    // can take a whole deadline to fail) and under this caller's own key, is served.
     try {
       const res = await this.load(call, caller, target, event);
-      return res.status >= 500 ? this.serveStale(stale, caller, event) : res;
+      if (res.status < 500) return res;
+      const kept = this.options.cache.get(target.key)?.entry.response;
+      return kept ? this.serveStale(kept, caller, event) : res;
     } catch (e) {
-      if (e instanceof UpstreamError && e.kind === 'unavailable') return this.serveStale(stale, caller, event);
+      const kept = this.options.cache.get(target.key)?.entry.response;
+      if (kept && e instanceof UpstreamError && e.kind === 'unavailable') return this.serveStale(kept, caller, event);
       throw e;
     }
   }
@@ -339,6 +343,9 @@ export class Upstream {
     mark: number,
   ): Promise<HttpResponse> {
     const { cache, shared, observer } = this.options;
+    // A wait for another replica's identical read counts toward this request's deadline, as a wait
+    // for a connection slot does: else a read behind a stalled one pays that wait and a whole deadline.
+    const askedAt = Date.now();
     const found = call.cache && shared ? await shared.lookup(key, tags, caller.signal) : undefined;
     if (found?.kind === 'hit') {
       // Another replica's copy: fresh only until its own time is up, not for a whole TTL from now.
@@ -350,7 +357,7 @@ export class Upstream {
     }
     let res: HttpResponse;
     try {
-      res = await this.send(call, url, caller);
+      res = await this.send(call, url, caller, askedAt);
     } catch (e) {
       found?.release();
       throw e;
@@ -369,9 +376,10 @@ export class Upstream {
    * the wire; backoff between attempts happens outside the slot so it never blocks other requests.
    * Deadlines: queue waits end at the queue deadline or the operation's, whichever comes first; from
    * the first send, all attempts and backoffs together end at the request deadline (and never past
-   * the operation's), each attempt's timeouts clipped to what is left.
+   * the operation's), each attempt's timeouts clipped to what is left. `askedAt`: when the request
+   * began to wait (a shared-cache lookup before it), counted like a queue wait.
    */
-  private async send(call: UpstreamCall, url: Target, caller: Caller): Promise<HttpResponse> {
+  private async send(call: UpstreamCall, url: Target, caller: Caller, askedAt = Date.now()): Promise<HttpResponse> {
     const { observer, traffic, breaker } = this.options;
     // An open breaker fails the call before it waits for anything; the half-open probe goes last.
     const refused = breaker?.refusal();
@@ -385,7 +393,7 @@ export class Upstream {
       endpoint: `${call.method} ${endpointOf(url)}`,
       queueDeadline: Math.min(traffic.deadline(), caller.usage.deadline),
       requestDeadline: Infinity,
-      queuedAt: Date.now(),
+      queuedAt: askedAt,
       failures: 0,
       rateLimited: 0,
     };
@@ -431,9 +439,11 @@ export class Upstream {
     const { limiter, observer } = this.options;
     const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
     let onWire = false;
+    const slot = this.slotWait(s, dequeued);
     const scheduled = limiter.schedule(
       s.priority,
       async () => {
+        if (!slot.take()) throw slot.expired;
         const slotAt = Date.now();
         let admission: Admission;
         try {
@@ -462,13 +472,52 @@ export class Upstream {
       },
       s.caller.client,
     );
-    return scheduled.catch((e: unknown) => {
+    const answered = scheduled.catch((e: unknown) => {
       // The scheduler answers running calls at shutdown: a write already on the wire then may
       // or may not have been applied; one still waiting certainly was not sent.
       if (!s.call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable')
         throw outcomeUnknown(this.name, e);
       throw e;
     });
+    return Promise.race([answered, slot.givenUp]).finally(slot.done);
+  }
+
+  /**
+   * The wait for a scheduler slot ends at the request's deadline (and the operation's): calls of
+   * higher priority arriving all the time, each holding a slot of a stalled upstream until its own
+   * deadline, must not hold this one past its own. Given up, it fails as a timeout, never sent,
+   * and its task does nothing once a slot comes.
+   */
+  private slotWait(s: Sending, dequeued: (() => void) | undefined) {
+    const ends = Math.min(s.queuedAt + this.options.requestDeadlineMs, s.requestDeadline, s.caller.usage.deadline);
+    const expired = new UpstreamError(this.name, 'unavailable', `The ${this.name} service did not answer in time.`, {
+      sent: false,
+    });
+    let state: 'waiting' | 'taken' | 'given-up' = 'waiting';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const givenUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          if (state !== 'waiting') return;
+          state = 'given-up';
+          dequeued?.();
+          reject(expired);
+        },
+        Math.max(0, ends - Date.now()),
+      );
+    });
+    return {
+      expired,
+      givenUp,
+      /** At the task's start: false when the wait was given up already. */
+      take: () => {
+        if (state === 'given-up') return false;
+        state = 'taken';
+        clearTimeout(timer);
+        return true;
+      },
+      done: () => clearTimeout(timer),
+    };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { routePath } from 'hono/route';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRng } from './random.js';
 
 /** `answerAt`: when the request's answer may leave (performance.now() time), set on arrival. */
@@ -157,8 +158,9 @@ export function createControl(options: ControlOptions): {
   let log: LoggedRequest[] = [];
   /** Entries dropped from the front of a long log (an emulator serving `npm start` for days). */
   let dropped = 0;
+  const ruleStates = (faults: FaultRule[] = []): RuleState[] => faults.map((rule) => ({ rule, seen: 0, applied: 0 }));
   let latency: LatencyOptions = { ...options.latency };
-  let rules: RuleState[] = (options.faults ?? []).map((rule) => ({ rule, seen: 0, applied: 0 }));
+  let rules = ruleStates(options.faults);
 
   const control: EmulatorControl = {
     requests: () => {
@@ -174,17 +176,16 @@ export function createControl(options: ControlOptions): {
       latency = { ...l };
     },
     setFaults: (next) => {
-      rules = next.map((rule) => ({ rule, seen: 0, applied: 0 }));
+      rules = ruleStates(next);
     },
     clearFaults: () => {
       rules = [];
     },
     reset: () => {
       options.resetState();
-      log = [];
-      dropped = 0;
+      control.clearRequests();
       latency = { ...options.latency };
-      rules = (options.faults ?? []).map((rule) => ({ rule, seen: 0, applied: 0 }));
+      rules = ruleStates(options.faults);
     },
   };
 
@@ -282,26 +283,16 @@ export function createControl(options: ControlOptions): {
 
   const mountRoutes = (app: Hono<Env>) => {
     app.get('/_emulator/requests', (c) => c.json(control.requests()));
-    app.delete('/_emulator/requests', (c) => {
-      control.clearRequests();
-      return c.body(null, 204);
-    });
-    app.post('/_emulator/reset', (c) => {
-      control.reset();
-      return c.body(null, 204);
-    });
-    app.put('/_emulator/faults', async (c) => {
-      control.setFaults(await c.req.json<FaultRule[]>());
-      return c.body(null, 204);
-    });
-    app.delete('/_emulator/faults', (c) => {
-      control.clearFaults();
-      return c.body(null, 204);
-    });
-    app.put('/_emulator/latency', async (c) => {
-      control.setLatency(await c.req.json<LatencyOptions>());
-      return c.body(null, 204);
-    });
+    const act = (method: 'put' | 'post' | 'delete', path: string, run: (c: Context<Env>) => unknown) =>
+      app[method](`/_emulator/${path}`, async (c) => {
+        await run(c);
+        return c.body(null, 204);
+      });
+    act('delete', 'requests', () => control.clearRequests());
+    act('post', 'reset', () => control.reset());
+    act('put', 'faults', async (c) => control.setFaults(await c.req.json<FaultRule[]>()));
+    act('delete', 'faults', () => control.clearFaults());
+    act('put', 'latency', async (c) => control.setLatency(await c.req.json<LatencyOptions>()));
   };
 
   return { control, middleware, mountRoutes };
@@ -374,8 +365,6 @@ async function injectFault(c: Context<Env>, fault: FaultRule, options: ControlOp
     }
   }
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const sleepUntil = async (at: number) => {
   const left = at - performance.now();

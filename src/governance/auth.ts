@@ -87,20 +87,9 @@ export class GovernanceAuth {
 
   private currentToken(usage: UsageTracker): Promise<CachedToken> {
     if (this.token && Date.now() < this.token.renewAt) return Promise.resolve(this.token);
-    if (!this.pending) {
-      this.pending = this.fetchToken(usage).then(
-        (token) => {
-          this.token = token;
-          this.pending = undefined;
-          return token;
-        },
-        (error: unknown) => {
-          this.pending = undefined;
-          throw error;
-        },
-      );
-    }
-    return this.pending;
+    return (this.pending ??= this.fetchToken(usage)
+      .then((token) => (this.token = token))
+      .finally(() => (this.pending = undefined)));
   }
 
   private async fetchToken(usage: UsageTracker): Promise<CachedToken> {

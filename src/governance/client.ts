@@ -59,8 +59,10 @@ export interface PageRequest {
   kind: PageKind;
 }
 
-interface Send {
-  call: Omit<UpstreamCall, 'headers'>;
+/** One call: a read unless it `invalidates` (a write: never repeated, never cached). */
+interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' | 'operation' | 'cache'> {
+  /** Default: `write` for a call that invalidates, else `read`. */
+  kind?: UpstreamCall['kind'];
   scopes: ScopeGroup;
   /** Answer an unknown id with null instead of an error. */
   nullIfNotFound?: boolean;
@@ -92,35 +94,29 @@ export class GovernanceClient {
 
   searchEntities(typeName: AiEntityTypeName | undefined, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityInformation>>({
-      shape: ENTITY_PAGE,
-      call: {
-        method: 'POST',
-        path: '/entities/search',
-        query: { ...pageQuery(page), entityTypeName: typeName },
-        json: { queryRequest: { criteria } },
-        idempotent: true,
-        kind: page.kind,
-        operation: 'entities.search',
-        cache: this.cache('entities', [Tags.entityLists]),
-      },
+      operation: 'entities.search',
+      method: 'POST',
+      path: '/entities/search',
+      query: { ...pageQuery(page), entityTypeName: typeName },
+      json: { queryRequest: { criteria } },
+      kind: page.kind,
+      cache: this.cache('entities', [Tags.entityLists]),
       scopes: 'read',
+      shape: ENTITY_PAGE,
     });
   }
 
   searchEntitySummaries(request: BasicSearchRequest, page: PageRequest) {
     return this.send<SpringPage<BasicEntity>>({
-      shape: ENTITY_PAGE,
-      call: {
-        method: 'POST',
-        path: '/entity-basic-details/search',
-        query: pageQuery(page),
-        json: request,
-        idempotent: true,
-        kind: page.kind,
-        operation: 'entities.basicSearch',
-        cache: this.cache('entities', [Tags.entityLists]),
-      },
+      operation: 'entities.basicSearch',
+      method: 'POST',
+      path: '/entity-basic-details/search',
+      query: pageQuery(page),
+      json: request,
+      kind: page.kind,
+      cache: this.cache('entities', [Tags.entityLists]),
       scopes: 'read',
+      shape: ENTITY_PAGE,
     });
   }
 
@@ -130,52 +126,40 @@ export class GovernanceClient {
    * cache may not know of yet.
    */
   getEntity(id: string, fresh?: boolean | { background: boolean }) {
-    const background = typeof fresh === 'object' && fresh.background;
     return this.send<EntityInformation>({
-      shape: entityShape,
-      call: {
-        method: 'GET',
-        path: urlPath`/entities/${id}`,
-        idempotent: true,
-        kind: background ? 'poll' : 'read',
-        operation: 'entities.get',
-        cache: fresh ? undefined : this.cache('entities', [Tags.entity(id)]),
-      },
+      operation: 'entities.get',
+      method: 'GET',
+      path: urlPath`/entities/${id}`,
+      kind: typeof fresh === 'object' && fresh.background ? 'poll' : 'read',
+      cache: fresh ? undefined : this.cache('entities', [Tags.entity(id)]),
       scopes: 'read',
+      shape: entityShape,
       nullIfNotFound: true,
     });
   }
 
   createEntity(typeName: AiEntityTypeName, body: EntityCreateRequest) {
     return this.send<EntityInformation>({
-      shape: entityShape,
-      call: {
-        method: 'POST',
-        path: '/entities',
-        query: { entityTypeName: typeName },
-        json: body,
-        idempotent: false,
-        kind: 'write',
-        operation: 'entities.create',
-      },
+      operation: 'entities.create',
+      method: 'POST',
+      path: '/entities',
+      query: { entityTypeName: typeName },
+      json: body,
       invalidates: [Tags.entityLists, Tags.linkLists],
       scopes: 'write',
+      shape: entityShape,
     });
   }
 
   updateEntity(id: string, body: EntityUpdateRequest) {
     return this.send<EntityInformation>({
-      shape: entityShape,
-      call: {
-        method: 'PATCH',
-        path: urlPath`/entities/${id}`,
-        json: body,
-        idempotent: false,
-        kind: 'write',
-        operation: 'entities.update',
-      },
+      operation: 'entities.update',
+      method: 'PATCH',
+      path: urlPath`/entities/${id}`,
+      json: body,
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'write',
+      shape: entityShape,
       nullIfNotFound: true,
     });
   }
@@ -183,13 +167,9 @@ export class GovernanceClient {
   /** False when there was no such entity. */
   async deleteEntity(id: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: {
-        method: 'DELETE',
-        path: urlPath`/entities/${id}`,
-        idempotent: false,
-        kind: 'write',
-        operation: 'entities.delete',
-      },
+      operation: 'entities.delete',
+      method: 'DELETE',
+      path: urlPath`/entities/${id}`,
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
@@ -201,14 +181,10 @@ export class GovernanceClient {
 
   moveToStage(entityId: string, workflowType: string, body: StageRequest) {
     return this.send<WorkflowStageInformation>({
-      call: {
-        method: 'POST',
-        path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`,
-        json: body,
-        idempotent: false,
-        kind: 'write',
-        operation: 'workflow.moveToStage',
-      },
+      operation: 'workflow.moveToStage',
+      method: 'POST',
+      path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`,
+      json: body,
       invalidates: [Tags.entity(entityId), Tags.entityLists],
       scopes: 'write',
       nullIfNotFound: true,
@@ -219,30 +195,23 @@ export class GovernanceClient {
 
   searchEntityTypes(criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<SpringPage<EntityTypeInformation>>({
-      call: {
-        method: 'POST',
-        path: '/entity-types/search',
-        query: pageQuery(page),
-        json: criteria,
-        idempotent: true,
-        kind: page.kind,
-        operation: 'entityTypes.search',
-        cache: this.cache('entityTypes', [Tags.entityTypeLists]),
-      },
+      operation: 'entityTypes.search',
+      method: 'POST',
+      path: '/entity-types/search',
+      query: pageQuery(page),
+      json: criteria,
+      kind: page.kind,
+      cache: this.cache('entityTypes', [Tags.entityTypeLists]),
       scopes: 'read',
     });
   }
 
   getEntityType(id: string) {
     return this.send<EntityTypeInformation>({
-      call: {
-        method: 'GET',
-        path: urlPath`/entity-types/${id}`,
-        idempotent: true,
-        kind: 'read',
-        operation: 'entityTypes.get',
-        cache: this.cache('entityTypes', [Tags.entityType(id)]),
-      },
+      operation: 'entityTypes.get',
+      method: 'GET',
+      path: urlPath`/entity-types/${id}`,
+      cache: this.cache('entityTypes', [Tags.entityType(id)]),
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -252,16 +221,13 @@ export class GovernanceClient {
 
   linksPage(typeName: AiEntityTypeName, entityId: string, criteria: AttributeQueryCriteria, page: PageRequest) {
     return this.send<LinksPage<RelatedEntityLink>>({
-      call: {
-        method: 'POST',
-        path: urlPath`/linked-entity-types/entity-types/names/${typeName}/entities/${entityId}/links/pages`,
-        query: pageQuery(page),
-        json: { fullText: '', ...criteria },
-        idempotent: true,
-        kind: page.kind,
-        operation: 'links.page',
-        cache: this.cache('links', [Tags.links(entityId), Tags.linkLists]),
-      },
+      operation: 'links.page',
+      method: 'POST',
+      path: urlPath`/linked-entity-types/entity-types/names/${typeName}/entities/${entityId}/links/pages`,
+      query: pageQuery(page),
+      json: { fullText: '', ...criteria },
+      kind: page.kind,
+      cache: this.cache('links', [Tags.links(entityId), Tags.linkLists]),
       scopes: 'links',
       nullIfNotFound: true,
     });
@@ -269,15 +235,11 @@ export class GovernanceClient {
 
   getLink(id: string, linkTypeId: string) {
     return this.send<LinkInformation>({
-      call: {
-        method: 'GET',
-        path: urlPath`/links/${id}`,
-        query: { linkTypeId },
-        idempotent: true,
-        kind: 'read',
-        operation: 'links.get',
-        cache: this.cache('links', [Tags.link(id)]),
-      },
+      operation: 'links.get',
+      method: 'GET',
+      path: urlPath`/links/${id}`,
+      query: { linkTypeId },
+      cache: this.cache('links', [Tags.link(id)]),
       scopes: 'read',
       nullIfNotFound: true,
     });
@@ -285,15 +247,11 @@ export class GovernanceClient {
 
   createLink(linkTypeId: string, body: LinkRequest) {
     return this.send<LinkInformation>({
-      call: {
-        method: 'POST',
-        path: '/links',
-        query: { linkTypeId },
-        json: body,
-        idempotent: false,
-        kind: 'write',
-        operation: 'links.create',
-      },
+      operation: 'links.create',
+      method: 'POST',
+      path: '/links',
+      query: { linkTypeId },
+      json: body,
       invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
       scopes: 'write',
     });
@@ -302,15 +260,12 @@ export class GovernanceClient {
   /** False when there was no such link. */
   async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
     const res = await this.send<unknown>({
-      call: {
-        method: 'DELETE',
-        path: urlPath`/links/${id}`,
-        query: { linkTypeId },
-        idempotent: false,
-        kind: 'write',
-        operation: 'links.delete',
-      },
-      invalidates: [Tags.link(id), Tags.linkLists] /* the ends are not known here: every links page goes */,
+      operation: 'links.delete',
+      method: 'DELETE',
+      path: urlPath`/links/${id}`,
+      query: { linkTypeId },
+      // The ends are not known here: every links page goes.
+      invalidates: [Tags.link(id), Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
     });
@@ -321,15 +276,11 @@ export class GovernanceClient {
 
   addAttributeOptions(attributeId: string, options: AttributeOptionRequest[]) {
     return this.send<AttributeInformation>({
-      call: {
-        method: 'POST',
-        path: '/schema-attribute-options',
-        query: { attributeId },
-        json: options,
-        idempotent: false,
-        kind: 'write',
-        operation: 'attributes.addOptions',
-      },
+      operation: 'attributes.addOptions',
+      method: 'POST',
+      path: '/schema-attribute-options',
+      query: { attributeId },
+      json: options,
       invalidates: [Tags.entityTypeLists],
       scopes: 'write',
       nullIfNotFound: true,
@@ -338,15 +289,11 @@ export class GovernanceClient {
 
   addSchemaAttribute(schemaName: string, body: AttributeCreateRequest) {
     return this.send<AttributeInformation>({
-      call: {
-        method: 'POST',
-        path: '/schema-attributes',
-        query: { schemaName },
-        json: body,
-        idempotent: false,
-        kind: 'write',
-        operation: 'attributes.create',
-      },
+      operation: 'attributes.create',
+      method: 'POST',
+      path: '/schema-attributes',
+      query: { schemaName },
+      json: body,
       invalidates: [Tags.entityTypeLists],
       scopes: 'write',
     });
@@ -370,7 +317,9 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ call, scopes, nullIfNotFound, shape, invalidates }: Send): Promise<T | null> {
+  private async send<T>({ scopes, nullIfNotFound, shape, invalidates, kind, ...rest }: Send): Promise<T | null> {
+    const write = invalidates !== undefined;
+    const call: UpstreamCall = { ...rest, kind: kind ?? (write ? 'write' : 'read'), idempotent: !write };
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     // Computed once for the cache lookup and the request (the authorization header is no part of it).
     const target = this.upstream.target(call, caller);

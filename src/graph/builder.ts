@@ -3,6 +3,7 @@
  * defines its own, and `schema.ts` lists them.
  */
 import SchemaBuilder from '@pothos/core';
+import CostDirectivesPlugin from './cost-directives.js';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -33,8 +34,9 @@ export interface SchemaTypes {
 
 export const builder = new SchemaBuilder<SchemaTypes>({
   // Scope-auth first, so no other plugin's wrapper runs before the check; federation last: it reads
-  // what the others declared (directives carry its @key and @requiresScopes into the SDL).
-  plugins: [ScopeAuthPlugin, RelayPlugin, DirectivePlugin, FederationPlugin],
+  // what the others declared (directives carry its @key, @requiresScopes, @cost and @listSize into
+  // the SDL). The cost directives (cost-directives.ts) before the directives plugin, which prints them.
+  plugins: [ScopeAuthPlugin, RelayPlugin, CostDirectivesPlugin, DirectivePlugin, FederationPlugin],
   scopeAuth: {
     authScopes: scopesOf,
     authorizeOnSubscribe: true,

@@ -6,20 +6,31 @@
  * router's) carries a principal afterwards (`principalOf`), or was answered 401 without costing
  * anything upstream. Bad credentials are 401 even when anonymous callers are let in: a broken token
  * never silently becomes anonymous. /health, /ready and GraphiQL's page stay open; /metrics needs a
- * credential when `metricsNeedCredentials` (production); every other path is guarded.
+ * credential when `metricsNeedCredentials` (production); every other path is guarded. `/mcp` is
+ * guarded as an OAuth 2.1 resource server (see protected-resource.ts).
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { AuthFailure, AuthResult, Authenticator } from '../identity/authenticator.js';
 import { principalOf, setPrincipal, type Principal } from '../identity/principal.js';
+import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
 
 export interface AuthenticationOptions {
   authenticator: Authenticator;
   graphqlEndpoint: string;
   metricsNeedCredentials: boolean;
+  /**
+   * The MCP endpoint (when on): an OAuth protected resource. Its 401 names the resource metadata
+   * (served open at the well-known path), and it takes only the gateway's own credentials: a token
+   * forward mode would let through for an upstream is refused there.
+   */
+  mcpEndpoint?: string;
   /** Counts a refusal (a metric); `reason` is one of a bounded set. */
   refused?: (reason: AuthFailure) => void;
 }
+
+/** What a path needs: a principal (`graphql`), the gateway's own one (`mcp`), a non-anonymous one (`metrics`). */
+type Guard = 'graphql' | 'mcp' | 'metrics';
 
 interface Refusal {
   status: number;
@@ -43,7 +54,9 @@ export class Authentication {
       // A principal set by a layer around this one (an embedding process) stands.
       if (!guard || principalOf(req)) return listener(req, res);
       const settle = (result: AuthResult) => {
-        const outcome = this.decide(result, guard);
+        const outcome = this.decide(result, guard, () =>
+          publicOrigin((n) => header(req.headers[n]), 'encrypted' in req.socket ? 'https' : 'http'),
+        );
         if ('status' in outcome) return void res.writeHead(outcome.status, outcome.headers).end(outcome.body);
         setPrincipal(req, outcome);
         listener(req, res);
@@ -66,6 +79,7 @@ export class Authentication {
         const outcome = this.decide(
           await this.options.authenticator.authenticate(request.headers.get('authorization')),
           guard,
+          () => publicOrigin((n) => request.headers.get(n), url.protocol.replace(':', '')),
         );
         if ('status' in outcome) payload.endResponse(new fetchAPI.Response(outcome.body, outcome));
         else setPrincipal(request, outcome);
@@ -81,10 +95,13 @@ export class Authentication {
     method: string | undefined,
     url: string | undefined,
     accept: string | null | undefined,
-  ): 'graphql' | 'metrics' | undefined {
+  ): Guard | undefined {
     const q = url?.indexOf('?') ?? -1;
     const path = q === -1 ? url : url!.slice(0, q);
     if (path === '/health' || path === '/ready') return undefined;
+    const mcp = this.options.mcpEndpoint;
+    if (mcp && path === mcp) return 'mcp';
+    if (mcp && isMetadataPath(path, mcp)) return undefined;
     if (path === '/metrics') return this.options.metricsNeedCredentials ? 'metrics' : undefined;
     // GraphiQL's page holds no data; the operations it sends carry the headers chosen in it.
     if (method === 'GET' && q === -1 && accept?.includes('text/html') && path?.startsWith(this.options.graphqlEndpoint))
@@ -92,12 +109,17 @@ export class Authentication {
     return 'graphql';
   }
 
-  private decide(result: AuthResult, guard: 'graphql' | 'metrics'): Principal | Refusal {
-    if (!result.failure && (guard === 'graphql' || result.principal.kind !== 'anonymous')) return result.principal;
-    const reason = result.failure ?? 'missing';
+  private decide(result: AuthResult, guard: Guard, origin: () => string): Principal | Refusal {
+    // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
+    const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
+    if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))
+      return result.principal;
+    const reason = refused ?? 'missing';
     this.options.refused?.(reason);
     const unavailable = reason === 'jwks-unavailable';
-    const challenge = reason === 'missing' ? 'Bearer realm="gateway"' : 'Bearer realm="gateway", error="invalid_token"';
+    const metadata = guard === 'mcp' ? `, resource_metadata="${metadataUrl(origin(), this.options.mcpEndpoint!)}"` : '';
+    const challenge =
+      (reason === 'missing' ? 'Bearer realm="gateway"' : 'Bearer realm="gateway", error="invalid_token"') + metadata;
     return {
       status: unavailable ? 503 : 401,
       headers: {
@@ -114,4 +136,8 @@ export class Authentication {
       }),
     };
   }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

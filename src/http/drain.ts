@@ -36,10 +36,6 @@ export class Drain {
 
   constructor(private readonly options: DrainOptions) {}
 
-  get isDraining(): boolean {
-    return this.draining;
-  }
-
   /** Wraps the gateway's request listener: tracks what runs and refuses what arrives too late. */
   wrap(listener: RequestListener): RequestListener {
     return (req, res) => {
@@ -114,17 +110,17 @@ export class Drain {
       return;
     }
     req.resume();
+    this.unavailable(res, 'SHUTTING_DOWN', 'This gateway is shutting down; retry (another replica will answer).');
+  }
+
+  private unavailable(res: ServerResponse, code: string, message: string): void {
     res
       .writeHead(503, {
         'content-type': 'application/json',
         'retry-after': String(this.options.retryAfterS),
         connection: 'close',
       })
-      .end(
-        JSON.stringify(
-          errorBody('SHUTTING_DOWN', 'This gateway is shutting down; retry (another replica will answer).'),
-        ),
-      );
+      .end(JSON.stringify(errorBody(code, message)));
   }
 
   private cutOff(req: IncomingMessage, { res, write }: InFlight): Promise<void> {
@@ -137,20 +133,11 @@ export class Drain {
       res.once('finish', () => resolve());
     });
     if (res.writableEnded) return Promise.resolve();
-    if (!res.headersSent) {
-      res.writeHead(503, {
-        'content-type': 'application/json',
-        'retry-after': String(this.options.retryAfterS),
-        connection: 'close',
-      });
-      res.end(JSON.stringify(errorBody(code, message)));
-    } else if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
-      res.write(`event: next\ndata: ${JSON.stringify(errorBody(code, message))}\n\nevent: complete\ndata:\n\n`);
-      res.end();
-    } else {
-      // A multipart (@defer/@stream) answer: end the stream; the client sees it incomplete rather than cut.
-      res.end();
-    }
+    if (!res.headersSent) this.unavailable(res, code, message);
+    else if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream'))
+      res.end(`event: next\ndata: ${JSON.stringify(errorBody(code, message))}\n\nevent: complete\ndata:\n\n`);
+    // A multipart (@defer/@stream) answer: end the stream; the client sees it incomplete rather than cut.
+    else res.end();
     this.options.log?.(
       JSON.stringify({ level: 'warn', msg: 'drain deadline: operation cut off', code, path: req.url }),
     );

@@ -39,7 +39,6 @@ export interface ResponseCacheOptions {
   partition: (req: IncomingMessage) => string;
   /** Changes whenever answers could differ for the same request (schema, settings); computed once, on first use. */
   namespace: () => string;
-  compression: boolean;
   /** `extensions.cost` of a hit (0 calls, the budget now), or nothing when the extension is off. */
   cost?: (estimate: Record<string, number>) => unknown;
   /** The log line and metrics of a request answered here. */
@@ -204,7 +203,7 @@ export class ResponseCacheEdge {
       const cost = this.options.cost?.(answer.estimate);
       const tail = cost === undefined ? '}' : `,"extensions":{"cost":${JSON.stringify(cost)}}}`;
       const encoding =
-        this.options.compression && answer.head.length + tail.length >= MIN_COMPRESS_BYTES
+        answer.head.length + tail.length >= MIN_COMPRESS_BYTES
           ? chooseEncoding(header(req, 'accept-encoding'))
           : undefined;
       if (encoding) {

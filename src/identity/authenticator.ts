@@ -19,7 +19,8 @@ import { anonymous, PERMISSIONS, type Permission, type Principal } from './princ
 
 export interface IssuerConfig {
   issuer: string;
-  audience: string;
+  /** The gateway's name(s) at this issuer: a token must be for one of them. */
+  audience: string | string[];
   jwksUrl: string;
 }
 
@@ -60,7 +61,13 @@ export const FAILURES = [
 ] as const;
 export type AuthFailure = (typeof FAILURES)[number];
 
-export type AuthResult = { principal: Principal; failure?: undefined } | { failure: AuthFailure };
+/**
+ * A principal, or why the credentials were refused. `forwarded`: the credential is not the gateway's
+ * (why not, as a failure) and was let through for the upstream to judge (forward mode).
+ */
+export type AuthResult =
+  | { principal: Principal; failure?: undefined; forwarded?: AuthFailure }
+  | { failure: AuthFailure; forwarded?: undefined };
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const BEARER = /^bearer +(\S+)\s*$/i;
@@ -132,7 +139,10 @@ export class Authenticator {
   private unknown(authorization: string, failure: AuthFailure): AuthResult {
     if (!this.options.forwardUnknown) return { failure };
     const hash = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
-    return { principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(PERMISSIONS) } };
+    return {
+      principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(PERMISSIONS) },
+      forwarded: failure,
+    };
   }
 
   private async verify(

@@ -1,15 +1,16 @@
 /**
  * One tool call, run as one GraphQL request through the gateway's own front door (the caller's
- * credentials, the safelist, the estimate, the budgets, the caches and the audit all apply), then
+ * principal and permissions, the safelist, the estimate, the budgets, the caches and the audit all apply), then
  * shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
  * `truncated: true`, the calls spent and the budget left, and errors an agent can act on.
  */
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { setPrincipal, type Principal } from '../identity/principal.js';
 import type { Tool } from './tools.js';
 
 /** The gateway's GraphQL endpoint as a fetch function (Yoga's `fetch`): the server context marks the call. */
-export type GatewayFetch = (url: string, init: RequestInit, serverContext: { mcp: McpCall }) => Promise<Response>;
+export type GatewayFetch = (request: Request, serverContext: { mcp: McpCall }) => Promise<Response>;
 
 /** What the request's context and log know of an MCP call. */
 export interface McpCall {
@@ -24,11 +25,13 @@ export interface CallOptions {
   documentIds?: ReadonlyMap<string, string>;
 }
 
+/**
+ * Who calls: the principal authentication gave the MCP request. The tool call carries it to the
+ * gateway's endpoint as the request's principal, not the agent's token: no header of the agent's
+ * can reach an upstream (forward mode passes the request's `Authorization` on).
+ */
 export interface Caller {
-  /** The MCP request's Authorization header, passed to the gateway's endpoint as is. */
-  authorization?: string;
-  /** Stable and non-secret: keeps derived idempotency keys apart between callers. */
-  id: string;
+  principal: Principal;
 }
 
 interface GraphQLBody {
@@ -52,19 +55,13 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const variables = variablesOf(tool, args, caller, options.maxRecords);
   const id = options.documentIds?.get(tool.name);
-  const res = await options.fetch(
-    'http://gateway.internal/graphql',
-    {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json, application/json',
-        ...(caller.authorization ? { authorization: caller.authorization } : {}),
-      },
-      body: JSON.stringify(id ? { documentId: id, variables } : { query: tool.query, variables }),
-    },
-    { mcp: { tool: tool.name } },
-  );
+  const request = new Request('http://gateway.internal/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    body: JSON.stringify(id ? { documentId: id, variables } : { query: tool.query, variables }),
+  });
+  setPrincipal(request, caller.principal);
+  const res = await options.fetch(request, { mcp: { tool: tool.name } });
   const body = (await res.json()) as GraphQLBody;
   const cost = costOf(body.extensions?.cost);
   const failed = body.errors?.length && !Object.values(body.data ?? {}).some((v) => v != null);
@@ -85,7 +82,7 @@ function variablesOf(tool: Tool, args: Record<string, unknown>, caller: Caller, 
   // The same call by the same caller gets the same key: a retry returns the first record.
   if (tool.idempotent)
     variables.clientMutationId = `mcp-${createHash('sha256')
-      .update(JSON.stringify([caller.id, tool.name, canonical(args)]))
+      .update(JSON.stringify([caller.principal.id, tool.name, canonical(args)]))
       .digest('base64url')
       .slice(0, 32)}`;
   return variables;

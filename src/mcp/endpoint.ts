@@ -3,7 +3,8 @@
  * transport, stateless: one server per request), as a Yoga plugin, so an MCP request passes the
  * same door as any other (authentication, CORS, the shutdown drain) and each tool call is a GraphQL
  * request to the gateway's own endpoint (call.ts). Write tools are listed only with
- * `MCP_MUTATIONS=true` and to callers holding their permissions.
+ * `MCP_MUTATIONS=true` and to callers holding their permissions; tools of an upstream in forward
+ * auth mode are not offered at all (an agent's token never goes upstream).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -11,15 +12,14 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
-import { loadSafelist } from '../http/persisted.js';
 import { parsePermissions } from '../identity/permissions.js';
 import { anonymous, principalOf, type Principal } from '../identity/principal.js';
 import { callTool, type GatewayFetch } from './call.js';
-import { loadTools, type Tool } from './tools.js';
+import { loadTools, safelistByName, type Tool } from './tools.js';
 
 export interface McpOptions {
   schema: GraphQLSchema;
-  config: Pick<Config, 'mcp' | 'persistedOperations' | 'auth'>;
+  config: Pick<Config, 'mcp' | 'persistedOperations' | 'auth' | 'governance' | 'calendar'>;
   /** The gateway's own endpoint (Yoga's `fetch`). */
   fetch: GatewayFetch;
   path?: string;
@@ -27,7 +27,9 @@ export interface McpOptions {
 
 export function useMcp(options: McpOptions): Plugin {
   const { mcp } = options.config;
-  const tools = loadTools({ schema: options.schema, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars });
+  const tools = loadTools({ schema: options.schema, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars }).filter(
+    (t) => !forwardedUpstreams(options.config).some((u) => (t.estimate.max[u] ?? 0) > 0),
+  );
   const documentIds = options.config.persistedOperations === 'off' ? undefined : safelistIds();
   const path = options.path ?? '/mcp';
   const call = { fetch: options.fetch, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars, documentIds };
@@ -46,8 +48,7 @@ export function useMcp(options: McpOptions): Plugin {
       server.setRequestHandler(CallToolRequestSchema, ({ params }): Promise<CallToolResult> | CallToolResult => {
         const tool = visible.find((t) => t.name === params.name);
         if (!tool) return unknownTool(params.name);
-        const caller = { authorization: request.headers.get('authorization') ?? undefined, id: principal.id };
-        return callTool(tool, params.arguments ?? {}, caller, call);
+        return callTool(tool, params.arguments ?? {}, { principal }, call);
       });
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
       await server.connect(transport);
@@ -58,6 +59,14 @@ export function useMcp(options: McpOptions): Plugin {
       }
     },
   };
+}
+
+/**
+ * Upstreams read with each caller's own credential (`*_AUTH_MODE=forward`). An agent's token is
+ * never passed upstream, so their tools are not offered.
+ */
+function forwardedUpstreams(config: Pick<Config, 'governance' | 'calendar'>) {
+  return (['governance', 'calendar'] as const).filter((u) => config[u].authMode === 'forward');
 }
 
 function allowed(tool: Tool, principal: Principal): boolean {
@@ -86,10 +95,5 @@ function unknownTool(name: string): CallToolResult {
 
 /** Operation name → safelisted document id, so tool calls pass PERSISTED_OPERATIONS=only. */
 function safelistIds(): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const [id, text] of loadSafelist()) {
-    const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
-    if (name) ids.set(name, id);
-  }
-  return ids;
+  return new Map([...safelistByName()].map(([name, { id }]) => [name, id]));
 }

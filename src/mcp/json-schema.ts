@@ -13,6 +13,8 @@ import {
   TypeInfo,
   visit,
   visitWithTypeInfo,
+  type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -75,18 +77,26 @@ export function inputSchema(type: GraphQLInputType, depth = 0): JsonSchema {
 }
 
 /** The JSON Schema of what a selection set returns (nullable values allow null). */
-export function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined): JsonSchema {
+export function outputSchema(
+  type: GraphQLOutputType,
+  selections: SelectionSetNode | undefined,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode> = new Map(),
+): JsonSchema {
   const nonNull = isNonNullType(type);
   const t = nonNull ? type.ofType : type;
   let schema: JsonSchema;
-  if (isListType(t)) schema = { type: 'array', items: outputSchema(t.ofType, selections) };
+  if (isListType(t)) schema = { type: 'array', items: outputSchema(t.ofType, selections, fragments) };
   else if (isObjectType(t) && selections) {
     const fields = t.getFields();
     const properties: Record<string, JsonSchema> = {};
-    for (const s of selections.selections) {
-      if (s.kind !== Kind.FIELD) continue;
-      const f = fields[s.name.value];
-      properties[s.alias?.value ?? s.name.value] = f ? outputSchema(f.type, s.selectionSet) : {};
+    for (const [key, nodes] of fieldsByKey(selections, fragments)) {
+      const f = fields[nodes[0]!.name.value];
+      // A field selected twice (directly and in a fragment) returns both selections, merged.
+      const merged: SelectionSetNode = {
+        kind: Kind.SELECTION_SET,
+        selections: nodes.flatMap((n) => n.selectionSet?.selections ?? []),
+      };
+      properties[key] = f ? outputSchema(f.type, merged.selections.length ? merged : undefined, fragments) : {};
     }
     schema = { type: 'object', properties };
   } else {
@@ -94,4 +104,22 @@ export function outputSchema(type: GraphQLOutputType, selections: SelectionSetNo
     schema = isEnumType(named) ? { type: 'string' } : (SCALARS[named.name] ?? {});
   }
   return nonNull || !schema.type ? schema : { ...schema, type: [schema.type, 'null'] };
+}
+
+/** The fields a selection set selects, fragments spread in, grouped by response key. */
+function fieldsByKey(
+  set: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  into = new Map<string, FieldNode[]>(),
+): Map<string, FieldNode[]> {
+  for (const s of set.selections) {
+    if (s.kind === Kind.FIELD) {
+      const key = s.alias?.value ?? s.name.value;
+      into.set(key, [...(into.get(key) ?? []), s]);
+    } else {
+      const inner = s.kind === Kind.INLINE_FRAGMENT ? s.selectionSet : fragments.get(s.name.value)?.selectionSet;
+      if (inner) fieldsByKey(inner, fragments, into);
+    }
+  }
+  return into;
 }

@@ -1,6 +1,8 @@
 /**
  * The MCP tools: one per named operation in `tools/*.graphql`. A tool's description is the comment
- * block above its operation plus the calls the gateway's own estimator gives it; its input schema
+ * block above its operation plus the calls the gateway's own estimator gives it; its text is the
+ * safelisted document codegen printed for it (with the fragments it shares with src/operations/, so
+ * it passes PERSISTED_OPERATIONS=only as it is); its input schema
  * comes from the operation's variables, its output schema from the selection set. List tools (an
  * `$after` variable on a connection) take `cursor` and `limit` instead of `after` and `first`; a
  * `$clientMutationId` is never asked for: the gateway derives it from the call (see call.ts).
@@ -10,8 +12,9 @@ import {
   Kind,
   OperationTypeNode,
   parse,
-  print,
   typeFromAST,
+  type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -19,6 +22,7 @@ import {
 } from 'graphql';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { estimateOperationCost, defaultCostModel, type CostEstimate } from '../http/plugins/operation-cost.js';
+import { loadSafelist } from '../http/persisted.js';
 import { isPermission, type Permission } from '../identity/principal.js';
 import { inputSchema, outputSchema, variableDescriptions, type JsonSchema } from './json-schema.js';
 
@@ -47,6 +51,25 @@ export interface ToolOptions {
   folder?: URL;
 }
 
+/** A safelisted document, parsed, with its one operation. */
+export interface Safelisted {
+  id: string;
+  text: string;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+}
+
+/** The safelist (src/generated/persisted-documents.json) by operation name. */
+export function safelistByName(): Map<string, Safelisted> {
+  const byName = new Map<string, Safelisted>();
+  for (const [id, text] of loadSafelist()) {
+    const document = parse(text);
+    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    if (operation?.name) byName.set(operation.name.value, { id, text, document, operation });
+  }
+  return byName;
+}
+
 const FOLDER = new URL('./tools/', import.meta.url);
 /** Variables the tool renames or fills itself. */
 const RENAMED: Record<string, string> = { after: 'cursor', first: 'limit' };
@@ -54,6 +77,7 @@ const HIDDEN = new Set(['clientMutationId']);
 
 export function loadTools(options: ToolOptions): Tool[] {
   const folder = options.folder ?? FOLDER;
+  const safelist = safelistByName();
   return readdirSync(folder)
     .filter((f) => f.endsWith('.graphql'))
     .sort()
@@ -61,7 +85,12 @@ export function loadTools(options: ToolOptions): Tool[] {
       const source = readFileSync(new URL(file, folder), 'utf8');
       return parse(source)
         .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
-        .map((op) => toolOf(op, commentAbove(source, op.loc?.start ?? 0), options));
+        .map((op) => {
+          const listed = safelist.get(op.name?.value ?? '');
+          if (!listed)
+            throw new Error(`The MCP tool ${op.name?.value} is not in the safelist: run \`npm run codegen\`.`);
+          return toolOf(listed, commentAbove(source, op.loc?.start ?? 0), options);
+        });
     });
 }
 
@@ -74,7 +103,7 @@ function commentAbove(source: string, offset: number): string {
   return comment.join(' ');
 }
 
-function toolOf(op: OperationDefinitionNode, comment: string, options: ToolOptions): Tool {
+function toolOf({ text, document, operation: op }: Safelisted, comment: string, options: ToolOptions): Tool {
   const { schema } = options;
   const name = op.name?.value;
   if (!name || op.operation === OperationTypeNode.SUBSCRIPTION)
@@ -83,7 +112,6 @@ function toolOf(op: OperationDefinitionNode, comment: string, options: ToolOptio
   const fields = op.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s] : []));
   const vars = new Set((op.variableDefinitions ?? []).map((v) => v.variable.name.value));
   const list = vars.has('after') ? fields[0]?.name.value : undefined;
-  const document = { kind: Kind.DOCUMENT, definitions: [op] } as const;
   const estimate = {
     default: estimateOperationCost(schema, document, name, {}).total,
     max: estimateOperationCost(schema, document, name, { first: options.maxRecords }).total,
@@ -92,10 +120,10 @@ function toolOf(op: OperationDefinitionNode, comment: string, options: ToolOptio
   return {
     name,
     kind: mutation ? 'mutation' : 'query',
-    query: print(document),
+    query: text,
     description: [comment, costSentence(estimate), list ? pagingSentence(options) : ''].filter(Boolean).join(' '),
     inputSchema: toolInput(schema, op, options.maxRecords),
-    outputSchema: toolOutput(schema, op, list),
+    outputSchema: toolOutput(schema, document, op, list),
     annotations: mutation
       ? {
           readOnlyHint: false,
@@ -163,9 +191,19 @@ function toolInput(schema: GraphQLSchema, op: OperationDefinitionNode, maxRecord
 }
 
 /** Every result: the data (a list tool's records as `items`), paging, cost, and the error if any. */
-function toolOutput(schema: GraphQLSchema, op: OperationDefinitionNode, list: string | undefined): JsonSchema {
+function toolOutput(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  op: OperationDefinitionNode,
+  list: string | undefined,
+): JsonSchema {
   const root = schema.getRootType(op.operation)!;
-  const data = outputSchema(root, op.selectionSet);
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
+  const data = outputSchema(root, op.selectionSet, fragments);
   const cost = {
     type: 'object',
     description: 'Upstream calls this call spent, and what is left of each account budget.',

@@ -1,6 +1,6 @@
 /**
  * The audit trail: one structured event per mutation attempt (applied, refused, failed or of unknown
- * outcome), on a sink of its own, apart from the request log. JSON lines to stdout or to a file
+ * outcome) and per MCP tool call, on a sink of its own, apart from the request log. JSON lines to stdout or to a file
  * (`AUDIT_SINK`), and, when tracing is on, an `audit` event on the operation's span (span events on
  * the existing tracer: the OpenTelemetry logs SDK would be two more packages for the same record).
  * An event names records by id and kind and holds a hash of the arguments, never their values: no
@@ -53,6 +53,8 @@ export interface AuditEvent {
   argsHash: string;
   /** Requests this attempt sent to each upstream. */
   upstreamCalls: Record<string, number>;
+  /** The MCP tool an agent called (`/mcp`): its reads are audited too, with no writes. */
+  tool?: string;
 }
 
 export interface AuditTrail {

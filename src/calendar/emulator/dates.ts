@@ -5,20 +5,13 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { WireDateDetails } from '../wire.js';
-import { zoneOffsetMinutes } from '../zones.js';
+import { formatOffset, pad, wallOf, zoneOffsetMinutes } from '../zones.js';
 
 /** `Y-m-d H:i:s` */
 export type WallClock = string;
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
 /** A Date's UTC wall clock as `Y-m-d H:i:s`. */
-export function utcWall(date: Date): WallClock {
-  return (
-    `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
-  );
-}
+export const utcWall = (date: Date): WallClock => wallOf(date.getTime());
 
 /** Reads a wall clock as if it were UTC (the arithmetic base for everything else). */
 export function wallAsUtc(wall: WallClock): Date {
@@ -184,7 +177,5 @@ export function toSiteWall(parsed: ParsedDate): WallClock {
 /** ISO 8601 with the zone's offset, for json_ld (`2026-05-01T19:00:00+02:00`). */
 export function isoWithOffset(localWall: WallClock, utc: WallClock): string {
   const off = Math.round((wallAsUtc(localWall).getTime() - wallAsUtc(utc).getTime()) / 60_000);
-  const sign = off < 0 ? '-' : '+';
-  const abs = Math.abs(off);
-  return `${localWall.replace(' ', 'T')}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `${localWall.replace(' ', 'T')}${formatOffset(off, false)}`;
 }

@@ -80,12 +80,7 @@ export function renderBasicEntity(e: EntityRecord, type: EntityTypeRecord): Basi
 export function renderEntityType(t: EntityTypeRecord): EntityTypeInformation {
   const workflow = t.workflow !== null;
   return {
-    id: t.id,
-    name: t.name,
-    nameKey: t.nameKey,
-    seeded: t.seeded,
-    moduleName: t.moduleName,
-    schemaName: t.name,
+    ...typeReference(t),
     description: t.description,
     descriptionKey: t.descriptionKey,
     workflowType: t.workflow?.type ?? null,

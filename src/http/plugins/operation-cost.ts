@@ -18,7 +18,6 @@ import {
   isObjectType,
   isAbstractType,
   Kind,
-  valueFromAST,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -28,44 +27,11 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { getVariableValues } from 'graphql/execution/values.js';
+import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
+import { defaultCostModel, type CostModel } from '../../core/cost-model.js';
 import type { UpstreamName } from '../../core/errors.js';
 
-export interface CostModel {
-  /** Largest page an upstream returns (both upstreams: 50). */
-  upstreamPageSize: number;
-  /** Items assumed for `first`/`last` when neither is given (the connections' default page). */
-  defaultPageSize: number;
-  /** Largest `first`/`last` the gateway accepts: a larger one is refused as BAD_USER_INPUT before any call. */
-  maxPageSize: number;
-  /** Items assumed in a plain (not paginated) list, for what is below it. */
-  assumedListSize: number;
-  /** Extra calls of a field, per item, by `Type.field`. */
-  fieldCosts: Record<string, { upstream: UpstreamName; calls: number }>;
-  /** Which upstream serves a type, by name prefix; the first match wins, else `defaultUpstream`. */
-  typeUpstreams: { prefix: string; upstream: UpstreamName }[];
-  defaultUpstream: UpstreamName;
-}
-
-export const defaultCostModel: CostModel = {
-  upstreamPageSize: 50,
-  defaultPageSize: 20,
-  maxPageSize: 500,
-  // Plain lists are short embedded ones (an event's organizers, categories); what lies below them
-  // rarely costs calls, and the execution-time budget still catches a longer list.
-  assumedListSize: 3,
-  fieldCosts: {
-    // One record read per item (DataLoader shares repeats; the estimate does not count on that).
-    'EntitySummary.entity': { upstream: 'governance', calls: 1 },
-    'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
-    'Category.parent': { upstream: 'calendar', calls: 1 },
-  },
-  typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({
-    prefix,
-    upstream: 'calendar' as const,
-  })),
-  defaultUpstream: 'governance',
-};
+export { defaultCostModel, type CostModel } from '../../core/cost-model.js';
 
 export type CostEstimate = Partial<Record<UpstreamName, number>>;
 
@@ -77,7 +43,7 @@ export interface DetailedEstimate {
 
 /**
  * The estimate works from argument values, however they were written: a literal, a variable or a
- * default give the same number (`valueFromAST` resolves all three).
+ * default give the same number (as execution coerces them).
  */
 export function estimateOperationCost(
   schema: GraphQLSchema,
@@ -100,6 +66,15 @@ export function estimateOperationCost(
   const walk = new CostWalk(schema, model, fragments, coerced.coerced ?? {});
   walk.selections(operation.selectionSet, root, 1, true, new Set(), '');
   return walk.detailed();
+}
+
+/** The field's arguments as execution will see them; ones it would refuse (it fails them itself) count as none. */
+function argumentValues(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>) {
+  try {
+    return getArgumentValues(field, node, variables);
+  } catch {
+    return {};
+  }
 }
 
 /** One walk of an operation's selections, adding up the upstream calls each field costs. */
@@ -163,7 +138,7 @@ class CostWalk {
       GraphQLField<unknown, unknown> | undefined;
     if (!field) return;
     const named = getNamedType(field.type);
-    const args = argumentValues(field, selection.arguments ?? [], this.variables);
+    const args = argumentValues(field, selection, this.variables);
     const known = model.fieldCosts[`${parent.name}.${name}`];
     if (known) this.add(known.upstream, known.calls * multiplier, path);
 
@@ -197,20 +172,6 @@ class CostWalk {
   private upstreamOf(typeName: string): UpstreamName {
     return this.model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? this.model.defaultUpstream;
   }
-}
-
-function argumentValues(
-  field: GraphQLField<unknown, unknown>,
-  nodes: readonly { name: { value: string }; value: Parameters<typeof valueFromAST>[0] }[],
-  variables: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const arg of field.args) {
-    const node = nodes.find((n) => n.name.value === arg.name);
-    const value = node ? valueFromAST(node.value, arg.type, variables) : arg.defaultValue;
-    if (value !== undefined) out[arg.name] = value;
-  }
-  return out;
 }
 
 function pageRequest(

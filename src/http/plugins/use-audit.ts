@@ -1,5 +1,6 @@
 /**
- * Builds the audit event of every mutation attempt (see observability/audit.ts): after execution,
+ * Builds the audit event of every mutation attempt and of every MCP tool call, reads included (see
+ * observability/audit.ts; a tool call's event names the tool): after execution,
  * or after a refusal that stopped it (cost, budget, operations per minute; this plugin sits before
  * those), or after a validation failure. One event per mutation operation; each root field is one
  * write with the records its arguments name (and a create's new id), its outcome and, if refused
@@ -26,6 +27,7 @@ import {
   overallOutcome,
   recordsIn,
   type AuditCaller,
+  type AuditEvent,
   type AuditOutcome,
   type AuditTrail,
   type AuditWrite,
@@ -40,12 +42,14 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
     operation: OperationDefinitionNode,
     writes: AuditWrite[],
     args: Record<string, unknown>,
+    outcome = overallOutcome(writes),
   ) =>
     trail.record({
       requestId: ctx.requestId ?? (ctx.request ? requestIdOf(ctx.request) : ''),
       caller: callerOf(ctx),
+      ...(ctx.mcp ? { tool: ctx.mcp.tool } : {}),
       operation: operation.name?.value ?? null,
-      outcome: overallOutcome(writes),
+      outcome,
       writes,
       argsHash: argsHash(args),
       upstreamCalls: Object.fromEntries(
@@ -58,21 +62,30 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
       return ({ valid, result }) => {
         if (valid) return;
         const operation = getOperationAST(params.documentAST as DocumentNode);
-        if (operation?.operation !== OperationTypeNode.MUTATION) return;
+        if (!operation || !audited(operation, context)) return;
         const first = (result as readonly GraphQLError[])[0];
         const given = first?.extensions?.code;
         const code = typeof given === 'string' ? given : 'GRAPHQL_VALIDATION_FAILED';
         const message = first?.message ?? 'The operation is not valid.';
+        if (operation.operation !== OperationTypeNode.MUTATION) return emit(context, operation, [], {}, 'refused');
         const writes = rootFields(operation).map((node) => refused(node, code, message));
         emit(context, operation, writes, {});
       };
     },
     onExecute({ args }) {
       const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
-      if (operation?.operation !== OperationTypeNode.MUTATION) return;
+      if (!operation || !audited(operation, args.contextValue)) return;
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // incremental delivery: not for mutations
+          if (operation.operation !== OperationTypeNode.MUTATION)
+            return emit(
+              args.contextValue,
+              operation,
+              [],
+              (args.variableValues ?? {}) as Record<string, unknown>,
+              readOutcome(result),
+            );
           const schema = args.schema as GraphQLSchema;
           const variables = (args.variableValues ?? {}) as Record<string, unknown>;
           const fieldArgs: Record<string, unknown> = {};
@@ -87,6 +100,20 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
       };
     },
   };
+}
+
+/** Mutations, and whatever an MCP tool runs. */
+function audited(operation: OperationDefinitionNode, ctx: AuditContext): boolean {
+  return operation.operation === OperationTypeNode.MUTATION || ctx.mcp !== undefined;
+}
+
+/** A read: `applied` when answered, `partial` with errors beside data, else as its first error says. */
+function readOutcome(result: ExecutionResult): AuditEvent['outcome'] {
+  if (!result.errors?.length) return 'applied';
+  if (result.data && Object.values(result.data).some((v) => v != null)) return 'partial';
+  const given = maskError(result.errors[0]!, 'Unexpected error.');
+  const code = given instanceof GraphQLError ? given.extensions?.code : undefined;
+  return outcomeOf(typeof code === 'string' ? code : ErrorCode.INTERNAL_SERVER_ERROR);
 }
 
 function rootFields(operation: OperationDefinitionNode): FieldNode[] {

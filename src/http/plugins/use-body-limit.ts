@@ -60,11 +60,5 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
     }
     chunks.push(next.value);
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return whole;
+  return new Uint8Array(Buffer.concat(chunks, size));
 }

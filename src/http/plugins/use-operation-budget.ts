@@ -126,15 +126,12 @@ function shareRefusal(estimate: DetailedEstimate, context: Context, capWait: Ope
   return undefined;
 }
 
-function callerRefusal(what: string, waitMs: number) {
+/** A 429 saying when to come back. */
+function callerRefusal(what: string, waitMs: number, extensions: Record<string, unknown> = {}) {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
   return createGraphQLError(`${what}; retry in ${retryAfter} s.`, {
-    extensions: {
-      code: ErrorCode.RATE_LIMITED,
-      retryAfter,
-      // The Retry-After header is set once, in onResponse (here too, it would be sent twice).
-      http: { status: 429 },
-    },
+    // The Retry-After header is set once, in onResponse (here too, it would be sent twice).
+    extensions: { code: ErrorCode.RATE_LIMITED, retryAfter, ...extensions, http: { status: 429 } },
   });
 }
 
@@ -162,16 +159,7 @@ function budgetRefusal(estimate: DetailedEstimate, context: Context) {
       waitMs = Math.max(1_000, short.nextSlotInMs);
       why = `the ${upstream} account budget (${fmt(short.allowed)} per ${fmt(short.windowMs)} ms, ${fmt(short.remaining)} left) cannot give its ${fmt(calls)} requests before the operation's deadline`;
     }
-    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-    return createGraphQLError(`This operation cannot be served now: ${why}; retry in ${retryAfter} s.`, {
-      extensions: {
-        code: ErrorCode.RATE_LIMITED,
-        retryAfter,
-        estimatedCalls: estimate.total,
-        // The Retry-After header is set once, in onResponse (here too, it would be sent twice).
-        http: { status: 429 },
-      },
-    });
+    return callerRefusal(`This operation cannot be served now: ${why}`, waitMs, { estimatedCalls: estimate.total });
   }
   return undefined;
 }

@@ -1,0 +1,175 @@
+/**
+ * The chaos run's guarantees, checked after the run from the callers' records and the emulators' own
+ * request logs (never from what the gateway says of itself). Each check returns its figures and the
+ * violations it found; `npm run chaos` exits non-zero naming every invariant with one.
+ */
+import type { LoggedRequest } from '../../src/emulator-kit/control.js';
+
+/** One operation as a caller saw it. */
+export interface Outcome {
+  caller: string;
+  replica: number;
+  op: string;
+  /** Epoch ms. */
+  startedAt: number;
+  ms: number;
+  status?: number;
+  /** `extensions.code` of each error. */
+  codes: string[];
+  /** The request got no HTTP answer (refused, reset, client timeout). */
+  transport?: string;
+  /** Calendar records answered from an expired cache entry (`extensions.cost.calendar.staleHits`). */
+  calendarStale?: number;
+  /** Writes: the unique name sent, and the id acknowledged. */
+  write?: { upstream: 'governance' | 'calendar'; name: string; id?: string };
+  /** Stale probes: the calendar path of the record read. */
+  path?: string;
+  /** The replica was not serving (draining, stopped) when the request went, or when it failed. */
+  replicaDown?: boolean;
+}
+
+export interface Check {
+  ok: boolean;
+  violations: string[];
+  [figure: string]: unknown;
+}
+
+const verdict = (violations: string[], figures: Record<string, unknown>): Check => ({
+  ok: violations.length === 0,
+  violations: violations.slice(0, 10),
+  ...(violations.length > 10 ? { moreViolations: violations.length - 10 } : {}),
+  ...figures,
+});
+
+/** Most timestamps in any interval of `windowMs` (every span, whatever phase a platform counts in). */
+export function slidingMax(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= windowMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+/** No span of any rule's length holds more governance requests than the account allows. */
+export function budget(log: LoggedRequest[], rules: { limit: number; windowMs: number }[]): Check {
+  const arrivals = log.map((r) => r.receivedAt);
+  const perRule = rules.map(({ limit, windowMs }) => ({ limit, windowMs, maxInSpan: slidingMax(arrivals, windowMs) }));
+  const violations = perRule
+    .filter((r) => r.maxInSpan > r.limit)
+    .map((r) => `${r.maxInSpan} governance requests within ${r.windowMs} ms, the account allows ${r.limit}`);
+  return verdict(violations, { requests: arrivals.length, rules: perRule });
+}
+
+/** Answers that say a write may or may not have been applied (upstream answer lost; cut off by a drain). */
+const UNKNOWN = new Set(['UPSTREAM_OUTCOME_UNKNOWN', 'OUTCOME_UNKNOWN']);
+
+/** The unique name a create carried, from the emulator's logged JSON body. */
+function nameOf(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    return (JSON.parse(body) as { name?: string }).name;
+  } catch {
+    return /"name"\s*:\s*"([^"]+)"/.exec(body)?.[1];
+  }
+}
+
+/**
+ * Every acknowledged write applied exactly once; none applied that its caller was told failed,
+ * unless the answer said its outcome was unknown (or no answer came).
+ */
+export function writes(outcomes: Outcome[], applied: Record<'governance' | 'calendar', LoggedRequest[]>): Check {
+  const count = new Map<string, number>();
+  for (const log of Object.values(applied))
+    for (const r of log) {
+      const name = nameOf(r.body);
+      if (name && r.status >= 200 && r.status < 300) count.set(name, (count.get(name) ?? 0) + 1);
+    }
+  const violations: string[] = [];
+  const tally = { acknowledged: 0, failed: 0, unknown: 0, unknownApplied: 0 };
+  const sent = new Set<string>();
+  for (const o of outcomes) {
+    if (!o.write) continue;
+    const { name } = o.write;
+    sent.add(name);
+    const n = count.get(name) ?? 0;
+    if (n > 1) violations.push(`${o.op} "${name}" applied ${n} times`);
+    if (o.write.id !== undefined) {
+      tally.acknowledged++;
+      if (n === 0) violations.push(`${o.op} "${name}" acknowledged (id ${o.write.id}) but not applied`);
+    } else if (o.transport !== undefined || o.codes.some((c) => UNKNOWN.has(c))) {
+      tally.unknown++;
+      tally.unknownApplied += n;
+    } else {
+      tally.failed++;
+      if (n > 0) violations.push(`${o.op} "${name}" failed (${o.codes.join(', ')}) yet was applied`);
+    }
+  }
+  for (const name of count.keys()) if (!sent.has(name)) violations.push(`"${name}" applied but never sent`);
+  return verdict(violations, tally);
+}
+
+/** Every operation answered within the operation deadline plus one second: no hang. */
+export function deadlines(outcomes: Outcome[], boundMs: number): Check {
+  const late = outcomes.filter((o) => o.ms > boundMs);
+  const max = Math.round(Math.max(0, ...outcomes.map((o) => o.ms)));
+  return verdict(
+    late.map((o) => `${o.op} at replica ${o.replica} took ${Math.round(o.ms)} ms (bound ${boundMs} ms)`),
+    { boundMs, maxMs: max, operations: outcomes.length },
+  );
+}
+
+/**
+ * A stale answer comes from a read the upstream served within the record's TTL plus the max
+ * staleness before the answer arrived (1 s of slack for the upstream's latency and the clocks).
+ */
+export function staleness(outcomes: Outcome[], calendarLog: LoggedRequest[], maxAgeMs: number, outage: boolean): Check {
+  const served = new Map<string, number[]>();
+  for (const r of calendarLog)
+    if (r.method === 'GET' && r.status === 200) served.set(r.path, [...(served.get(r.path) ?? []), r.receivedAt]);
+  const stale = outcomes.filter((o) => o.path && (o.calendarStale ?? 0) > 0);
+  const violations: string[] = [];
+  let oldestMs = 0;
+  for (const o of stale) {
+    const answeredAt = o.startedAt + o.ms;
+    const before = (served.get(o.path!) ?? []).filter((t) => t <= answeredAt);
+    const age = before.length ? answeredAt - Math.max(...before) : Infinity;
+    oldestMs = Math.max(oldestMs, age);
+    if (age > maxAgeMs + 1_000) violations.push(`${o.path} answered stale ${Math.round(age)} ms after its last read`);
+  }
+  // The outage outlasts the max staleness: cached records must have been served stale meanwhile.
+  if (outage && stale.length === 0) violations.push('no stale answer while the calendar was down');
+  return verdict(violations, {
+    staleAnswers: stale.length,
+    oldestStaleMs: Number.isFinite(oldestMs) ? Math.round(oldestMs) : null,
+    maxAgeMs,
+  });
+}
+
+/**
+ * No request dropped: every request got an HTTP answer, except a refused connection at a replica
+ * that was stopped; one in flight when its replica got SIGTERM was answered (drained), not cut.
+ */
+export function drain(outcomes: Outcome[], sigterms: { replica: number; at: number }[]): Check {
+  const refusedWhileDown = outcomes.filter((o) => o.transport === 'ECONNREFUSED' && o.replicaDown).length;
+  const dropped = outcomes.filter(
+    (o) => o.transport !== undefined && !(o.transport === 'ECONNREFUSED' && o.replicaDown),
+  );
+  return verdict(
+    dropped.map((o) => `${o.op} at replica ${o.replica}: no answer (${o.transport})`),
+    {
+      // Requests in flight at a replica when it got SIGTERM: each must have been answered.
+      inFlightAtSigterm: outcomes.filter((o) =>
+        sigterms.some((t) => t.replica === o.replica && o.startedAt < t.at && o.startedAt + o.ms > t.at),
+      ).length,
+      refusedWhileDown,
+      shuttingDown: outcomes.filter((o) => o.status === 503).length,
+    },
+  );
+}
+
+export const p50 = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0);
+};

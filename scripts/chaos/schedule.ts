@@ -1,0 +1,100 @@
+/**
+ * The faults of a chaos run, as a cycle that repeats (once in the 60-second `ci` profile, every
+ * 100 s in the 5-minute default). Faults overlap on purpose: Redis dies while the calendar is
+ * black-holed and the breaker's waves run; a 429 storm from the governance upstream; a replica
+ * drained with SIGTERM and started again; then the calendar black-holed once more, met through one
+ * replica. Each black-hole ends with the breakers' closing checked.
+ */
+import type { Callers } from './callers.js';
+import { breakersClose, waves, type Episode } from './waves.js';
+import type { World } from './world.js';
+
+export interface Step {
+  /** Seconds from the start of the cycle. */
+  at: number;
+  what: string;
+  run: (ctx: Context) => Promise<void>;
+}
+
+export interface Context {
+  world: World;
+  callers: Callers;
+  cycle: number;
+  requestDeadlineMs: number;
+  /** The breaker's episodes, in the order they started. */
+  episodes: Promise<Episode>[];
+  /** Steps that could not be carried out (the run then fails: its faults did not happen as planned). */
+  failed: string[];
+  /** What happened when (seconds from the start of the run). */
+  note: (what: string) => void;
+}
+
+const BLACK_HOLE = [{ kind: 'stall' as const, delayMs: 60_000 }];
+const STORM = [{ kind: 'rate-limit' as const, retryAfter: 1, rate: 0.2 }];
+/** The breaker stays open 5 s; a probe meeting the stalled calendar takes the request deadline. */
+const CLOSE_BOUND_MS = 25_000;
+
+async function blackHole(ctx: Context, through: 'one' | 'both'): Promise<void> {
+  await ctx.world.calendar.setFaults(BLACK_HOLE);
+  const replicas = ctx.world.replicas.filter((r) => r.state === 'up');
+  const name = `c${ctx.cycle}-${through}`;
+  const episode = waves(ctx.callers, through === 'one' ? replicas.slice(0, 1) : replicas, name, ctx.requestDeadlineMs);
+  ctx.episodes.push(episode);
+  await episode;
+}
+
+async function lift(ctx: Context): Promise<void> {
+  const episode = await ctx.episodes.at(-1);
+  await ctx.world.calendar.setFaults([]);
+  const closed = await breakersClose(ctx.world.replicas, CLOSE_BOUND_MS);
+  if (!episode) return;
+  episode.closedAfterMs = closed;
+  if (closed === undefined)
+    episode.violations.push(`breakers still open ${CLOSE_BOUND_MS} ms after the calendar came back`);
+}
+
+export const CYCLE: Step[] = [
+  { at: 2, what: 'calendar black-holed; waves through every replica', run: (ctx) => blackHole(ctx, 'both') },
+  { at: 6, what: 'Redis killed (SIGKILL)', run: (ctx) => ctx.world.killRedis() },
+  { at: 12, what: 'Redis restarted empty', run: (ctx) => ctx.world.restartRedis() },
+  { at: 22, what: 'calendar back', run: lift },
+  {
+    at: 26,
+    what: 'governance 429 storm (a fifth of requests, Retry-After 1)',
+    run: (ctx) => ctx.world.governance.setFaults(STORM),
+  },
+  { at: 31, what: 'governance 429 storm over', run: (ctx) => ctx.world.governance.setFaults([]) },
+  {
+    at: 32,
+    what: 'SIGTERM to a replica, started again once drained',
+    run: async (ctx) => {
+      const { drainedMs } = await ctx.world.drainAndRestart(ctx.cycle % ctx.world.replicas.length);
+      ctx.note(`replica drained in ${drainedMs} ms and is back`);
+    },
+  },
+  { at: 40, what: 'calendar black-holed; waves through one replica', run: (ctx) => blackHole(ctx, 'one') },
+  { at: 56, what: 'calendar back', run: lift },
+];
+
+export const CYCLE_SECONDS = 60;
+
+/** Runs `cycles` cycles `every` seconds apart; resolves once every step has finished. */
+export async function runSchedule(ctx: Omit<Context, 'cycle'>, cycles: number, every: number): Promise<void> {
+  const started = performance.now();
+  const running: Promise<void>[] = [];
+  const steps = Array.from({ length: cycles }, (_, cycle) =>
+    CYCLE.map((step) => ({ ...step, at: step.at + cycle * every, cycle })),
+  ).flat();
+  for (const step of steps) {
+    const wait = started + step.at * 1000 - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    ctx.note(step.what);
+    running.push(
+      step.run({ ...ctx, cycle: step.cycle }).catch((e: unknown) => {
+        ctx.failed.push(`${step.what}: ${String(e)}`);
+        ctx.note(`${step.what} failed: ${String(e)}`);
+      }),
+    );
+  }
+  await Promise.all(running);
+}

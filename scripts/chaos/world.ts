@@ -1,0 +1,191 @@
+/**
+ * What the chaos run starts: both emulators in processes of their own (the bench's, run from source),
+ * a redis-server of its own on a free port, and gateway replicas as production runs them (`src/server.ts`
+ * behind its drain, `NODE_ENV=production`), each on a fixed port so that a restarted one is found
+ * where it was. Faults act on these: the emulators' fault rules, Redis killed and restarted empty on
+ * its port, a replica sent SIGTERM and started again once it has drained.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { emulatorEnv } from '../../src/app/embedded-emulators.js';
+import { startEmulator, type EmulatorProcess } from '../../bench/upstreams.js';
+import { startThrowawayRedis, type ThrowawayRedis } from '../throwaway-redis.js';
+
+export type ReplicaState = 'up' | 'draining' | 'down';
+
+export interface Replica {
+  index: number;
+  url: string;
+  state: ReplicaState;
+  /** Exits nobody asked for (a crash), and lines the replica logged at `error`. */
+  crashes: string[];
+  errorLines: string[];
+  drains: string[];
+}
+
+export interface Rule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface WorldOptions {
+  replicas: number;
+  /** The account as the governance emulator enforces it (two rules of scaled-down windows). */
+  account: [Rule, Rule];
+  /** The account as the gateways are told it is (the same, unless a fault is injected on purpose). */
+  gatewayAccount: [Rule, Rule];
+  env: Record<string, string>;
+  log: (line: string) => void;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const rules = (account: [Rule, Rule]) =>
+  `minute:0,hour:0,${account.map((r) => `${r.limit}/${r.windowMs}ms`).join(',')}`;
+
+export class World {
+  readonly replicas: Replica[] = [];
+  /** When each SIGTERM was sent (epoch ms). */
+  readonly sigterms: { replica: number; at: number }[] = [];
+  private readonly children = new Map<number, ChildProcess>();
+  private redisPort = 0;
+  private stopping = false;
+
+  private constructor(
+    private readonly options: WorldOptions,
+    readonly governance: EmulatorProcess,
+    readonly calendar: EmulatorProcess,
+    public redis: ThrowawayRedis,
+  ) {}
+
+  static async start(options: WorldOptions): Promise<World> {
+    const latency = { fixedMs: 10, jitterMs: 10 };
+    const [limit, wide] = options.account;
+    const [governance, calendar, redis] = await Promise.all([
+      startEmulator(
+        'governance',
+        {
+          latency,
+          rateLimits: { minute: limit.limit, hour: wide.limit },
+          windows: { minuteMs: limit.windowMs, hourMs: wide.windowMs },
+        },
+        true,
+      ),
+      startEmulator('calendar', { latency }, true),
+      startThrowawayRedis(),
+    ]);
+    if (typeof redis === 'string') throw new Error(`chaos needs a redis-server of its own: ${redis}`);
+    const world = new World(options, governance, calendar, redis);
+    world.redisPort = Number(new URL(redis.url).port);
+    for (let i = 0; i < options.replicas; i++) {
+      const port = await freePort();
+      world.replicas.push({
+        index: i,
+        url: `http://127.0.0.1:${port}/graphql`,
+        state: 'down',
+        crashes: [],
+        errorLines: [],
+        drains: [],
+      });
+    }
+    await Promise.all(world.replicas.map((r) => world.startReplica(r)));
+    return world;
+  }
+
+  private env(replica: Replica): Record<string, string> {
+    return {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_ANONYMOUS: '*',
+      AUDIT_SINK: 'off',
+      LOG_LEVEL: 'warn',
+      ...emulatorEnv(this.governance, this.calendar),
+      HOST: '127.0.0.1',
+      PORT: new URL(replica.url).port,
+      REDIS_URL: this.redis.url,
+      REDIS_KEY_PREFIX: `chaos-${process.pid}:`,
+      GATEWAY_REPLICAS: String(this.options.replicas),
+      GOVERNANCE_RATE_LIMITS: rules(this.options.gatewayAccount),
+      ...this.options.env,
+    };
+  }
+
+  /** Starts (or starts again) a replica; resolves once it listens. */
+  startReplica(replica: Replica): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: this.env(replica),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.set(replica.index, child);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const lines = out.split('\n');
+        out = lines.pop()!;
+        for (const line of lines) this.heard(replica, line, resolve);
+      });
+      child.once('exit', (code, signal) => {
+        const asked = replica.state === 'draining' || this.stopping;
+        replica.state = 'down';
+        if (!asked) replica.crashes.push(`exited ${signal ?? code}: ${stderr.trim().slice(-500)}`);
+        reject(new Error(`replica ${replica.index} exited before it was ready: ${stderr.slice(-500)}`));
+      });
+    });
+  }
+
+  private heard(replica: Replica, line: string, ready: () => void): void {
+    if (line.startsWith('gateway ready')) {
+      replica.state = 'up';
+      ready();
+    } else if (line.includes('"level":"error"')) replica.errorLines.push(line.slice(0, 300));
+    else if (line.includes('drained; exiting')) replica.drains.push(line.slice(0, 300));
+  }
+
+  /** SIGTERM: the replica drains and exits; then it is started again on its port. */
+  async drainAndRestart(index: number): Promise<{ drainedMs: number }> {
+    const replica = this.replicas[index]!;
+    const child = this.children.get(index)!;
+    replica.state = 'draining';
+    const started = performance.now();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    this.sigterms.push({ replica: index, at: Date.now() });
+    child.kill('SIGTERM');
+    await exited;
+    const drainedMs = Math.round(performance.now() - started);
+    this.options.log(`replica ${index} drained in ${drainedMs} ms; starting it again`);
+    await this.startReplica(replica);
+    return { drainedMs };
+  }
+
+  /** Redis dies without a word to its clients. */
+  async killRedis(): Promise<void> {
+    await this.redis.kill();
+  }
+
+  /** A new, empty Redis on the port the replicas know. */
+  async restartRedis(): Promise<void> {
+    const started = await startThrowawayRedis(this.redisPort);
+    if (typeof started === 'string') throw new Error(`Redis did not come back: ${started}`);
+    this.redis = started;
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    const exits = [...this.children.values()]
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map((c) => new Promise((resolve) => (c.once('exit', resolve), c.kill('SIGKILL'))));
+    await Promise.all(exits);
+    await Promise.all([this.governance.child.stop(), this.calendar.child.stop(), this.redis.stop()]);
+  }
+}
