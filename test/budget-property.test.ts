@@ -1,6 +1,6 @@
 /**
  * The account budget's guarantee as a property: whatever the interleaving of takes (bursts, on any
- * replica and endpoint), releases of unsent admissions, time passing, Redis killed and started again
+ * replica and endpoint, for callers taking turns across replicas), releases of unsent admissions, time passing, Redis killed and started again
  * empty, its keys deleted under live connections, and replicas restarted with no memory, no span of
  * any rule's length (its window plus the guard band) holds more admissions than the rule allows.
  *
@@ -45,7 +45,7 @@ const SEED = Number(process.env.BUDGET_PROPERTY_SEED ?? 28);
 const RUNS = Number(process.env.BUDGET_PROPERTY_RUNS ?? 20);
 
 type Step =
-  | { kind: 'take'; replica: number; endpoint: number; n: number }
+  | { kind: 'take'; replica: number; endpoint: number; caller: number; n: number }
   | { kind: 'release'; replica: number; pick: number }
   | { kind: 'advance'; ms: number }
   | { kind: 'redis-restart' }
@@ -61,6 +61,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('take' as const),
       replica: fc.nat(REPLICAS - 1),
       endpoint: fc.nat(ENDPOINTS.length - 1),
+      caller: fc.nat(2),
       n: fc.integer({ min: 1, max: 8 }),
     }),
   },
@@ -202,7 +203,8 @@ async function play(steps: Step[], start: number): Promise<void> {
           const r = replicas[s.replica]!;
           const endpoint = ENDPOINTS[s.endpoint]!;
           const at = Date.now();
-          const answers = await Promise.all(Array.from({ length: s.n }, () => r.budget.take(endpoint, at)));
+          const claim = { caller: `caller-${s.caller}`, weight: s.caller + 1, priority: 4 };
+          const answers = await Promise.all(Array.from({ length: s.n }, () => r.budget.take(endpoint, at, claim)));
           for (const answer of answers) {
             if (!answer.ok) continue;
             const by = `${s.replica}.${r.generation}${answer.shared ? ' shared' : ' offline'}`;

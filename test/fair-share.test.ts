@@ -169,11 +169,7 @@ describe('a fair share of the account for each caller', () => {
     expect(greedy.some((o) => (o.place ?? 0) > 1)).toBe(true);
   });
 
-  // Across replicas the polite caller is served in full and the greedy one refused, but its p95 is not
-  // yet held to its p95 alone + 100 ms: each replica queues its own callers in turn, so a greedy caller
-  // on the other replica takes shared points the polite one waits for (measured 222 ms against a bound
-  // of 135 in CI). That bound is an open defect (docs/traffic.md), so it is not asserted here.
-  it('two replicas sharing Redis: the polite caller is served in full, the greedy one gets the rest', async () => {
+  it('two replicas sharing Redis: the polite caller is served in full and on time, the greedy one gets the rest', async () => {
     if (!(await requireRedis())) return;
     const upstreams = await emulators();
     const shared = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
@@ -181,6 +177,7 @@ describe('a fair share of the account for each caller', () => {
     // The greedy caller spreads over both replicas; the polite one talks to one of them.
     const { figures } = await contend(upstreams, [a, b], [b]);
     expect(figures.politeServed).toBe(figures.politeSent);
+    expect(figures.politeP95).toBeLessThanOrEqual(figures.politeAloneP95 + 100);
     expect(figures.greedyRefused).toBeGreaterThan(0);
     expect(figures.greedyServed + figures.politeServed).toBeGreaterThanOrEqual(figures.atLeast);
     expect(figures.greedyServed + figures.politeServed).toBeLessThanOrEqual(figures.capacity);

@@ -23,7 +23,7 @@ import { RECONNECT_MAX_MS, type RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
 import { LocalCounts, ruleStatus, validityMs } from './budget-local.js';
 import type { CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus, Claim } from './budget-types.js';
 
 export interface SharedBudgetOptions {
   upstream: string;
@@ -51,17 +51,38 @@ const LOSS_GRACE_MS = RECONNECT_MAX_MS + 2 * POLL_MS + 100;
 const RESTORE_WAIT_MS = 10_000;
 
 /**
- * KEYS[1] the marker, KEYS[2..] one hash per rule (bucket → count). ARGV[1] the marker this replica
- * counts in, ARGV[2] now (ms), then per rule: allowed, bucket ms, span ms. Returns {-1} when the
- * marker differs; else {refused rule (1-based) or 0, wait ms, then per rule its sum and the ms until
- * its oldest counted bucket leaves the span}, the sums including this request when it was counted.
+ * Callers in turn across replicas: start-time fair queuing as in fair-queue.ts, its state in Redis
+ * (next to the counts, so the take script checks the turn and spends the point atomically). Each
+ * replica asks for a point for the caller at the head of its own line; the ask leaves that caller's
+ * claim (its priority and virtual tag: its last tag, or the virtual time if later, plus 1 / weight),
+ * and a point goes only to the live claim lowest in (priority, tag), across every replica. Without
+ * it, each replica served its own callers in turn but the replicas raced for the shared points, so
+ * a greedy caller on one replica took the points a polite caller on another was waiting for.
+ * A claim that is not served lives until its replica's next ask is due plus `CLAIM_MS`, so a dead
+ * replica, or a caller whose last call left the line (`release`), holds no one up for longer.
+ */
+const CLAIM_MS = 250;
+/** Someone else's turn while a point is free: their replica is asking just now; ask again this soon. */
+const TURN_RETRY_MS = 5;
+/** The turn state (virtual time, callers' last tags) of an upstream idle this long is forgotten. */
+const TURN_IDLE_MS = 60_000;
+
+/**
+ * KEYS[1] the marker, KEYS[2..n+1] one hash per rule (bucket → count), then the claims (hash:
+ * caller → "priority tag until"), the callers' last tags (sorted set) and the virtual time. ARGV[1]
+ * the marker this replica counts in, ARGV[2] now (ms), then per rule: allowed, bucket ms, span ms;
+ * then the claim: caller, weight (0: none, no turn), priority. Returns {-1} when the marker
+ * differs; else {refused rule (1-based), -2 when it is another caller's turn, or 0; wait ms; then
+ * per rule its sum and the ms until its oldest counted bucket leaves the span}, the sums including
+ * this request when it was counted.
  */
 const TAKE_SCRIPT = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
 local now = tonumber(ARGV[2])
+local rules = #KEYS - 4
 local out = {0, 0}
 local current = {}
-for i = 2, #KEYS do
+for i = 2, rules + 1 do
   local a = 3 * (i - 2) + 3
   local allowed, size, span = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local first = math.floor((now - span) / size)
@@ -87,8 +108,38 @@ for i = 2, #KEYS do
   out[#out + 1] = free
   current[i] = math.floor(now / size)
 end
+local c = 3 * rules + 3
+local caller, weight, prio = ARGV[c], tonumber(ARGV[c + 1]), tonumber(ARGV[c + 2])
+if weight > 0 then
+  local claims, tags, clock = KEYS[rules + 2], KEYS[rules + 3], KEYS[rules + 4]
+  local vt = tonumber(redis.call('GET', clock) or '0')
+  local tag = math.max(tonumber(redis.call('ZSCORE', tags, caller) or '0'), vt) + 1 / weight
+  local others, flat = {}, redis.call('HGETALL', claims)
+  for j = 1, #flat, 2 do
+    local p, t, u = string.match(flat[j + 1], '(%S+) (%S+) (%S+)')
+    if tonumber(u) <= now then redis.call('HDEL', claims, flat[j])
+    elseif flat[j] == caller then prio, tag = math.min(prio, tonumber(p)), tonumber(t)
+    else others[#others + 1] = {tonumber(p), tonumber(t), flat[j]} end
+  end
+  local turn = true
+  for _, o in ipairs(others) do
+    if o[1] < prio or (o[1] == prio and (o[2] < tag or (o[2] == tag and o[3] < caller))) then turn = false end
+  end
+  if out[1] == 0 and turn then
+    vt = math.max(vt, tag - 1 / weight)
+    redis.call('HDEL', claims, caller)
+    redis.call('SET', clock, string.format('%.17g', vt), 'PX', ${TURN_IDLE_MS})
+    redis.call('ZADD', tags, string.format('%.17g', tag), caller)
+    redis.call('ZREMRANGEBYSCORE', tags, '-inf', string.format('%.17g', vt))
+    redis.call('PEXPIRE', tags, ${TURN_IDLE_MS})
+  else
+    if out[1] == 0 then out[1], out[2] = -2, ${TURN_RETRY_MS} end
+    redis.call('HSET', claims, caller, string.format('%d %.17g %d', prio, tag, now + out[2] + ${CLAIM_MS}))
+    redis.call('PEXPIRE', claims, ${TURN_IDLE_MS})
+  end
+end
 if out[1] == 0 then
-  for i = 2, #KEYS do
+  for i = 2, rules + 1 do
     redis.call('HINCRBY', KEYS[i], current[i], 1)
     redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3 * (i - 2) + 5]) + 1000)
     out[2 * (i - 1) + 1] = out[2 * (i - 1) + 1] + 1
@@ -267,8 +318,11 @@ export class SharedBudget {
     this.offlineSpent.clear();
   }
 
-  /** Takes a point through Redis; throws when Redis fails (the caller then uses `takeOffline`). */
-  async take(endpoint: string, now: number): Promise<BudgetAnswer> {
+  /**
+   * Takes a point through Redis, for `claim`'s caller when it is its turn across replicas; throws
+   * when Redis fails (the caller then uses `takeOffline`).
+   */
+  async take(endpoint: string, now: number, claim?: Claim): Promise<BudgetAnswer> {
     if (this.epoch === undefined || !this.unsynced.empty) await this.sync(now);
     if (this.replicas === undefined) await this.heartbeat(now);
     if (this.isRestoring(now)) return this.takeOffline(endpoint, now);
@@ -278,15 +332,19 @@ export class SharedBudget {
     const args: (string | number)[] = [
       this.key('epoch'),
       ...rules.map((rule, i) => this.hashKey(rule, scopes[i]!)),
+      this.key('claims'),
+      this.key('tags'),
+      this.key('clock'),
       this.epoch!,
       now,
     ];
     for (const rule of rules) args.push(rule.allowed, rule.bucketMs, rule.spanMs);
+    args.push(claim?.caller ?? '', claim?.weight ?? 0, claim?.priority ?? 0);
     // Counted before it is sent: if the data set is lost while this take is on its way, the
     // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
     // the count too, since the script may have run.
     this.sent.record(endpoint, now);
-    const out = await this.client.budgetTake(rules.length + 1, ...args);
+    const out = await this.client.budgetTake(rules.length + 4, ...args);
     if (out[0] === -1) {
       this.sent.record(endpoint, now, -1);
       await this.sync(now);
@@ -299,6 +357,7 @@ export class SharedBudget {
     if (out[0] === 0)
       return { ok: true, shared: true, validUntil: now + this.validMs, refund: () => this.refundShared(endpoint, now) };
     this.sent.record(endpoint, now, -1);
+    if (out[0] === -2) return { ok: false, waitMs: out[1]!, rule: 'turn', perEndpoint: false };
     const rule = rules[out[0]! - 1]!;
     return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint };
   }
@@ -330,6 +389,12 @@ export class SharedBudget {
         this.offlineSpent.record(endpoint, now, -1);
       },
     };
+  }
+
+  /** `caller` has nothing waiting here any more: its claim (if any) holds no one up (best effort). */
+  release(caller: string): void {
+    if (this.options.redis.ready)
+      void this.options.redis.bestEffort('budget claim', this.client.hdel(this.key('claims'), caller));
   }
 
   /** Best effort: if Redis fails, the point stays counted (the safe side). */

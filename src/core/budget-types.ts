@@ -26,3 +26,13 @@ export interface BudgetStatus {
   shared: boolean;
   rules: RuleStatus[];
 }
+
+/**
+ * Who a point is for, so that replicas sharing the budget serve callers in turn across replicas
+ * (budget-redis.ts): the caller's fair-share key, its weight and its priority lane (lower first).
+ */
+export interface Claim {
+  caller: string;
+  weight: number;
+  priority: number;
+}

@@ -28,8 +28,8 @@ export interface BudgetOptions {
   log?: TrafficLogger;
 }
 
-export type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
-import type { BudgetAnswer, BudgetStatus } from './budget-types.js';
+export type { BudgetAnswer, BudgetStatus, Claim, RuleStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus, Claim } from './budget-types.js';
 
 export class AccountBudget {
   readonly rules: readonly CountedRule[];
@@ -70,14 +70,17 @@ export class AccountBudget {
     return shortest.spanMs / shortest.allowed;
   }
 
-  /** Takes one point from every rule for a request to `endpoint`, or says how long to wait. */
-  async take(endpoint: string, now = Date.now()): Promise<BudgetAnswer> {
+  /**
+   * Takes one point from every rule for a request to `endpoint`, or says how long to wait. With
+   * Redis, `claim`'s caller gets it only in its turn among the callers waiting on every replica.
+   */
+  async take(endpoint: string, now = Date.now(), claim?: Claim): Promise<BudgetAnswer> {
     if (this.rules.length === 0) return { ok: true, shared: false, validUntil: Infinity };
     if (this.local) return this.local.take(endpoint, now);
     const shared = this.shared!;
     if (this.options.redis!.ready && Date.now() >= this.redisSuspectUntil) {
       try {
-        const answer = await shared.take(endpoint, now);
+        const answer = await shared.take(endpoint, now, claim);
         this.noteMode(true);
         return answer;
       } catch {
@@ -87,6 +90,11 @@ export class AccountBudget {
     }
     this.noteMode(false);
     return shared.takeOffline(endpoint, now);
+  }
+
+  /** `caller` has nothing waiting on this replica any more: it no longer holds a turn across replicas. */
+  release(caller: string): void {
+    this.shared?.release(caller);
   }
 
   /** The account-wide rules from the last known counts (never a Redis round trip). */

@@ -2,11 +2,13 @@
  * Admission to one upstream account: before each request is sent it must be outside a 429 pause,
  * have its turn in the ramp after a pause (see ramp.ts), and get a point from the account budget.
  * Waiting requests line up by priority (writes and single reads before bulk page fan-out), callers
- * served in turn inside each priority (weighted fair queuing, see fair-queue.ts), and each gives up
- * as soon as it cannot be admitted before its deadline, with a `rate-limited` error saying when to
- * retry. A caller over its cap on the budget (fair-share.ts) waits, or fails, alone.
+ * served in turn inside each priority (weighted fair queuing, see fair-queue.ts; across replicas
+ * sharing Redis, the budget gives each point to the caller whose turn it is, see budget-redis.ts),
+ * and each gives up as soon as it cannot be admitted before its deadline, with a `rate-limited`
+ * error saying when to retry. A caller over its cap on the budget (fair-share.ts) waits, or fails,
+ * alone.
  */
-import type { AccountBudget, BudgetStatus } from './budget.js';
+import type { AccountBudget, BudgetStatus, Claim } from './budget.js';
 import { UpstreamError, type UpstreamName } from './errors.js';
 import { Priority, type PriorityName } from './concurrency-cap.js';
 import { FairQueue } from './fair-queue.js';
@@ -65,6 +67,8 @@ export class TrafficControl {
   /** Until when the pump waits, and why: a request whose deadline comes first fails on arrival. */
   private hold?: { until: number; reason: 'pause' | 'budget' };
   private stopped = false;
+  /** Ends the pump's wait for a budget point early (a new caller heads the line). */
+  private wake?: () => void;
   readonly shares: CallerShares;
 
   constructor(readonly options: TrafficOptions) {
@@ -138,7 +142,7 @@ export class TrafficControl {
     ) {
       // Counted in the caller's share before the take, so that concurrent requests see it.
       this.shares.record(client, now);
-      const answer = await this.options.budget.take(endpoint, now);
+      const answer = await this.options.budget.take(endpoint, now, this.claim(client, Priority[priority]));
       if (answer.ok) return this.admitted(client, now, answer); // a 429 seen meanwhile is checked again by the caller
       this.shares.record(client, now, -1);
     }
@@ -151,8 +155,21 @@ export class TrafficControl {
       const place = this.line.push(waiter.priority, client, waiter);
       const admitted = waiter.resolve;
       waiter.resolve = (a) => admitted({ ...a, place: place + 1 });
+      // Its turn now: ask for it at once, so that across replicas its claim is in before the next point frees.
+      if (this.line.peek() === waiter) this.wake?.();
       void this.pump();
     });
+  }
+
+  private claim(client: string, priority: number): Claim {
+    return { caller: client, weight: this.shares.weightOf(client), priority };
+  }
+
+  /** Waiters that left the line unserved: a caller with nothing left waiting gives up its turn across replicas. */
+  private left(waiters: readonly Waiter[]): readonly Waiter[] {
+    for (const client of new Set(waiters.map((w) => w.client)))
+      if (this.line.waitingOf(client) === 0) this.options.budget.release(client);
+    return waiters;
   }
 
   /** An admission counted in `client`'s share at `at`; its refund takes it out again. */
@@ -205,7 +222,8 @@ export class TrafficControl {
         this.setAside(waiter, now + capWait, capWait, 'share');
       return;
     }
-    const answer = await budget.take(waiter.endpoint, Date.now());
+    const askedAt = Date.now();
+    const answer = await budget.take(waiter.endpoint, askedAt, this.claim(waiter.client, waiter.priority));
     if (answer.ok && pause.remainingMs() > 0) {
       // A 429 seen meanwhile (here or by another replica) still holds this request back.
       answer.refund?.();
@@ -229,23 +247,33 @@ export class TrafficControl {
       return;
     }
     this.expire(now + answer.waitMs, answer.waitMs, 'budget');
-    // Wake when a point frees, a little spread so replicas do not all ask at the same instant.
-    await sleep(answer.waitMs + Math.random() * 5);
+    // Wake when a point frees (counted from the ask: a slow round trip to Redis must not delay the
+    // next one), a little spread so replicas do not all ask at the same instant.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, askedAt + answer.waitMs - Date.now() + Math.random() * 5);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
   }
 
   /** Everyone in line who cannot be served before `readyAt` fails now, saying when to come back. */
   private expire(readyAt: number, waitMs: number, reason: 'pause' | 'budget'): void {
     this.hold = { until: readyAt, reason };
     const error = rateLimited(this.options.upstream, waitMs, reason);
-    for (const w of this.line.remove((w) => w.deadline < readyAt)) w.reject(error);
+    for (const w of this.left(this.line.remove((w) => w.deadline < readyAt))) w.reject(error);
   }
 
   private dropCancelled(): void {
-    for (const w of this.line.remove((w) => w.signal?.aborted === true)) w.reject(cancelled(this.options.upstream));
+    for (const w of this.left(this.line.remove((w) => w.signal?.aborted === true)))
+      w.reject(cancelled(this.options.upstream));
   }
 
   /** Out of line until `wakeAt` (then in line again at the back of its caller's turn), or failed now. */
   private setAside(waiter: Waiter, wakeAt: number, waitMs: number, reason: 'budget' | 'share'): void {
+    this.left([waiter]);
     if (wakeAt > waiter.deadline) return waiter.reject(rateLimited(this.options.upstream, waitMs, reason));
     this.aside++;
     setTimeout(
@@ -262,13 +290,13 @@ export class TrafficControl {
   async stop(): Promise<void> {
     this.stopped = true;
     this.options.pause.close();
-    this.options.budget.close();
     const error = new UpstreamError(
       this.options.upstream,
       'unavailable',
       `The gateway is shutting down; the ${this.options.upstream} request was not completed.`,
     );
-    for (const w of this.line.remove(() => true)) w.reject(error);
+    for (const w of this.left(this.line.remove(() => true))) w.reject(error);
+    this.options.budget.close();
   }
 }
 
