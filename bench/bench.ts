@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { loadConfig } from '../src/config/config.js';
 import { bodyRefusal } from './body-refusal.js';
+import { breakerWaves } from './breaker-waves.js';
 import { youngGarbage } from './garbage.js';
 import { linearCost } from './linear.js';
 import { authenticatedResponseCache, responseCacheThroughput } from './response-cache.js';
@@ -160,6 +161,7 @@ export async function runBench(
     await step('12', () => responseCacheThroughput(ctx));
     await step('12a', () => authenticatedResponseCache(ctx));
     await step('13', () => youngGarbage());
+    await step('14', () => breakerWaves(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

@@ -130,7 +130,7 @@ export async function replicas(
 }
 
 /** The gateway's Redis link connects in the background; the burst starts once both are connected. */
-async function waitForRedis(gateway: Child): Promise<boolean> {
+export async function waitForRedis(gateway: Child): Promise<boolean> {
   for (let i = 0; i < 50; i++) {
     if (await gateway.request<boolean>('redis-ready')) return true;
     await new Promise((r) => setTimeout(r, 100));

@@ -42,6 +42,14 @@ export function table(doc: BenchDocument): string {
       ]);
       continue;
     }
+    if (w.id === '14' || w.id === '14a') {
+      const waves = (w.waves as Any[]).map((x) => `${x.p50Ms}/${x.maxMs}`).join(', ');
+      rows.push([
+        w.id,
+        `calendar black-holed, p50/max ms of waves 1–3: ${waves}; floor ${w.floor.p50Ms}/${w.floor.maxMs}`,
+      ]);
+      continue;
+    }
     if (w.id === '13') {
       rows.push([w.id, `MB promoted by young collections: ${JSON.stringify(w.promotedMb)}`]);
       continue;

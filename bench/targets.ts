@@ -1,4 +1,5 @@
 /** The issue's targets, evaluated on the workload records; `--check` fails on any `fail`. */
+import { FAST_MS } from '../scripts/chaos/waves.js';
 import { PROMOTION_LIMITS_MB } from './garbage.js';
 import type { WorkloadRecord } from './workloads.js';
 
@@ -185,5 +186,31 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
       (r) => r.promotedMb?.[key] ?? null,
       (v) => num(v) < limit,
     );
+  // Workload 14: the calendar black-holed, one gateway (`14`) and two sharing Redis (`14a`).
+  // A failed workload has no waves: its targets then fail rather than throw.
+  const later = (r: Rec) => ((r.waves ?? []) as Rec[]).slice(1, 3);
+  for (const id of ['14', '14a']) {
+    check(
+      id,
+      'calendar black-holed: wave 1 max ms',
+      '≤ request deadline + 1 s',
+      (r) => r.waves?.[0]?.maxMs ?? null,
+      (v, r) => num(v) <= r.settings?.requestDeadlineMs + 1_000,
+    );
+    check(
+      id,
+      'calendar black-holed: waves 2 and 3, higher p50 ms',
+      `≤ ${FAST_MS}`,
+      (r) => (later(r).length === 2 ? Math.max(...later(r).map((w) => w.p50Ms)) : null),
+      (v) => num(v) <= FAST_MS,
+    );
+    check(
+      id,
+      'calendar black-holed: waves 2 and 3, answers with UPSTREAM_UNAVAILABLE on calendar and governance data kept',
+      '= every answer',
+      (r) => later(r).reduce((a, w) => a + w.unavailableWithGovernance, 0),
+      (v, r) => later(r).length === 2 && v === 2 * r.operationsPerWave,
+    );
+  }
   return out;
 }
