@@ -1,5 +1,4 @@
 /** The issue's targets, evaluated on the workload records; `--check` fails on any `fail`. */
-import { FAST_MS } from '../scripts/chaos/waves.js';
 import { PROMOTION_LIMITS_MB } from './garbage.js';
 import type { WorkloadRecord } from './workloads.js';
 
@@ -186,7 +185,8 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
       (r) => r.promotedMb?.[key] ?? null,
       (v) => num(v) < limit,
     );
-  // Workload 14: the calendar black-holed, one gateway (`14`) and two sharing Redis (`14a`).
+  // Workload 14: the calendar black-holed, one gateway (`14`) and two sharing Redis (`14a`). Waves 2 and 3
+  // are held to the issue's 50 ms (the chaos run, on cores it shares with all it starts, allows 1 s).
   // A failed workload has no waves: its targets then fail rather than throw.
   const later = (r: Rec) => ((r.waves ?? []) as Rec[]).slice(1, 3);
   for (const id of ['14', '14a']) {
@@ -200,9 +200,9 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     check(
       id,
       'calendar black-holed: waves 2 and 3, higher p50 ms',
-      `≤ ${FAST_MS}`,
+      '≤ 50',
       (r) => (later(r).length === 2 ? Math.max(...later(r).map((w) => w.p50Ms)) : null),
-      (v) => num(v) <= FAST_MS,
+      (v) => num(v) <= 50,
     );
     check(
       id,
