@@ -10,6 +10,7 @@ import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH } from './queries.js';
+import { maxInAnySpan } from './spans.js';
 import { benchRedis } from './redis.js';
 import { startEmulator, type Upstreams } from './upstreams.js';
 import type { BenchOptions, WorkloadRecord } from './workloads.js';
@@ -91,7 +92,7 @@ export async function replicas(
       perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
     }
     const maxInWindow = Math.max(0, ...perWindow.values());
-    const maxInSlidingWindow = slidingMax(
+    const maxInSlidingWindow = maxInAnySpan(
       seen.map((r) => r.receivedAt),
       windowMs,
     );
@@ -136,15 +137,4 @@ export async function waitForRedis(gateway: Child): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
-}
-
-/** Most timestamps in any interval of `windowMs`: every span, whatever phase a platform counts in. */
-function slidingMax(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
 }

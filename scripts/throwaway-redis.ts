@@ -16,7 +16,8 @@ export interface ThrowawayRedis {
   kill(): Promise<void>;
 }
 
-const freePort = () =>
+/** A loopback port nothing listens on now. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

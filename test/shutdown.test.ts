@@ -17,6 +17,7 @@ import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { until } from './support/wait.js';
+import { freePort } from '../scripts/throwaway-redis.js';
 
 /** Processes start and drain slowly on a loaded machine. */
 const SLOW = { timeout: 30_000, interval: 20 };
@@ -170,16 +171,6 @@ describe('graceful shutdown', () => {
     up.calendar.control.setLatency({});
   }, 60_000);
 });
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const p = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(p));
-    });
-  });
-}
 
 /** True when the port can be bound again: an orphaned server would still hold it. */
 function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {

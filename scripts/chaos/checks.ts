@@ -4,6 +4,7 @@
  * violations it found; `npm run chaos` exits non-zero naming every invariant with one.
  */
 import type { LoggedRequest } from '../../src/emulator-kit/control.js';
+import { maxInAnySpan } from '../../bench/spans.js';
 
 /** One operation as a caller saw it. */
 export interface Outcome {
@@ -41,21 +42,14 @@ const verdict = (violations: string[], figures: Record<string, unknown>): Check 
   ...figures,
 });
 
-/** Most timestamps in any interval of `windowMs` (every span, whatever phase a platform counts in). */
-export function slidingMax(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
-
 /** No span of any rule's length holds more governance requests than the account allows. */
 export function budget(log: LoggedRequest[], rules: { limit: number; windowMs: number }[]): Check {
   const arrivals = log.map((r) => r.receivedAt);
-  const perRule = rules.map(({ limit, windowMs }) => ({ limit, windowMs, maxInSpan: slidingMax(arrivals, windowMs) }));
+  const perRule = rules.map(({ limit, windowMs }) => ({
+    limit,
+    windowMs,
+    maxInSpan: maxInAnySpan(arrivals, windowMs),
+  }));
   const violations = perRule
     .filter((r) => r.maxInSpan > r.limit)
     .map((r) => `${r.maxInSpan} governance requests within ${r.windowMs} ms, the account allows ${r.limit}`);

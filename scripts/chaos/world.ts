@@ -6,10 +6,9 @@
  * its port, a replica sent SIGTERM and started again once it has drained.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
 import { startEmulator, type EmulatorProcess } from '../../bench/upstreams.js';
-import { startThrowawayRedis, type ThrowawayRedis } from '../throwaway-redis.js';
+import { freePort, startThrowawayRedis, type ThrowawayRedis } from '../throwaway-redis.js';
 
 export type ReplicaState = 'up' | 'draining' | 'down';
 
@@ -37,16 +36,6 @@ export interface WorldOptions {
   env: Record<string, string>;
   log: (line: string) => void;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const rules = (account: [Rule, Rule]) =>
   `minute:0,hour:0,${account.map((r) => `${r.limit}/${r.windowMs}ms`).join(',')}`;

@@ -10,6 +10,9 @@ import { Redis } from 'ioredis';
 import { afterAll, inject } from 'vitest';
 import { serverPid, startThrowawayRedis, type ThrowawayRedis } from '../../scripts/throwaway-redis.js';
 
+/** Most timestamps in any interval of a span's length (every span, not clock windows). */
+export { maxInAnySpan } from '../../bench/spans.js';
+
 /** The suite's own Redis (see `redis-server.ts`), never the machine's shared one. */
 const BASE_URL = inject('redisUrl');
 const parsed = BASE_URL ? new URL(BASE_URL) : undefined;
@@ -177,15 +180,4 @@ export class OwnRedis {
   async stop(): Promise<void> {
     await this.server?.kill();
   }
-}
-
-/** Most timestamps in any interval of `spanMs` (every span, not clock windows): t[i] − t[j] < spanMs. */
-export function maxInAnySpan(times: number[], spanMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= spanMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
 }
