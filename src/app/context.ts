@@ -34,8 +34,7 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
     const principal = principalOf(req) ?? principalOf(request) ?? NOBODY;
     // Whose turn its upstream calls wait for: the caller, or the upstream credential it forwards.
     const forwarded = forwarding && request.headers.has('authorization');
-    const client = fairShareKey(
-      principal,
+    const client = fairShareKey(principal, () =>
       forwarded ? identityOf(request.headers.get('authorization') ?? undefined, 'forward') : undefined,
     );
     const usage = new UsageTracker({

@@ -30,12 +30,13 @@ export interface Caller {
 
 /**
  * The fair-share key of a caller (see fair-share.ts): an authenticated caller's client id, else its
- * principal's id; an anonymous one's forwarded upstream credential (a non-secret hash), if any.
+ * principal's id; an anonymous one's forwarded upstream credential (a non-secret hash, computed only
+ * then), if any.
  */
 export function fairShareKey(
   principal: { id: string; kind: string; clientId?: string } | undefined,
-  forwarded?: string,
+  forwarded?: () => string | undefined,
 ): string {
   if (principal && principal.kind !== 'anonymous') return principal.clientId ?? principal.id;
-  return forwarded ?? 'anonymous';
+  return forwarded?.() ?? 'anonymous';
 }

@@ -8,7 +8,7 @@
 import type { AuthFailure } from '@pothos/plugin-scope-auth';
 import { createGraphQLError } from 'graphql-yoga';
 import type { GraphQLResolveInfo } from 'graphql';
-import { PERMISSIONS, type Permission } from '../identity/principal.js';
+import { PERMISSIONS, missingPermission, type Permission } from '../identity/principal.js';
 import type { Context } from './context.js';
 import { ErrorCode } from './errors.js';
 
@@ -45,7 +45,7 @@ function firstScope(failure: AuthFailure): string | undefined {
 
 /** For resolvers outside scope-auth's reach (federation's `_entities`): throws FORBIDDEN without the permission. */
 export function demand(context: Context, permission: Permission, field: string): void {
-  if (!context.principal.permissions.has(permission)) throw missing(field, permission);
+  if (missingPermission(context.principal, [permission])) throw missing(field, permission);
 }
 
 function missing(field: string, permission: string): Error {

@@ -13,6 +13,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { AuthFailure, AuthResult, Authenticator } from '../identity/authenticator.js';
 import { principalOf, setPrincipal, type Principal } from '../identity/principal.js';
+import { isGraphiQLPage } from './graphiql-page.js';
 import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
 
 export interface AuthenticationOptions {
@@ -104,8 +105,7 @@ export class Authentication {
     if (mcp && isMetadataPath(path, mcp)) return undefined;
     if (path === '/metrics') return this.options.metricsNeedCredentials ? 'metrics' : undefined;
     // GraphiQL's page holds no data; the operations it sends carry the headers chosen in it.
-    if (method === 'GET' && q === -1 && accept?.includes('text/html') && path?.startsWith(this.options.graphqlEndpoint))
-      return undefined;
+    if (q === -1 && isGraphiQLPage(method, path ?? '', accept, this.options.graphqlEndpoint)) return undefined;
     return 'graphql';
   }
 

@@ -95,12 +95,23 @@ export function loadGraphiQLPage(callers?: CallerPresets): Promise<GraphiQLPage>
 }
 
 /** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
+/** A browser asking for GraphiQL's page (it holds no data: authentication lets it through). */
+export function isGraphiQLPage(
+  method: string | undefined,
+  pathname: string,
+  accept: string | null | undefined,
+  endpoint: string,
+) {
+  return (
+    method === 'GET' && (pathname === endpoint || pathname === `${endpoint}/`) && (accept ?? '').includes('text/html')
+  );
+}
+
 export function useGraphiQLPage(endpoint: string, callers?: CallerPresets): Plugin {
   return {
     // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
     async onRequest({ request, url, endResponse }) {
-      if (request.method !== 'GET' || (url.pathname !== endpoint && url.pathname !== `${endpoint}/`)) return;
-      if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
+      if (!isGraphiQLPage(request.method, url.pathname, request.headers.get('accept'), endpoint)) return;
       const page = await loadGraphiQLPage(callers);
       const headers: Record<string, string> = {
         'content-type': 'text/html; charset=utf-8',

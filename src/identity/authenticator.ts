@@ -107,11 +107,6 @@ export class Authenticator {
     );
   }
 
-  /** Whether a caller without credentials is let in (with AUTH_ANONYMOUS's permissions). */
-  get allowsAnonymous(): boolean {
-    return this.anonymous !== undefined;
-  }
-
   /** Synchronous when the credential was seen before (or there is none). */
   authenticate(authorization: string | null | undefined): AuthResult | Promise<AuthResult> {
     if (!authorization) return this.anonymous ? { principal: this.anonymous } : { failure: 'missing' };

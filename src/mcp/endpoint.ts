@@ -13,7 +13,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
 import { parsePermissions } from '../identity/permissions.js';
-import { anonymous, principalOf, type Principal } from '../identity/principal.js';
+import { anonymous, missingPermission, principalOf, type Principal } from '../identity/principal.js';
 import { callTool, type GatewayFetch } from './call.js';
 import { loadTools, safelistByName, type Tool } from './tools.js';
 
@@ -70,7 +70,7 @@ function forwardedUpstreams(config: Pick<Config, 'governance' | 'calendar'>) {
 }
 
 function allowed(tool: Tool, principal: Principal): boolean {
-  return tool.permissions.every((p) => principal.permissions.has(p));
+  return !missingPermission(principal, tool.permissions);
 }
 
 /** What `tools/list` shows of a tool. */
