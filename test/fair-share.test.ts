@@ -17,6 +17,7 @@ import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { getEntity, seedIds, startEmulator, startGate } from './support/traffic.js';
+import { fetchToken } from './support/governance.js';
 import { UsageTracker } from '../src/core/usage.js';
 import type { UpstreamError } from '../src/core/errors.js';
 
@@ -71,15 +72,6 @@ async function gateway(upstreams: Emulators, env: Record<string, string> = {}): 
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 }
 
-async function token(upstreams: Emulators, client: 'full' | 'read'): Promise<string> {
-  const form = new FormData();
-  form.set('grant_type', 'client_credentials');
-  form.set('client_id', upstreams.governance.clients[client].clientId);
-  form.set('client_secret', upstreams.governance.clients[client].clientSecret);
-  const res = await fetch(upstreams.governance.tokenUrl, { method: 'POST', body: form });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
 interface Outcome {
   ms: number;
   served: boolean;
@@ -129,7 +121,7 @@ const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length 
 const capacity = (ms: number) => LIMIT + Math.floor((LIMIT * ms) / (WINDOW + GUARD));
 
 async function contend(upstreams: Emulators, greedyUrls: string[], politeUrls: string[]) {
-  const [greedyToken, politeToken] = await Promise.all([token(upstreams, 'full'), token(upstreams, 'read')]);
+  const [greedyToken, politeToken] = await Promise.all([fetchToken(upstreams, 'full'), fetchToken(upstreams, 'read')]);
   const alone = await load(politeUrls, politeToken, POLITE_PER_S, RUN_MS);
   expect(alone.every((o) => o.served)).toBe(true);
   // Let the window the polite caller used slide out, so both start on a full budget.
@@ -216,7 +208,7 @@ describe("a caller's cap on its share of the budget", () => {
   it('over HTTP: a caller whose share is spent past its deadline is refused 429 with Retry-After; another caller is served', async () => {
     const upstreams = await emulators();
     const url = await gateway(upstreams, { FAIR_SHARE: '*:share=20%', GATEWAY_OPERATION_DEADLINE_MS: '500' });
-    const [mine, theirs] = await Promise.all([token(upstreams, 'full'), token(upstreams, 'read')]);
+    const [mine, theirs] = await Promise.all([fetchToken(upstreams, 'full'), fetchToken(upstreams, 'read')]);
     // 20% of 25 per span: 5 reads.
     for (let i = 0; i < 5; i++) expect((await read(url, mine)).served).toBe(true);
     const res = await fetch(url, {

@@ -111,7 +111,10 @@ describe('MCP endpoint', () => {
       entity2: { id: found.out.items![1]!.id },
       relationshipType: model.relationshipTypes[0]!.name,
     });
-    expect(link.text).toBeDefined();
+    expect(link.out.data!.createLink).toMatchObject({
+      entity1: { id: newId },
+      entity2: { id: found.out.items![1]!.id },
+    });
     const moved = await call(client, 'MoveEntityToStage', {
       input: { entityId: newId, nextStageName: stages.at(-1)!.name },
     });
@@ -281,7 +284,6 @@ describe('MCP endpoint, settings', () => {
     const stack = await startStack({
       env: {
         GOVERNANCE_RATE_LIMITS: 'minute:3,hour:1000',
-        GOVERNANCE_RATE_WINDOWS: 'minute:60000',
         GOVERNANCE_RATE_MARGIN: '1',
         UPSTREAM_QUEUE_DEADLINE_MS: '100',
       },

@@ -131,7 +131,8 @@ describe('deadlines', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    await new Promise((r) => setTimeout(r, 150));
+    const before = countRequests(stack.calendar);
+    await until(() => countRequests(stack.calendar) > before, 'a single read holding the stalled slot');
     const {
       value: res,
       elapsed,
@@ -141,6 +142,8 @@ describe('deadlines', () => {
     await singles;
     expect(res.errors![0]!.extensions!.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(elapsed).toBeLessThan(800 + 300 + lag);
+    // It gave up waiting for the slot: the search never reached the calendar.
+    expect(stack.calendar.control.requests().requests.filter((r) => r.query.includes('behind'))).toEqual([]);
   });
 
   it.runIf(redisUrl)(

@@ -28,7 +28,10 @@ export function tokenCalls(stack: Stack): LoggedCall[] {
 }
 
 /** A bearer token from the stack's governance emulator, as a caller that forwards its own would hold. */
-export async function fetchToken(stack: Stack, client: 'full' | 'read' | 'write' = 'full'): Promise<string> {
+export async function fetchToken(
+  stack: Pick<Stack, 'governance'>,
+  client: 'full' | 'read' | 'write' = 'full',
+): Promise<string> {
   const form = new FormData();
   form.set('grant_type', 'client_credentials');
   form.set('client_id', stack.governance.clients[client].clientId);
