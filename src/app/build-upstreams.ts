@@ -12,7 +12,7 @@ import { ResponseCache } from '../core/cache.js';
 import { SharedCacheTier } from '../core/cache-shared.js';
 import { HttpTransport } from '../core/http.js';
 import { UpstreamLimiter } from '../core/concurrency-cap.js';
-import { pacingRules, policyOf } from '../core/fair-share.js';
+import { pacingRules } from '../core/fair-share.js';
 import { IdempotencyStore } from '../core/idempotency.js';
 import { RecordLocks } from '../core/record-locks.js';
 import { PauseGate } from '../core/pause.js';
@@ -128,13 +128,8 @@ function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxC
     dispatcher,
     connections: maxConcurrent,
   });
-  const fair = config.traffic.fairShare;
-  const limiter = new UpstreamLimiter({
-    upstream: name,
-    maxConcurrent,
-    weightOf: (client) => policyOf(fair, client).weight ?? 1,
-  });
   const traffic = trafficControl(config, name, redis, log);
+  const limiter = new UpstreamLimiter({ upstream: name, maxConcurrent, weightOf: traffic.shares.weightOf });
   const upstream = new Upstream({
     name,
     baseUrl: new URL(baseUrl),
