@@ -1,6 +1,7 @@
 /**
  * `npm run build`: compiles `src/` to `dist/` (tsc, source maps) and ships the files the server
- * reads at run time: the persisted-operations safelist, the MCP tools' operations and the GraphiQL page, precompressed with
+ * reads at run time: the persisted-operations safelist, the MCP tools' operations, the emulators' example
+ * discovery file and the GraphiQL page, precompressed with
  * brotli (quality 11) and gzip. Prints the page's sizes, so the wire size is visible at each build.
  */
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,11 @@ copyFileSync(
   new URL('generated/persisted-documents.json', dist),
 );
 cpSync(new URL('src/mcp/tools/', root), new URL('mcp/tools/', dist), { recursive: true });
+// The embedded emulators' discovery file (the shipped example of GOVERNANCE_DISCOVERY_FILE).
+copyFileSync(
+  new URL('src/governance/emulator/discovery.example.json', root),
+  new URL('governance/emulator/discovery.example.json', dist),
+);
 
 const graphiqlDir = new URL('http/graphiql/', dist);
 mkdirSync(graphiqlDir, { recursive: true });

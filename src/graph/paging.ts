@@ -19,7 +19,17 @@ export interface Connection<T> {
   edges: { cursor: string; node: T }[];
   nodes: T[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number;
+  /** Null when the gateway filters the list itself and has not read all of it. */
+  totalCount: number | null;
+}
+
+/** Where the rows of a list the gateway filters itself sit in the upstream's list (`filtered-paging.ts`). */
+export interface ScanPositions {
+  /** The upstream position of each node. */
+  positions: number[];
+  hasNext: boolean;
+  /** The position the next page starts after; null when nothing was read. */
+  end: number | null;
 }
 
 export interface FetchedPage<T> {
@@ -135,19 +145,23 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
  * class instances), and from there it kept every page of the request reachable for the
  * young-generation collector until the next full collection (test/young-garbage.test.ts).
  */
-class OffsetConnection<T> implements Connection<T> {
+export class OffsetConnection<T> implements Connection<T> {
   // Private fields: a spread or JSON of a connection shows its data, not its bookkeeping.
   #edges?: Edge<T>[];
   #hash?: string;
   readonly #listKey: string;
+  readonly scan?: ScanPositions;
 
   constructor(
     readonly nodes: T[],
-    readonly totalCount: number,
+    readonly totalCount: number | null,
     listKey: string,
     readonly offset: number,
+    /** For a list the gateway filters: the nodes' upstream positions (their cursors) and what follows. */
+    scan?: ScanPositions,
   ) {
     this.#listKey = listKey;
+    this.scan = scan;
   }
 
   get edges(): Edge<T>[] {
@@ -159,7 +173,11 @@ class OffsetConnection<T> implements Connection<T> {
   }
 
   cursorAt(i: number): string {
-    return encodeCursor(this.#listKey, this.offset + i, (this.#hash ??= listHash(this.#listKey)));
+    return this.cursorOf(this.scan?.positions[i] ?? this.offset + i);
+  }
+
+  cursorOf(position: number): string {
+    return encodeCursor(this.#listKey, position, (this.#hash ??= listHash(this.#listKey)));
   }
 }
 
@@ -172,8 +190,8 @@ class PageInfo {
   }
 
   get hasNextPage(): boolean {
-    const { offset, nodes, totalCount } = this.#connection;
-    return offset + nodes.length < totalCount;
+    const { offset, nodes, totalCount, scan } = this.#connection;
+    return scan ? scan.hasNext : offset + nodes.length < (totalCount ?? 0);
   }
 
   get hasPreviousPage(): boolean {
@@ -185,7 +203,8 @@ class PageInfo {
   }
 
   get endCursor(): string | null {
-    const { nodes } = this.#connection;
+    const { nodes, scan } = this.#connection;
+    if (scan) return scan.end === null ? null : this.#connection.cursorOf(scan.end);
     return nodes.length > 0 ? this.#connection.cursorAt(nodes.length - 1) : null;
   }
 }
