@@ -237,7 +237,7 @@ describe('dates, enums and the null rule', () => {
 
 describe('discovery', () => {
   it("the shipped example discovery file describes the emulators' default seed", () => {
-    const example = JSON.parse(readFileSync(EXAMPLE_DISCOVERY_FILE, 'utf8')) as Any;
+    const example = JSON.parse(readFileSync(EXAMPLE_DISCOVERY_FILE, 'utf8'));
     const seed = buildSeed();
     expect(stack.config.discoveryFile).toBe(EXAMPLE_DISCOVERY_FILE);
     expect(example.organizations).toEqual(seed.organizations.map(({ id, name, parentId }) => ({ id, name, parentId })));
@@ -260,7 +260,7 @@ describe('discovery', () => {
         );
     }
     for (const c of seed.customAttributes)
-      expect(example.attributeOptions[c.schemaName][c.fieldName]).toEqual(
+      expect(example.attributeOptions[c.schemaName!][c.fieldName]).toEqual(
         c.options.map((o) => ({ option: o.option, id: o.id })),
       );
   });

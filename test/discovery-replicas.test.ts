@@ -17,7 +17,7 @@ import { until } from './support/wait.js';
 type Any = any;
 
 const run = await requireRedis();
-const example = JSON.parse(readFileSync(EXAMPLE_DISCOVERY_FILE, 'utf8')) as Any;
+const example = JSON.parse(readFileSync(EXAMPLE_DISCOVERY_FILE, 'utf8'));
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
@@ -40,7 +40,7 @@ async function startReplica(prefix: string) {
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       body: JSON.stringify({ query, variables }),
     });
-    const body = (await res.json()) as Any;
+    const body = await res.json();
     expect(body.errors).toBeUndefined();
     return body.data;
   };

@@ -69,9 +69,9 @@ export function fieldCostDirectives(f: FieldShape, model: CostModel = defaultCos
     ];
     return {
       field,
-      args: Object.fromEntries([
-        ...midPage.map((a) => [a, [{ name: 'cost', args: { weight: 1 } }]]),
-        ...scanned.map((a) => [a, [{ name: 'cost', args: { weight: filter!.extraPages } }]]),
+      args: Object.fromEntries<Directive[]>([
+        ...midPage.map((a): [string, Directive[]] => [a, [{ name: 'cost', args: { weight: 1 } }]]),
+        ...scanned.map((a): [string, Directive[]] => [a, [{ name: 'cost', args: { weight: filter!.extraPages } }]]),
       ]),
     };
   }

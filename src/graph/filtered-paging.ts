@@ -58,8 +58,12 @@ export async function resolveFilteredConnection<T>(o: FilteredListOptions<T>): P
     const rows = Math.min(page.items.length, size);
     for (let i = row - base; i < rows && !more; i++) {
       if (!o.keep(page.items[i]!)) continue;
-      if (nodes.length === limit) more = true;
-      else (nodes.push(page.items[i]!), positions.push(base + i));
+      if (nodes.length === limit) {
+        more = true;
+      } else {
+        nodes.push(page.items[i]!);
+        positions.push(base + i);
+      }
     }
     // A short page ends the list, whatever the total said.
     row = rows < size ? Number.POSITIVE_INFINITY : base + rows;
