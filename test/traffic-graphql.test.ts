@@ -131,7 +131,7 @@ describe('account budget and 429 pause through GraphQL', () => {
     const stale = await read(first!.id);
     expect(stale.data?.entity).toEqual({ id: first!.id, name: first!.name });
     expect(stale.extensions?.stale).toBe(true);
-    expect(stale.extensions?.cost?.governance).toMatchObject({ requests: 0, staleHits: 1 });
+    expect(stale.extensions?.cost?.governance).toMatchObject({ actual: 0, staleHits: 1 });
     const after = await paused;
     expect(after.data?.entity.id).toBe(second!.id);
     expect(after.extensions?.stale).toBeUndefined();
