@@ -62,14 +62,14 @@ describe('response cache', () => {
     expect(cost.governance.estimated).toBe(first.body.extensions.cost.governance.estimated);
     expect(cost.governance.remaining).toBeGreaterThan(0);
     expect(first.body.extensions.cost.governance.cached).toBeUndefined();
+    // Counted as an operation, and as a hit (memory tier) for the hit ratio.
+    const metrics = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
+    expect(metrics).toMatch(/gateway_response_cache_hits_total\{operation="EntityGraph",tier="memory"\} 1\b/);
     // The full form on request, from the cache too.
     const detailed = await post(url, op('EntityGraph'), { first: 5 }, { 'cost-detail': 'full' });
     expect(hit(detailed)).toBe(true);
     expect(detailed.body.extensions.cost.governance).toMatchObject({ cached: true, actual: 0, shared: false });
     expect(detailed.body.extensions.cost.governance.rules.length).toBeGreaterThan(0);
-    // Counted as an operation, and as a hit (memory tier) for the hit ratio.
-    const metrics = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
-    expect(metrics).toMatch(/gateway_response_cache_hits_total\{operation="EntityGraph",tier="memory"\} 1\b/);
     // A client asking for a fresh answer gets one (executed), which then serves the next asker.
     stack.clearRequests();
     const reload = await post(url, op('EntityGraph'), { first: 5 }, { 'cache-control': 'no-cache' });
