@@ -17,7 +17,10 @@ export const COST_DETAIL_HEADER = 'cost-detail';
 const CLOSE_TO_LIMIT = 0.1;
 
 export interface CostEntry {
-  /** Upstream calls estimated before the operation ran: an upper bound (retries after a failure come on top). */
+  /**
+   * Upstream calls estimated before the operation ran: an upper bound (token reads and reads before a
+   * write included) where plain lists hold at most the model's assumed size; retries come on top.
+   */
   estimated: number;
   /** Upstream calls sent. */
   actual: number;
