@@ -38,7 +38,7 @@ export function watchAndListen<T>(live: LiveScope, watch: Watch, sources: AsyncI
 export interface RecordChange<T> {
   change: Change;
   record: T | null;
-  failed?: unknown;
+  failed?: Error;
 }
 
 /**
@@ -66,7 +66,7 @@ export function onePerVersion<T>(
       try {
         record = change.deleted ? null : await read(change.id);
       } catch (failed) {
-        await push({ change, record: null, failed });
+        await push({ change, record: null, failed: failed instanceof Error ? failed : new Error(String(failed)) });
         continue;
       }
       await push({ change, record });
