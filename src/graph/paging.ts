@@ -6,6 +6,7 @@
  */
 import { badInput } from './errors.js';
 import { planPages } from '../core/pages.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { PageKind } from '../core/upstream-pipeline.js';
 
 export interface ConnectionArgs {
@@ -212,15 +213,5 @@ class Edge<T> {
 /** A stable list key from a field name and its non-paging arguments. */
 export function listKeyOf(field: string, args: Record<string, unknown>): string {
   const { first: _f, after: _a, last: _l, before: _b, ...rest } = args;
-  return `${field}:${stableStringify(rest)}`;
-}
-
-function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined && v !== null)
-    // Code-unit order: a stable key needs no collation (and localeCompare is slow).
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  return `${field}:${canonicalJson(rest, (_key, value) => value ?? undefined)}`;
 }
