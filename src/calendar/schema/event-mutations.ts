@@ -10,6 +10,7 @@ import { badInput } from '../../graph/errors.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { LiveScope } from '../../live/scope.js';
 import type { CalendarEvent } from '../model.js';
+import { eventVersion } from '../versions.js';
 import type { EventInput } from '../writes.js';
 import { recordRef } from '../inputs.js';
 import { PostStatus, statusInput, type PostStatusValue } from './post-status.js';
@@ -134,7 +135,11 @@ const eventArgs = () =>
 
 /** Tells subscribers on any replica that the event changed (or is gone), and returns it. */
 function published(live: LiveScope, event: CalendarEvent, gone: { deleted?: true } = {}): CalendarEvent {
-  live.bus.eventChanged({ id: String(event.id), origin: 'gateway', ...gone });
+  live.bus.eventChanged({
+    id: String(event.id),
+    origin: 'gateway',
+    ...(gone.deleted ? gone : { version: eventVersion(event) }),
+  });
   return event;
 }
 

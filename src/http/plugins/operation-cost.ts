@@ -141,7 +141,7 @@ class CostWalk {
     const named = getNamedType(field.type);
     const args = argumentValues(field, selection, this.variables);
     const known = model.fieldCosts[`${parent.name}.${name}`];
-    if (known) this.add(known.upstream, known.calls * multiplier, path);
+    if (known && !this.onlyFree(selection, known.freeBelow)) this.add(known.upstream, known.calls * multiplier, path);
 
     let childMultiplier = multiplier;
     if (named.name.endsWith('Connection')) {
@@ -164,6 +164,20 @@ class CostWalk {
     if (selection.selectionSet && (isObjectType(named) || isAbstractType(named))) {
       this.selections(selection.selectionSet, named, childMultiplier, false, seen, path);
     }
+  }
+
+  /** Whether the selection below asks only for `free` fields (through fragments too). */
+  private onlyFree(selection: FieldNode, free: readonly string[] | undefined): boolean {
+    if (!free || !selection.selectionSet) return false;
+    const only = (set: SelectionSetNode, seen: Set<string>): boolean =>
+      set.selections.every((s) => {
+        if (s.kind === Kind.FIELD) return free.includes(s.name.value);
+        if (s.kind === Kind.INLINE_FRAGMENT) return only(s.selectionSet, seen);
+        const fragment = this.fragments.get(s.name.value);
+        if (!fragment || seen.has(fragment.name.value)) return true;
+        return only(fragment.selectionSet, new Set([...seen, fragment.name.value]));
+      });
+    return only(selection.selectionSet, new Set());
   }
 
   private add(upstream: UpstreamName, calls: number, path: string): void {
