@@ -81,7 +81,8 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
 withSources(KnownRelationshipTypeRef);
 
 const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implement({
-  description: "A stage of an entity type's workflow, as `moveEntityToStage` takes it by name.",
+  description:
+    "A stage of an entity type's workflow, for pickers: `moveEntityToStage` takes its `name`. Known from configuration and from what the gateway has seen (`sources`), so `id` and `sequence` may be missing. A record's current stage is an EntityStage (`Entity.workflowStage`); the stage a move answers is a WorkflowStage.",
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     id: t.exposeID('id', { description: "The stage's uuid, once seen." }),
