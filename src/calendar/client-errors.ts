@@ -49,6 +49,8 @@ const REFERS_TO: Record<string, string> = {
   parent: 'category',
 };
 
+const article = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+
 /** The kind of record an operation is about, by its collection. */
 const RECORDS: Record<string, string> = {
   events: 'event',
@@ -106,7 +108,7 @@ export function toUpstreamError(
     return make('bad-request', `Missing required input: ${args.join(', ')}.`, one, args);
   if (code === 'rest_invalid_param') {
     const record = params.length === 1 ? REFERS_TO[params[0]!] : undefined;
-    if (record) return make('bad-request', `"${one}" names a ${record} that does not exist.`, one, args);
+    if (record) return make('bad-request', `"${one}" names ${article(record)} that does not exist.`, one, args);
     return make('bad-request', `The calendar service rejected the input: ${args.join(', ')}.`, one, args);
   }
   return (
