@@ -6,6 +6,7 @@
  */
 import { badInput } from './errors.js';
 import { planPages } from '../core/pages.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { PageKind } from '../core/upstream-pipeline.js';
 
 export interface ConnectionArgs {
@@ -19,7 +20,17 @@ export interface Connection<T> {
   edges: { cursor: string; node: T }[];
   nodes: T[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number;
+  /** Null when the gateway filters the list itself and has not read all of it. */
+  totalCount: number | null;
+}
+
+/** Where the rows of a list the gateway filters itself sit in the upstream's list (`filtered-paging.ts`). */
+export interface ScanPositions {
+  /** The upstream position of each node. */
+  positions: number[];
+  hasNext: boolean;
+  /** The position the next page starts after; null when nothing was read. */
+  end: number | null;
 }
 
 export interface FetchedPage<T> {
@@ -135,16 +146,16 @@ async function fetchExcluding<T>(
   const kept = rows.map((row, i) => ({ row, at: start + i })).filter(({ row }) => !has(row));
   const from = floor === undefined ? 0 : Math.max(0, kept.length - limit);
   const shown = kept.slice(from, from + limit);
-  const end = start + rows.length;
+  // A kept row before the first shown one (counting from the end) is a previous page too.
   return new OffsetConnection(
     shown.map((k) => k.row),
     total - (rows.length - kept.length),
     options.listKey,
-    start,
+    from > 0 ? shown[0]!.at : start,
     {
       positions: shown.map((k) => k.at),
-      hasNextPage: from + shown.length < kept.length || end < total,
-      hasPreviousPage: from > 0 || start > 0,
+      hasNext: from + shown.length < kept.length || start + rows.length < total,
+      end: shown.at(-1)?.at ?? null,
     },
   );
 }
@@ -177,13 +188,6 @@ async function fetchRows<T>(
   return { rows: nodes, total };
 }
 
-/** Where the rows of a connection with gaps (see `fetchExcluding`) sit, and what lies around them. */
-interface Gaps {
-  positions: number[];
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-}
-
 /**
  * A connection whose cursors are made only when a query selects them: most ask for `nodes`, which
  * the relay plugin resolves through `edges` too. A class, not an object literal with getters: V8
@@ -191,26 +195,23 @@ interface Gaps {
  * class instances), and from there it kept every page of the request reachable for the
  * young-generation collector until the next full collection (test/young-garbage.test.ts).
  */
-class OffsetConnection<T> implements Connection<T> {
+export class OffsetConnection<T> implements Connection<T> {
   // Private fields: a spread or JSON of a connection shows its data, not its bookkeeping.
   #edges?: Edge<T>[];
   #hash?: string;
   readonly #listKey: string;
-  readonly #gaps?: Gaps;
+  readonly scan?: ScanPositions;
 
   constructor(
     readonly nodes: T[],
-    readonly totalCount: number,
+    readonly totalCount: number | null,
     listKey: string,
     readonly offset: number,
-    gaps?: Gaps,
+    /** For a list the gateway filters: the nodes' upstream positions (their cursors) and what follows. */
+    scan?: ScanPositions,
   ) {
     this.#listKey = listKey;
-    this.#gaps = gaps;
-  }
-
-  get gaps(): Gaps | undefined {
-    return this.#gaps;
+    this.scan = scan;
   }
 
   get edges(): Edge<T>[] {
@@ -222,8 +223,11 @@ class OffsetConnection<T> implements Connection<T> {
   }
 
   cursorAt(i: number): string {
-    const at = this.gaps ? this.gaps.positions[i]! : this.offset + i;
-    return encodeCursor(this.#listKey, at, (this.#hash ??= listHash(this.#listKey)));
+    return this.cursorOf(this.scan?.positions[i] ?? this.offset + i);
+  }
+
+  cursorOf(position: number): string {
+    return encodeCursor(this.#listKey, position, (this.#hash ??= listHash(this.#listKey)));
   }
 }
 
@@ -236,13 +240,12 @@ class PageInfo {
   }
 
   get hasNextPage(): boolean {
-    const { offset, nodes, totalCount, gaps } = this.#connection;
-    return gaps ? gaps.hasNextPage : offset + nodes.length < totalCount;
+    const { offset, nodes, totalCount, scan } = this.#connection;
+    return scan ? scan.hasNext : offset + nodes.length < (totalCount ?? 0);
   }
 
   get hasPreviousPage(): boolean {
-    const { offset, gaps } = this.#connection;
-    return gaps ? gaps.hasPreviousPage : offset > 0;
+    return this.#connection.offset > 0;
   }
 
   get startCursor(): string | null {
@@ -250,7 +253,8 @@ class PageInfo {
   }
 
   get endCursor(): string | null {
-    const { nodes } = this.#connection;
+    const { nodes, scan } = this.#connection;
+    if (scan) return scan.end === null ? null : this.#connection.cursorOf(scan.end);
     return nodes.length > 0 ? this.#connection.cursorAt(nodes.length - 1) : null;
   }
 }
@@ -277,15 +281,5 @@ class Edge<T> {
 /** A stable list key from a field name and its non-paging arguments. */
 export function listKeyOf(field: string, args: Record<string, unknown>): string {
   const { first: _f, after: _a, last: _l, before: _b, ...rest } = args;
-  return `${field}:${stableStringify(rest)}`;
-}
-
-function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined && v !== null)
-    // Code-unit order: a stable key needs no collation (and localeCompare is slow).
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  return `${field}:${canonicalJson(rest, (_key, value) => value ?? undefined)}`;
 }
