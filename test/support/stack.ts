@@ -19,7 +19,12 @@ type CalendarEmulator = Awaited<ReturnType<typeof startCalendarEmulator>>;
 export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
   data?: T | null;
-  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  errors?: {
+    message: string;
+    path?: (string | number)[];
+    locations?: { line: number; column: number }[];
+    extensions?: Record<string, unknown>;
+  }[];
   extensions?: Record<string, unknown> & {
     cost?: Partial<Record<'governance' | 'calendar', CostEntry>>;
   };

@@ -5,6 +5,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
 import type { ChangeBatch } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
 import { ChangeOrigin, POLL_ARG_HELP, recordSubscription } from '../../live/schema-common.js';
@@ -66,6 +67,11 @@ builder.subscriptionField('eventsChanged', (t) =>
     },
     subscribe: (_root, args, ctx) => {
       const query = eventsQuery(args.filter);
+      if (args.filter?.exclude?.length)
+        throw badInput(
+          '"filter.exclude" is for lists: a subscription sends the ids of every change.',
+          'filter.exclude',
+        );
       const scope = fingerprint(query);
       const { live } = ctx;
       return newVersionsOnly(
