@@ -242,7 +242,18 @@ describe('calendar', () => {
   it('Categories (one with a parent) and Tags', async () => {
     const categories = (await send('Categories')).categories.nodes as Json[];
     expect(categories.some((c) => c.parent)).toBe(true);
-    expect((await send('Tags')).tags.nodes.length).toBeGreaterThan(0);
+    const tags = (await send('Tags')).tags.nodes as Json[];
+    expect(tags.length).toBeGreaterThan(0);
+    // Named by slug: both taxonomies' terms are read before the write, and the estimate counts them.
+    const filed = (
+      await send('CreateEventWithTerms', {
+        title: `Filed ${stamp}`,
+        categories: [categories[0]!.slug],
+        tags: [tags[0]!.slug],
+      })
+    ).createEvent;
+    expect(filed.categories.map((c: Json) => c.slug)).toEqual([categories[0]!.slug]);
+    expect(filed.tags.map((t: Json) => t.slug)).toEqual([tags[0]!.slug]);
   });
 
   it('CreateVenue, CreateEvent, UpdateEvent (the other fields kept) and DeleteEvent (to the trash)', async () => {

@@ -149,12 +149,16 @@ describe('demand-control directives (@cost, @listSize)', () => {
     const composed = supergraph(await subgraphSdl());
     const operations = shippedOperations();
     expect(operations.length).toBeGreaterThan(10);
-    // A router cannot tell that `type { name }` is free (the record embeds it): it counts the read
-    // whatever is selected below, as the model without `freeBelow` does; never less than the gateway.
+    // A router cannot tell that `type { name }` is free (the record embeds it), nor which input lists
+    // a write is given: it counts those reads always, as the model without `freeBelow` and with every
+    // `perInput` member given does; never less than the gateway.
     const unconditional: CostModel = {
       ...defaultCostModel,
       fieldCosts: Object.fromEntries(
-        Object.entries(defaultCostModel.fieldCosts).map(([k, c]) => [k, { upstream: c.upstream, calls: c.calls }]),
+        Object.entries(defaultCostModel.fieldCosts).map(([k, c]) => [
+          k,
+          { upstream: c.upstream, calls: c.calls + (c.perInput?.length ?? 0) },
+        ]),
       ),
     };
     const sum = (e: Record<string, number | undefined>) => Object.values(e).reduce<number>((a, b) => a + (b ?? 0), 0);

@@ -38,12 +38,18 @@ export interface FieldCost {
   calls: number;
   /** Free when the selection below asks for these fields only (what the parent already holds). */
   freeBelow?: readonly string[];
+  /**
+   * One more call for each of these members of the `input` argument that is given: a list the write
+   * resolves first (an event's categories and tags, read as one page of each taxonomy's terms).
+   */
+  perInput?: readonly string[];
 }
 
 /** Writes by their reads before the write: `calls` in all, on `upstream`. */
 const writes = (upstream: UpstreamName, calls: number, fields: string[]) =>
   Object.fromEntries(fields.map((f) => [`Mutation.${f}`, { upstream, calls }]));
 
+const TERMS = ['categories', 'tags'];
 const CALENDAR_RECORDS = ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'];
 
 export const defaultCostModel: CostModel = {
@@ -67,7 +73,10 @@ export const defaultCostModel: CostModel = {
     // A version check, or the record a delete payload returns, then the write.
     ...writes('governance', 2, ['updateEntity', 'deleteEntity', 'deleteLink']),
     // A slug resolved to an id, the record (for a version check or to merge into), then the write.
-    ...writes('calendar', 3, ['updateEvent', 'updateVenue', 'updateOrganizer']),
+    ...writes('calendar', 3, ['updateVenue', 'updateOrganizer']),
+    // The terms an event names, checked against the site's before the write (calendar/term-refs.ts).
+    'Mutation.createEvent': { upstream: 'calendar', calls: 1, perInput: TERMS },
+    'Mutation.updateEvent': { upstream: 'calendar', calls: 3, perInput: TERMS },
     ...writes('calendar', 2, ['deleteEvent', 'deleteVenue', 'deleteOrganizer', 'updateCategory', 'updateTag']),
     // Read from the gateway's own counters: a root field that calls no upstream.
     'Query.budget': { upstream: 'governance', calls: 0 },

@@ -78,7 +78,8 @@ export function fieldCostDirectives(f: FieldShape, model: CostModel = defaultCos
     };
   }
   const directives: Directive[] = [];
-  if (known) directives.push({ name: 'cost', args: { weight: known.calls } });
+  // A router cannot see which input members are given: it counts them all (an upper bound).
+  if (known) directives.push({ name: 'cost', args: { weight: known.calls + (known.perInput?.length ?? 0) } });
   else if (f.root) directives.push({ name: 'cost', args: { weight: 1 } });
   // A root list is one call, whatever its length (a router multiplies the weight by the size); a
   // connection's own `edges`/`nodes` are sized by the connection field above.

@@ -141,7 +141,8 @@ class CostWalk {
     const named = getNamedType(field.type);
     const args = argumentValues(field, selection, this.variables);
     const known = model.fieldCosts[`${parent.name}.${name}`];
-    if (known && !this.onlyFree(selection, known.freeBelow)) this.add(known.upstream, known.calls * multiplier, path);
+    if (known && !this.onlyFree(selection, known.freeBelow))
+      this.add(known.upstream, (known.calls + inputReads(args, known.perInput)) * multiplier, path);
 
     let childMultiplier = multiplier;
     if (named.name.endsWith('Connection')) {
@@ -213,4 +214,10 @@ function pageRequest(
   // A cursor may start mid-page (one more page); `last` without a cursor first needs the total.
   const offsetUnknown = args.after != null || args.before != null || last !== undefined;
   return { items, offsetUnknown };
+}
+
+/** The members of `args.input` among `names` that are given (a non-empty list), each one read. */
+function inputReads(args: Record<string, unknown>, names: readonly string[] | undefined): number {
+  const input = args.input as Record<string, unknown> | null | undefined;
+  return (names ?? []).filter((n) => Array.isArray(input?.[n]) && (input[n] as unknown[]).length > 0).length;
 }
