@@ -98,7 +98,7 @@ const layers = {
     why: 'Yoga plugins, response cache, GraphiQL, persisted operations.',
   },
   mcp: {
-    may: ['http', 'identity'],
+    may: ['http', 'identity', 'core'],
     types: ['config'],
     never: ['hono'],
     why: 'the MCP endpoint: curated operations as tools, each call a request to the gateway’s own GraphQL endpoint.',

@@ -9,6 +9,7 @@ const PROCESSES = [
   'test/budget-property.test.ts',
   'test/cache-shared.test.ts',
   'test/chaos.test.ts',
+  'test/discovery-replicas.test.ts',
   'test/load.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',

@@ -1,7 +1,10 @@
 /**
  * `npm run build`: compiles `src/` to `dist/` (tsc, source maps) and ships the files the server
- * reads at run time: the persisted-operations safelist, the MCP tools' operations and the GraphiQL page, precompressed with
+ * reads at run time: the persisted-operations safelist, the MCP tools' operations, the emulators' example
+ * discovery file and the GraphiQL page, precompressed with
  * brotli (quality 11) and gzip. Prints the page's sizes, so the wire size is visible at each build.
+ * `--no-precompress` leaves the page out (about 24 s of CPU): the server then renders and compresses
+ * it on its first request, as in development (the shutdown test's build, which never asks for it).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +15,10 @@ import { GRAPHIQL_FILES, compressGraphiQLPage, renderGraphiQLPage } from '../src
 
 const root = new URL('../', import.meta.url);
 // `npm run build -- DIR` builds into DIR instead of dist/ (the shutdown test builds a copy of its own).
-const dist = process.argv[2] ? pathToFileURL(`${resolve(process.argv[2])}/`) : new URL('dist/', root);
+const args = process.argv.slice(2);
+const precompress = !args.includes('--no-precompress');
+const out = args.find((arg) => !arg.startsWith('--'));
+const dist = out ? pathToFileURL(`${resolve(out)}/`) : new URL('dist/', root);
 rmSync(dist, { recursive: true, force: true });
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -27,15 +33,22 @@ copyFileSync(
   new URL('generated/persisted-documents.json', dist),
 );
 cpSync(new URL('src/mcp/tools/', root), new URL('mcp/tools/', dist), { recursive: true });
-
-const graphiqlDir = new URL('http/graphiql/', dist);
-mkdirSync(graphiqlDir, { recursive: true });
-const page = compressGraphiQLPage(await renderGraphiQLPage(), true);
-writeFileSync(new URL(GRAPHIQL_FILES.identity, graphiqlDir), page.identity);
-writeFileSync(new URL(GRAPHIQL_FILES.br, graphiqlDir), page.br);
-writeFileSync(new URL(GRAPHIQL_FILES.gzip, graphiqlDir), page.gzip);
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
-console.log(
-  `GraphiQL page: ${mb(page.identity.length)} raw, ${mb(page.br.length)} brotli, ${mb(page.gzip.length)} gzip`,
+// The embedded emulators' discovery file (the shipped example of GOVERNANCE_DISCOVERY_FILE).
+copyFileSync(
+  new URL('src/governance/emulator/discovery.example.json', root),
+  new URL('governance/emulator/discovery.example.json', dist),
 );
+
+if (precompress) {
+  const graphiqlDir = new URL('http/graphiql/', dist);
+  mkdirSync(graphiqlDir, { recursive: true });
+  const page = compressGraphiQLPage(await renderGraphiQLPage(), true);
+  writeFileSync(new URL(GRAPHIQL_FILES.identity, graphiqlDir), page.identity);
+  writeFileSync(new URL(GRAPHIQL_FILES.br, graphiqlDir), page.br);
+  writeFileSync(new URL(GRAPHIQL_FILES.gzip, graphiqlDir), page.gzip);
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+  console.log(
+    `GraphiQL page: ${mb(page.identity.length)} raw, ${mb(page.br.length)} brotli, ${mb(page.gzip.length)} gzip`,
+  );
+}
 console.log(`built ${fileURLToPath(dist)} (start with: npm run start:prod)`);

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { calls } from './support/calendar.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
+import { readFileSync } from 'node:fs';
+import { buildSeed, EXAMPLE_DISCOVERY_FILE } from '../src/governance/emulator/index.js';
 
 type Any = any;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -234,20 +236,50 @@ describe('dates, enums and the null rule', () => {
 });
 
 describe('discovery', () => {
-  it('lists relationship types with their ends, documented and seen; a wrong name lists the valid ones', async () => {
+  it("the shipped example discovery file describes the emulators' default seed", () => {
+    const example = JSON.parse(readFileSync(EXAMPLE_DISCOVERY_FILE, 'utf8'));
+    const seed = buildSeed();
+    expect(stack.config.discoveryFile).toBe(EXAMPLE_DISCOVERY_FILE);
+    expect(example.organizations).toEqual(seed.organizations.map(({ id, name, parentId }) => ({ id, name, parentId })));
+    expect(example.relationshipTypes).toEqual(
+      seed.linkTypes.map((t) => ({
+        name: t.name,
+        id: t.id,
+        forwardLabel: t.forward,
+        reverseLabel: t.backward,
+        ends: t.associations,
+      })),
+    );
+    for (const type of seed.entityTypes.filter((t) =>
+      ['models', 'datasets', 'aisystems', 'aiagents'].includes(t.name),
+    )) {
+      expect(example.workflows[type.name]).toEqual(type.workflow?.stages.map((s) => ({ name: s.name, id: s.id })));
+      for (const a of type.attributes.filter((x) => x.options))
+        expect(example.attributeOptions[type.name][a.field]).toEqual(
+          a.options!.map((o) => ({ option: o.value, id: o.id })),
+        );
+    }
+    for (const c of seed.customAttributes)
+      expect(example.attributeOptions[c.schemaName!][c.fieldName]).toEqual(
+        c.options.map((o) => ({ option: o.option, id: o.id })),
+      );
+  });
+
+  it('lists relationship types with their ends, documented, configured and seen; a wrong name lists the valid ones', async () => {
     const documented = await data('{ relationshipTypes { name sources ends { firstKind secondKind } } }');
     expect(documented.relationshipTypes).toContainEqual(
       expect.objectContaining({ name: 'ai-system-composition', sources: expect.arrayContaining(['DOCUMENTED']) }),
     );
 
-    // Reading links teaches the gateway the tenant's types, with their ids.
+    // The stack's emulator ships its discovery file: its types are known before any read, and
+    // reading links adds what the gateway sees to them.
     await data('{ entities(kind: MODEL, first: 10) { nodes { links(first: 10) { totalCount } } } }');
     const seen = (
       await data('{ relationshipTypes(kind: DATASET) { name id sources ends { firstTypeName secondTypeName } } }')
     ).relationshipTypes;
     const training = seen.find((r: Any) => r.name === 'model-training-data');
     expect(training).toMatchObject({
-      sources: ['OBSERVED'],
+      sources: ['CONFIGURED', 'OBSERVED'],
       ends: [{ firstTypeName: 'models', secondTypeName: 'datasets' }],
     });
     expect(training.id).toMatch(/^[0-9a-f-]{36}$/);

@@ -88,9 +88,14 @@ describe('MCP endpoint', () => {
     expect(entity.id).toBe(id);
     const model = (await call(client, 'DescribeGovernanceModel')).out.data as {
       entityTypes: { nodes: { kind: string; workflow: { stages: { name: string }[] } | null }[] };
-      relationshipTypes: { name: string }[];
+      relationshipTypes: { name: string; ends: { firstKind: string | null; secondKind: string | null }[] }[];
+      organizations: { id: string; name: string | null }[];
     };
-    expect(model.relationshipTypes.length).toBeGreaterThan(0);
+    expect(model.organizations.map((o) => o.id)).toContain(entity.organizationId);
+    // The relationship type that may link two AI systems, as an agent would pick it.
+    const composition = model.relationshipTypes.find((r) =>
+      r.ends.some((e) => e.firstKind === 'AI_SYSTEM' && e.secondKind === 'AI_SYSTEM'),
+    )!;
     const stages = model.entityTypes.nodes.find((t) => t.kind === 'AI_SYSTEM')!.workflow!.stages;
     const events = await call(client, 'FindEvents', { limit: 2 });
     expect(events.out.items).toHaveLength(2);
@@ -109,7 +114,7 @@ describe('MCP endpoint', () => {
     const link = await call(client, 'LinkEntities', {
       entity1: { id: newId },
       entity2: { id: found.out.items![1]!.id },
-      relationshipType: model.relationshipTypes[0]!.name,
+      relationshipType: composition.name,
     });
     expect(link.out.data!.createLink).toMatchObject({
       entity1: { id: newId },

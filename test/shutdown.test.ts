@@ -189,7 +189,7 @@ const loopback = () =>
 function compiledCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-dist-'));
   const tsx = createRequire(import.meta.url).resolve('tsx');
-  execFileSync(process.execPath, ['--import', tsx, 'scripts/build.ts', join(dir, 'dist')]);
+  execFileSync(process.execPath, ['--import', tsx, 'scripts/build.ts', join(dir, 'dist'), '--no-precompress']);
   copyFileSync('package.json', join(dir, 'package.json'));
   symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));

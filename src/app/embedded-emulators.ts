@@ -6,10 +6,13 @@
  * never loads their code.
  */
 import type { Config } from '../config/config.js';
+import { readDiscoveryConfig } from '../config/discovery.js';
 
 interface GovernanceEndpoint {
   origin: string;
   clients: { full: { clientId: string; clientSecret: string } };
+  /** The discovery file matching the emulator's seed, when there is one. */
+  discoveryFile?: string;
 }
 interface CalendarEndpoint {
   apiRoot: string;
@@ -19,6 +22,7 @@ interface CalendarEndpoint {
 /**
  * The environment that points a gateway at running emulators (tests, benchmarks, load runs). The
  * emulators run the production rate tier unless started with another one (then override the profile).
+ * The discovery file is the shipped example that matches the emulator's seed, as a tenant would configure it.
  */
 export function emulatorEnv(governance: GovernanceEndpoint, calendar: CalendarEndpoint): Record<string, string> {
   return {
@@ -29,6 +33,7 @@ export function emulatorEnv(governance: GovernanceEndpoint, calendar: CalendarEn
     CALENDAR_URL: calendar.apiRoot,
     CALENDAR_USER: calendar.users.editor.username,
     CALENDAR_APP_PASSWORD: calendar.users.editor.appPassword,
+    ...(governance.discoveryFile ? { GOVERNANCE_DISCOVERY_FILE: governance.discoveryFile } : {}),
   };
 }
 
@@ -67,6 +72,8 @@ export async function startEmbeddedUpstreams(
         user: calendar.users.editor.username,
         appPassword: calendar.users.editor.appPassword,
       },
+      // The emulated tenant's discovery file, unless one is configured.
+      discovery: config.discoveryFile ? config.discovery : loadExample(governance.discoveryFile),
     },
     governanceOrigin: governance.origin,
     calendarApiRoot: calendar.apiRoot,
@@ -74,4 +81,12 @@ export async function startEmbeddedUpstreams(
       await Promise.all([governance.close(), calendar.close()]);
     },
   };
+}
+
+function loadExample(file: string | undefined): Config['discovery'] {
+  const problems: string[] = [];
+  const discovery = readDiscoveryConfig(file, problems);
+  // The shipped example is checked by the tests; a broken one is a bug, not a configuration problem.
+  if (problems.length) throw new Error(problems.join(' '));
+  return discovery;
 }

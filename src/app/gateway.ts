@@ -62,7 +62,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, dispatcher, logSink, audit, extraPlugins = [], sampleCallers } = options;
   const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
-  const governance = new GovernanceService(upstreams.governance, config, upstreams.locks);
+  const governance = new GovernanceService(upstreams.governance, config, upstreams.locks, upstreams.redis);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
   const { bus, polling } = liveUpdates(config, upstreams);
   const authentication = authenticationOf(config, observability);

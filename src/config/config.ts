@@ -95,6 +95,8 @@ export interface Config {
   writes: WritesConfig;
   /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
   discovery: DiscoveryConfig;
+  /** The file `discovery` was read from (GOVERNANCE_DISCOVERY_FILE), when one is configured. */
+  discoveryFile?: string;
   /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
   live: LiveConfig;
 }
@@ -242,6 +244,7 @@ export function loadConfig(env?: Env): Config {
     },
     emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
     discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
+    discoveryFile: s.GOVERNANCE_DISCOVERY_FILE,
     writes: {
       // The lease outlasts one write (the three upstream timeouts); a waiter gives up with the queue.
       lockLeaseMs: FIXED.timeouts.connectMs + FIXED.timeouts.headersMs + FIXED.timeouts.bodyMs + 5_000,

@@ -1,22 +1,24 @@
 /**
- * What the governance API cannot list (relationship types, workflow stages, attribute options), as
- * the tenant's administrator describes it: an optional JSON file named by GOVERNANCE_DISCOVERY_FILE.
- * The platform's documented defaults apply without it (see `src/governance/discovery.ts`); what the
- * gateway sees in upstream answers is merged in at run time. Problems are reported like any other
- * configuration problem, before the server starts.
+ * What the governance API cannot list (relationship types, workflow stages, attribute options,
+ * organizations), as the tenant's administrator describes it: an optional JSON file named by
+ * GOVERNANCE_DISCOVERY_FILE. The platform's documented defaults apply without it (see
+ * `src/governance/discovery.ts`); what the gateway sees in upstream answers is merged in at run time.
+ * Problems are reported like any other configuration problem, before the server starts. The file the
+ * embedded emulators load, `src/governance/emulator/discovery.example.json`, is a complete example.
  *
  * {
  *   "relationshipTypes": [{ "name": "model-training-data", "id": "<uuid>", "forwardLabel": "is trained on",
  *                           "reverseLabel": "trains", "ends": [["models", "datasets"]] }],
- *   "workflows": { "models": ["Ideation", "Development", "Testing"] },
- *   "attributeOptions": { "datasets": { "type": ["Audio", "Image"] } }
+ *   "workflows": { "models": ["Ideation", "Development", { "name": "Testing", "id": "<uuid>" }] },
+ *   "attributeOptions": { "datasets": { "type": ["Audio", { "option": "Image", "id": "<uuid>" }] } },
+ *   "organizations": [{ "id": "<uuid>", "name": "Acme Holdings" }, { "id": "<uuid>", "name": "Acme Europe", "parentId": "<uuid>" }]
  * }
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const name = z.string().refine((v) => v.trim() !== '', 'must not be empty');
-const names = z.array(name);
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid');
 
 const FILE = z.object({
   relationshipTypes: z
@@ -31,15 +33,24 @@ const FILE = z.object({
       }),
     )
     .default([]),
-  /** Stage names in order, by entity type name. */
-  workflows: z.record(z.string(), names).default({}),
-  /** Option labels by entity type name, then attribute field name. */
-  attributeOptions: z.record(z.string(), z.record(z.string(), names)).default({}),
+  /** Stages in workflow order, by entity type name: a name, or a name with the stage's uuid. */
+  workflows: z.record(z.string(), z.array(z.union([name, z.object({ name, id: uuid.optional() })]))).default({}),
+  /** Options by entity type name, then attribute field name: a label, or a label with the option's uuid. */
+  attributeOptions: z
+    .record(z.string(), z.record(z.string(), z.array(z.union([name, z.object({ option: name, id: uuid.optional() })]))))
+    .default({}),
+  /** The tenant's organizations (the `organizationId` of records and of `createEntity`). */
+  organizations: z.array(z.object({ id: uuid, name, parentId: uuid.nullable().optional() })).default([]),
 });
 
 export type DiscoveryConfig = z.infer<typeof FILE>;
 
-const empty = (): DiscoveryConfig => ({ relationshipTypes: [], workflows: {}, attributeOptions: {} });
+const empty = (): DiscoveryConfig => ({
+  relationshipTypes: [],
+  workflows: {},
+  attributeOptions: {},
+  organizations: [],
+});
 
 export function readDiscoveryConfig(file: string | undefined, problems: string[]): DiscoveryConfig {
   if (!file) return empty();

@@ -357,7 +357,7 @@ const DEFINITIONS = {
     ...COMMON,
     group: 'governance',
     description:
-      'JSON file of relationship types, workflow stages and attribute options the governance API cannot list.',
+      'JSON file of relationship types, workflow stages, attribute options and organizations the governance API cannot list (the embedded emulators load their example).',
   }),
   CALENDAR_AUTH_MODE: oneOf(['configured', 'forward'] as const, {
     ...COMMON,

@@ -17,6 +17,13 @@ export interface CostModel {
   assumedListSize: number;
   /** Known calls of a field, per item, by `Type.field`; on a root field they replace its one call (0: none). */
   fieldCosts: Record<string, { upstream: UpstreamName; calls: number }>;
+  /**
+   * Filters the gateway completes itself (the upstream cannot), by `Type.field`: with one of `args`
+   * given, a page reads upstream pages of `upstreamPageSize` until it is full, the list ends, or it
+   * has read `filterScanPages` of them: the pages its items need plus `extraPages` to skip the rows
+   * the filter drops. The estimate counts all of them.
+   */
+  gatewayFilters: Record<string, { args: string[]; extraPages: number }>;
   /** Which upstream serves a type, by name prefix; the first match wins, else `defaultUpstream`. */
   typeUpstreams: { prefix: string; upstream: UpstreamName }[];
   defaultUpstream: UpstreamName;
@@ -36,6 +43,15 @@ export const defaultCostModel: CostModel = {
     'Category.parent': { upstream: 'calendar', calls: 1 },
     // Read from the gateway's own counters: a root field that calls no upstream.
     'Query.budget': { upstream: 'governance', calls: 0 },
+    // Served from the discovery registry (configuration and what was seen), never from a call.
+    'Query.organizations': { upstream: 'governance', calls: 0 },
+    'Query.relationshipTypes': { upstream: 'governance', calls: 0 },
+  },
+  gatewayFilters: {
+    // 200 records a page of 20: the 61 AI systems of the emulated tenant are two pages.
+    'Query.entities': { args: ['stage', 'stages'], extraPages: 3 },
+    // An entity has a few links; two pages of 50 hold them all for nearly every record.
+    'Entity.links': { args: ['counterpartKinds'], extraPages: 1 },
   },
   typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({
     prefix,
@@ -43,3 +59,19 @@ export const defaultCostModel: CostModel = {
   })),
   defaultUpstream: 'governance',
 };
+
+/** The filter the gateway completes on a field, when one of its arguments is given (a non-empty list or a value). */
+export function gatewayFilterOf(
+  field: string,
+  args: Record<string, unknown>,
+  model: CostModel = defaultCostModel,
+): { extraPages: number } | undefined {
+  const filter = model.gatewayFilters[field];
+  const given = (v: unknown) => v != null && !(Array.isArray(v) && v.length === 0);
+  return filter?.args.some((a) => given(args[a])) ? filter : undefined;
+}
+
+/** Upstream pages a page of `items` filtered by the gateway may read (see `gatewayFilters`). */
+export function filterScanPages(items: number, extraPages: number, model: CostModel = defaultCostModel): number {
+  return Math.ceil(Math.max(1, items) / model.upstreamPageSize) + extraPages;
+}

@@ -1,10 +1,12 @@
 /**
  * Discovery for forms and pickers: the relationship types (with the kinds each may link), the stages
- * of each entity type's workflow and the options of select attributes. The governance API lists
- * none of these (see the facts), so they come from three sources, merged:
+ * of each entity type's workflow, the options of select attributes and the organizations. The
+ * governance API lists none of these (see the facts), so they come from three sources, merged:
  *   1. the platform's documented defaults (below),
- *   2. the tenant's configuration (GOVERNANCE_DISCOVERY_FILE, `src/config/discovery.ts`),
- *   3. what the gateway has seen in upstream answers since it started (`observe`).
+ *   2. the tenant's configuration (GOVERNANCE_DISCOVERY_FILE, `src/config/discovery.ts`): the same
+ *      on every replica from the start,
+ *   3. what the gateway has seen in upstream answers (`observe`), shared with the other replicas
+ *      through Redis when configured (`discovery-share.ts`: `onLearn` out, `absorb` in).
  * Every item says where it came from. This is tenant metadata (names and labels, never records), so
  * one registry serves every caller. Bounded: a tenant has tens of types and stages, not millions,
  * but a cap keeps a misbehaving upstream from growing it without end.
@@ -46,6 +48,21 @@ export interface KnownOption {
   sources: DiscoverySource[];
 }
 
+export interface KnownOrganization {
+  id: string;
+  /** Null for an organization only seen as the owner of a record (the API names none). */
+  name: string | null;
+  parentId: string | null;
+  sources: DiscoverySource[];
+}
+
+/** One thing learned, in a form other replicas can replay (`absorb`): what the Redis share carries. */
+export type DiscoveryFact =
+  | { t: 'type'; name: string; id: string | null; fwd: string | null; rev: string | null; ends: [string, string][] }
+  | { t: 'stage'; type: string; name: string; id: string | null; seq: number | null }
+  | { t: 'option'; type: string; field: string; option: string; id: string | null; key: string | null }
+  | { t: 'org'; id: string; name: string | null; parentId: string | null };
+
 /** From the platform's documentation (see `shared/upstreams/governance-facts.md` §3.4, §3.5, §3.2). */
 const DOCUMENTED: DiscoveryConfig = {
   relationshipTypes: [
@@ -61,6 +78,7 @@ const DOCUMENTED: DiscoveryConfig = {
   ],
   // Only the first stage of the seeded models workflow is documented; tenants configure the rest.
   workflows: { models: ['Ideation'] },
+  organizations: [],
   attributeOptions: {
     datasets: {
       type: ['Time-series', 'Audio', 'Image'],
@@ -75,26 +93,50 @@ const MAX_ITEMS = 10_000;
 /** Marks an answer as observed, on the answer itself (a non-enumerable symbol: invisible to JSON, spreads and `Object.keys`). */
 const OBSERVED = Symbol('discovery.observed');
 
-const addSource = (sources: DiscoverySource[], s: DiscoverySource) => (sources.includes(s) ? sources : [...sources, s]);
+/** Adds a source; true when it was not there yet. */
+function addSource(item: { sources: DiscoverySource[] }, s: DiscoverySource): boolean {
+  if (item.sources.includes(s)) return false;
+  item.sources = [...item.sources, s];
+  return true;
+}
+/** Fills a field still unknown; true when it did. */
+function fill<T, K extends keyof T>(item: T, key: K, value: T[K] | null): boolean {
+  if (item[key] != null || value == null) return false;
+  item[key] = value;
+  return true;
+}
 /** Names compare trimmed and case-blind: the key each known name is held under. */
 const nameKey = (name: string) => name.trim().toLowerCase();
+const byName = <T>(list: Iterable<T>, name: (t: T) => string) =>
+  [...list].sort((a, b) => name(a).localeCompare(name(b)));
 
 export class GovernanceDiscovery {
   /** By `nameKey`. */
   private readonly types = new Map<string, KnownRelationshipType>();
   private readonly stages = new Map<string, Map<string, KnownStage>>();
   private readonly options = new Map<string, Map<string, Map<string, KnownOption>>>();
+  private readonly organizationsById = new Map<string, KnownOrganization>();
   private size = 0;
+  /** Told of every fact learned from an upstream answer that changed what is known (the Redis share). */
+  onLearn?: (fact: DiscoveryFact) => void;
+  /** Brings in what other replicas learned (the Redis share); resolved at once without one. */
+  pull?: () => Promise<void>;
 
   constructor(configured: DiscoveryConfig) {
     this.load(DOCUMENTED, 'documented');
     this.load(configured, 'configured');
   }
 
+  /** This registry, with what other replicas have learned brought in first (when shared through Redis). */
+  async current(): Promise<this> {
+    await this.pull?.();
+    return this;
+  }
+
   // ------------------------------------------------------------------ reading
 
   relationshipTypes(): KnownRelationshipType[] {
-    return [...this.types.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return byName(this.types.values(), (t) => t.name);
   }
 
   relationshipType(name: string): KnownRelationshipType | undefined {
@@ -118,7 +160,14 @@ export class GovernanceDiscovery {
 
   attributeOptions(typeName: string, attribute: string): KnownOption[] | undefined {
     const map = this.options.get(typeName)?.get(attribute);
-    return map ? [...map.values()].sort((a, b) => a.option.localeCompare(b.option)) : undefined;
+    return map ? byName(map.values(), (o) => o.option) : undefined;
+  }
+
+  /** Named ones by name, then those only seen as owners, by id. */
+  organizations(): KnownOrganization[] {
+    return [...this.organizationsById.values()].sort(
+      (a, b) => (a.name === null ? 1 : 0) - (b.name === null ? 1 : 0) || (a.name ?? a.id).localeCompare(b.name ?? b.id),
+    );
   }
 
   // ------------------------------------------------------------------ learning
@@ -139,6 +188,9 @@ export class GovernanceDiscovery {
       case 'entities.search':
         for (const e of (body as SpringPage<EntityInformation>).content ?? []) this.observeEntity(e);
         break;
+      case 'entities.basicSearch':
+        for (const e of (body as SpringPage<EntityInformation>).content ?? []) this.observeOwner(e.orgGroupId);
+        break;
       case 'links.page':
         for (const l of (body as { content?: RelatedEntityLink[] }).content ?? []) this.observeRelated(l);
         break;
@@ -155,42 +207,80 @@ export class GovernanceDiscovery {
 
   /** A stage the platform answered for a move (it names no type, so the caller says which). */
   observeStage(typeName: string, stage: { id: string; name: string; sequence?: number }): void {
-    this.addStage(typeName, stage.name, stage.id, stage.sequence ?? null, 'observed');
+    this.learn({ t: 'stage', type: typeName, name: stage.name, id: stage.id, seq: stage.sequence ?? null });
+  }
+
+  /** Facts another replica learned: applied as observed, not passed on again. */
+  absorb(facts: Iterable<DiscoveryFact>): void {
+    for (const f of facts) this.apply(f, 'observed');
+  }
+
+  private learn(fact: DiscoveryFact): void {
+    if (this.apply(fact, 'observed')) this.onLearn?.(fact);
+  }
+
+  /** True when the fact changed what is known. */
+  private apply(f: DiscoveryFact, source: DiscoverySource): boolean {
+    switch (f.t) {
+      case 'type':
+        return this.addType(f, source);
+      case 'stage':
+        return this.addStage(f, source);
+      case 'option':
+        return this.addOption(f, source);
+      case 'org':
+        return this.addOrganization(f, source);
+    }
+  }
+
+  private observeOwner(id: string | undefined): void {
+    if (id) this.learn({ t: 'org', id, name: null, parentId: null });
   }
 
   private observeEntity(e: EntityInformation): void {
+    this.observeOwner(e.orgGroupId);
     const typeName = e.entityType?.name;
     if (!typeName) return;
-    if (e.workflowAndStage?.stageName)
-      this.addStage(typeName, e.workflowAndStage.stageName, e.workflowAndStage.stageId ?? null, null, 'observed');
+    const stage = e.workflowAndStage;
+    if (stage?.stageName)
+      this.learn({ t: 'stage', type: typeName, name: stage.stageName, id: stage.stageId ?? null, seq: null });
     const selects = e.entityDetail?.extendedBaseAttributes ?? {};
-    for (const [field, values] of Object.entries(selects)) this.addOptions(typeName, field, values);
-    for (const [field, values] of Object.entries(e.attributes ?? {})) this.addOptions(typeName, field, values);
+    for (const [field, values] of Object.entries(selects)) this.observeOptions(typeName, field, values);
+    for (const [field, values] of Object.entries(e.attributes ?? {})) this.observeOptions(typeName, field, values);
   }
 
   private observeRelated(l: RelatedEntityLink): void {
     const d = l.relationshipTypeDetail;
     if (!d?.name) return;
-    this.addType(
+    this.learnType(
       d.name,
       d.id ?? null,
       d.entityType1ToEntityType2EntityLinkName ?? null,
       d.entityType2ToEntityType1EntityLinkName ?? null,
       [l.source?.entityType?.name, l.target?.entityType?.name],
-      'observed',
     );
   }
 
   private observeLink(l: LinkInformation): void {
     if (!l.linkType?.name) return;
-    this.addType(
+    this.learnType(
       l.linkType.name,
       l.linkType.id ?? null,
       l.linkTypeLabel?.entityType1ToEntityType2EntityLinkName ?? null,
       l.linkTypeLabel?.entityType2ToEntityType1EntityLinkName ?? null,
       [l.entity1?.entityType?.name, l.entity2?.entityType?.name],
-      'observed',
     );
+  }
+
+  private learnType(
+    name: string,
+    id: string | null,
+    fwd: string | null,
+    rev: string | null,
+    seen: (string | undefined)[],
+  ) {
+    const ends: [string, string][] = seen[0] && seen[1] ? [[seen[0], seen[1]]] : [];
+    this.learn({ t: 'type', name, id, fwd, rev, ends });
   }
 
   private observeAttribute(a: AttributeInformation): void {
@@ -198,27 +288,47 @@ export class GovernanceDiscovery {
     const field = a.fieldName;
     if (!typeName || !field || !Array.isArray(a.options)) return;
     for (const o of a.options)
-      if (o.option) this.addOption(typeName, field, o.option, o.id ?? null, o.optionKey ?? null, 'observed');
+      if (o.option)
+        this.learn({
+          t: 'option',
+          type: typeName,
+          field,
+          option: o.option,
+          id: o.id ?? null,
+          key: o.optionKey ?? null,
+        });
   }
 
-  private addOptions(typeName: string, field: string, values: unknown): void {
+  private observeOptions(typeName: string, field: string, values: unknown): void {
     if (!Array.isArray(values)) return;
     for (const v of values as ValueItem[]) {
       // Only values with an option id are choices; free text is not an option.
-      if (v && typeof v.id === 'string' && v.id && typeof v.value === 'string')
-        this.addOption(typeName, field, v.value, v.id, (v as { valueKey?: string }).valueKey ?? null, 'observed');
+      if (v && typeof v.id === 'string' && v.id && typeof v.value === 'string') {
+        const key = (v as { valueKey?: string }).valueKey ?? null;
+        this.learn({ t: 'option', type: typeName, field, option: v.value, id: v.id, key });
+      }
     }
   }
 
   private load(config: DiscoveryConfig, source: DiscoverySource): void {
-    for (const t of config.relationshipTypes)
-      this.addType(t.name, t.id ?? null, t.forwardLabel ?? null, t.reverseLabel ?? null, null, source, t.ends);
-    for (const [type, names] of Object.entries(config.workflows))
-      names.forEach((n, i) => this.addStage(type, n, null, i + 1, source));
+    for (const t of config.relationshipTypes) {
+      const { name, id = null, forwardLabel = null, reverseLabel = null, ends } = t;
+      this.apply({ t: 'type', name, id, fwd: forwardLabel, rev: reverseLabel, ends }, source);
+    }
+    for (const [type, stages] of Object.entries(config.workflows))
+      stages.forEach((s, i) => {
+        const { name, id = null } = typeof s === 'string' ? { name: s } : s;
+        this.apply({ t: 'stage', type, name, id, seq: i + 1 }, source);
+      });
     for (const [type, attributes] of Object.entries(config.attributeOptions)) {
       for (const [field, list] of Object.entries(attributes))
-        for (const o of list) this.addOption(type, field, o, null, null, source);
+        for (const o of list) {
+          const { option, id = null } = typeof o === 'string' ? { option: o } : o;
+          this.apply({ t: 'option', type, field, option, id, key: null }, source);
+        }
     }
+    for (const o of config.organizations ?? [])
+      this.apply({ t: 'org', id: o.id, name: o.name, parentId: o.parentId ?? null }, source);
   }
 
   private room(): boolean {
@@ -227,75 +337,73 @@ export class GovernanceDiscovery {
     return true;
   }
 
-  private addType(
-    name: string,
-    id: string | null,
-    forward: string | null,
-    reverse: string | null,
-    seenEnds: (string | undefined)[] | null,
-    source: DiscoverySource,
-    ends: [string, string][] = [],
-  ): void {
-    let t = this.relationshipType(name);
+  private addType(f: Extract<DiscoveryFact, { t: 'type' }>, source: DiscoverySource): boolean {
+    let t = this.relationshipType(f.name);
+    let changed = false;
     if (!t) {
-      if (!this.room()) return;
-      t = { name, id, forwardLabel: forward, reverseLabel: reverse, ends: [], sources: [] };
-      this.types.set(nameKey(name), t);
+      if (!this.room()) return false;
+      t = { name: f.name, id: null, forwardLabel: null, reverseLabel: null, ends: [], sources: [] };
+      this.types.set(nameKey(f.name), t);
+      changed = true;
     }
-    t.id ??= id;
-    t.forwardLabel ??= forward;
-    t.reverseLabel ??= reverse;
-    t.sources = addSource(t.sources, source);
-    for (const [a, b] of ends) this.addEnds(t, a, b);
-    if (seenEnds?.[0] && seenEnds[1]) this.addEnds(t, seenEnds[0], seenEnds[1]);
+    changed = fill(t, 'id', f.id) || changed;
+    changed = fill(t, 'forwardLabel', f.fwd) || changed;
+    changed = fill(t, 'reverseLabel', f.rev) || changed;
+    changed = addSource(t, source) || changed;
+    for (const [a, b] of f.ends) {
+      if (t.ends.some(([x, y]) => x === a && y === b)) continue;
+      t.ends.push([a, b]);
+      changed = true;
+    }
+    return changed;
   }
 
-  private addEnds(t: KnownRelationshipType, a: string, b: string): void {
-    if (!t.ends.some(([x, y]) => x === a && y === b)) t.ends.push([a, b]);
-  }
-
-  private addStage(
-    typeName: string,
-    name: string,
-    id: string | null,
-    sequence: number | null,
-    source: DiscoverySource,
-  ): void {
-    let byName = this.stages.get(typeName);
-    if (!byName) this.stages.set(typeName, (byName = new Map<string, KnownStage>()));
-    const key = nameKey(name);
-    let s = byName.get(key);
+  private addStage(f: Extract<DiscoveryFact, { t: 'stage' }>, source: DiscoverySource): boolean {
+    let names = this.stages.get(f.type);
+    if (!names) this.stages.set(f.type, (names = new Map<string, KnownStage>()));
+    let s = names.get(nameKey(f.name));
+    let changed = false;
     if (!s) {
-      if (!this.room()) return;
-      s = { name, id, sequence, sources: [] };
-      byName.set(key, s);
+      if (!this.room()) return false;
+      s = { name: f.name, id: null, sequence: null, sources: [] };
+      names.set(nameKey(f.name), s);
+      changed = true;
     }
-    s.id ??= id;
-    s.sequence ??= sequence;
-    s.sources = addSource(s.sources, source);
+    changed = fill(s, 'id', f.id) || changed;
+    changed = fill(s, 'sequence', f.seq) || changed;
+    return addSource(s, source) || changed;
   }
 
-  private addOption(
-    typeName: string,
-    field: string,
-    option: string,
-    id: string | null,
-    optionKey: string | null,
-    source: DiscoverySource,
-  ): void {
-    let byField = this.options.get(typeName);
-    if (!byField) this.options.set(typeName, (byField = new Map<string, Map<string, KnownOption>>()));
-    let byOption = byField.get(field);
-    if (!byOption) byField.set(field, (byOption = new Map<string, KnownOption>()));
-    const key = nameKey(option);
-    let o = byOption.get(key);
+  private addOption(f: Extract<DiscoveryFact, { t: 'option' }>, source: DiscoverySource): boolean {
+    let fields = this.options.get(f.type);
+    if (!fields) this.options.set(f.type, (fields = new Map<string, Map<string, KnownOption>>()));
+    let options = fields.get(f.field);
+    if (!options) fields.set(f.field, (options = new Map<string, KnownOption>()));
+    let o = options.get(nameKey(f.option));
+    let changed = false;
     if (!o) {
-      if (!this.room()) return;
-      o = { option, id, optionKey, sources: [] };
-      byOption.set(key, o);
+      if (!this.room()) return false;
+      o = { option: f.option, id: null, optionKey: null, sources: [] };
+      options.set(nameKey(f.option), o);
+      changed = true;
     }
-    o.id ??= id;
-    o.optionKey ??= optionKey;
-    o.sources = addSource(o.sources, source);
+    changed = fill(o, 'id', f.id) || changed;
+    changed = fill(o, 'optionKey', f.key) || changed;
+    return addSource(o, source) || changed;
+  }
+
+  private addOrganization(f: Extract<DiscoveryFact, { t: 'org' }>, source: DiscoverySource): boolean {
+    const key = f.id.toLowerCase();
+    let o = this.organizationsById.get(key);
+    let changed = false;
+    if (!o) {
+      if (!this.room()) return false;
+      o = { id: f.id, name: null, parentId: null, sources: [] };
+      this.organizationsById.set(key, o);
+      changed = true;
+    }
+    changed = fill(o, 'name', f.name) || changed;
+    changed = fill(o, 'parentId', f.parentId) || changed;
+    return addSource(o, source) || changed;
   }
 }

@@ -7,9 +7,11 @@ import type { Config } from '../config/config.js';
 import type { RequestInfo } from '../core/caller.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
+import type { RedisLink } from '../core/redis.js';
 import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
 import { GovernanceDiscovery } from './discovery.js';
+import { shareDiscovery } from './discovery-share.js';
 import { createGovernanceLoaders, type GovernanceLoaders } from './loaders.js';
 
 export interface GovernanceScope {
@@ -20,7 +22,7 @@ export interface GovernanceScope {
   maxPageSize: number;
   /** Per-record write locks, for writes with a precondition. */
   locks: RecordLocks;
-  /** Relationship types, workflow stages and attribute options: documented, configured and seen. */
+  /** Relationship types, workflow stages, attribute options and organizations: documented, configured and seen (`current()` brings in other replicas'). */
   discovery: GovernanceDiscovery;
 }
 
@@ -32,9 +34,12 @@ export class GovernanceService {
     readonly upstream: Upstream,
     readonly config: Config,
     private readonly locks: RecordLocks,
+    /** Shares what the discovery registry learns with the other replicas. */
+    redis?: RedisLink,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
     this.discovery = new GovernanceDiscovery(config.discovery);
+    if (redis) shareDiscovery(this.discovery, redis);
   }
 
   forRequest(info: RequestInfo): GovernanceScope {

@@ -27,7 +27,7 @@ export interface SchemaTypes {
     JSON: { Input: unknown; Output: unknown };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
-  Connection: { totalCount: number };
+  Connection: { totalCount: number | null };
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }
@@ -89,7 +89,8 @@ builder.addScalarType('JSONObject', JSONObjectScalar);
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({
-    description: 'How many items the whole list holds, across all pages.',
+    description:
+      'How many items the whole list holds, across all pages; null where the gateway filters a list itself (the filter says so) and has not read all of it.',
     resolve: (parent) => parent.totalCount,
   }),
 );

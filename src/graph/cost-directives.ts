@@ -10,6 +10,7 @@
  * - a connection weighs one page and sizes its `edges` and `nodes` by `first`/`last`, else the
  *   default page (`@listSize(slicingArguments, sizedFields, assumedSize, requireOneSlicingArgument: false)`);
  *   a cursor (`after`, `before`) or `last` may start mid-page: one more page (`@cost` on the argument);
+ *   a filter the gateway completes (`gatewayFilters`) weighs the extra pages its scan may read (`@cost` on it);
  * - a plain list of records is assumed `assumedListSize` long.
  * Pages of more than the upstream's page size cost the gateway more pages than one `@cost` can say:
  * there a router's figure is below the gateway's, whose own estimate still applies.
@@ -52,6 +53,8 @@ export function fieldCostDirectives(f: FieldShape, model: CostModel = defaultCos
   if (f.type.endsWith('Connection')) {
     const slicingArguments = ['first', 'last'].filter((a) => f.args.includes(a));
     const midPage = ['after', 'before', 'last'].filter((a) => f.args.includes(a));
+    const filter = model.gatewayFilters[`${f.parent}.${f.field}`];
+    const scanned = (filter?.args ?? []).filter((a) => f.args.includes(a));
     const field = [
       { name: 'cost', args: { weight: Math.ceil(model.defaultPageSize / model.upstreamPageSize) } },
       {
@@ -64,7 +67,13 @@ export function fieldCostDirectives(f: FieldShape, model: CostModel = defaultCos
         },
       },
     ];
-    return { field, args: Object.fromEntries(midPage.map((a) => [a, [{ name: 'cost', args: { weight: 1 } }]])) };
+    return {
+      field,
+      args: Object.fromEntries<Directive[]>([
+        ...midPage.map((a): [string, Directive[]] => [a, [{ name: 'cost', args: { weight: 1 } }]]),
+        ...scanned.map((a): [string, Directive[]] => [a, [{ name: 'cost', args: { weight: filter!.extraPages } }]]),
+      ]),
+    };
   }
   const directives: Directive[] = [];
   if (known) directives.push({ name: 'cost', args: { weight: known.calls } });

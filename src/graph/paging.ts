@@ -6,6 +6,7 @@
  */
 import { badInput } from './errors.js';
 import { planPages } from '../core/pages.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { PageKind } from '../core/upstream-pipeline.js';
 
 export interface ConnectionArgs {
@@ -19,7 +20,17 @@ export interface Connection<T> {
   edges: { cursor: string; node: T }[];
   nodes: T[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number;
+  /** Null when the gateway filters the list itself and has not read all of it. */
+  totalCount: number | null;
+}
+
+/** Where the rows of a list the gateway filters itself sit in the upstream's list (`filtered-paging.ts`). */
+export interface ScanPositions {
+  /** The upstream position of each node. */
+  positions: number[];
+  hasNext: boolean;
+  /** The position the next page starts after; null when nothing was read. */
+  end: number | null;
 }
 
 export interface FetchedPage<T> {
@@ -135,19 +146,23 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
  * class instances), and from there it kept every page of the request reachable for the
  * young-generation collector until the next full collection (test/young-garbage.test.ts).
  */
-class OffsetConnection<T> implements Connection<T> {
+export class OffsetConnection<T> implements Connection<T> {
   // Private fields: a spread or JSON of a connection shows its data, not its bookkeeping.
   #edges?: Edge<T>[];
   #hash?: string;
   readonly #listKey: string;
+  readonly scan?: ScanPositions;
 
   constructor(
     readonly nodes: T[],
-    readonly totalCount: number,
+    readonly totalCount: number | null,
     listKey: string,
     readonly offset: number,
+    /** For a list the gateway filters: the nodes' upstream positions (their cursors) and what follows. */
+    scan?: ScanPositions,
   ) {
     this.#listKey = listKey;
+    this.scan = scan;
   }
 
   get edges(): Edge<T>[] {
@@ -159,7 +174,11 @@ class OffsetConnection<T> implements Connection<T> {
   }
 
   cursorAt(i: number): string {
-    return encodeCursor(this.#listKey, this.offset + i, (this.#hash ??= listHash(this.#listKey)));
+    return this.cursorOf(this.scan?.positions[i] ?? this.offset + i);
+  }
+
+  cursorOf(position: number): string {
+    return encodeCursor(this.#listKey, position, (this.#hash ??= listHash(this.#listKey)));
   }
 }
 
@@ -172,8 +191,8 @@ class PageInfo {
   }
 
   get hasNextPage(): boolean {
-    const { offset, nodes, totalCount } = this.#connection;
-    return offset + nodes.length < totalCount;
+    const { offset, nodes, totalCount, scan } = this.#connection;
+    return scan ? scan.hasNext : offset + nodes.length < (totalCount ?? 0);
   }
 
   get hasPreviousPage(): boolean {
@@ -185,7 +204,8 @@ class PageInfo {
   }
 
   get endCursor(): string | null {
-    const { nodes } = this.#connection;
+    const { nodes, scan } = this.#connection;
+    if (scan) return scan.end === null ? null : this.#connection.cursorOf(scan.end);
     return nodes.length > 0 ? this.#connection.cursorAt(nodes.length - 1) : null;
   }
 }
@@ -212,15 +232,5 @@ class Edge<T> {
 /** A stable list key from a field name and its non-paging arguments. */
 export function listKeyOf(field: string, args: Record<string, unknown>): string {
   const { first: _f, after: _a, last: _l, before: _b, ...rest } = args;
-  return `${field}:${stableStringify(rest)}`;
-}
-
-function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined && v !== null)
-    // Code-unit order: a stable key needs no collation (and localeCompare is slow).
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  return `${field}:${canonicalJson(rest, (_key, value) => value ?? undefined)}`;
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { setPrincipal, type Principal } from '../identity/principal.js';
 import type { Tool } from './tools.js';
+import { canonicalJson } from '../core/canonical-json.js';
 
 /** The gateway's GraphQL endpoint as a fetch function (Yoga's `fetch`): the server context marks the call. */
 export type GatewayFetch = (request: Request, serverContext: { mcp: McpCall }) => Promise<Response>;
@@ -82,22 +83,10 @@ function variablesOf(tool: Tool, args: Record<string, unknown>, caller: Caller, 
   // The same call by the same caller gets the same key: a retry returns the first record.
   if (tool.idempotent)
     variables.clientMutationId = `mcp-${createHash('sha256')
-      .update(JSON.stringify([caller.principal.id, tool.name, canonical(args)]))
+      .update(canonicalJson([caller.principal.id, tool.name, args]))
       .digest('base64url')
       .slice(0, 32)}`;
   return variables;
-}
-
-/** The value with object keys sorted, so argument order does not change the key. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, v]) => [k, canonical(v)]),
-    );
-  return value;
 }
 
 interface Connection {

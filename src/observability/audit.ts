@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { canonicalJson } from '../core/canonical-json.js';
 
 export type AuditOutcome = 'applied' | 'refused' | 'failed' | 'unknown';
 
@@ -108,19 +109,9 @@ const SECRET_NAME = /pass(word)?|secret|token|credential|authorization|api[-_]?k
 
 /** sha256 of canonical JSON (sorted keys), with secret-named values replaced. */
 export function argsHash(args: unknown): string {
-  return `sha256:${createHash('sha256').update(canonical(args)).digest('hex')}`;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${SECRET_NAME.test(k) ? '"*"' : canonical(v)}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson(args, (key, value) => (SECRET_NAME.test(key) ? '*' : value)))
+    .digest('hex')}`;
 }
 
 /**

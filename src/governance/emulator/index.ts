@@ -9,6 +9,7 @@ import {
   type FaultRule,
   type LatencyOptions,
 } from '../../emulator-kit/control.js';
+import { fileURLToPath } from 'node:url';
 import { listen } from '../../emulator-kit/serve.js';
 import { API_ROOT, createApp, TOKEN_PATH } from './app.js';
 import { createAuth, DEFAULT_CLIENTS, SCOPES, type ClientCredentials } from './auth.js';
@@ -43,8 +44,16 @@ export interface GovernanceEmulator {
   tokenUrl: string;
   clients: { full: ClientCredentials; read: ClientCredentials; write: ClientCredentials };
   control: EmulatorControl;
+  /**
+   * The discovery file (GOVERNANCE_DISCOVERY_FILE) that describes this tenant: the shipped example,
+   * which matches the default seed only (absent with another seed).
+   */
+  discoveryFile?: string;
   close(): Promise<void>;
 }
+
+/** The shipped example discovery file: the default seed's link types, stages, options and organizations. */
+export const EXAMPLE_DISCOVERY_FILE = fileURLToPath(new URL('./discovery.example.json', import.meta.url));
 
 const credentials = (c: ClientCredentials): ClientCredentials => ({
   clientId: c.clientId,
@@ -104,6 +113,7 @@ export async function startGovernanceEmulator(options: GovernanceEmulatorOptions
       write: credentials(DEFAULT_CLIENTS.write),
     },
     control,
+    ...(seed === DEFAULT_SEED ? { discoveryFile: EXAMPLE_DISCOVERY_FILE } : {}),
     close: () => server.close(),
   };
 }

@@ -1,14 +1,20 @@
 /**
- * Discovery for forms and pickers: `relationshipTypes`, `EntityType.workflow { stages }` and the
- * options of select attributes. Served from `../discovery.ts` (documented defaults, configuration,
- * and what the gateway has seen upstream), never from a call of its own.
+ * Discovery for forms and pickers: `relationshipTypes`, `organizations`, `EntityType.workflow { stages }`
+ * and the options of select attributes. Served from `../discovery.ts` (documented defaults,
+ * configuration, and what any replica has seen upstream), never from a call of its own.
  */
 import { requires } from '../../graph/auth.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { Context } from '../../graph/context.js';
-import type { DiscoverySource as Source, KnownOption, KnownRelationshipType, KnownStage } from '../discovery.js';
+import type {
+  DiscoverySource as Source,
+  KnownOption,
+  KnownOrganization,
+  KnownRelationshipType,
+  KnownStage,
+} from '../discovery.js';
 import { full } from './entity-type.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityTypeRef } from './refs.js';
@@ -16,7 +22,7 @@ import { EntityTypeRef } from './refs.js';
 type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 const SOURCES =
-  "Served from the gateway's configuration (GOVERNANCE_DISCOVERY_FILE), with defaults from the platform's documentation, merged with what the gateway has seen in upstream answers since it started; the governance API itself lists none of these.";
+  "Served by the gateway, not the governance API (which lists none of these): first its configuration (GOVERNANCE_DISCOVERY_FILE, the same on every replica from the start; the embedded emulators ship an example), then defaults from the platform's documentation, merged with what any replica has seen in upstream answers (shared through Redis when configured). `sources` says which, per item; no upstream call is made.";
 
 const DiscoverySource = builder.enumType('DiscoverySource', {
   description: 'Where the gateway learned a discovered name.',
@@ -85,7 +91,10 @@ const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implem
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     id: t.exposeID('id', { description: "The stage's uuid, once seen." }),
-    sequence: t.exposeInt('sequence', { description: "The stage's position in the workflow, from 1, when known." }),
+    sequence: t.exposeInt('sequence', {
+      description:
+        "The stage's position in the workflow, from 1: the configured order, or the platform's sequence seen after a move; null when only seen on records.",
+    }),
   }),
 });
 withSources(KnownStageRef);
@@ -96,7 +105,8 @@ const WorkflowRef = builder.objectRef<{ stages: KnownStage[] }>('EntityTypeWorkf
     stages: t.expose('stages', {
       type: [KnownStageRef],
       nullable: false,
-      description: 'The known stages, in workflow order where known, then by name.',
+      description:
+        'The known stages, in workflow order (configured, or seen after a move), then stages only seen on records, by name. `entities(stage:)` takes these names.',
     }),
   }),
 });
@@ -145,8 +155,8 @@ builder.queryField('relationshipTypes', (t) =>
         description: 'Only the types that may link records of this kind (at either end).',
       }),
     },
-    resolve: (_root, args, ctx: Context) => {
-      const all = ctx.governance.discovery.relationshipTypes();
+    resolve: async (_root, args, ctx: Context) => {
+      const all = (await ctx.governance.discovery.current()).relationshipTypes();
       return args.kind ? all.filter((r) => r.ends.some(([a, b]) => a === args.kind || b === args.kind)) : all;
     },
   }),
@@ -157,7 +167,7 @@ builder.objectFields(EntityTypeRef, (t) => ({
     type: WorkflowRef,
     description: `The workflow of records of this type, with its stages; null when the type has no workflow. ${SOURCES}`,
     resolve: async (type, _args, ctx) => {
-      const stages = ctx.governance.discovery.workflowStages(type.name);
+      const stages = (await ctx.governance.discovery.current()).workflowStages(type.name);
       if (stages.length > 0) return { stages };
       const loaded = await full(type, ctx);
       return loaded.workflowType || loaded.settings?.enableWorkflow ? { stages } : null;
@@ -167,8 +177,8 @@ builder.objectFields(EntityTypeRef, (t) => ({
     type: [SelectAttributeRef],
     nullable: false,
     description: `The select attributes of this type with their options, for forms. ${SOURCES}`,
-    resolve: (type, _args, ctx) => {
-      const d = ctx.governance.discovery;
+    resolve: async (type, _args, ctx) => {
+      const d = await ctx.governance.discovery.current();
       return d
         .selectAttributes(type.name)
         .map((name) => ({ name, options: d.attributeOptions(type.name, name) ?? [] }));
@@ -179,8 +189,8 @@ builder.objectFields(EntityTypeRef, (t) => ({
     nullable: false,
     description: `The options of one select attribute of this type; an unknown attribute name is a BAD_USER_INPUT that lists the known ones. ${SOURCES}`,
     args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `type`." }) },
-    resolve: (type, args, ctx) => {
-      const d = ctx.governance.discovery;
+    resolve: async (type, args, ctx) => {
+      const d = await ctx.governance.discovery.current();
       const options = d.attributeOptions(type.name, args.name);
       if (!options)
         throw badInput(
@@ -191,3 +201,27 @@ builder.objectFields(EntityTypeRef, (t) => ({
     },
   }),
 }));
+
+const OrganizationRef = builder.objectRef<KnownOrganization>('GovernanceOrganization').implement({
+  description: `An organization of the governance tenant: records belong to one (\`organizationId\`), and \`createEntity\` takes one. ${SOURCES}`,
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false, description: "The organization's uuid (a record's `organizationId`)." }),
+    name: t.exposeString('name', {
+      description: "The organization's name; null for one only seen as the owner of a record (the API names none).",
+    }),
+    parentId: t.exposeID('parentId', {
+      description: 'The uuid of the parent organization; null at the root of the tree or when not configured.',
+    }),
+  }),
+});
+withSources(OrganizationRef);
+
+builder.queryField('organizations', (t) =>
+  t.field({
+    ...requires('governance:read'),
+    type: [OrganizationRef],
+    nullable: false,
+    description: `The organizations of the governance tenant, named ones by name first, then those only seen as the owners of records. ${SOURCES}`,
+    resolve: async (_root, _args, ctx: Context) => (await ctx.governance.discovery.current()).organizations(),
+  }),
+);

@@ -1,13 +1,15 @@
 /**
  * `Entity.links`: the records an entity is linked to, one upstream page per request and entity
  * (through the links-page loader), each item seen from the entity it was listed for: `label` reads
- * the relationship from that side and `counterpart` is the other end.
+ * the relationship from that side and `counterpart` is the other end. `counterpartKinds` is a filter
+ * the gateway completes itself (the upstream cannot filter links by kind).
  */
 import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
 import type { PageRequest } from '../client.js';
-import { kindOf } from './kind.js';
+import { EntityKind, kindOf } from './kind.js';
 import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
-import { connectionTypes, governanceList, searchArg } from './validate.js';
+import { connectionTypes, governanceFilteredList, governanceList, searchArg } from './validate.js';
 
 const LinkOrder = builder.enumType('EntityLinkOrder', {
   description: "The order of an entity's links.",
@@ -36,6 +38,7 @@ const LinkDirection = builder.enumType('EntityLinkDirection', {
 });
 
 const outgoing = (l: EntityLinkShape) => l.item.source.id === l.parentId;
+const counterpart = (l: EntityLinkShape) => (outgoing(l) ? l.item.target : l.item.source);
 
 EntityLinkRef.implement({
   description: 'A link of an entity, seen from that entity.',
@@ -78,7 +81,7 @@ EntityLinkRef.implement({
       nullable: false,
       type: LinkEndRef,
       description: 'The other end of the link, seen from the entity.',
-      resolve: (l) => (outgoing(l) ? l.item.target : l.item.source),
+      resolve: counterpart,
     }),
     createdAt: t.field({
       nullable: false,
@@ -104,10 +107,20 @@ builder.objectField(EntityRef, 'links', (t) =>
       args: {
         search: t.arg.string({ description: 'Full-text search over the linked records (at most 500 characters).' }),
         orderBy: t.arg({ type: LinkOrder, defaultValue: 'id,desc', description: 'The order of the links.' }),
+        counterpartKinds: t.arg({
+          type: [EntityKind],
+          description:
+            "Only links whose other end (`counterpart`) is of one of these kinds, e.g. `[DATASET, MODEL]`; records of other kinds (vendors) drop out. The upstream cannot filter by kind, so the gateway reads the entity's links in pages of 50 and keeps the matching ones: a page of `first` reads at most ceil(first / 50) + 1 upstream pages (the estimate counts them all); `totalCount` is null unless that covered all the links; `last`/`before` are refused.",
+        }),
       },
       resolve: (entity, args, { governance: scope }) => {
         const typeName = kindOf(entity.entityType?.name);
         const criteria = { fullText: searchArg(args.search) ?? '' };
+        if (args.counterpartKinds?.length === 0)
+          throw badInput(
+            '"counterpartKinds" takes at least one kind; leave it out for every kind.',
+            'counterpartKinds',
+          );
         const page = async (page: PageRequest) => {
           if (!typeName) return null;
           const sort = args.orderBy ?? 'id,desc';
@@ -119,7 +132,19 @@ builder.objectField(EntityRef, 'links', (t) =>
           });
           return res && { ...res, content: res.content.map((item) => ({ item, parentId: entity.id })) };
         };
-        return governanceList(scope, `links:${entity.id}`, args, page, 10);
+        const kinds = args.counterpartKinds;
+        if (!kinds) return governanceList(scope, `links:${entity.id}`, args, page, 10);
+        const keep = (l: EntityLinkShape) => (kinds as string[]).includes(counterpart(l).entityType?.name ?? '');
+        return governanceFilteredList(
+          scope,
+          `links:${entity.id}`,
+          'Entity.links',
+          args,
+          'counterpartKinds',
+          page,
+          keep,
+          10,
+        );
       },
     },
     ...connectionTypes('EntityLink', "A page of an entity's links.", 'A link in a page, with its cursor.'),

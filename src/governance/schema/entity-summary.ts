@@ -7,6 +7,7 @@ import { builder } from '../../graph/builder.js';
 import { NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef } from './refs.js';
+import { checkRecordFilters } from './filters.js';
 import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
@@ -51,7 +52,11 @@ builder.queryField('entitySummaries', (t) =>
         'A light search over records of every AI kind, returning basic details only; cheaper than `entities` for pickers and look-ups.',
       args: {
         search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
-        filters: t.arg({ type: [RecordFilter], description: 'Conditions on fields of the records; all must hold.' }),
+        filters: t.arg({
+          type: [RecordFilter],
+          description:
+            'Conditions on option attributes of the records; all must hold. A field that is not a known select attribute of any kind, or an option uuid it does not offer, is BAD_USER_INPUT listing the known ones.',
+        }),
         organizationTraversal: t.arg({
           type: OrganizationTraversal,
           description:
@@ -63,13 +68,14 @@ builder.queryField('entitySummaries', (t) =>
         }),
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
-      resolve: (_root, args, { governance: scope }) => {
+      resolve: async (_root, args, { governance: scope }) => {
         const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
         const request = {
           criteria: { fullText: searchArg(args.search), filters: toPredicates(args.filters) },
           ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
           ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
         };
+        await checkRecordFilters(scope, undefined, request.criteria.filters);
         return governanceList(scope, 'entitySummaries', args, (page) =>
           scope.client.searchEntitySummaries(request, { ...page, sort: args.orderBy ?? 'name,asc' }),
         );

@@ -8,10 +8,12 @@ import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import type { EntityInformation } from '../model.js';
+import type { PageRequest } from '../client.js';
 import { auditFields, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityStageRef, type EntityAttributeShape } from './refs.js';
-import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
+import { checkRecordFilters, stageFilter } from './filters.js';
+import { connectionTypes, governanceFilteredList, governanceList, searchArg, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
@@ -25,6 +27,10 @@ function attributesOf(e: EntityInformation): EntityAttributeShape[] {
     if (Array.isArray(values)) out.push({ name, group: 'custom', values });
   return out;
 }
+
+/** What a stage filter costs: the upstream cannot filter by stage. */
+const STAGE_COST =
+  'The upstream cannot filter by stage, so the gateway reads the list in pages of 50 from the cursor on and keeps the matching records: a page of `first` reads at most ceil(first / 50) + 3 upstream pages (the estimate counts them all) and stops once it is full; `endCursor` continues where it stopped, even after a page cut short. `totalCount` is null unless that read covered the whole list; `last`/`before` are refused.';
 
 recordFields(EntityRef);
 
@@ -79,26 +85,39 @@ builder.queryFields((t) => ({
     {
       ...requires('governance:read'),
       type: EntityRef,
-      description: 'AI governance records with all their details, of one kind or of every kind, sorted by name.',
+      description:
+        'AI governance records with all their details, of one kind or of every kind, sorted by name. Filters by `kind`, `search` and `filters` are applied by the upstream; `stage`/`stages` by the gateway (see there).',
       args: {
         kind: t.arg({ type: EntityKind, description: 'Only records of this kind; all four kinds when omitted.' }),
         search: t.arg.string({ description: 'Full-text search over the records (at most 500 characters).' }),
         filters: t.arg({
           type: [RecordFilter],
-          description: 'Conditions on attributes, e.g. a `type` or `source` option uuid; all must hold.',
+          description:
+            'Conditions on option attributes, e.g. a `type` or `source` option uuid; all must hold. A field that is not a known select attribute of the kind (`EntityType.selectAttributes`), or an option uuid it does not offer, is BAD_USER_INPUT listing the known ones.',
+        }),
+        stage: t.arg.string({
+          description: `Only records in this workflow stage, by name (\`EntityType.workflow.stages\`, e.g. \`Development\`); an unknown name is BAD_USER_INPUT listing the known ones. ${STAGE_COST}`,
+        }),
+        stages: t.arg.stringList({
+          description: `Only records in one of these workflow stages (1 to 20 names); give \`stage\` or \`stages\`. ${STAGE_COST}`,
         }),
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
-      resolve: (_root, args, { governance: scope }) => {
+      resolve: async (_root, args, { governance: scope }) => {
         const criteria = { fullText: searchArg(args.search), filters: toPredicates(args.filters) };
-        return governanceList(scope, 'entities', args, async (page) => {
+        const inStage = await stageFilter(scope, args.kind, args.stage, args.stages);
+        await checkRecordFilters(scope, args.kind, criteria.filters);
+        const fetch = async (page: PageRequest) => {
           const res = await scope.client.searchEntities(args.kind ?? undefined, criteria, {
             ...page,
             sort: args.orderBy ?? 'name,asc',
           });
           scope.loaders.primeEntities(res.content);
           return res;
-        });
+        };
+        if (!inStage) return governanceList(scope, 'entities', args, fetch);
+        const argument = args.stage != null ? 'stage' : 'stages';
+        return governanceFilteredList(scope, 'entities', 'Query.entities', args, argument, fetch, inStage);
       },
     },
     ...connectionTypes('Entity', 'A page of AI governance records.', 'A record in a page, with its cursor.'),

@@ -10,6 +10,8 @@ import {
   type Connection,
 } from '../../graph/paging.js';
 import { badInput } from '../../graph/errors.js';
+import { resolveFilteredConnection } from '../../graph/filtered-paging.js';
+import { defaultCostModel, filterScanPages } from '../../core/cost-model.js';
 import { INPUT_LIMITS } from '../../graph/input-limits.js';
 import type { PageRequest } from '../client.js';
 import type { GovernanceScope } from '../service.js';
@@ -72,6 +74,39 @@ export function governanceList<T>(
     upstreamMaxSize: UPSTREAM_MAX_PAGE,
     firstPageIndex: 0,
     defaultPageSize,
+    fetchPage: async (page, size, kind) => {
+      const res = await fetch({ page, size, kind });
+      return { items: res?.content ?? [], total: res?.totalElements ?? 0 };
+    },
+  });
+}
+
+/**
+ * A governance list the gateway filters itself (`graph/filtered-paging.ts`), keyed like
+ * `governanceList`: whole upstream pages of 50, at most as many as the cost model's
+ * `gatewayFilters` entry for `costField` allows, so the estimate and the reads agree.
+ */
+export function governanceFilteredList<T>(
+  scope: GovernanceScope,
+  field: string,
+  costField: string,
+  args: ConnectionArgs,
+  argument: string,
+  fetch: (page: PageRequest) => Promise<{ content: T[]; totalElements: number } | null>,
+  keep: (item: T) => boolean,
+  defaultPageSize = 20,
+): Promise<Connection<T>> {
+  const { extraPages } = defaultCostModel.gatewayFilters[costField]!;
+  return resolveFilteredConnection({
+    args,
+    listKey: listKeyOf(field, { ...args }),
+    maxPageSize: scope.maxPageSize,
+    defaultPageSize,
+    upstreamMaxSize: UPSTREAM_MAX_PAGE,
+    firstPageIndex: 0,
+    maxPages: (items) => filterScanPages(items, extraPages),
+    argument,
+    keep,
     fetchPage: async (page, size, kind) => {
       const res = await fetch({ page, size, kind });
       return { items: res?.content ?? [], total: res?.totalElements ?? 0 };

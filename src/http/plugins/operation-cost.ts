@@ -8,7 +8,8 @@
  *   field below it counts once per item;
  * - a plain list (not a connection's own `nodes`/`edges`) multiplies what is below it by
  *   `assumedListSize`;
- * - `fieldCosts` adds known costs of other fields (e.g. a summary's full record read per item).
+ * - `fieldCosts` adds known costs of other fields (e.g. a summary's full record read per item);
+ * - a connection filtered by the gateway itself (`gatewayFilters`) costs the most pages its scan reads.
  * The upstream of a field is that of the type it returns, by type-name prefix (configurable).
  */
 import {
@@ -28,7 +29,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
-import { defaultCostModel, type CostModel } from '../../core/cost-model.js';
+import { defaultCostModel, filterScanPages, gatewayFilterOf, type CostModel } from '../../core/cost-model.js';
 import type { UpstreamName } from '../../core/errors.js';
 
 export { defaultCostModel, type CostModel } from '../../core/cost-model.js';
@@ -147,7 +148,11 @@ class CostWalk {
       const n = pageRequest(args, model.defaultPageSize, model.maxPageSize);
       // Arguments the resolver refuses (BAD_USER_INPUT) cost nothing: leave that error to it.
       if (!n) return;
-      const pages = Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
+      // A filter the gateway completes reads up to its scan's pages, a cursor's partial page included.
+      const filter = gatewayFilterOf(`${parent.name}.${name}`, args, model);
+      const pages = filter
+        ? filterScanPages(n.items, filter.extraPages, model)
+        : Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
       this.add(this.upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier, path);
       childMultiplier = multiplier * n.items;
     } else if (isRoot && !known) {

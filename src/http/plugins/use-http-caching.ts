@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
+import { canonicalJson } from '../../core/canonical-json.js';
 
 interface Policy {
   /** Seconds the answer stays fresh; null: revalidate every time. */
@@ -33,21 +34,11 @@ export interface HttpCachingOptions {
 function etagOf(credential: string, body: string): string {
   let content = body;
   try {
-    content = canonical((JSON.parse(body) as { data?: unknown }).data ?? null);
+    content = canonicalJson((JSON.parse(body) as { data?: unknown }).data ?? null);
   } catch {
     // Not JSON after all: the whole body is the content.
   }
   return `"${createHash('sha256').update(credential).update('\n').update(content).digest('base64url').slice(0, 32)}"`;
-}
-
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`)
-    .join(',')}}`;
 }
 
 /** `If-None-Match` holds the tag (weak comparison, as RFC 9110 wants for it), or `*`. */
