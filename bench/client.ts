@@ -9,7 +9,7 @@ export interface GraphQLResult {
   status: number;
   errors: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
   data: unknown;
-  /** Upstream requests the gateway says it made (`extensions.cost.<name>.requests`), per upstream. */
+  /** Upstream requests the gateway says it made (`extensions.cost.<name>.actual`), per upstream. */
   gatewayRequests: Record<string, number>;
   /** Length of the response body, in characters. */
   bytes: number;
@@ -54,7 +54,7 @@ export class GraphQLClient {
     let body: {
       data?: unknown;
       errors?: GraphQLResult['errors'];
-      extensions?: { cost?: Record<string, { requests?: number }> };
+      extensions?: { cost?: Record<string, { actual?: number }> };
     } = {};
     try {
       body = JSON.parse(text) as typeof body;
@@ -62,7 +62,7 @@ export class GraphQLClient {
       body = { errors: [{ message: `HTTP ${res.statusCode}, not JSON: ${text.slice(0, 200)}` }] };
     }
     const gatewayRequests = Object.fromEntries(
-      Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.requests ?? 0]),
+      Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.actual ?? 0]),
     );
     return {
       ms,

@@ -155,6 +155,75 @@ describe('event filters', () => {
   });
 });
 
+describe('exclude', () => {
+  const eventsAt = (venue: string) =>
+    s.calendar.control.requests().requests.filter((r) => r.path === '/events' && r.query.includes(`venue=${venue}`));
+
+  it("leaves the shown event out of its venue's events; the page stays full and the next one follows on", async () => {
+    const venues = await q('{ venues(first: 20) { nodes { id events(first: 50) { totalCount nodes { id } } } } }');
+    const venue = venues.data!.venues.nodes.find((v: Json) => v.events.totalCount >= 7);
+    expect(venue).toBeDefined();
+    const all: string[] = venue.events.nodes.map((e: Json) => e.id);
+    const shown = all[0]!;
+    s.clearRequests();
+    forgetCalendarCache(s);
+    const page = `query($v: ID!, $x: [ID!], $after: String) { venue(id: $v) { events(first: 3, after: $after, filter: { exclude: $x }) {
+      totalCount pageInfo { hasNextPage hasPreviousPage endCursor } nodes { id } } } }`;
+    const first = (await q(page, { v: venue.id, x: [shown] })).data!.venue.events;
+    expect(first.nodes.map((e: Json) => e.id)).toEqual(all.slice(1, 4));
+    expect(first.totalCount).toBe(venue.events.totalCount - 1);
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    // One upstream page, one row wider than asked: the upstream has no exclude parameter.
+    expect(eventsAt(venue.id).map((r) => new URLSearchParams(r.query).get('per_page'))).toEqual(['4']);
+    expect(eventsAt(venue.id)[0]!.query).not.toMatch(/exclude/);
+
+    const next = (await q(page, { v: venue.id, x: [shown], after: first.pageInfo.endCursor })).data!.venue.events;
+    expect(next.nodes.map((e: Json) => e.id)).toEqual(all.slice(4, 7));
+    expect(next.pageInfo.hasPreviousPage).toBe(true);
+  });
+
+  it('works on events and from the end, and the estimate counts the extra rows', async () => {
+    const list = await q('{ events(first: 200) { totalCount nodes { id } } }');
+    const ids: string[] = list.data!.events.nodes.map((e: Json) => e.id);
+    const total: number = list.data!.events.totalCount;
+    expect(ids).toHaveLength(total);
+    const some = await q('query($x: [ID!]) { events(first: 4, filter: { exclude: $x }) { nodes { id } } }', {
+      x: [ids[1], ids[2]],
+    });
+    expect(some.data!.events.nodes.map((e: Json) => e.id)).toEqual([ids[0], ...ids.slice(3, 6)]);
+
+    const tail = await q('query($x: [ID!]) { events(last: 2, filter: { exclude: $x }) { totalCount nodes { id } } }', {
+      x: [ids[total - 1]],
+    });
+    expect(tail.data!.events.totalCount).toBe(total - 1);
+    expect(tail.data!.events.nodes.map((e: Json) => e.id)).toEqual(ids.slice(total - 3, total - 1));
+
+    // 50 rows plus one left out: two upstream pages, and the estimate said so before they were read.
+    s.clearRequests();
+    forgetCalendarCache(s);
+    const wide = await q('query($x: [ID!]) { events(first: 50, filter: { exclude: $x }) { nodes { id } } }', {
+      x: [ids[0]],
+    });
+    expect(wide.data!.events.nodes.map((e: Json) => e.id)).toEqual(ids.slice(1, 51));
+    expect(calls(s, /^GET \/events/)).toHaveLength(2);
+    expect(wide.extensions!.cost!.calendar!.estimated).toBe(2);
+  });
+
+  it('is refused with more than 50 ids, or ids that are not calendar ids, before any call', async () => {
+    const many = Array.from({ length: 51 }, (_, i) => String(i + 1));
+    const res = await q(
+      'query($x: [ID!]) { a: events(filter: { exclude: $x }) { totalCount } b: events(filter: { exclude: ["x"] }) { totalCount } }',
+      { x: many },
+    );
+    const byPath = Object.fromEntries(res.errors!.map((e) => [e.path?.[0], e.extensions]));
+    expect(byPath).toEqual({
+      a: { code: 'BAD_USER_INPUT', argument: 'filter.exclude' },
+      b: { code: 'BAD_USER_INPUT', argument: 'filter.exclude' },
+    });
+    expect(calls(s)).toEqual([]);
+  });
+});
+
 describe('venue, organizer and term filters', () => {
   it('sends the venue, organizer and term filters under their wire names, and they select', async () => {
     const queries = (path: string) =>

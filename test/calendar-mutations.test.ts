@@ -39,7 +39,7 @@ describe('events', () => {
     );
     expect(o.data!.createOrganizer.email).toBe('hello@example.org');
     const res = await q(
-      `mutation($v: ID!, $o: ID!, $t: String!) { createEvent(input: { title: $t, startDate: "2027-03-01 18:00:00", endDate: "2027-03-01 21:00:00",
+      `mutation($v: ID!, $o: ID!, $t: String!) { createEvent(createMissingTerms: true, input: { title: $t, startDate: "2027-03-01 18:00:00", endDate: "2027-03-01 21:00:00",
         timezone: "Europe/Berlin", venueId: $v, organizerIds: [$o], featured: true, categories: ["music"], tags: ["Brand new ${stamp}"], cost: "$10" }) { ${EVENT_FIELDS} } }`,
       { v: v.data!.createVenue.id, o: o.data!.createOrganizer.id, t: `Launch${stamp} & Friends` },
     );
@@ -57,8 +57,12 @@ describe('events', () => {
     });
     expect(ev.categories.map((c: Json) => c.name)).toEqual(['Music']);
     expect(ev.tags.map((t: Json) => t.name)).toEqual([`Brand new ${stamp}`]);
-    // The written event's venue, organizers and terms come from its own payload: no read after the writes.
-    expect(calls(s)).toEqual(['GET /events', 'POST /venues', 'POST /organizers', 'POST /events']);
+    // The terms are checked before the write (one page each); the written event's venue, organizers
+    // and terms come from its own payload: no read after the writes.
+    const made = calls(s);
+    expect(made.slice(0, 3)).toEqual(['GET /events', 'POST /venues', 'POST /organizers']);
+    expect(made.slice(3, 5).sort()).toEqual(['GET /categories', 'GET /tags']);
+    expect(made.slice(5)).toEqual(['POST /events']);
 
     const after = await q(`{ events(filter: { search: "Launch${stamp}" }, first: 5) { totalCount nodes { id } } }`);
     expect(after.data!.events.nodes.map((e: Json) => e.id)).toEqual([ev.id]);
@@ -82,7 +86,7 @@ describe('events', () => {
 
   it('updates only the fields given: the rest survives although the plugin resets what a write leaves out', async () => {
     const created =
-      await q(`mutation { createEvent(input: { title: "Partial ${stamp}", startDate: "2027-04-01 10:00:00", endDate: "2027-04-01 12:00:00",
+      await q(`mutation { createEvent(createMissingTerms: true, input: { title: "Partial ${stamp}", startDate: "2027-04-01 10:00:00", endDate: "2027-04-01 12:00:00",
       timezone: "Europe/Lisbon", allDay: true, featured: true, sticky: true, showMap: true, showMapLink: true, hideFromListings: true, status: "draft",
       venueId: "10", organizerIds: ["25", "26"], categories: ["jazz"], tags: ["Kept ${stamp}"], cost: "$12" }) { ${EVENT_FIELDS} } }`);
     expect(created.errors).toBeUndefined();

@@ -239,7 +239,7 @@ describe('WordPress errors', () => {
       data: { status: 400, params: { event: '', orderby: '', parent: '', venue: '' } },
     });
     expect(toUpstreamError(terms).params).toEqual(['eventId', 'orderBy', 'parentId', 'venue']);
-    expect(toUpstreamError(terms, { names: { venue: 'venues' } }).params).toEqual([
+    expect(toUpstreamError(terms, { operation: 'events.list' }).params).toEqual([
       'eventId',
       'orderBy',
       'parentId',

@@ -3,27 +3,46 @@
  * gateway listening on a real port (emulators behind it, as `npm start` runs) and its answer is
  * checked the way a client of the graph would: shapes, ordering, paging, nulls for unknown ids, and
  * writes that later reads see. One stack, the checks in order (later ones use what earlier ones saw).
+ * Every answer's `extensions.cost` is checked too: its `actual` calls are what the emulators saw and
+ * its `estimated` is never below them (a cold record cache each time; the first read fetches the token).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operation } from './support/operations.js';
-import { startStack, type Stack } from './support/stack.js';
+import { countRequests, startStack, type Stack } from './support/stack.js';
 
 type Json = Record<string, any>;
 let stack: Stack;
 let url: string;
 const stamp = `c${process.pid.toString(36)}`;
 
-/** Sends one named operation as a client would and returns its data; any error fails the check. */
+/**
+ * Sends one named operation as a client would and returns its data; any error fails the check. The
+ * record cache is emptied first, so that its cost is that of a cold run (the first one also reads
+ * the token), and checked against the emulators' own logs.
+ */
 async function send(name: string, variables: Record<string, unknown> = {}): Promise<Json> {
+  stack.gateway.upstreams.cache.clear();
+  stack.clearRequests();
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query: operation(name), variables, operationName: name }),
   });
-  const body = (await res.json()) as { data?: Json; errors?: { message: string }[] };
+  const body = (await res.json()) as { data?: Json; errors?: { message: string }[]; extensions?: Json };
   expect(body.errors?.map((e) => e.message) ?? [], `${name} answered with errors`).toEqual([]);
   expect(res.status).toBe(200);
+  checkCost(name, body.extensions?.cost ?? {});
   return body.data!;
+}
+
+/** `extensions.cost` says the calls each emulator saw, its estimate is never below them, and it lists only upstreams used. */
+function checkCost(name: string, cost: Json): void {
+  for (const upstream of ['governance', 'calendar'] as const) {
+    const seen = countRequests(stack[upstream]);
+    expect(cost[upstream]?.actual ?? 0, `${name}: ${upstream} calls`).toBe(seen);
+    expect(cost[upstream]?.estimated ?? 0, `${name}: ${upstream} estimate`).toBeGreaterThanOrEqual(seen);
+    if (cost[upstream]) expect(cost[upstream].estimated + seen + cost[upstream].cacheHits).toBeGreaterThan(0);
+  }
 }
 
 beforeAll(async () => {
@@ -79,6 +98,12 @@ describe('governance', () => {
     expect(Number.isNaN(Date.parse(e.createdAt))).toBe(false);
     seen.organizationId = e.organizationId;
     expect((await send('EntityById', { id: '00000000-0000-4000-8000-000000000000' })).entity).toBeNull();
+  });
+
+  it('EntityDetails and EntityTypeList, the examples of src/operations', async () => {
+    const e = (await send('EntityDetails', { id: seen.model.id })).entity;
+    expect(e).toMatchObject({ id: seen.model.id, kind: 'MODEL', type: { name: 'models', id: expect.any(String) } });
+    expect((await send('EntityTypeList')).entityTypes.nodes.length).toBeGreaterThan(0);
   });
 
   it('EntityGraph: every link of an AI system names the other end, and an AI counterpart resolves to its entity', async () => {
@@ -192,6 +217,11 @@ describe('calendar', () => {
     expect(event.title).not.toMatch(/&#\d+;|&amp;/);
     expect((await send('EventBySlug', { slug: seen.event.slug })).event?.id).toBe(seen.event.id);
     expect((await send('EventById', { id: '987654321' })).event).toBeNull();
+  });
+
+  it('EventDetails, the example of src/operations', async () => {
+    const event = (await send('EventDetails', { id: seen.event.id })).event;
+    expect(event).toMatchObject({ id: seen.event.id, title: seen.event.title, version: expect.any(String) });
   });
 
   it('FilteredEvents: featured: true lets only featured events through', async () => {

@@ -84,18 +84,18 @@ async function read(url: string, bearer: string): Promise<Outcome> {
   const started = performance.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, 'cost-detail': 'full' },
     body: JSON.stringify({ query: 'query($id: ID!) { entity(id: $id) { id } }', variables: { id: randomUUID() } }),
   });
   const body = (await res.json()) as {
     errors?: { extensions?: { code?: string } }[];
-    extensions?: { cost?: { governance?: { requests: number; caller?: { place: number } } } };
+    extensions?: { cost?: { governance?: { actual: number; caller?: { place: number } } } };
   };
   const ms = performance.now() - started;
   const cost = body.extensions?.cost?.governance;
   return {
     ms,
-    served: res.status === 200 && !body.errors && cost?.requests === 1,
+    served: res.status === 200 && !body.errors && cost?.actual === 1,
     code: body.errors?.[0]?.extensions?.code,
     place: cost?.caller?.place,
   };

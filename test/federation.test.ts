@@ -58,6 +58,27 @@ describe('subgraph SDL', () => {
   });
 });
 
+describe("the router's fields, to everyone else", () => {
+  it('are described, and never offered in "Did you mean" hints', async () => {
+    const fields = await stack.query<{ __type: { fields: { name: string; description: string | null }[] } }>(
+      '{ __type(name: "Query") { fields { name description } } }',
+    );
+    const byName = Object.fromEntries(fields.data!.__type.fields.map((f) => [f.name, f.description]));
+    expect(byName._entities).toMatch(/^Federation internals, for the federation router only/);
+    expect(byName._service).toMatch(/^Federation internals, for the federation router only/);
+
+    const typo = await stack.query('{ _entitie { __typename } }');
+    expect(typo.errors![0]!.message).toBe(
+      'Cannot query field "_entitie" on type "Query". Did you mean "entities" or "entity"?',
+    );
+    const service = await stack.query('{ _servic { sdl } }');
+    expect(service.errors![0]!.message).toBe('Cannot query field "_servic" on type "Query".');
+    // Other hints are kept whole.
+    const other = await stack.query('{ entitie { totalCount } }');
+    expect(other.errors![0]!.message).toMatch(/Did you mean "entities"/);
+  });
+});
+
 describe('_entities', () => {
   it('resolves 100 representations with one upstream read per distinct record', async () => {
     expect(entityIds.length).toBe(5);

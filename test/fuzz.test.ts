@@ -160,7 +160,7 @@ const onRejection = (reason: unknown) => rejections.push(reason);
 
 beforeAll(async () => {
   process.on('unhandledRejection', onRejection);
-  stack = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*' } });
+  stack = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', AUDIT_SINK: 'off' } });
   url = await stack.listen();
 });
 afterAll(() => {

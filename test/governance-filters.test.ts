@@ -55,8 +55,8 @@ describe('stage filter', () => {
     // Estimated: 4 pages for the list (ceil(20 / 50) + 3) and 2 per system for its links (ceil(10 / 50) + 1).
     const cost = res.extensions!.cost!.governance!;
     expect(cost.estimated).toBe(4 + 20 * 2);
-    expect(cost.requests).toBe(calls.length);
-    expect(cost.requests).toBeLessThanOrEqual(cost.estimated);
+    expect(cost.actual).toBe(calls.length);
+    expect(cost.actual).toBeLessThanOrEqual(cost.estimated);
   });
 
   it('pages on the server: each page stops once full, and its cursor resumes where it stopped', async () => {
@@ -78,7 +78,7 @@ describe('stage filter', () => {
       // No page reads more than the two upstream pages of the list, and a page from a cursor
       // starts at the page that holds it.
       expect(apiCalls(stack).length).toBeLessThanOrEqual(2);
-      expect(res.extensions.cost.governance.requests).toBeLessThanOrEqual(res.extensions.cost.governance.estimated);
+      expect(res.extensions.cost.governance.actual).toBeLessThanOrEqual(res.extensions.cost.governance.estimated);
       if (pages > 0) expect(list.totalCount).toBeNull();
       after = list.pageInfo.hasNextPage ? list.pageInfo.endCursor : null;
       pages += 1;

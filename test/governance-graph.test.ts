@@ -64,7 +64,7 @@ describe('reads', () => {
     expect(e.createdBy.id).toMatch(/^[0-9a-f-]{36}$/);
     // One GET for the record, one for the full type (settings are not in the embedded reference).
     expect(apiCalls(stack).map((r) => r.route)).toEqual(['GET /entities/:entityId', 'GET /entity-types/:entityTypeId']);
-    expect(res.extensions?.cost?.governance?.requests).toBe(2);
+    expect(res.extensions?.cost?.governance?.actual).toBe(2);
   });
 
   it('entities carry their three groups of attributes, organization, schema and both users', async () => {
@@ -398,7 +398,7 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     expect(gets).toHaveLength(distinct.size);
     expect(calls).toHaveLength(1 + 10 + distinct.size);
     expect(tokenCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.cost?.governance).toMatchObject({ requests: calls.length, cacheHits: 0 });
+    expect(res.extensions?.cost?.governance).toMatchObject({ actual: calls.length, cacheHits: 0 });
     console.log(
       `EntityGraph(first: 10): 1 search + 10 links pages + ${distinct.size} entity GETs = ${calls.length} upstream requests (${aiEnds} AI ends, ${wanted.length} outside the page, ${vendors} vendor ends)`,
     );
@@ -409,7 +409,7 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     const res = await stack.query<Any>(op('EntityGraph'), { first: 10 });
     expect(res.errors).toBeUndefined();
     expect(apiCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.cost?.governance?.requests).toBe(0);
+    expect(res.extensions?.cost?.governance?.actual).toBe(0);
     expect(res.extensions?.cost?.governance?.cacheHits).toBeGreaterThan(10);
   });
 

@@ -58,13 +58,18 @@ describe('response cache', () => {
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
     const cost = second.body.extensions.cost;
-    expect(cost.governance).toMatchObject({ requests: 0, cacheHits: 0, cached: true });
+    expect(cost.governance).toMatchObject({ actual: 0, cacheHits: 0, cached: true });
     expect(cost.governance.estimated).toBe(first.body.extensions.cost.governance.estimated);
-    expect(cost.governance.throttleStatus.rules.length).toBeGreaterThan(0);
-    expect(first.body.extensions.cost.governance.cached).toBe(false);
+    expect(cost.governance.remaining).toBeGreaterThan(0);
+    expect(first.body.extensions.cost.governance.cached).toBeUndefined();
     // Counted as an operation, and as a hit (memory tier) for the hit ratio.
     const metrics = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
     expect(metrics).toMatch(/gateway_response_cache_hits_total\{operation="EntityGraph",tier="memory"\} 1\b/);
+    // The full form on request, from the cache too.
+    const detailed = await post(url, op('EntityGraph'), { first: 5 }, { 'cost-detail': 'full' });
+    expect(hit(detailed)).toBe(true);
+    expect(detailed.body.extensions.cost.governance).toMatchObject({ cached: true, actual: 0, shared: false });
+    expect(detailed.body.extensions.cost.governance.rules.length).toBeGreaterThan(0);
     // A client asking for a fresh answer gets one (executed), which then serves the next asker.
     stack.clearRequests();
     const reload = await post(url, op('EntityGraph'), { first: 5 }, { 'cache-control': 'no-cache' });
@@ -332,7 +337,7 @@ describe.skipIf(!redis)('response cache shared by replicas through Redis', () =>
     await untilClock(fetchedAt + 1_200);
     const second = await get(b.url);
     const body = await second.json();
-    expect(body.extensions.cost.governance).toMatchObject({ requests: 0, cacheHits: 1 });
+    expect(body.extensions.cost.governance).toMatchObject({ actual: 0, cacheHits: 1 });
     const maxAge = Number(/max-age=(\d+)/.exec(second.headers.get('cache-control') ?? '')?.[1]);
     expect(maxAge).toBeLessThanOrEqual(1);
   });

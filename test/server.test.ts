@@ -56,12 +56,12 @@ describe('npm start', () => {
     });
     const body = (await res.json()) as {
       data: { entityTypes: { totalCount: number }; events: { totalCount: number } };
-      extensions: { cost: Record<string, { requests: number }> };
+      extensions: { cost: Record<string, { actual: number }> };
     };
     expect(body.data.entityTypes.totalCount).toBeGreaterThanOrEqual(4);
     expect(body.data.events.totalCount).toBeGreaterThan(0);
-    expect(body.extensions.cost.governance!.requests).toBeGreaterThan(0);
-    expect(body.extensions.cost.calendar!.requests).toBeGreaterThan(0);
+    expect(body.extensions.cost.governance!.actual).toBeGreaterThan(0);
+    expect(body.extensions.cost.calendar!.actual).toBeGreaterThan(0);
 
     // The development issuer's sample callers: their tokens are printed and offered in GraphiQL, and
     // the reader is refused a delete, naming the permission.

@@ -2,8 +2,8 @@
  * One cost model and the cost on every response: the refusal before execution uses the
  * upstream-aware estimate, the same for literals, variables and defaults; GraphiQL's
  * examples and a large EntityGraph are accepted; a refusal names the estimate, the limit
- * and the heaviest field (400); `extensions.cost` is on ordinary responses and `Query.budget` agrees
- * with it; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
+ * and the heaviest field (400); `extensions.cost` is short by default, full on request or near the
+ * limit, absent when no upstream was used, and `Query.budget` shares its names and figures; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
  */
 import { describe, expect, it } from 'vitest';
 import { graphiqlTabs } from '../src/http/graphiql.js';
@@ -21,6 +21,7 @@ const WITH_DEFAULTS =
 describe('one cost model', () => {
   it('gives the same cost to literals, variables and defaults', async () => {
     const stack = await startStack();
+    await stack.query<Any>('{ entityTypes(first: 1) { totalCount } }'); // the token, read once (in that estimate only)
     const literal = await stack.query<Any>(WITH_LITERALS);
     const variables = await stack.query<Any>(WITH_VARIABLES, { first: 10, links: 10 });
     const defaults = await stack.query<Any>(WITH_DEFAULTS);
@@ -65,9 +66,10 @@ describe('one cost model', () => {
     expect(big.errors![0]!.extensions).toMatchObject({
       code: 'REQUEST_BUDGET_EXCEEDED',
       budget: 1000,
-      estimatedCalls: { governance: 5510 },
+      // 5,510 and the token read of a fresh gateway.
+      estimatedCalls: { governance: 5511 },
     });
-    expect(big.errors![0]!.message).toMatch(/about 5,510 governance requests/);
+    expect(big.errors![0]!.message).toMatch(/about 5,511 governance requests/);
     expect(stack.governance.control.requests().total).toBe(0);
     expect(big.errors![0]!.message).toContain('`entities.nodes.links.nodes.counterpart.entity`');
     expect(big.errors![0]!.message).toMatch(/more than the 1,000 allowed/);
@@ -76,41 +78,84 @@ describe('one cost model', () => {
 });
 
 describe('extensions.cost and Query.budget', () => {
-  it('every response carries extensions.cost, and the budget field agrees with it', async () => {
+  it('is short by default, lists only the upstreams used, and counts the token read in the estimate', async () => {
     const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:100,hour:1000' } });
     const res = await stack.query<Any>('{ entityTypes(first: 2) { totalCount } }');
     expect(res.errors).toBeUndefined();
-    const cost = res.extensions!.cost!;
-    expect(cost.governance).toMatchObject({ estimated: 1, requests: 2, cacheHits: 0, staleHits: 0 });
-    expect(cost.governance!.throttleStatus).toMatchObject({ shared: false, pausedForMs: 0, ramping: false });
-    const rules = cost.governance!.throttleStatus.rules as Any[];
-    expect(rules.map((r) => [r.rule, r.allowed])).toEqual([
-      ['minute', 90],
-      ['hour', 900],
-    ]);
-    // The token and the read: two points gone from every rule.
-    expect(rules[0].remaining).toBe(88);
+    // A fresh gateway: the token read, then the list; the estimate counts both. 90 allowed a minute, 2 gone.
+    expect(res.extensions!.cost).toEqual({ governance: { estimated: 2, actual: 2, cacheHits: 0, remaining: 88 } });
+    expect(stack.governance.control.requests().total).toBe(2);
+    const again = await stack.query<Any>('query Again { entityTypes(first: 3) { totalCount } }');
+    expect(again.extensions!.cost!.governance).toMatchObject({ estimated: 1, actual: 1 });
+  });
 
+  it('carries nothing for an operation that used no upstream: `{ __typename }` answers in under 150 bytes', async () => {
+    const stack = await startStack();
+    const url = await stack.listen();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(JSON.parse(text)).toEqual({ data: { __typename: 'Query' } });
+    expect(Buffer.byteLength(text)).toBeLessThan(150);
+    expect(stack.governance.control.requests().total + stack.calendar.control.requests().total).toBe(0);
+  });
+
+  it('gives the full account status on `Cost-Detail: full`, under the names of the budget field', async () => {
+    const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:100,hour:1000' } });
+    const full = { 'cost-detail': 'full' };
     const budget = await stack.query<Any>(
-      '{ budget { upstream estimatedCalls actualCalls cacheHits staleHits shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }',
+      '{ entityTypes(first: 2) { totalCount } budget { upstream estimated actual remaining cacheHits staleHits shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }',
+      undefined,
+      full,
     );
     expect(budget.errors).toBeUndefined();
     const ext = budget.extensions!.cost!;
-    for (const u of budget.data.budget as Any[]) {
-      const c = ext[u.upstream]!;
-      expect(u).toEqual({
-        upstream: u.upstream,
-        estimatedCalls: c.estimated,
-        actualCalls: c.requests,
-        cacheHits: c.cacheHits,
-        staleHits: c.staleHits,
-        shared: c.throttleStatus.shared,
-        pausedForMs: c.throttleStatus.pausedForMs,
-        ramping: c.throttleStatus.ramping,
-        rules: c.throttleStatus.rules,
-      });
+    expect(Object.keys(ext)).toEqual(['governance']);
+    const governance = (budget.data.budget as Any[]).find((u) => u.upstream === 'governance');
+    const { upstream, ...figures } = governance;
+    expect(upstream).toBe('governance');
+    // The same names; the field was resolved beside the list, before its calls were counted.
+    expect(Object.keys(ext.governance!).sort()).toEqual([...Object.keys(figures), 'cached', 'caller'].sort());
+    const { estimated, cacheHits, staleHits, shared, pausedForMs, ramping } = figures;
+    expect(ext.governance).toMatchObject({ estimated, cacheHits, staleHits, shared, pausedForMs, ramping });
+    expect(ext.governance).toMatchObject({ estimated: 2, actual: 2, remaining: 88, cached: false });
+    expect(ext.governance!.rules!.map((r) => [r.rule, r.allowed, r.remaining])).toEqual([
+      ['minute', 90, 88],
+      ['hour', 900, 898],
+    ]);
+    expect((governance.rules as Any[]).map((r) => r.rule)).toEqual(['minute', 'hour']);
+    // The field lists every upstream, used or not.
+    expect((budget.data.budget as Any[]).map((u) => u.upstream).sort()).toEqual(['calendar', 'governance']);
+  });
+
+  it('gives the full status unasked when the account is close to its limit', async () => {
+    // 18 allowed a minute: under 1.8 left (a tenth) is close.
+    const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000' } });
+    let cost = (await stack.query<Any>('{ entityTypes(first: 2) { totalCount } }')).extensions!.cost!.governance!;
+    expect(cost).toEqual({ estimated: 2, actual: 2, cacheHits: 0, remaining: 16 });
+    for (let first = 3; cost.remaining! > 1 && first < 30; first++) {
+      cost = (await stack.query<Any>(`{ entityTypes(first: ${first}) { totalCount } }`)).extensions!.cost!.governance!;
+      if (cost.remaining! > 1) expect(cost.rules).toBeUndefined();
     }
-    expect((budget.data.budget as Any[]).find((u) => u.upstream === 'governance').rules[0].remaining).toBe(88);
+    expect(cost).toMatchObject({ actual: 1, remaining: 1, shared: false, pausedForMs: 0, ramping: false });
+    expect(cost.rules!.map((r) => [r.rule, r.remaining])).toEqual([
+      ['minute', 1],
+      ['hour', 883],
+    ]);
+  });
+
+  it('the deprecated budget names still answer', async () => {
+    const stack = await startStack();
+    const res = await stack.query<Any>('{ budget { upstream estimatedCalls actualCalls estimated actual } }');
+    expect(res.errors).toBeUndefined();
+    for (const u of res.data.budget as Any[]) {
+      expect(u.estimatedCalls).toBe(u.estimated);
+      expect(u.actualCalls).toBe(u.actual);
+    }
   });
 
   it('a budget refusal before execution is 429 with Retry-After; nothing is sent', async () => {

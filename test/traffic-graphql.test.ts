@@ -41,7 +41,8 @@ describe('per-operation upstream budget', () => {
     expect(res.errors?.[0]?.extensions).toMatchObject({
       code: 'REQUEST_BUDGET_EXCEEDED',
       budget: 50,
-      estimatedCalls: { governance: 111 },
+      // 111 and the token read of a fresh gateway.
+      estimatedCalls: { governance: 112 },
     });
     expect(countRequests(stack.governance)).toBe(0);
     expect(countRequests(stack.calendar)).toBe(0);
@@ -52,32 +53,38 @@ describe('per-operation upstream budget', () => {
   });
 
   it('during execution, calls beyond the budget fail their fields with REQUEST_BUDGET_EXCEEDED and the rest is kept', async () => {
-    const stack = await startStack({ env: { GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: '3' } });
+    const stack = await startStack({ env: { GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: '4' } });
     const ids = (
       await stack.query<{ entities: { nodes: { id: string }[] } }>('{ entities(first: 5) { nodes { id } } }')
     ).data!.entities.nodes.map((n) => n.id);
     stack.clearRequests();
-    // Five reads by id: the estimate (5) is over the budget, so use aliases the estimate cannot see
-    // through: three fields of one operation, each reading a different record, plus two more.
+    // Five reads by id, under aliases: the estimate (5) is over the budget, refused before any call.
     const doc = `{ ${ids.map((id, i) => `e${i}: entity(id: "${id}") { id name }`).join(' ')} }`;
     const refused = await stack.query(doc);
     expect(refused.errors?.[0]?.extensions?.code).toBe('REQUEST_BUDGET_EXCEEDED');
     expect(countRequests(stack.governance)).toBe(0);
 
-    // An entity's type settings are read once per distinct type: a cost the estimate does not model.
-    const res = await stack.query<{ entities: { nodes: { name: string; type: { settings: unknown } | null }[] } }>(
-      '{ entities(first: 40) { nodes { name type { settings { enableWorkflow } } } } }',
+    // A plain list is assumed 3 long: under an event with four organizers, their events cost one more
+    // call than the estimate (1 + 3) allows; that field fails and the rest is kept.
+    const created = await stack.query<{ createEvent: { id: string } }>(
+      `mutation { createEvent(input: { title: "Four hosts", startDate: "2027-05-01 10:00:00", endDate: "2027-05-01 12:00:00",
+        organizers: [{ name: "Host A" }, { name: "Host B" }, { name: "Host C" }, { name: "Host D" }] }) { id } }`,
     );
-    const nodes = res.data?.entities.nodes ?? [];
-    expect(nodes.length).toBe(40);
+    expect(created.errors).toBeUndefined();
+    stack.clearRequests();
+    const res = await stack.query<{ event: { organizers: ({ events: { totalCount: number } | null } | null)[] } }>(
+      'query($id: ID!) { event(id: $id) { title organizers { name events(first: 1) { totalCount } } } }',
+      { id: created.data!.createEvent.id },
+    );
+    expect(res.extensions?.cost?.calendar).toMatchObject({ estimated: 4, actual: 4 });
     const over = (res.errors ?? []).filter((e) => e.extensions?.code === 'REQUEST_BUDGET_EXCEEDED');
-    expect(over.length).toBeGreaterThan(0);
-    expect(res.errors?.length).toBe(over.length);
-    expect(over.every((e) => e.path?.at(-1) === 'settings')).toBe(true);
-    // Names (from the search) are all there; settings exist for the types read within the budget.
-    expect(nodes.every((n) => typeof n.name === 'string')).toBe(true);
-    expect(nodes.some((n) => n.type?.settings)).toBe(true);
-    expect(countRequests(stack.governance, /entity-types\/:/)).toBe(2); // budget 3: the search, then two type reads
+    expect(over).toHaveLength(1);
+    expect(res.errors).toHaveLength(1);
+    expect(over[0]!.path?.at(-1)).toBe('events');
+    const organizers = res.data!.event.organizers;
+    expect(organizers).toHaveLength(4);
+    expect(organizers.filter((o) => o?.events)).toHaveLength(3);
+    expect(countRequests(stack.calendar)).toBe(4); // budget 4: the event, then three organizers' events
   });
 });
 
@@ -131,7 +138,7 @@ describe('account budget and 429 pause through GraphQL', () => {
     const stale = await read(first!.id);
     expect(stale.data?.entity).toEqual({ id: first!.id, name: first!.name });
     expect(stale.extensions?.stale).toBe(true);
-    expect(stale.extensions?.cost?.governance).toMatchObject({ requests: 0, staleHits: 1 });
+    expect(stale.extensions?.cost?.governance).toMatchObject({ actual: 0, staleHits: 1 });
     const after = await paused;
     expect(after.data?.entity.id).toBe(second!.id);
     expect(after.extensions?.stale).toBeUndefined();

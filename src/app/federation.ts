@@ -5,6 +5,7 @@
  * same few records cost one upstream read per distinct record, under the same traffic control as
  * any other field. Unknown or malformed ids resolve to null.
  */
+import type { GraphQLSchema } from 'graphql';
 import { demand } from '../graph/auth.js';
 import { builder } from '../graph/builder.js';
 import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calendar/schema/refs.js';
@@ -50,4 +51,20 @@ for (const [ref, loader] of calendarEntities) {
       return n === undefined ? null : ctx.calendar.loaders[loader].load(n);
     },
   });
+}
+
+/** What the federation plugin adds without a word: said here, since GraphiQL lists these first. */
+const ROUTER_FIELD_HELP: Record<string, string> = {
+  _entities:
+    'Federation internals, for the federation router only: the records of the given representations (`__typename` and `id`), in order; null where none exists. Clients query the other fields.',
+  _service:
+    "Federation internals, for the federation router only: this subgraph's schema as SDL with its federation directives. Clients use introspection.",
+};
+
+/** Describes the subgraph fields the federation plugin adds to `Query` (it gives them no description). */
+export function describeRouterFields(schema: GraphQLSchema): GraphQLSchema {
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  for (const [name, description] of Object.entries(ROUTER_FIELD_HELP))
+    if (fields[name]) fields[name].description = description;
+  return schema;
 }

@@ -12,6 +12,7 @@ import type { Dispatcher } from 'undici';
 import { CalendarService } from '../calendar/service.js';
 import type { Config } from '../config/config.js';
 import { AnswerCache } from '../core/answer-cache.js';
+import { costExtension } from '../core/cost-report.js';
 import { UsageTracker } from '../core/usage.js';
 import { GovernanceService } from '../governance/service.js';
 import type { Context } from '../graph/context.js';
@@ -158,10 +159,10 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     namespace: () => answerNamespace(config),
     // A hit's cost: the estimate the operation had, nothing sent, the budget as of now.
     cost: config.traffic.costExtension
-      ? (estimate) => {
+      ? (estimate, full) => {
           const usage = new UsageTracker({ status: (name) => upstreams[name].traffic.status() });
           usage.estimate = estimate;
-          return usage.report(true);
+          return costExtension(usage.costs(true), full);
         }
       : undefined,
     listeners: observability.edgeListeners,

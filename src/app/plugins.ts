@@ -11,6 +11,8 @@
  * - Observability (readiness, /metrics, operation events) sees every request, refused ones included.
  * - /mcp answers after them: each of its tool calls comes back in through the whole list.
  * - The persisted-operations safelist answers before anything is parsed.
+ * - Validation errors about a literal name its argument before security's plugins merge identical
+ *   ones (the name tells them apart).
  * - Security (Armor limits, introspection, CSRF) refuses a request before any resolver runs, so a
  *   refused request never costs an upstream call; the operation budget then refuses one whose
  *   estimate is over the limits, still before any upstream call. The audit trail sits between them:
@@ -32,6 +34,7 @@ import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
 import { useAudit } from '../http/plugins/use-audit.js';
+import { useArgumentNames } from '../http/plugins/use-argument-names.js';
 import { OperationRates } from '../core/fair-share.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
 import { useCostExtension } from '../http/plugins/use-upstream-usage.js';
@@ -77,6 +80,7 @@ const PLUGINS: PluginBuilder[] = [
   observabilityPlugins,
   mcp,
   persistedSafelist,
+  argumentNames,
   security,
   costExtension,
   audit,
@@ -135,6 +139,10 @@ function persistedSafelist({ config }: PluginParts): AnyPlugin | undefined {
     secret: config.security.federationSecret,
     header: config.security.federationSecretHeader,
   });
+}
+
+function argumentNames(): AnyPlugin {
+  return useArgumentNames();
 }
 
 function security({ config }: PluginParts): AnyPlugin[] {

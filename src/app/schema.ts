@@ -7,15 +7,17 @@ import '../governance/schema/index.js';
 import { builder } from '../graph/builder.js';
 import '../graph/budget.js';
 import { limitInputs } from '../graph/input-limits.js';
-import './federation.js';
+import { describeRouterFields } from './federation.js';
 import '../graph/viewer.js';
 
 // Served as an Apollo Federation v2 subgraph (`_service`, `_entities`); see federation.ts.
 // Every string argument is capped and checked for control characters first (see input-limits.ts).
 export const schema = limitInputs(
-  builder.toSubGraphSchema({
-    // v2.9: the first version with the demand-control directives (graph/cost-directives.ts).
-    linkUrl: 'https://specs.apollo.dev/federation/v2.9',
-    federationDirectives: ['@key', '@shareable', '@requiresScopes', '@cost', '@listSize'],
-  }),
+  describeRouterFields(
+    builder.toSubGraphSchema({
+      // v2.9: the first version with the demand-control directives (graph/cost-directives.ts).
+      linkUrl: 'https://specs.apollo.dev/federation/v2.9',
+      federationDirectives: ['@key', '@shareable', '@requiresScopes', '@cost', '@listSize'],
+    }),
+  ),
 );

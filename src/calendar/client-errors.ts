@@ -1,9 +1,10 @@
 /**
  * WordPress error bodies (`{code, message, data: {status, params}}`) → `UpstreamError`. Messages are
  * written here, not passed through: the upstream's text can name internals, so only its parameter
- * names (translated to the graph's argument names) reach the client.
+ * names (translated to the graph's argument names) reach the client. A refusal that concerns one
+ * argument names it (`argument`, e.g. `input.venueId`), with a message that says what is wrong.
  */
-import { UpstreamError, type UpstreamErrorKind } from '../core/errors.js';
+import { UpstreamError, upstreamFailed, type UpstreamErrorKind } from '../core/errors.js';
 import type { HttpResponse } from '../core/http.js';
 import type { WireError } from './wire.js';
 
@@ -23,8 +24,42 @@ const camel = (name: string): string => name.replace(/_([a-z])/g, (_, c: string)
 /** Upstream parameters whose graph argument is not simply their camelCase name. */
 const GRAPH_NAMES: Record<string, string> = { event: 'eventId', orderby: 'orderBy', parent: 'parentId' };
 
-/** Where the same parameter is a different argument per operation (a filter of ids, a write's record). */
-export type ArgumentNames = Record<string, string>;
+/** Per operation, where the same parameter is a different argument (a filter of ids, a write's record). */
+const NAMES: Record<string, Record<string, string>> = {
+  'events.list': { venue: 'venues', organizer: 'organizers' },
+  'events.create': { venue: 'venueId', organizer: 'organizerIds' },
+  'events.update': { venue: 'venueId', organizer: 'organizerIds' },
+};
+
+/** Where an operation's arguments sit: a write's in `input`, the events filter's in `filter`. */
+function prefixOf(operation = ''): string {
+  if (/\.(create|update)$/.test(operation)) return 'input.';
+  return operation === 'events.list' ? 'filter.' : '';
+}
+
+/** Parameters that name other records: refused, they name one that does not exist. */
+const REFERS_TO: Record<string, string> = {
+  venue: 'venue',
+  organizer: 'organizer',
+  categories: 'category',
+  tags: 'tag',
+  event: 'event',
+  post: 'event',
+  post_parent: 'event',
+  parent: 'category',
+};
+
+const article = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+
+/** The kind of record an operation is about, by its collection. */
+const RECORDS: Record<string, string> = {
+  events: 'event',
+  venues: 'venue',
+  organizers: 'organizer',
+  categories: 'category',
+  tags: 'tag',
+};
+const recordOf = (operation = '') => RECORDS[operation.split('.')[0]!] ?? 'calendar record';
 
 /** A page past the end of an archive: the end of the list. */
 export function isEndOfList(res: HttpResponse): boolean {
@@ -34,51 +69,78 @@ export function isEndOfList(res: HttpResponse): boolean {
 
 export function toUpstreamError(
   res: HttpResponse,
-  context: { single?: boolean; names?: ArgumentNames } = {},
+  context: { single?: boolean; operation?: string } = {},
 ): UpstreamError {
   const body = wireError(res);
   const code = typeof body.code === 'string' ? body.code : undefined;
   const params = paramNames(body);
-  const graphName = (p: string) => context.names?.[p] ?? GRAPH_NAMES[p] ?? camel(p);
+  const names = NAMES[context.operation ?? ''];
+  const graphName = (p: string) => names?.[p] ?? GRAPH_NAMES[p] ?? camel(p);
   const status = res.status;
-  const make = (kind: UpstreamErrorKind, message: string, names?: string[]) =>
-    new UpstreamError('calendar', kind, message, { status, upstreamCode: code, params: names });
+  const make = (kind: UpstreamErrorKind, message: string, argument?: string, params?: string[]) =>
+    new UpstreamError('calendar', kind, message, { status, upstreamCode: code, params, argument });
 
-  if (status >= 500) return make('unavailable', 'The calendar service failed to answer; try again later.');
+  if (status >= 500) return upstreamFailed('calendar', status, code);
   if (status === 410) return make('gone', 'The record is already in the trash.');
   if (status === 401)
     return make('unauthenticated', 'The calendar service needs valid credentials for this operation.');
   if (code === 'event-no-longer-available') return make('gone', 'The event is in the trash and no longer available.');
   if (status === 403) {
     if (code === 'event-password-protected')
-      return make('forbidden', 'The event is password protected: give its password.');
+      return make('forbidden', 'The event is password protected: give its password.', 'password');
     if (code === 'could-not-update-event')
       return make('unavailable', 'The calendar service could not update the event.');
     return make('forbidden', 'The calendar credentials are not allowed to do this.');
   }
-  // A single record addressed by a missing id or slug: core answers 400 on the path parameter.
+  // A single record addressed by a missing id or slug: core answers 400 on the path parameter. The
+  // caller knows whether its argument was the id or the slug (see `concerning`).
   const onRecordKey = params.length > 0 && params.every((p) => p === 'id' || p === 'slug');
   if (
     status === 404 ||
     code === 'rest-invalid-event-id' ||
     (context.single && code === 'rest_invalid_param' && onRecordKey)
   ) {
-    return make('not-found', 'The calendar record does not exist.');
+    return make('not-found', `The ${recordOf(context.operation)} does not exist.`);
   }
-  if (code === 'rest_missing_callback_param') {
-    const names = params.map(graphName);
-    return make('bad-request', `Missing required input: ${names.join(', ')}.`, names);
-  }
+  const args = params.map(graphName);
+  const one = args.length === 1 ? `${prefixOf(context.operation)}${args[0]}` : undefined;
+  if (code === 'rest_missing_callback_param')
+    return make('bad-request', `Missing required input: ${args.join(', ')}.`, one, args);
   if (code === 'rest_invalid_param') {
-    const names = params.map(graphName);
-    return make('bad-request', `The calendar service rejected the input: ${names.join(', ')}.`, names);
+    const record = params.length === 1 ? REFERS_TO[params[0]!] : undefined;
+    if (record) return make('bad-request', `"${one}" names ${article(record)} that does not exist.`, one, args);
+    return make('bad-request', `The calendar service rejected the input: ${args.join(', ')}.`, one, args);
   }
-  const known: Record<string, string> = {
-    'could-not-create-venue': 'The venue could not be created from the data given.',
-    'could-not-create-organizer': 'The organizer could not be created from the data given.',
-    'invalid-linked-post-id': 'A venue or organizer id given does not exist.',
-    'could-not-update-venue': 'The venue could not be updated.',
-    'could-not-update-organizer': 'The organizer could not be updated.',
-  };
-  return make('bad-request', (code && known[code]) ?? `The calendar service refused the request (HTTP ${status}).`);
+  return (
+    refusal(code, context.operation, make) ??
+    make('bad-request', `The calendar service refused the request (HTTP ${status}).`)
+  );
+}
+
+/** The plugin's own refusal codes that concern one argument, or need their own words. */
+function refusal(
+  code: string | undefined,
+  operation: string | undefined,
+  make: (kind: UpstreamErrorKind, message: string, argument?: string) => UpstreamError,
+): UpstreamError | undefined {
+  switch (code) {
+    case 'term_exists':
+      return make(
+        'bad-request',
+        `A ${recordOf(operation)} with this name already exists here; use it, or give another name.`,
+        'input.name',
+      );
+    case 'could-not-create-venue':
+      return make('bad-request', 'The venue could not be created from the data given.', 'input.venue');
+    case 'could-not-create-organizer':
+      return make('bad-request', 'The organizers could not be created from the data given.', 'input.organizers');
+    case 'invalid-linked-post-id':
+      return make('bad-request', 'A venue or organizer id given does not exist.');
+    case 'could-not-update-venue':
+      return make('bad-request', 'The venue could not be updated.');
+    case 'could-not-update-organizer':
+      return make('bad-request', 'The organizer could not be updated.');
+    default:
+      return undefined;
+  }
 }

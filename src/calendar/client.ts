@@ -10,7 +10,7 @@ import { urlPath } from '../core/url-path.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
-import { isEndOfList, toUpstreamError, type ArgumentNames } from './client-errors.js';
+import { isEndOfList, toUpstreamError } from './client-errors.js';
 import type {
   WireCategoryWrite,
   WireEvent,
@@ -79,13 +79,6 @@ const KINDS: Record<Kind, { tags: readonly string[]; ttl: CalendarCacheKind; sha
   tags: { tags: [TAG.terms, TAG.events], ttl: 'terms', shape: termShape, page: archivePageShape('tags', termShape) },
 };
 const EVENT_TAGS = KINDS.events.tags;
-
-/** Per operation, the graph arguments behind the upstream parameters an error may name. */
-const NAMES: Record<string, ArgumentNames> = {
-  'events.list': { venue: 'venues', organizer: 'organizers' },
-  'events.create': { venue: 'venueId', organizer: 'organizerIds' },
-  'events.update': { venue: 'venueId', organizer: 'organizerIds' },
-};
 
 export interface CalendarClientOptions {
   upstream: Upstream;
@@ -196,7 +189,7 @@ export class CalendarClient {
     if (res.status >= 400) {
       // A page past the end is the end of the list, not an error.
       if (isEndOfList(res)) return null;
-      throw toUpstreamError(res, { names: NAMES[operation] });
+      throw toUpstreamError(res, { operation });
     }
     const body = checkPayload('calendar', KINDS[kind].page, res.body, operation) as Record<string, T[]> & {
       total?: number;
@@ -227,7 +220,7 @@ export class CalendarClient {
     };
     const res = await this.send(call, this.options.auth[as]);
     if (res.status >= 400) {
-      const error = toUpstreamError(res, { single: true });
+      const error = toUpstreamError(res, { single: true, operation });
       // A lookup that finds nothing is null; a trashed record (the site answers it 403
       // event-no-longer-available) is told apart: GONE, for a reader as for a mutation.
       if (error.kind === 'not-found') return null;
@@ -254,7 +247,7 @@ export class CalendarClient {
       this.options.upstream.cache.invalidate(invalidate);
       this.options.afterWrite?.();
     }
-    if (res.status >= 400) throw toUpstreamError(res, { single: true, names: NAMES[operation] });
+    if (res.status >= 400) throw toUpstreamError(res, { single: true, operation });
     return res.body as T;
   }
 

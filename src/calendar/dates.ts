@@ -69,3 +69,6 @@ export function writeDate(
       : `UTC${o < 0 ? '-' : '+'}${Math.floor(Math.abs(o) / 60)}${Math.abs(o) % 60 ? `:${pad(Math.abs(o) % 60)}` : ''}`;
   return { wall: parsed.wall, timezone: zone };
 }
+
+/** A calendar day without a time (`2026-12-01`): whole days where a field says so, else refused. */
+export const isBareDay = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value.trim());

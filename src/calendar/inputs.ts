@@ -5,7 +5,7 @@
  */
 import { invalidInput } from '../core/errors.js';
 import type { RecordRef, WireQuery } from './client.js';
-import { filterDate } from './dates.js';
+import { filterDate, isBareDay } from './dates.js';
 
 export function recordId(value: string | number, argument: string): number {
   const text = String(value).trim();
@@ -139,6 +139,7 @@ export interface EventFilterInput {
   statuses?: readonly string[] | null;
   status?: readonly string[] | null;
   include?: readonly string[] | null;
+  exclude?: readonly string[] | null;
   postParent?: string | null;
   ticketed?: boolean | null;
   geoloc?: boolean | null;
@@ -155,13 +156,27 @@ const DATE_FILTERS = [
   ['endsAfter', 'ends_after'],
 ] as const;
 
+/** Where a bare day means a whole day: from its first second (`startDate`) or to its last (`endDate`). */
+const WHOLE_DAYS: Partial<Record<string, string>> = { startDate: '00:00:00', endDate: '23:59:59' };
+
+/** A date filter's value for the upstream; a bare day only where the filter takes whole days. */
+function dateFilter(name: string, value: string, argument: string): string {
+  if (!isBareDay(value)) return filterDate(value, argument);
+  const time = WHOLE_DAYS[name];
+  if (time) return filterDate(`${value.trim()} ${time}`, argument);
+  throw invalidInput(
+    `"${argument}" is a point in time: give a time too (e.g. "${value.trim()} 00:00:00"); whole days are "startDay"/"endDay".`,
+    argument,
+  );
+}
+
 /** The events filter as `GET /events` query parameters; `argument` prefixes names in errors. */
 export function eventsQuery(filter: EventFilterInput | null | undefined, argument = 'filter'): WireQuery {
   const f = filter ?? {};
   const q: WireQuery = {};
   for (const [name, wire] of DATE_FILTERS) {
     const v = f[name];
-    if (v !== undefined && v !== null) q[wire] = filterDate(v, `${argument}.${name}`);
+    if (v !== undefined && v !== null) q[wire] = dateFilter(name, v, `${argument}.${name}`);
   }
   // Whole days: from the first second of the start day to the last second of the end day.
   for (const [day, full, wire, time] of [
@@ -211,6 +226,17 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
     q.geoloc_lng = f.geolocLng!;
   }
   return q;
+}
+
+/** Most ids `exclude` takes: each widens the rows read by one. */
+export const MAX_EXCLUDED = 50;
+
+/** The events `exclude` leaves out: the upstream has no such filter, the gateway drops them (see graph/paging.ts). */
+export function excludedIds(filter: EventFilterInput | null | undefined, argument = 'filter'): number[] {
+  const ids = filter?.exclude ?? [];
+  if (ids.length > MAX_EXCLUDED)
+    throw invalidInput(`"${argument}.exclude" takes at most ${MAX_EXCLUDED} ids.`, `${argument}.exclude`);
+  return [...new Set(recordIds(ids, `${argument}.exclude`))];
 }
 
 export interface PostListInput {

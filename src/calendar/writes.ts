@@ -6,15 +6,16 @@
  * "publish" and an omitted venue/organizer as "none"). A precondition (`expectedVersion`) is
  * checked against that fresh read, so a stale one writes nothing.
  */
-import { invalidInput, UpstreamError, versionConflict } from '../core/errors.js';
+import { concerning, invalidInput, UpstreamError, versionConflict } from '../core/errors.js';
 import type { HeldLock, RecordLocks } from '../core/record-locks.js';
 import { eventVersion, organizerVersion, termVersion, venueVersion } from './versions.js';
 import type { CalendarClient, RecordRef } from './client.js';
-import { writeDate } from './dates.js';
+import { isBareDay, writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
 import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
+import { resolveTermRefs } from './term-refs.js';
 import type {
   WireCategoryWrite,
   WireEvent,
@@ -189,6 +190,13 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   ] as const) {
     const v = input[name];
     if (v == null) continue;
+    if (isBareDay(v)) {
+      const day = name === 'startDate' ? 'startDay' : 'endDay';
+      throw invalidInput(
+        `"input.${name}" needs a time too (e.g. "${v.trim()} 18:00:00"); for an all-day event give "input.${day}": "${v.trim()}".`,
+        `input.${name}`,
+      );
+    }
     // Without a zone, the first offset becomes the event's zone and the second date is read in it.
     const d = writeDate(v, `input.${name}`, input.timezone ?? zone ?? body.timezone);
     body[wire] = d.wall;
@@ -252,9 +260,22 @@ function resetProne(e: WireEvent): WireEventWrite {
 
 type Ref = RecordRef;
 const lockKey = (kind: string, id: number) => `calendar:${kind}:${id}`;
+/** The argument that addressed the record: `id` or `slug`. */
+const argOf = (ref: Ref) => ('id' in ref ? 'id' : 'slug');
 
-function notFound(what: string): UpstreamError {
-  return new UpstreamError('calendar', 'not-found', `The ${what} does not exist.`, { status: 404 });
+function notFound(what: string, ref: Ref): UpstreamError {
+  return new UpstreamError('calendar', 'not-found', `There is no ${what} with that ${argOf(ref)}.`, {
+    status: 404,
+    argument: argOf(ref),
+  });
+}
+
+/** How an event write treats what it changes beyond the event: its terms, its password, its precondition. */
+export interface EventWriteOptions {
+  /** Create the categories and tags that `input` names by a name the site does not have. */
+  createMissingTerms?: boolean;
+  password?: string;
+  expectedVersion?: string;
 }
 
 function termBody(input: TermInput): WireCategoryWrite {
@@ -305,9 +326,10 @@ export class CalendarWrites {
     private readonly signal?: AbortSignal,
   ) {}
 
-  async createEvent(input: EventInput): Promise<CalendarEvent> {
+  async createEvent(input: EventInput, options: EventWriteOptions = {}): Promise<CalendarEvent> {
     const body = eventChanges(input, undefined);
     checkDates(body.start_date, body.end_date, body.all_day === true, 'endDate');
+    Object.assign(body, await this.terms(body, options.createMissingTerms === true));
     return this.event(
       await this.client.createEvent({
         ...body,
@@ -318,18 +340,19 @@ export class CalendarWrites {
     );
   }
 
-  async updateEvent(ref: Ref, input: EventInput, password?: string, expectedVersion?: string): Promise<CalendarEvent> {
-    // The checks that need no record come first: a bad value costs no call.
-    eventChanges(input, input.timezone ?? 'UTC');
+  async updateEvent(ref: Ref, input: EventInput, options: EventWriteOptions = {}): Promise<CalendarEvent> {
+    const { password, expectedVersion } = options;
+    // The checks that need no record come first: a bad value costs no call, an unknown term no write.
+    const terms = await this.terms(eventChanges(input, input.timezone ?? 'UTC'), options.createMissingTerms === true);
     return this.underEventLock(ref, password, async (lock, id) => {
       const current = await this.client.getEvent(id, password, 'write');
-      if (!current) throw notFound('event');
+      if (!current) throw notFound('event', ref);
       if (expectedVersion != null) {
         const version = eventVersion(normalizeEvent(current));
         if (version !== expectedVersion) throw versionConflict(version);
       }
       const zone = input.timezone ?? (current.timezone || undefined);
-      const changes = eventChanges(input, zone);
+      const changes = { ...eventChanges(input, zone), ...terms };
       const allDay = changes.all_day ?? current.all_day ?? false;
       checkDates(
         changes.start_date ?? current.start_date,
@@ -370,8 +393,26 @@ export class CalendarWrites {
     work: (lock: HeldLock, id: number) => Promise<T>,
   ): Promise<T> {
     const id = 'id' in ref ? ref.id : (await this.client.getEventBySlug(ref.slug, password, 'write'))?.id;
-    if (id === undefined) throw notFound('event');
-    return this.locks.run('calendar', lockKey('event', id), (lock) => work(lock, id), this.signal);
+    if (id === undefined) throw notFound('event', ref);
+    return this.locks
+      .run('calendar', lockKey('event', id), (lock) => work(lock, id), this.signal)
+      .catch((e) => {
+        throw concerning(e, argOf(ref));
+      });
+  }
+
+  /** The write's categories and tags as ids of existing terms (see `term-refs.ts`), read before any write. */
+  private async terms(
+    body: WireEventWrite,
+    createMissing: boolean,
+  ): Promise<Pick<WireEventWrite, 'categories' | 'tags'>> {
+    const refs = (v: WireEventWrite['categories']) => (Array.isArray(v) ? v : undefined);
+    const [categories, tags] = await Promise.all([
+      refs(body.categories) &&
+        resolveTermRefs(this.client, 'categories', refs(body.categories)!, 'input.categories', createMissing),
+      refs(body.tags) && resolveTermRefs(this.client, 'tags', refs(body.tags)!, 'input.tags', createMissing),
+    ]);
+    return { ...(categories ? { categories } : {}), ...(tags ? { tags } : {}) };
   }
 
   createVenue = (input: VenueInput) => this.create(VENUES, input);
@@ -413,22 +454,26 @@ export class CalendarWrites {
     write: (id: number) => Promise<W>,
   ): Promise<T> {
     const id = 'id' in ref ? ref.id : (await k.api(this.client).get(ref, 'write'))?.id;
-    if (id === undefined) throw notFound(k.kind);
-    const written = await this.locks.run(
-      'calendar',
-      lockKey(k.kind, id),
-      async (lock) => {
-        if (expectedVersion != null) {
-          const current = await k.api(this.client).get({ id }, 'write');
-          if (!current) throw notFound(k.kind);
-          const now = k.version(k.normalize(current));
-          if (now !== expectedVersion) throw versionConflict(now);
-        }
-        lock.check();
-        return write(id);
-      },
-      this.signal,
-    );
+    if (id === undefined) throw notFound(k.kind, ref);
+    const written = await this.locks
+      .run(
+        'calendar',
+        lockKey(k.kind, id),
+        async (lock) => {
+          if (expectedVersion != null) {
+            const current = await k.api(this.client).get({ id }, 'write');
+            if (!current) throw notFound(k.kind, ref);
+            const now = k.version(k.normalize(current));
+            if (now !== expectedVersion) throw versionConflict(now);
+          }
+          lock.check();
+          return write(id);
+        },
+        this.signal,
+      )
+      .catch((e) => {
+        throw concerning(e, argOf(ref));
+      });
     return k.normalize(written);
   }
 

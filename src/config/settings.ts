@@ -472,7 +472,8 @@ const DEFINITIONS = {
     ...ADVANCED,
     group: 'server',
     default: true,
-    description: 'Add `extensions.cost` (estimate, upstream calls, cache hits, account budget) to every response.',
+    description:
+      'Add `extensions.cost` (estimated and actual upstream calls, cache hits, budget left; the full account status on `Cost-Detail: full`) to responses that used an upstream.',
   }),
   GRAPHQL_MAX_BATCH: int({
     ...ADVANCED,

@@ -76,7 +76,7 @@ export interface TrafficConfig {
    * shared counts (otherwise it spends its share of what the counts left, see budget-redis.ts).
    */
   localShare: number;
-  /** Adds `extensions.cost` (estimate, calls, cache hits, account budget) to every response. */
+  /** Adds `extensions.cost` (core/cost-report.ts) to responses that used an upstream. */
   costExtension: boolean;
   /** Redis commands slower than this count as Redis being down (the local budget takes over). */
   redisCommandTimeoutMs: number;

@@ -15,8 +15,12 @@ export interface CostModel {
   maxPageSize: number;
   /** Items assumed in a plain (not paginated) list, for what is below it. */
   assumedListSize: number;
-  /** Known calls of a field, per item, by `Type.field`; on a root field they replace its one call (0: none). */
-  fieldCosts: Record<string, { upstream: UpstreamName; calls: number }>;
+  /**
+   * Known calls of a field, per item, by `Type.field`; on a root field they replace its one call (0:
+   * none). Upper bounds: a write's reads before it (a slug to an id, a version check, the record a
+   * delete payload returns) are counted whether or not the arguments ask for them.
+   */
+  fieldCosts: Record<string, FieldCost>;
   /**
    * Filters the gateway completes itself (the upstream cannot), by `Type.field`: with one of `args`
    * given, a page reads upstream pages of `upstreamPageSize` until it is full, the list ends, or it
@@ -28,6 +32,19 @@ export interface CostModel {
   typeUpstreams: { prefix: string; upstream: UpstreamName }[];
   defaultUpstream: UpstreamName;
 }
+
+export interface FieldCost {
+  upstream: UpstreamName;
+  calls: number;
+  /** Free when the selection below asks for these fields only (what the parent already holds). */
+  freeBelow?: readonly string[];
+}
+
+/** Writes by their reads before the write: `calls` in all, on `upstream`. */
+const writes = (upstream: UpstreamName, calls: number, fields: string[]) =>
+  Object.fromEntries(fields.map((f) => [`Mutation.${f}`, { upstream, calls }]));
+
+const CALENDAR_RECORDS = ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'];
 
 export const defaultCostModel: CostModel = {
   upstreamPageSize: 50,
@@ -41,6 +58,17 @@ export const defaultCostModel: CostModel = {
     'EntitySummary.entity': { upstream: 'governance', calls: 1 },
     'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
     'Category.parent': { upstream: 'calendar', calls: 1 },
+    // The full entity type, read when a field beyond the reference a record embeds is asked for.
+    'Entity.type': { upstream: 'governance', calls: 1, freeBelow: ['__typename', 'id', 'name', 'kind', 'displayName'] },
+    // The record and its type (for the workflow), then the move.
+    ...writes('governance', 3, ['moveEntityToStage']),
+    // Each end's record (for its kind), then the link.
+    ...writes('governance', 3, ['createLink']),
+    // A version check, or the record a delete payload returns, then the write.
+    ...writes('governance', 2, ['updateEntity', 'deleteEntity', 'deleteLink']),
+    // A slug resolved to an id, the record (for a version check or to merge into), then the write.
+    ...writes('calendar', 3, ['updateEvent', 'updateVenue', 'updateOrganizer']),
+    ...writes('calendar', 2, ['deleteEvent', 'deleteVenue', 'deleteOrganizer', 'updateCategory', 'updateTag']),
     // Read from the gateway's own counters: a root field that calls no upstream.
     'Query.budget': { upstream: 'governance', calls: 0 },
     // Served from the discovery registry (configuration and what was seen), never from a call.
@@ -53,7 +81,7 @@ export const defaultCostModel: CostModel = {
     // An entity has a few links; two pages of 50 hold them all for nearly every record.
     'Entity.links': { args: ['counterpartKinds'], extraPages: 1 },
   },
-  typeUpstreams: ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'].map((prefix) => ({
+  typeUpstreams: CALENDAR_RECORDS.flatMap((record) => [record, `Delete${record}`]).map((prefix) => ({
     prefix,
     upstream: 'calendar' as const,
   })),

@@ -38,6 +38,8 @@ export interface UpstreamErrorOptions {
   upstreamCode?: string;
   /** Upstream parameter names the error refers to, when it says. */
   params?: string[];
+  /** The graph argument the refusal concerns, when it concerns one (e.g. `input.venueId`). */
+  argument?: string;
   /** Seconds after which a retry may succeed. */
   retryAfter?: number;
   /** Scope or capability that was missing, when known. */
@@ -61,6 +63,8 @@ export class UpstreamError extends Error {
   readonly status?: number;
   readonly upstreamCode?: string;
   readonly params?: string[];
+  /** Set by the adapter that knows which argument the refusal concerns (see `concerning`). */
+  argument?: string;
   readonly retryAfter?: number;
   readonly missingScope?: string;
   readonly sent?: boolean;
@@ -96,6 +100,35 @@ function withoutFrames(): number {
 }
 
 export const isUpstreamError = (e: unknown): e is UpstreamError => e instanceof UpstreamError;
+
+/** One wording for an upstream's 5xx (or any status it should not have answered), on both upstreams. */
+export function upstreamFailed(upstream: UpstreamName, status: number, upstreamCode?: string): UpstreamError {
+  return new UpstreamError(
+    upstream,
+    'unavailable',
+    `The ${upstream} service failed (HTTP ${status}); try again later.`,
+    {
+      status,
+      upstreamCode,
+    },
+  );
+}
+
+/**
+ * A refusal of the record an argument addresses (not found, gone) names that argument, unless it
+ * already names one; anything else passes unchanged. For adapters that resolve `id` or `slug` first.
+ */
+export function concerning(error: unknown, argument: string): unknown {
+  if (isUpstreamError(error) && !error.argument && (error.kind === 'not-found' || error.kind === 'gone'))
+    error.argument = argument;
+  return error;
+}
+
+/** Names for a message: quoted, at most `max` of them, then how many more. */
+export function quotedList(names: readonly string[], max = 30): string {
+  const shown = names.slice(0, max).map((n) => `"${n}"`);
+  return names.length > max ? `${shown.join(', ')} and ${names.length - max} more` : shown.join(', ');
+}
 
 /**
  * The client's mistake, found by an adapter before any upstream call (`argument` names the offending

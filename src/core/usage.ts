@@ -16,7 +16,7 @@ export interface UpstreamUsage {
 }
 
 export interface UpstreamCost extends UpstreamUsage {
-  /** Upstream calls the operation was estimated to need before it ran. */
+  /** Upstream calls the operation was estimated to need before it ran: an upper bound (see cost-report.ts). */
   estimated: number;
   /** The account budget as last known after the operation (no extra Redis round trip). */
   throttleStatus: TrafficStatus;
@@ -36,7 +36,7 @@ export interface CallerCost {
   place: number;
 }
 
-export type CostReport = Record<UpstreamName, UpstreamCost>;
+export type UpstreamCosts = Record<UpstreamName, UpstreamCost>;
 
 export interface UsageLimits {
   /** Upstream calls (not counting retries, cache hits or shared in-flight reads) per upstream per operation. */
@@ -47,6 +47,8 @@ export interface UsageLimits {
   status?: (upstream: UpstreamName) => TrafficStatus;
   /** The caller's share of each upstream account, for the cost report. */
   share?: (upstream: UpstreamName) => CallerShare;
+  /** Calls an operation makes before its first one to `upstream` (a token read when none is held): 0 or more. */
+  setupCalls?: (upstream: UpstreamName) => number;
 }
 
 const UPSTREAMS: UpstreamName[] = ['governance', 'calendar'];
@@ -65,6 +67,11 @@ export class UsageTracker {
   private readonly places = new Map<UpstreamName, number>();
 
   constructor(private readonly limits: UsageLimits = {}) {}
+
+  /** Calls this operation makes before its first one to `upstream` (a token read), counted in the estimate. */
+  setupCalls(upstream: UpstreamName): number {
+    return this.limits.setupCalls?.(upstream) ?? 0;
+  }
 
   /** Epoch ms by which this operation's upstream calls must be done (Infinity: none). */
   get deadline(): number {
@@ -173,17 +180,18 @@ export class UsageTracker {
   }
 
   /**
-   * `extensions.cost`: per upstream, the estimate, what was sent and served from cache, and the
-   * budget left; `cached` for an answer served whole from the response cache (nothing executed).
+   * Per upstream, the estimate, what was sent and served from cache, and the account as last known;
+   * `cached` for an answer served whole from the response cache (nothing executed). The `budget`
+   * field shows them all; `extensions.cost` those of the upstreams used (cost-report.ts).
    */
-  report(cached = false): CostReport {
+  costs(cached = false): UpstreamCosts {
     const status = this.accountStatus();
     return Object.fromEntries(
       UPSTREAMS.map((u) => [
         u,
         { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached, ...this.callerCost(u) },
       ]),
-    ) as CostReport;
+    ) as UpstreamCosts;
   }
 
   private callerCost(upstream: UpstreamName): { caller?: CallerCost } {

@@ -21,7 +21,7 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** A calendar day without a time or a time zone, `YYYY-MM-DD` (e.g. `2027-03-01`), for all-day values. */
   Date: { input: any; output: any; }
-  /** A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site's time zone (on event writes: the event's). */
+  /** A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site's time zone (on event writes: the event's); a bare day (`2027-03-01`) only where the field says it takes whole days. */
   DateTime: { input: string; output: string; }
   /** An HTML fragment as the calendar stores it (e.g. `<p>…</p>`); render it as HTML, not as text. */
   HTML: { input: any; output: any; }
@@ -143,7 +143,7 @@ export type CreateEntityInput = {
 export type CreateEventInput = {
   /** Whether the event lasts whole days. */
   allDay?: InputMaybe<Scalars['Boolean']['input']>;
-  /** The categories, by id, slug or name; unknown names are created. Replaces the current ones. */
+  /** The categories, by id, slug or name; replaces the current ones. One the site does not have is a BAD_USER_INPUT listing the known slugs, before any write, unless `createMissingTerms` is true (then an unknown name creates the term). */
   categories?: InputMaybe<Array<Scalars['String']['input']>>;
   /** The cost as text, e.g. `$10` or `5 - 20`. */
   cost?: InputMaybe<Scalars['String']['input']>;
@@ -184,7 +184,7 @@ export type CreateEventInput = {
   status?: InputMaybe<Scalars['String']['input']>;
   /** Whether to pin the event to the top of month views. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
-  /** The tags, by id, slug or name; unknown names are created. Replaces the current ones. */
+  /** The tags, by id, slug or name; replaces the current ones. One the site does not have is a BAD_USER_INPUT listing the known slugs, before any write, unless `createMissingTerms` is true (then an unknown name creates the term). */
   tags?: InputMaybe<Array<Scalars['String']['input']>>;
   /** The event's time zone, e.g. `Europe/Berlin`; the site's when left out. */
   timezone?: InputMaybe<Scalars['String']['input']>;
@@ -326,14 +326,16 @@ export type EntityLinkOrder =
 export type EventFilter = {
   /** Only events in any of these categories, given by id or slug. */
   categories?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Only events ending on or before this date (whole days unless `strictDates`). A wall clock without an offset is read in the site's time zone. */
+  /** Only events ending on or before this date (whole days unless `strictDates`). A wall clock without an offset is read in the site's time zone. A bare day (`2027-03-01`) is that whole day, as `endDay`. */
   endDate?: InputMaybe<Scalars['DateTime']['input']>;
   /** Only events ending on or before this day (to its last second, site time); instead of `endDate`. */
   endDay?: InputMaybe<Scalars['Date']['input']>;
-  /** Only events ending after this time; use it to include events in progress. A wall clock without an offset is read in the site's time zone. */
+  /** Only events ending after this time; use it to include events in progress. A wall clock without an offset is read in the site's time zone. Give a time too; for whole days use `startDay`/`endDay`. */
   endsAfter?: InputMaybe<Scalars['DateTime']['input']>;
-  /** Only events ending before this time. A wall clock without an offset is read in the site's time zone. */
+  /** Only events ending before this time. A wall clock without an offset is read in the site's time zone. Give a time too; for whole days use `startDay`/`endDay`. */
   endsBefore?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Leave out the events with these ids (at most 50), e.g. the event a page shows under its venue's `events`. The upstream has no such filter: the gateway reads as many more rows as it leaves out, so a page stays full; `totalCount` leaves out the excluded events it read. Lists only (`eventsChanged` refuses it). */
+  exclude?: InputMaybe<Array<Scalars['ID']['input']>>;
   /** Only featured events (true) or only events that are not featured (false). */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only events whose venue has (true) or lacks (false) geolocation data; needs Events Calendar Pro upstream. */
@@ -350,13 +352,13 @@ export type EventFilter = {
   postParent?: InputMaybe<Scalars['ID']['input']>;
   /** Only events with this text in their title or description. */
   search?: InputMaybe<Scalars['String']['input']>;
-  /** Only events starting on or after this date (whole days unless `strictDates`). A wall clock without an offset is read in the site's time zone. */
+  /** Only events starting on or after this date (whole days unless `strictDates`). A wall clock without an offset is read in the site's time zone. A bare day (`2027-03-01`) is that whole day, as `startDay`. */
   startDate?: InputMaybe<Scalars['DateTime']['input']>;
   /** Only events starting on or after this day (from its first second, site time); instead of `startDate`. */
   startDay?: InputMaybe<Scalars['Date']['input']>;
-  /** Only events starting after this time. A wall clock without an offset is read in the site's time zone. */
+  /** Only events starting after this time. A wall clock without an offset is read in the site's time zone. Give a time too; for whole days use `startDay`/`endDay`. */
   startsAfter?: InputMaybe<Scalars['DateTime']['input']>;
-  /** Only events starting before this time. A wall clock without an offset is read in the site's time zone. */
+  /** Only events starting before this time. A wall clock without an offset is read in the site's time zone. Give a time too; for whole days use `startDay`/`endDay`. */
   startsBefore?: InputMaybe<Scalars['DateTime']['input']>;
   /**
    * Only events with these post statuses as the upstream spells them, e.g. `publish`.
@@ -525,7 +527,7 @@ export type UpdateEntityInput = {
 export type UpdateEventInput = {
   /** Whether the event lasts whole days. */
   allDay?: InputMaybe<Scalars['Boolean']['input']>;
-  /** The categories, by id, slug or name; unknown names are created. Replaces the current ones. */
+  /** The categories, by id, slug or name; replaces the current ones. One the site does not have is a BAD_USER_INPUT listing the known slugs, before any write, unless `createMissingTerms` is true (then an unknown name creates the term). */
   categories?: InputMaybe<Array<Scalars['String']['input']>>;
   /** The cost as text, e.g. `$10` or `5 - 20`. */
   cost?: InputMaybe<Scalars['String']['input']>;
@@ -566,7 +568,7 @@ export type UpdateEventInput = {
   status?: InputMaybe<Scalars['String']['input']>;
   /** Whether to pin the event to the top of month views. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
-  /** The tags, by id, slug or name; unknown names are created. Replaces the current ones. */
+  /** The tags, by id, slug or name; replaces the current ones. One the site does not have is a BAD_USER_INPUT listing the known slugs, before any write, unless `createMissingTerms` is true (then an unknown name creates the term). */
   tags?: InputMaybe<Array<Scalars['String']['input']>>;
   /** The event's time zone, e.g. `Europe/Berlin`; the site's when left out. */
   timezone?: InputMaybe<Scalars['String']['input']>;

@@ -23,6 +23,8 @@ export interface GovernanceCredential {
   authorization(usage: UsageTracker): Promise<string>;
   /** After a 401 with `rejected`: true when a different credential is now available for one retry. */
   renew(rejected: string, usage: UsageTracker): Promise<boolean>;
+  /** Calls the next `authorization` may make: 1 while the gateway holds no valid token of its own, else 0. */
+  setupCalls(): number;
 }
 
 interface CachedToken {
@@ -53,6 +55,7 @@ export class GovernanceAuth {
           const next = await this.currentToken(usage);
           return next.header !== rejected;
         },
+        setupCalls: () => (this.token && Date.now() < this.token.renewAt ? 0 : 1),
       };
     }
   }
@@ -74,6 +77,7 @@ export class GovernanceAuth {
             ),
           ),
         renew: () => Promise.resolve(false),
+        setupCalls: () => 0,
       };
     }
     const value = `Bearer ${bearer}`;
@@ -82,6 +86,7 @@ export class GovernanceAuth {
       authorization: () => Promise.resolve(value),
       // The caller's token is theirs to renew.
       renew: () => Promise.resolve(false),
+      setupCalls: () => 0,
     };
   }
 

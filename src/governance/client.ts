@@ -13,7 +13,7 @@ import type { PageKind } from '../core/upstream-pipeline.js';
 import type { GovernanceCredential } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
-import { isNotFound, statusError, type ScopeGroup } from './statuses.js';
+import { isNotFound, refusedArgument, statusError, type ScopeGroup } from './statuses.js';
 import type {
   AiEntityTypeName,
   AttributeCreateRequest,
@@ -356,8 +356,10 @@ export class GovernanceClient {
       const body = res.body ?? {};
       return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
     }
-    if (isNotFound(res) && nullIfNotFound) return null;
-    throw statusError(res, scopes, call.operation);
+    // A not-found of something the input refers to (an organization on an update) is not the record's.
+    const sent = { json: call.json, query: call.query };
+    if (isNotFound(res) && nullIfNotFound && !refusedArgument(res, call.operation, sent)) return null;
+    throw statusError(res, scopes, call.operation, sent);
   }
 }
 

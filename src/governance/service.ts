@@ -65,5 +65,10 @@ export class GovernanceService {
     };
   }
 
+  /** Calls an operation with these headers makes before its first read: a token read when none is held (0 or 1). */
+  setupCalls(headers: Headers): number {
+    return this.auth.credentialFor(headers).setupCalls();
+  }
+
   async close(): Promise<void> {}
 }

@@ -3,9 +3,10 @@
  * traceId}` envelope (or a bare string, or nothing), the not-found 400, the scope table of the
  * contract (to name the missing scope on a 403) and `Retry-After` on a 429 that reached it.
  */
-import { sanitizeDetail, UpstreamError } from '../core/errors.js';
+import { sanitizeDetail, UpstreamError, upstreamFailed } from '../core/errors.js';
 import type { HttpResponse } from '../core/http.js';
 import { parseRetryAfter } from '../core/retry-after.js';
+import { governanceRefusal, type SentRequest } from './refusals.js';
 import type { ErrorBody } from './wire.js';
 
 /** Which row of the contract's scope table an operation belongs to. */
@@ -33,17 +34,31 @@ export function isNotFound(res: HttpResponse): boolean {
   return res.status === 400 && firstError(res.body).code === NOT_FOUND_CODE;
 }
 
-export function statusError(res: HttpResponse, scopes: ScopeGroup, operation: string): UpstreamError {
+/** The argument a refusal concerns, when it is one of the request's inputs (not the record addressed). */
+export function refusedArgument(res: HttpResponse, operation: string, request: SentRequest): string | undefined {
+  const { code, detail } = firstError(res.body);
+  return governanceRefusal(code, detail, operation, request)?.argument;
+}
+
+export function statusError(
+  res: HttpResponse,
+  scopes: ScopeGroup,
+  operation: string,
+  request: SentRequest = {},
+): UpstreamError {
   const { code, detail } = firstError(res.body);
   const status = res.status;
   // A not-found here is not the record asked for (reads answer that with null) but one the input
   // refers to (an organization, a link end, a schema): the caller's input is wrong.
   if (status === 400 || status === 404 || status === 422) {
+    const known = governanceRefusal(code, detail, operation, request);
     const why = detail ? `: ${sanitizeDetail(detail)}` : '.';
-    return new UpstreamError('governance', 'bad-request', `The governance service rejected the request${why}`, {
-      status,
-      upstreamCode: code,
-    });
+    return new UpstreamError(
+      'governance',
+      'bad-request',
+      known?.message ?? `The governance service rejected the request${why}`,
+      { status, upstreamCode: code, argument: known?.argument },
+    );
   }
   if (status === 401) {
     return new UpstreamError(
@@ -72,8 +87,5 @@ export function statusError(res: HttpResponse, scopes: ScopeGroup, operation: st
       { status, retryAfter },
     );
   }
-  return new UpstreamError('governance', 'unavailable', `The governance service failed to answer (status ${status}).`, {
-    status,
-    upstreamCode: code,
-  });
+  return upstreamFailed('governance', status, code);
 }

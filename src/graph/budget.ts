@@ -1,11 +1,13 @@
 /**
- * `Query.budget`: the same figures as `extensions.cost`, for typed clients (in the spirit of
- * GitHub's `rateLimit`): per upstream, this operation's estimated and actual calls and cache hits,
- * and the account budget as last known (no extra Redis round trip). Resolved from the request's
- * usage tracker, whose snapshot the extension reuses, so both agree.
+ * `Query.budget`: the figures of `extensions.cost` under the same names, for typed clients (in the
+ * spirit of GitHub's `rateLimit`): per upstream, this operation's estimated and actual calls and
+ * cache hits, and the account budget as last known (no extra Redis round trip). Resolved from the
+ * request's usage tracker, whose snapshot the extension reuses, so both agree. Unlike the extension
+ * it lists every upstream, used or not, with the full account status.
  */
 import type { UpstreamCost } from '../core/usage.js';
 import type { RuleStatus } from '../core/budget.js';
+import { leastRemaining } from '../core/cost-report.js';
 import { builder } from './builder.js';
 
 type UpstreamBudgetShape = UpstreamCost & { upstream: string };
@@ -32,8 +34,24 @@ const UpstreamBudget = builder.objectRef<UpstreamBudgetShape>('UpstreamBudget').
   description: "One upstream: this operation's cost and the account budget after it.",
   fields: (t) => ({
     upstream: t.exposeString('upstream', { description: 'The upstream: `governance` or `calendar`.' }),
-    estimatedCalls: t.exposeInt('estimated', { description: 'Upstream calls estimated before the operation ran.' }),
-    actualCalls: t.int({ description: 'Upstream requests sent so far by this operation.', resolve: (u) => u.requests }),
+    estimated: t.exposeInt('estimated', {
+      description:
+        "Upstream calls estimated before the operation ran: an upper bound (token reads and reads before a write included), assuming plain lists such as an event's organizers hold at most 3 items; retries after a failure come on top.",
+    }),
+    actual: t.int({ description: 'Upstream calls sent so far by this operation.', resolve: (u) => u.requests }),
+    estimatedCalls: t.exposeInt('estimated', {
+      description: 'Upstream calls estimated before the operation ran.',
+      deprecationReason: 'Use `estimated`, the name `extensions.cost` uses too.',
+    }),
+    actualCalls: t.int({
+      description: 'Upstream requests sent so far by this operation.',
+      deprecationReason: 'Use `actual`, the name `extensions.cost` uses too.',
+      resolve: (u) => u.requests,
+    }),
+    remaining: t.int({
+      description: "The least left across the account's rules, as last known; null when the account has no rules.",
+      resolve: (u) => leastRemaining(u.throttleStatus.rules) ?? null,
+    }),
     cacheHits: t.exposeInt('cacheHits', {
       description: 'Answers served from the shared cache or a shared in-flight request instead of an upstream call.',
     }),
@@ -64,11 +82,11 @@ builder.queryField('budget', (t) =>
   t.field({
     type: [UpstreamBudget],
     description:
-      "This operation's upstream cost and each upstream account's budget, the same figures as `extensions.cost`.",
+      "This operation's upstream cost and each upstream account's budget: the figures of `extensions.cost`, under the same names, for every upstream.",
     resolve: (_root, _args, ctx) => {
       // Figures of this moment: an answer holding them is never cached (HTTP or response cache).
       ctx.usage.readFreshUntil(null);
-      return Object.entries(ctx.usage.report()).map(([upstream, cost]) => ({ upstream, ...cost }));
+      return Object.entries(ctx.usage.costs()).map(([upstream, cost]) => ({ upstream, ...cost }));
     },
   }),
 );

@@ -6,14 +6,16 @@
  * operation before it reaches the gateway. The unit is one upstream call:
  * - object types weigh 0 (`@cost(weight: 0)`): a record already read costs nothing more;
  * - a root field weighs one call (a root list too: `@listSize(assumedSize: 1)`, as a router multiplies
- *   a list's weight by its size), a field with a known extra read (`fieldCosts`) that many;
+ *   a list's weight by its size), a field with a known extra read (`fieldCosts`) that many, even where
+ *   the gateway knows it free for what is selected below (`freeBelow`: `type { name }` of a record);
  * - a connection weighs one page and sizes its `edges` and `nodes` by `first`/`last`, else the
  *   default page (`@listSize(slicingArguments, sizedFields, assumedSize, requireOneSlicingArgument: false)`);
  *   a cursor (`after`, `before`) or `last` may start mid-page: one more page (`@cost` on the argument);
  *   a filter the gateway completes (`gatewayFilters`) weighs the extra pages its scan may read (`@cost` on it);
  * - a plain list of records is assumed `assumedListSize` long.
  * Pages of more than the upstream's page size cost the gateway more pages than one `@cost` can say:
- * there a router's figure is below the gateway's, whose own estimate still applies.
+ * there a router's figure is below the gateway's, whose own estimate still applies; a `freeBelow`
+ * read puts it above.
  */
 import SchemaBuilder, {
   BasePlugin,

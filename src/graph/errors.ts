@@ -62,6 +62,7 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   const extensions: Record<string, unknown> = { code: codeByKind[error.kind], upstream: error.upstream };
   if (error.status !== undefined) extensions.upstreamStatus = error.status;
   if (error.upstreamCode) extensions.upstreamCode = error.upstreamCode;
+  if (error.argument) extensions.argument = error.argument;
   if (error.params?.length) extensions.arguments = error.params;
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.missingScope) extensions.missingScope = error.missingScope;

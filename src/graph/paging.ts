@@ -50,6 +50,14 @@ export interface OffsetListOptions<T> {
   /** 0 for zero-based upstream pages, 1 for one-based. */
   firstPageIndex: 0 | 1;
   fetchPage: (page: number, size: number, kind: PageKind) => Promise<FetchedPage<T>>;
+  /** Rows the gateway leaves out because the upstream cannot (see `fetchExcluding`). */
+  exclude?: Exclusion<T>;
+}
+
+/** Rows to leave out of a list: at most `size` of them, told apart by `has`. */
+export interface Exclusion<T> {
+  size: number;
+  has: (item: T) => boolean;
 }
 
 export function encodeCursor(listKey: string, offset: number, hash = listHash(listKey)): string {
@@ -113,10 +121,51 @@ export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>):
     offset = Math.max(afterOffset, end - args.last);
     limit = end - offset;
   }
-  return fetchSlice(options, offset, limit);
+  if (options.exclude?.size) return fetchExcluding(options, offset, limit, args.last != null ? afterOffset : undefined);
+  const { rows, total } = await fetchRows(options, offset, limit);
+  return new OffsetConnection(rows, total, options.listKey, offset);
 }
 
-async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limit: number): Promise<Connection<T>> {
+/**
+ * A slice of the list without the excluded rows, still `limit` long where the list has the rows:
+ * the window read is `limit` plus the most rows the exclusion can remove (before the slice when it
+ * counts from the end, after it otherwise). Cursors are positions in the upstream's list, so the
+ * next page starts after the last row shown; `totalCount` leaves out the excluded rows the window
+ * held (an excluded row outside it cannot be seen without reading the whole list).
+ */
+async function fetchExcluding<T>(
+  options: OffsetListOptions<T>,
+  offset: number,
+  limit: number,
+  /** Counting from the end (`last`): the lowest position the window may start at. */
+  floor: number | undefined,
+): Promise<Connection<T>> {
+  const { size, has } = options.exclude!;
+  const start = floor === undefined ? offset : Math.max(floor, offset - size);
+  const { rows, total } = await fetchRows(options, start, offset - start + limit + (floor === undefined ? size : 0));
+  const kept = rows.map((row, i) => ({ row, at: start + i })).filter(({ row }) => !has(row));
+  const from = floor === undefined ? 0 : Math.max(0, kept.length - limit);
+  const shown = kept.slice(from, from + limit);
+  // A kept row before the first shown one (counting from the end) is a previous page too.
+  return new OffsetConnection(
+    shown.map((k) => k.row),
+    total - (rows.length - kept.length),
+    options.listKey,
+    from > 0 ? shown[0]!.at : start,
+    {
+      positions: shown.map((k) => k.at),
+      hasNext: from + shown.length < kept.length || start + rows.length < total,
+      end: shown.at(-1)?.at ?? null,
+    },
+  );
+}
+
+/** The rows from `offset` on, at most `limit`, and the list's total. */
+async function fetchRows<T>(
+  options: OffsetListOptions<T>,
+  offset: number,
+  limit: number,
+): Promise<{ rows: T[]; total: number }> {
   const planned = planPages(offset, limit, options.upstreamMaxSize, options.firstPageIndex);
   // The first page tells the list's total; the rest are fetched together, and only those that can
   // hold rows: `first: 500` over a 200-row list costs 4 upstream pages, not 10.
@@ -136,7 +185,7 @@ async function fetchSlice<T>(options: OffsetListOptions<T>, offset: number, limi
     const end = Math.min(items.length, size, offset + limit - start);
     for (let j = Math.max(0, offset - start); j < end; j++) nodes.push(items[j]!);
   }
-  return new OffsetConnection(nodes, total, options.listKey, offset);
+  return { rows: nodes, total };
 }
 
 /**

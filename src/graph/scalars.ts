@@ -6,11 +6,16 @@
  * (`2027-03-01T18:00:00+01:00`) instead of being normalised to UTC. On input, it also takes the
  * calendar's offset-less wall clock (`2027-03-01 18:00:00` or `2027-03-01T18:00:00`), which the
  * calendar reads in the site's (or, on event writes, the event's) time zone; the value reaches the
- * resolvers as the checked string, because only the upstream code knows which zone applies.
+ * resolvers as the checked string, because only the upstream code knows which zone applies. A bare
+ * day (`2027-03-01`) passes too: the fields that promise whole days take it as that day, the others
+ * refuse it naming the argument (the scalar cannot tell them apart).
+ *
+ * A malformed literal fails validation at its place in the document (the error carries the value's
+ * location; `http/plugins/use-argument-names.ts` adds the argument's name).
  *
  * Date is a calendar day (`YYYY-MM-DD`) without a time or a zone, for all-day values.
  */
-import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLDateTime, GraphQLJSON, GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';
 
 const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/;
@@ -36,10 +41,12 @@ function parseDateTimeInput(value: unknown): string {
   if (typeof value !== 'string')
     throw new GraphQLError(`DateTime cannot represent a non-string value: ${JSON.stringify(value)}`);
   const text = value.trim();
+  const day = DATE_INPUT.exec(text);
+  if (day && realDate(day[1]!, day[2]!, day[3]!)) return text;
   const m = DATE_TIME_INPUT.exec(text);
   if (!m || !realDate(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6])) {
     throw new GraphQLError(
-      `DateTime takes ISO 8601 with an offset (2027-03-01T18:00:00+01:00) or a wall clock (2027-03-01 18:00:00); got "${value}".`,
+      `DateTime takes ISO 8601 with an offset (2027-03-01T18:00:00+01:00), a wall clock (2027-03-01 18:00:00) or, where a field takes whole days, a day (2027-03-01); got "${value}".`,
     );
   }
   return text;
@@ -54,10 +61,20 @@ function parseDateInput(value: unknown): string {
   return value.trim();
 }
 
+/** A literal parsed, or refused at its place in the document (graphql-js reports a GraphQLError as it is). */
+function located(ast: ValueNode, scalar: string, parse: (value: string) => string): string {
+  if (ast.kind !== Kind.STRING) throw new GraphQLError(`${scalar} takes a string, got a ${ast.kind}.`, { nodes: ast });
+  try {
+    return parse(ast.value);
+  } catch (error) {
+    throw new GraphQLError((error as Error).message, { nodes: ast });
+  }
+}
+
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
   description:
-    "A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site's time zone (on event writes: the event's).",
+    "A date-time. Output: RFC 3339 / ISO 8601 with a time-zone offset, e.g. `2027-03-01T18:00:00+01:00` or `2026-01-05T09:30:00.000Z`. Input: the same, or a wall clock without an offset (`2027-03-01 18:00:00`), read in the calendar site's time zone (on event writes: the event's); a bare day (`2027-03-01`) only where the field says it takes whole days.",
   serialize(value) {
     if (typeof value === 'string' && RFC3339_WITH_OFFSET.test(value)) {
       GraphQLDateTime.serialize(value); // throws on impossible dates such as month 13
@@ -66,10 +83,7 @@ export const DateTimeScalar = new GraphQLScalarType({
     return GraphQLDateTime.serialize(value);
   },
   parseValue: parseDateTimeInput,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError(`DateTime takes a string, got a ${ast.kind}.`, { nodes: ast });
-    return parseDateTimeInput(ast.value);
-  },
+  parseLiteral: (ast) => located(ast, 'DateTime', parseDateTimeInput),
 });
 
 export const DateScalar = new GraphQLScalarType({
@@ -77,10 +91,7 @@ export const DateScalar = new GraphQLScalarType({
   description: 'A calendar day without a time or a time zone, `YYYY-MM-DD` (e.g. `2027-03-01`), for all-day values.',
   serialize: (value) => parseDateInput(value),
   parseValue: parseDateInput,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError(`Date takes a string, got a ${ast.kind}.`, { nodes: ast });
-    return parseDateInput(ast.value);
-  },
+  parseLiteral: (ast) => located(ast, 'Date', parseDateInput),
 });
 
 export { GraphQLJSON as JSONScalar, GraphQLJSONObject as JSONObjectScalar, GraphQLUUID as UUIDScalar };

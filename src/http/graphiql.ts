@@ -1,6 +1,6 @@
 /**
  * What GraphiQL opens with: one tab per headline traversal (src/operations/), so a newcomer sees the
- * graph at once; `extensions.cost` in each response shows what it cost upstream and the budget left.
+ * graph at once; `extensions.cost` in each response that used an upstream shows what it cost there and the budget left.
  */
 import { print } from 'graphql';
 import { EntityGraphDocument, EventGraphDocument } from '../generated/graphql.js';

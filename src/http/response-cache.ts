@@ -20,6 +20,7 @@ import zlib from 'node:zlib';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
+import { COST_DETAIL_HEADER, wantsFullCost } from '../core/cost-report.js';
 import type { Context } from '../graph/context.js';
 import type { OperationListener } from '../observability/operation-record.js';
 import { safeClientRequestId } from '../observability/request-id.js';
@@ -39,8 +40,8 @@ export interface ResponseCacheOptions {
   partition: (req: IncomingMessage) => string;
   /** Changes whenever answers could differ for the same request (schema, settings); computed once, on first use. */
   namespace: () => string;
-  /** `extensions.cost` of a hit (0 calls, the budget now), or nothing when the extension is off. */
-  cost?: (estimate: Record<string, number>) => unknown;
+  /** `extensions.cost` of a hit (0 calls, the budget now; `full`: the request sent `Cost-Detail: full`), or nothing. */
+  cost?: (estimate: Record<string, number>, full: boolean) => unknown;
   /** The log line and metrics of a request answered here. */
   listeners: readonly OperationListener[];
 }
@@ -200,7 +201,7 @@ export class ResponseCacheEdge {
       delete headers['content-type'];
       res.writeHead(304, headers).end();
     } else {
-      const cost = this.options.cost?.(answer.estimate);
+      const cost = this.options.cost?.(answer.estimate, wantsFullCost(header(req, COST_DETAIL_HEADER)));
       const tail = cost === undefined ? '}' : `,"extensions":{"cost":${JSON.stringify(cost)}}}`;
       const encoding =
         answer.head.length + tail.length >= MIN_COMPRESS_BYTES

@@ -14,11 +14,18 @@ export interface Change {
   origin: 'gateway' | 'poll';
   /** The mutation deleted (or trashed) the record. */
   deleted?: boolean;
+  /**
+   * The record's version after the change (`expectedVersion`'s), when the publisher knows it: a
+   * subscriber that was last sent this version is not sent it again from the other origin.
+   */
+  version?: string;
 }
 
 export interface ChangeBatch {
   ids: string[];
   origin: 'gateway' | 'poll';
+  /** The version of each id where the publisher knows it (see `Change.version`). */
+  versions?: Record<string, string>;
 }
 
 export class ChangeBus {
@@ -49,7 +56,8 @@ export class ChangeBus {
 
   eventChanged(change: Change): void {
     this.pubsub.publish(this.topic('event'), change.id, change);
-    this.pubsub.publish(this.topic('events'), '*', { ids: [change.id], origin: change.origin });
+    const versions = change.version === undefined ? {} : { versions: { [change.id]: change.version } };
+    this.pubsub.publish(this.topic('events'), '*', { ids: [change.id], origin: change.origin, ...versions });
   }
 
   /** Ids a poll of one filtered list found changed (`scope` is the filter's key). */

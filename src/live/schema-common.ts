@@ -5,9 +5,8 @@ import { requires } from '../graph/auth.js';
 import { builder, type SchemaTypes } from '../graph/builder.js';
 import type { Context } from '../graph/context.js';
 import type { Change } from './changes.js';
-import { fingerprint } from './polling.js';
 import type { LiveScope } from './scope.js';
-import { pollInterval, watchAndListen } from './subscribe.js';
+import { onePerVersion, pollInterval, watchAndListen, type RecordChange } from './subscribe.js';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
@@ -21,12 +20,6 @@ export const ChangeOrigin = builder.enumType('ChangeOrigin', {
 
 export const POLL_ARG_HELP =
   'How often to look for changes made outside the gateway, in seconds; from 5 to 300, 30 when omitted. One poller serves every subscriber with the same credential, at the shortest interval asked for.';
-
-/** What a one-record subscription sends: the change, and the record as the subscriber reads it now. */
-export interface RecordChange<T> {
-  change: Change;
-  record: T | null;
-}
 
 /**
  * The payload type of a one-record subscription (`entityChanged`, `eventChanged`): the id, how the
@@ -85,9 +78,11 @@ export function recordSubscription<T>(
     upstream: UpstreamName;
     /** The `id` argument's check. */
     id: (arg: string | number) => string;
-    /** What polling watches: `<resource>:<id>`, read past the cache (null when gone). */
+    /** What polling watches: `<resource>:<id>`, read past the cache: its version (null when gone). */
     resource: string;
-    poll: (live: LiveScope, id: string) => Promise<object | null>;
+    poll: (live: LiveScope, id: string) => Promise<string | null>;
+    /** The record's version (`expectedVersion`'s): what a change is told apart by. */
+    version: (record: T) => string;
     /** Polling found a change: forget what the cache holds of the record, and publish the change. */
     changed: (live: LiveScope, change: Change) => void;
     listen: (live: LiveScope, id: string) => AsyncIterable<Change>;
@@ -103,30 +98,33 @@ export function recordSubscription<T>(
     t.field({
       ...requires(o.permission),
       type: recordChangeType(type, o),
-      description: `Sends ${o.words.the.replace(/^The /, 'the ')} each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval.`,
+      description: `Sends ${o.words.the.replace(/^The /, 'the ')} each time it changes: through the gateway (any replica), or upstream as polling finds within the polling interval. Each version is sent once, whichever way it was learned first; the subscription ends after the push that says it is gone.`,
       args: {
         id: t.arg.id({ required: true, description: o.words.id }),
         pollIntervalSeconds: t.arg.int({ description: POLL_ARG_HELP }),
       },
-      subscribe: (_root, args, { live }) => {
+      subscribe: (_root, args, ctx) => {
+        const { live } = ctx;
         const id = o.id(args.id);
         const watch = {
           upstream: o.upstream,
           identity: live.identity[o.upstream],
           resource: `${o.resource}:${id}`,
           intervalMs: pollInterval(live, args.pollIntervalSeconds),
-          read: async () => {
-            const record = await o.poll(live, id);
-            return record ? fingerprint(record) : MISSING;
-          },
-          changed: (current: string) => o.changed(live, { id, origin: 'poll', deleted: current === MISSING }),
+          read: async () => (await o.poll(live, id)) ?? MISSING,
+          changed: (current: string) =>
+            o.changed(
+              live,
+              current === MISSING ? { id, origin: 'poll', deleted: true } : { id, origin: 'poll', version: current },
+            ),
         };
-        return watchAndListen(live, watch, [o.listen(live, id)]);
+        const changes = watchAndListen(live, watch, [o.listen(live, id)]);
+        return onePerVersion(changes, (at) => o.read(ctx, at), o.version);
       },
-      resolve: async (change: Change, _args, ctx) => ({
-        change,
-        record: change.deleted ? null : await o.read(ctx, change.id),
-      }),
+      resolve: (push: RecordChange<T>) => {
+        if (push.failed) throw push.failed;
+        return push;
+      },
     }),
   );
 }

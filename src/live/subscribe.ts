@@ -1,8 +1,10 @@
 /**
  * The shape every live subscription shares: start (or join) the poller of what it watches, pass on
- * what the change bus brings, and leave the poller when the client goes.
+ * what the change bus brings, and leave the poller when the client goes. A one-record subscription
+ * sends each version of the record once, whichever origin brings it first, and ends after a delete.
  */
 import { Repeater } from 'graphql-yoga';
+import type { Change, ChangeBatch } from './changes.js';
 import type { Watch } from './polling.js';
 import type { LiveScope } from './scope.js';
 
@@ -28,6 +30,73 @@ export function watchAndListen<T>(live: LiveScope, watch: Watch, sources: AsyncI
         }
       }),
     );
+    stop();
+  });
+}
+
+/** One push of a one-record subscription: the change, the record as the subscriber reads it now, or why it could not. */
+export interface RecordChange<T> {
+  change: Change;
+  record: T | null;
+  failed?: Error;
+}
+
+/**
+ * The pushes of a one-record subscription: each change read with the subscriber's credential,
+ * except one whose version the subscriber was last sent (a write through the gateway, then the poll
+ * that finds it; a change without a version, such as a link, is always sent), and none after the
+ * record is gone. A read that fails is pushed as such (the push's field fails) and the stream goes on.
+ */
+export function onePerVersion<T>(
+  changes: AsyncIterable<Change>,
+  read: (id: string) => Promise<T | null>,
+  version: (record: T) => string,
+): AsyncIterable<RecordChange<T>> {
+  return new Repeater<RecordChange<T>>(async (push, stop) => {
+    const it = changes[Symbol.asyncIterator]();
+    const stopped = stop.then(() => ({ done: true as const, value: undefined }));
+    void stopped.then(() => it.return?.());
+    let last: string | undefined;
+    for (;;) {
+      const next = await Promise.race([it.next(), stopped]);
+      if (next.done) break;
+      const change = next.value;
+      if (change.version !== undefined && change.version === last) continue;
+      let record: T | null = null;
+      try {
+        record = change.deleted ? null : await read(change.id);
+      } catch (failed) {
+        await push({ change, record: null, failed: failed instanceof Error ? failed : new Error(String(failed)) });
+        continue;
+      }
+      await push({ change, record });
+      if (record === null) break;
+      last = version(record);
+    }
+    stop();
+  });
+}
+
+/**
+ * The batches of a list subscription, each id only when its version is new to the subscriber (a
+ * write through the gateway, then the poll that finds it); a batch left with no id is not sent.
+ */
+export function newVersionsOnly(batches: AsyncIterable<ChangeBatch>): AsyncIterable<ChangeBatch> {
+  return new Repeater<ChangeBatch>(async (push, stop) => {
+    const it = batches[Symbol.asyncIterator]();
+    const stopped = stop.then(() => ({ done: true as const, value: undefined }));
+    void stopped.then(() => it.return?.());
+    const last = new Map<string, string>();
+    for (;;) {
+      const next = await Promise.race([it.next(), stopped]);
+      if (next.done) break;
+      const { ids, origin, versions = {} } = next.value;
+      const fresh = ids.filter((id) => versions[id] === undefined || last.get(id) !== versions[id]);
+      for (const id of ids)
+        if (versions[id] === undefined) last.delete(id);
+        else last.set(id, versions[id]);
+      if (fresh.length) await push({ ids: fresh, origin });
+    }
     stop();
   });
 }

@@ -41,11 +41,11 @@ interface GraphQLBody {
   extensions?: { cost?: Record<string, CostEntry> };
 }
 
+/** One upstream of `extensions.cost` (core/cost-report.ts), as far as a tool result needs it. */
 interface CostEntry {
-  requests: number;
-  cacheHits: number;
+  actual: number;
   cached?: boolean;
-  throttleStatus?: { pausedForMs?: number; rules?: { remaining: number }[] };
+  remaining?: number;
 }
 
 export async function callTool(
@@ -122,9 +122,8 @@ function costOf(report: Record<string, CostEntry> | undefined) {
   const calls: Record<string, number> = {};
   const budgetLeft: Record<string, number> = {};
   for (const [upstream, c] of Object.entries(report)) {
-    calls[upstream] = c.requests;
-    const rules = c.throttleStatus?.rules ?? [];
-    if (rules.length) budgetLeft[upstream] = Math.min(...rules.map((r) => r.remaining));
+    calls[upstream] = c.actual;
+    if (c.remaining !== undefined) budgetLeft[upstream] = c.remaining;
   }
   return { calls, budgetLeft, cached: Object.values(report).some((c) => c.cached) };
 }

@@ -9,6 +9,7 @@ import { afterAll } from 'vitest';
 import { startCalendarEmulator, type CalendarEmulatorOptions } from '../../src/calendar/emulator/index.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
+import type { CostEntry } from '../../src/core/cost-report.js';
 import { createGateway, type Gateway } from '../../src/app/gateway.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
 
@@ -18,18 +19,14 @@ type CalendarEmulator = Awaited<ReturnType<typeof startCalendarEmulator>>;
 export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
   data?: T | null;
-  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  errors?: {
+    message: string;
+    path?: (string | number)[];
+    locations?: { line: number; column: number }[];
+    extensions?: Record<string, unknown>;
+  }[];
   extensions?: Record<string, unknown> & {
-    cost?: Record<
-      string,
-      {
-        estimated: number;
-        requests: number;
-        cacheHits: number;
-        staleHits: number;
-        throttleStatus: Record<string, unknown>;
-      }
-    >;
+    cost?: Partial<Record<'governance' | 'calendar', CostEntry>>;
   };
   headers: Headers;
 }

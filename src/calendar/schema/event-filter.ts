@@ -8,6 +8,8 @@ import type { EventFilterInput } from '../inputs.js';
 import { PostStatus } from './post-status.js';
 
 const DATE_HELP = "A wall clock without an offset is read in the site's time zone.";
+/** The point-in-time filters: a bare day is refused there, naming the argument. */
+const TIME_HELP = `${DATE_HELP} Give a time too; for whole days use \`startDay\`/\`endDay\`.`;
 
 export const EventFilter = builder.inputRef<EventFilterInput>('EventFilter').implement({
   description:
@@ -15,11 +17,11 @@ export const EventFilter = builder.inputRef<EventFilterInput>('EventFilter').imp
   fields: (t) => ({
     startDate: t.field({
       type: 'DateTime',
-      description: `Only events starting on or after this date (whole days unless \`strictDates\`). ${DATE_HELP}`,
+      description: `Only events starting on or after this date (whole days unless \`strictDates\`). ${DATE_HELP} A bare day (\`2027-03-01\`) is that whole day, as \`startDay\`.`,
     }),
     endDate: t.field({
       type: 'DateTime',
-      description: `Only events ending on or before this date (whole days unless \`strictDates\`). ${DATE_HELP}`,
+      description: `Only events ending on or before this date (whole days unless \`strictDates\`). ${DATE_HELP} A bare day (\`2027-03-01\`) is that whole day, as \`endDay\`.`,
     }),
     startDay: t.field({
       type: 'Date',
@@ -30,12 +32,12 @@ export const EventFilter = builder.inputRef<EventFilterInput>('EventFilter').imp
       type: 'Date',
       description: 'Only events ending on or before this day (to its last second, site time); instead of `endDate`.',
     }),
-    startsBefore: t.field({ type: 'DateTime', description: `Only events starting before this time. ${DATE_HELP}` }),
-    startsAfter: t.field({ type: 'DateTime', description: `Only events starting after this time. ${DATE_HELP}` }),
-    endsBefore: t.field({ type: 'DateTime', description: `Only events ending before this time. ${DATE_HELP}` }),
+    startsBefore: t.field({ type: 'DateTime', description: `Only events starting before this time. ${TIME_HELP}` }),
+    startsAfter: t.field({ type: 'DateTime', description: `Only events starting after this time. ${TIME_HELP}` }),
+    endsBefore: t.field({ type: 'DateTime', description: `Only events ending before this time. ${TIME_HELP}` }),
     endsAfter: t.field({
       type: 'DateTime',
-      description: `Only events ending after this time; use it to include events in progress. ${DATE_HELP}`,
+      description: `Only events ending after this time; use it to include events in progress. ${TIME_HELP}`,
     }),
     strictDates: t.boolean({
       description: 'When true the given times are used exactly; when false (the default) whole days are included.',
@@ -56,6 +58,10 @@ export const EventFilter = builder.inputRef<EventFilterInput>('EventFilter').imp
       deprecationReason: 'Use `statuses`, a list of the PostStatus enum.',
     }),
     include: t.idList({ description: 'Only the events with these ids; the upstream then ignores the date filters.' }),
+    exclude: t.idList({
+      description:
+        "Leave out the events with these ids (at most 50), e.g. the event a page shows under its venue's `events`. The upstream has no such filter: the gateway reads as many more rows as it leaves out, so a page stays full; `totalCount` leaves out the excluded events it read. Lists only (`eventsChanged` refuses it).",
+    }),
     postParent: t.id({ description: 'Only events whose parent (a recurring series) is this event id.' }),
     ticketed: t.boolean({
       description: 'Only events with tickets (true) or without (false); needs the ticketing add-on upstream.',

@@ -10,6 +10,7 @@ import { badInput } from '../../graph/errors.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import type { LiveScope } from '../../live/scope.js';
 import type { CalendarEvent } from '../model.js';
+import { eventVersion } from '../versions.js';
 import type { EventInput } from '../writes.js';
 import { recordRef } from '../inputs.js';
 import { PostStatus, statusInput, type PostStatusValue } from './post-status.js';
@@ -19,6 +20,12 @@ import { EventRef } from './refs.js';
 
 const DATE_HELP =
   "A wall clock without an offset (`2027-03-01 18:00:00`) is read in the event's time zone; a value with an offset is converted to it.";
+
+const TERMS_HELP =
+  'One the site does not have is a BAD_USER_INPUT listing the known slugs, before any write, unless `createMissingTerms` is true (then an unknown name creates the term).';
+
+const CREATE_MISSING_TERMS_HELP =
+  'Create the categories and tags that `input` names by a name or slug the site does not have. Off by default: an unknown one is then refused (BAD_USER_INPUT listing the known slugs) and nothing is written.';
 
 /** What `updateEvent` lets `null` clear (see docs/api-conventions.md). */
 const CLEARABLE = ['venueId', 'organizerIds'] as const;
@@ -71,10 +78,10 @@ const eventFields = (create: boolean) =>
       sticky: t.boolean({ description: 'Whether to pin the event to the top of month views.' }),
       featured: t.boolean({ description: 'Whether the event is featured.' }),
       categories: t.stringList({
-        description: 'The categories, by id, slug or name; unknown names are created. Replaces the current ones.',
+        description: `The categories, by id, slug or name; replaces the current ones. ${TERMS_HELP}`,
       }),
       tags: t.stringList({
-        description: 'The tags, by id, slug or name; unknown names are created. Replaces the current ones.',
+        description: `The tags, by id, slug or name; replaces the current ones. ${TERMS_HELP}`,
       }),
       venueId: t.id({
         description: create
@@ -134,7 +141,11 @@ const eventArgs = () =>
 
 /** Tells subscribers on any replica that the event changed (or is gone), and returns it. */
 function published(live: LiveScope, event: CalendarEvent, gone: { deleted?: true } = {}): CalendarEvent {
-  live.bus.eventChanged({ id: String(event.id), origin: 'gateway', ...gone });
+  live.bus.eventChanged({
+    id: String(event.id),
+    origin: 'gateway',
+    ...(gone.deleted ? gone : { version: eventVersion(event) }),
+  });
   return event;
 }
 
@@ -145,16 +156,23 @@ builder.mutationFields((t) => ({
     description: 'Creates an event, with an existing or a new venue and organizers.',
     args: {
       input: t.arg({ type: CreateEventInput, required: true, description: 'The new event.' }),
+      createMissingTerms: t.arg.boolean({ description: CREATE_MISSING_TERMS_HELP }),
       clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
     },
-    resolve: (_root, { input, clientMutationId }, { calendar, idempotency, live }, info) =>
+    resolve: (_root, { input, createMissingTerms, clientMutationId }, { calendar, idempotency, live }, info) =>
       idempotentCreate(
         idempotency,
         info,
         { upstream: 'calendar', identity: calendar.client.writerIdentity },
-        input,
+        { input, createMissingTerms },
         clientMutationId,
-        async () => published(live, await calendar.writes.createEvent(eventInput(input, true))),
+        async () =>
+          published(
+            live,
+            await calendar.writes.createEvent(eventInput(input, true), {
+              createMissingTerms: createMissingTerms ?? false,
+            }),
+          ),
       ),
   }),
   updateEvent: t.field({
@@ -165,16 +183,20 @@ builder.mutationFields((t) => ({
     args: {
       ...eventArgs(),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
+      createMissingTerms: t.arg.boolean({ description: CREATE_MISSING_TERMS_HELP }),
       expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
     resolve: async (_root, args, { calendar, live }) => {
       const ref = recordRef(args, 'event');
       refuseNulls(args.input, 'input', CLEARABLE);
       const input = eventInput(args.input, false);
-      const password = args.password ?? undefined;
       return published(
         live,
-        await calendar.writes.updateEvent(ref, input, password, args.expectedVersion ?? undefined),
+        await calendar.writes.updateEvent(ref, input, {
+          password: args.password ?? undefined,
+          expectedVersion: args.expectedVersion ?? undefined,
+          createMissingTerms: args.createMissingTerms ?? false,
+        }),
       );
     },
   }),

@@ -7,7 +7,7 @@ import { builder } from '../../graph/builder.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { eventVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
-import { eventsQuery, recordRef } from '../inputs.js';
+import { eventsQuery, excludedIds, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
 import { HTMLScalar } from './common.js';
 import { PostStatus, postStatusOf, STATUS_DEPRECATION } from './post-status.js';
@@ -176,7 +176,8 @@ builder.queryFields((t) => ({
       args: { filter: t.arg({ type: EventFilter, description: 'Conditions on the events listed.' }) },
       resolve: (_root, args, { calendar }) => {
         const query = eventsQuery(args.filter);
-        return pagedConnection(calendar, args, listKeyOf('events', { filter: query }), calendar.loaders.events, query);
+        const key = listKeyOf('events', { filter: query });
+        return pagedConnection(calendar, args, key, calendar.loaders.events, query, excludedIds(args.filter));
       },
     },
     EventConnection,

@@ -5,12 +5,14 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { badInput } from '../../graph/errors.js';
 import type { ChangeBatch } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
 import { ChangeOrigin, POLL_ARG_HELP, recordSubscription } from '../../live/schema-common.js';
-import { pollInterval, watchAndListen } from '../../live/subscribe.js';
+import { newVersionsOnly, pollInterval, watchAndListen } from '../../live/subscribe.js';
 import { eventsQuery, recordId } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
+import { eventVersion } from '../versions.js';
 import { EventFilter } from './event-filter.js';
 import { EventRef } from './refs.js';
 
@@ -23,7 +25,11 @@ recordSubscription('eventChanged', 'EventChange', {
   upstream: 'calendar',
   id: (arg) => String(recordId(arg, 'id')),
   resource: 'event',
-  poll: (live, id) => live.fresh(true).calendar.client.getEvent(Number(id), undefined, 'read', { background: true }),
+  poll: async (live, id) => {
+    const wire = await live.fresh(true).calendar.client.getEvent(Number(id), undefined, 'read', { background: true });
+    return wire ? eventVersion(normalizeEvent(wire)) : null;
+  },
+  version: eventVersion,
   changed: (live, change) => {
     live.fresh(true).calendar.client.forgetEvents();
     live.bus.eventChanged(change);
@@ -54,38 +60,49 @@ builder.subscriptionField('eventsChanged', (t) =>
     ...requires('calendar:read'),
     type: EventsChange,
     description:
-      'Sends the ids of events that change: every event changed through the gateway, and the events of the filtered list (its first page of 50) that polling finds changed, added or gone.',
+      'Sends the ids of events that change: every event changed through the gateway, and the events of the filtered list (its first page of 50) that polling finds changed, added or gone. An id is sent once per version of its event, whichever way the change was learned first.',
     args: {
       filter: t.arg({ type: EventFilter, description: 'Which events polling watches (as `events(filter:)`).' }),
       pollIntervalSeconds: t.arg.int({ description: POLL_ARG_HELP }),
     },
     subscribe: (_root, args, ctx) => {
       const query = eventsQuery(args.filter);
+      if (args.filter?.exclude?.length)
+        throw badInput(
+          '"filter.exclude" is for lists: a subscription sends the ids of every change.',
+          'filter.exclude',
+        );
       const scope = fingerprint(query);
       const { live } = ctx;
-      return watchAndListen(
-        live,
-        {
-          upstream: 'calendar',
-          identity: live.identity.calendar,
-          resource: `events:${scope}`,
-          intervalMs: pollInterval(live, args.pollIntervalSeconds),
-          read: async () => {
-            const page = await live.fresh(true).calendar.client.listEvents(query, 1, 50, 'page', { background: true });
-            return JSON.stringify(Object.fromEntries((page?.items ?? []).map((e) => [e.id, fingerprint(e)])));
+      return newVersionsOnly(
+        watchAndListen(
+          live,
+          {
+            upstream: 'calendar',
+            identity: live.identity.calendar,
+            resource: `events:${scope}`,
+            intervalMs: pollInterval(live, args.pollIntervalSeconds),
+            read: async () => {
+              const page = await live
+                .fresh(true)
+                .calendar.client.listEvents(query, 1, 50, 'page', { background: true });
+              const items = page?.items ?? [];
+              return JSON.stringify(Object.fromEntries(items.map((e) => [e.id, eventVersion(normalizeEvent(e))])));
+            },
+            changed: (current, previous) => {
+              const now = JSON.parse(current) as Record<string, string>;
+              const before = JSON.parse(previous) as Record<string, string>;
+              const ids = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter(
+                (id) => now[id] !== before[id],
+              );
+              if (ids.length === 0) return;
+              live.fresh(true).calendar.client.forgetEvents();
+              const versions = Object.fromEntries(ids.filter((id) => now[id]).map((id) => [id, now[id]!]));
+              live.bus.eventsChanged(scope, { ids, origin: 'poll', versions });
+            },
           },
-          changed: (current, previous) => {
-            const now = JSON.parse(current) as Record<string, string>;
-            const before = JSON.parse(previous) as Record<string, string>;
-            const ids = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter(
-              (id) => now[id] !== before[id],
-            );
-            if (ids.length === 0) return;
-            live.fresh(true).calendar.client.forgetEvents();
-            live.bus.eventsChanged(scope, { ids, origin: 'poll' });
-          },
-        },
-        [live.bus.onEvents('*'), live.bus.onEvents(scope)],
+          [live.bus.onEvents('*'), live.bus.onEvents(scope)],
+        ),
       );
     },
     resolve: (batch: ChangeBatch) => batch,

@@ -8,18 +8,21 @@ import type { CalendarScope } from '../service.js';
 /**
  * A Relay connection over one calendar list: pages of at most 50 (`page` counted from 1), fetched
  * through a per-request loader so identical pages are fetched once. A page past the end is the end
- * of the list; the total then comes from the list's first page.
+ * of the list; the total then comes from the list's first page. Records whose id is in `exclude`
+ * are left out by the gateway (the upstream has no such filter).
  */
-export function pagedConnection<T>(
+export function pagedConnection<T extends { id: number }>(
   scope: CalendarScope,
   args: ConnectionArgs,
   listKey: string,
   loader: DataLoader<PageKey, Page<T>, string>,
   query: WireQuery,
+  exclude: readonly number[] = [],
 ) {
   return resolveOffsetConnection<T>({
     args,
-    listKey,
+    listKey: exclude.length ? `${listKey}:exclude:${exclude.join(',')}` : listKey,
+    exclude: exclude.length ? { size: exclude.length, has: (row) => exclude.includes(row.id) } : undefined,
     maxPageSize: scope.maxPageSize,
     upstreamMaxSize: UPSTREAM_MAX_PAGE,
     firstPageIndex: 1,

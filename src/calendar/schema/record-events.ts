@@ -8,7 +8,7 @@ import type { ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { listKeyOf, type ConnectionArgs } from '../../graph/paging.js';
-import { eventsQuery, type EventFilterInput } from '../inputs.js';
+import { eventsQuery, excludedIds, type EventFilterInput } from '../inputs.js';
 import type { CalendarEvent } from '../model.js';
 import type { CalendarScope } from '../service.js';
 import { EventFilter } from './event-filter.js';
@@ -67,6 +67,7 @@ function eventsOf(scope: CalendarScope, args: EventsArgs, kind: Kind, id: number
     listKeyOf(`${wire}:${id}:events`, { filter: query }),
     scope.loaders.events,
     query,
+    excludedIds(args.filter),
   );
   scope.loaders.connections.set(key, connection);
   return connection;

@@ -7,6 +7,7 @@ import { requires } from '../../graph/auth.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { quotedList } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import type {
   DiscoverySource as Source,
@@ -87,7 +88,8 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
 withSources(KnownRelationshipTypeRef);
 
 const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implement({
-  description: "A stage of an entity type's workflow, as `moveEntityToStage` takes it by name.",
+  description:
+    "A stage of an entity type's workflow, for pickers: `moveEntityToStage` takes its `name`. Known from configuration and from what the gateway has seen (`sources`), so `id` and `sequence` may be missing. A record's current stage is an EntityStage (`Entity.workflowStage`); the stage a move answers is a WorkflowStage.",
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     id: t.exposeID('id', { description: "The stage's uuid, once seen." }),
@@ -137,10 +139,9 @@ const SelectAttributeRef = builder
     }),
   });
 
-/** "a, b and c", or "none known yet". */
+/** `"a", "b", "c"`, or "none known yet". */
 export function nameList(names: readonly string[]): string {
-  if (names.length === 0) return 'none known yet';
-  return names.map((n) => `"${n}"`).join(', ');
+  return names.length === 0 ? 'none known yet' : quotedList(names, Number.POSITIVE_INFINITY);
 }
 
 builder.queryField('relationshipTypes', (t) =>

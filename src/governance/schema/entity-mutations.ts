@@ -89,7 +89,7 @@ const DeleteEntityPayload = deletePayload('DeleteEntityPayload', EntityRef, {
 
 function wrote(ctx: Context, entity: EntityInformation): EntityInformation {
   ctx.governance.loaders.primeEntities([entity]);
-  ctx.live.bus.entityChanged({ id: entity.id, origin: 'gateway' });
+  ctx.live.bus.entityChanged({ id: entity.id, origin: 'gateway', version: entityVersion(entity) });
   return entity;
 }
 

@@ -5,6 +5,7 @@
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
+import { isUpstreamError } from '../../core/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
 import { deletePayload, notFound, selects } from '../../graph/delete-payload.js';
@@ -126,12 +127,14 @@ builder.mutationFields((t) => ({
             resolveEnd(ends[0], 'input.entity1', ctx),
             resolveEnd(ends[1], 'input.entity2', ctx),
           ]);
-          const link = await client.createLink(linkTypeId, {
-            entity1,
-            entity2,
-            attributes: input.attributes ?? null,
-            context: null,
-          });
+          const link = await client
+            .createLink(linkTypeId, { entity1, entity2, attributes: input.attributes ?? null, context: null })
+            .catch((e: unknown) => {
+              // The caller named the link type, the client only knows the uuid it became.
+              if (isUpstreamError(e) && e.argument === 'input.linkTypeId' && input.relationshipType != null)
+                e.argument = 'input.relationshipType';
+              throw e;
+            });
           // A link is part of both records' view (their links lists).
           for (const end of [entity1.id, entity2.id]) ctx.live.bus.entityChanged({ id: end, origin: 'gateway' });
           return link;

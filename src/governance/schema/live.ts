@@ -3,6 +3,7 @@
  * changes made outside the gateway are found by polling the record.
  */
 import { recordSubscription } from '../../live/schema-common.js';
+import { entityVersion } from '../versions.js';
 import { EntityRef } from './refs.js';
 import { uuidArg } from './validate.js';
 
@@ -14,7 +15,11 @@ recordSubscription('entityChanged', 'EntityChange', {
   upstream: 'governance',
   id: (arg) => uuidArg(arg, 'id'),
   resource: 'entity',
-  poll: (live, id) => live.fresh(true).governance.client.getEntity(id, { background: true }),
+  poll: async (live, id) => {
+    const entity = await live.fresh(true).governance.client.getEntity(id, { background: true });
+    return entity ? entityVersion(entity) : null;
+  },
+  version: entityVersion,
   changed: (live, change) => {
     live.fresh(true).governance.client.changedElsewhere(change.id);
     live.bus.entityChanged(change);

@@ -1,6 +1,8 @@
 /**
  * Workflow stages: where a record stands (EntityStage, read from the record) and a stage as the
- * stage-assignment operation returns it (WorkflowStage), plus the `moveEntityToStage` mutation.
+ * stage-assignment operation returns it (WorkflowStage), plus the `moveEntityToStage` mutation. The
+ * third stage type, KnownWorkflowStage (the stages a picker offers), is in discovery.ts. Three types,
+ * not one: each holds what its source gives, and a merged type would be mostly null fields.
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
@@ -21,7 +23,8 @@ const WorkflowMode = builder.enumType('WorkflowMode', {
 });
 
 EntityStageRef.implement({
-  description: 'The workflow stage a record is in, and the workflow it belongs to.',
+  description:
+    "Where one record stands: the stage it is in and the workflow that stage belongs to (`Entity.workflowStage`). Use it to show a record's stage. The stages a record could move to are `EntityType.workflow.stages` (KnownWorkflowStage); `moveEntityToStage` answers a WorkflowStage.",
   fields: (t) => ({
     id: t.exposeID('stageId', { nullable: false, description: "The stage's uuid." }),
     name: t.exposeString('stageName', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
@@ -47,7 +50,8 @@ EntityStageRef.implement({
 });
 
 WorkflowStageRef.implement({
-  description: 'A stage of a workflow, as the platform describes it after moving a record into it.',
+  description:
+    "A stage in full (sequence, approvals, approvers), as the platform describes it when `moveEntityToStage` moves a record into it; only that mutation returns it. A record's current stage is an EntityStage (`Entity.workflowStage`); the stages to offer in a picker are KnownWorkflowStage (`EntityType.workflow.stages`).",
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The stage's uuid." }),
     name: t.exposeString('name', { nullable: false, description: "The stage's name." }),

@@ -5,7 +5,7 @@
  * - a root field costs one call (a read by id, or a mutation);
  * - a field returning a `…Connection` costs the upstream pages its `first`/`last` needs (pages of at
  *   most `upstreamPageSize`, one more for a cursor that starts mid-page or for `last`), and every
- *   field below it counts once per item;
+ *   field below it counts once per item; the rows a `filter.exclude` leaves out are read too;
  * - a plain list (not a connection's own `nodes`/`edges`) multiplies what is below it by
  *   `assumedListSize`;
  * - `fieldCosts` adds known costs of other fields (e.g. a summary's full record read per item);
@@ -141,18 +141,19 @@ class CostWalk {
     const named = getNamedType(field.type);
     const args = argumentValues(field, selection, this.variables);
     const known = model.fieldCosts[`${parent.name}.${name}`];
-    if (known) this.add(known.upstream, known.calls * multiplier, path);
+    if (known && !this.onlyFree(selection, known.freeBelow)) this.add(known.upstream, known.calls * multiplier, path);
 
     let childMultiplier = multiplier;
     if (named.name.endsWith('Connection')) {
       const n = pageRequest(args, model.defaultPageSize, model.maxPageSize);
       // Arguments the resolver refuses (BAD_USER_INPUT) cost nothing: leave that error to it.
       if (!n) return;
-      // A filter the gateway completes reads up to its scan's pages, a cursor's partial page included.
+      // A filter the gateway completes reads up to its scan's pages, a cursor's partial page included;
+      // an exclusion reads as many more rows as it may leave out.
       const filter = gatewayFilterOf(`${parent.name}.${name}`, args, model);
       const pages = filter
         ? filterScanPages(n.items, filter.extraPages, model)
-        : Math.ceil(n.items / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
+        : Math.ceil((n.items + excludedRows(args)) / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
       this.add(this.upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier, path);
       childMultiplier = multiplier * n.items;
     } else if (isRoot && !known) {
@@ -166,6 +167,20 @@ class CostWalk {
     }
   }
 
+  /** Whether the selection below asks only for `free` fields (through fragments too). */
+  private onlyFree(selection: FieldNode, free: readonly string[] | undefined): boolean {
+    if (!free || !selection.selectionSet) return false;
+    const only = (set: SelectionSetNode, seen: Set<string>): boolean =>
+      set.selections.every((s) => {
+        if (s.kind === Kind.FIELD) return free.includes(s.name.value);
+        if (s.kind === Kind.INLINE_FRAGMENT) return only(s.selectionSet, seen);
+        const fragment = this.fragments.get(s.name.value);
+        if (!fragment || seen.has(fragment.name.value)) return true;
+        return only(fragment.selectionSet, new Set([...seen, fragment.name.value]));
+      });
+    return only(selection.selectionSet, new Set());
+  }
+
   private add(upstream: UpstreamName, calls: number, path: string): void {
     this.total[upstream] = (this.total[upstream] ?? 0) + calls;
     const key = `${upstream} ${path}`;
@@ -177,6 +192,12 @@ class CostWalk {
   private upstreamOf(typeName: string): UpstreamName {
     return this.model.typeUpstreams.find((t) => typeName.startsWith(t.prefix))?.upstream ?? this.model.defaultUpstream;
   }
+}
+
+/** The ids a list's `filter.exclude` leaves out: the gateway reads that many more rows to fill the page. */
+function excludedRows(args: Record<string, unknown>): number {
+  const exclude = (args.filter as { exclude?: unknown } | null | undefined)?.exclude;
+  return Array.isArray(exclude) ? exclude.length : 0;
 }
 
 function pageRequest(

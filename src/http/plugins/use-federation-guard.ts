@@ -3,12 +3,41 @@
  * federation router. When introspection is off (the production default) they answer only requests
  * carrying the router's shared secret in the `x-federation-secret` header; without a configured secret
  * they are refused, like `__schema`. Refused at validation, so a refused request costs nothing.
+ * They are never offered to anyone else either: "Did you mean" hints leave them (and their types) out.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const ROUTER_FIELDS = new Set(['_service', '_entities']);
+/** What a "Did you mean" hint leaves out: the router's fields and the types only they use. */
+const ROUTER_NAMES = new Set([...ROUTER_FIELDS, '_Entity', '_Any', '_Service']);
+
+const SUGGESTION = / Did you mean ((?:"[^"]+"(?:,? or |, )?)+)\?/;
+
+/** graphql-js's wording of a list of suggestions: "a", "a" or "b", "a", "b", or "c". */
+function orList(names: string[]): string {
+  const quoted = names.map((n) => `"${n}"`);
+  if (quoted.length < 3) return quoted.join(' or ');
+  return `${quoted.slice(0, -1).join(', ')}, or ${quoted.at(-1)}`;
+}
+
+/** The error without the router's names among its suggestions (and without the hint if none is left). */
+function withoutRouterNames(error: GraphQLError): GraphQLError {
+  const hint = SUGGESTION.exec(error.message);
+  if (!hint) return error;
+  const names = [...hint[1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  const kept = names.filter((n) => !ROUTER_NAMES.has(n));
+  if (kept.length === names.length) return error;
+  const message = error.message.replace(hint[0], kept.length ? ` Did you mean ${orList(kept)}?` : '');
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError ?? undefined,
+    extensions: error.extensions,
+  });
+}
 
 export interface FederationGuardOptions {
   /** Introspection allowed: then the SDL is public anyway. */
@@ -50,9 +79,11 @@ export function useFederationGuard(options: FederationGuardOptions): Plugin {
   const isRouter = fromRouter(options);
   return {
     onValidate({ addValidationRule, context }) {
-      if (options.introspection) return;
-      if (isRouter((context as { request?: Request }).request)) return;
-      addValidationRule(routerOnlyRule);
+      if (!options.introspection && !isRouter((context as { request?: Request }).request))
+        addValidationRule(routerOnlyRule);
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult((result as readonly GraphQLError[]).map(withoutRouterNames));
+      };
     },
   };
 }

@@ -48,7 +48,7 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
         args.variableValues as Record<string, unknown> | undefined,
         model,
       );
-      if (context.usage) context.usage.estimate = estimate.total;
+      if (context.usage) context.usage.estimate = withSetupCalls(estimate, context.usage).total;
       // GraphQL over HTTP: 4xx for the application/graphql-response+json media type; a multipart or
       // event-stream answer (@defer, subscriptions) carries the error in its first part instead.
       const responseJson = /application\/graphql-response\+json/.test(context.request?.headers.get('accept') ?? '');
@@ -84,6 +84,13 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
       if (retryAfter !== undefined) response.headers.set('Retry-After', String(retryAfter));
     },
   };
+}
+
+/** The estimate with the calls an upstream needs before its first one (a token read), where it is used at all. */
+function withSetupCalls(estimate: DetailedEstimate, usage: Context['usage']): DetailedEstimate {
+  for (const [upstream, calls] of Object.entries(estimate.total) as [UpstreamName, number][])
+    if (calls > 0) estimate.total[upstream] = calls + usage.setupCalls(upstream);
+  return estimate;
 }
 
 /** More calls than one operation may make: say the estimate, the limit, the heaviest field and what to do. */

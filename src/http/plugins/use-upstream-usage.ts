@@ -1,9 +1,11 @@
 /**
- * Adds `extensions.cost` to every execution result: per upstream the estimated calls, the calls
- * made, the cache hits, and the account budget after the operation (from the last known counts, no
- * extra Redis round trip), in the spirit of Shopify's `extensions.cost.throttleStatus`.
+ * Adds `extensions.cost` to an execution result that used an upstream: the short form of
+ * `core/cost-report.ts` (estimated and actual calls, cache hits, the least budget left), or the
+ * full one with the account's status when the request sends `Cost-Detail: full` or the account is
+ * close to its limit. From the last known counts, with no extra Redis round trip.
  */
 import type { Plugin } from 'graphql-yoga';
+import { COST_DETAIL_HEADER, costExtension, wantsFullCost } from '../../core/cost-report.js';
 import type { Context } from '../../graph/context.js';
 
 export function useCostExtension(): Plugin<Context> {
@@ -12,9 +14,11 @@ export function useCostExtension(): Plugin<Context> {
       return {
         onExecuteDone({ args, result, setResult }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed results are left alone
-          const usage = (args.contextValue as Context).usage;
-          if (!usage) return;
-          setResult({ ...result, extensions: { ...result.extensions, cost: usage.report() } });
+          const context = args.contextValue as Context & { request?: Request };
+          if (!context.usage) return;
+          const full = wantsFullCost(context.request?.headers.get(COST_DETAIL_HEADER));
+          const cost = costExtension(context.usage.costs(), full);
+          if (cost) setResult({ ...result, extensions: { ...result.extensions, cost } });
         },
       };
     },
