@@ -6,10 +6,11 @@
  * state; once the upstream is back, one probe closes the breaker. With two gateways on one Redis,
  * the second fails fast as soon as the first has opened. A 4xx never opens it.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { loadConfig, type Config } from '../src/config/config.js';
+import { UpstreamError } from '../src/core/errors.js';
 import { fileRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';
@@ -76,6 +77,10 @@ describe('circuit breaker', () => {
     expect((await ready(stack.gateway)).upstreams.calendar.breaker).toBe('open');
 
     const sentBefore = stack.calendar.control.requests().total;
+    // Refused before anything: no calendar call of waves 2 and 3 waits for a connection slot or for
+    // the account's budget (the spies pass every call through).
+    const { limiter, traffic } = stack.gateway.upstreams.calendar;
+    const waits = [vi.spyOn(limiter, 'schedule'), vi.spyOn(traffic, 'admit')];
     for (const name of ['w2', 'w3']) {
       const answers = await wave([stack.gateway], name);
       // At once: nothing goes upstream (below) and no answer waits for a deadline. How fast "at once" is
@@ -84,12 +89,19 @@ describe('circuit breaker', () => {
       expectCalendarUnavailable(answers);
       expect(answers[0]!.body.errors[0].extensions.retryAfter).toBeGreaterThanOrEqual(1);
     }
+    for (const wait of waits) expect(wait).not.toHaveBeenCalled();
     // Nothing more reached the calendar while the breaker was open (the /ready probe aside).
     expect(stack.calendar.control.requests().total - sentBefore).toBeLessThanOrEqual(1);
     const metrics = await (await stack.gateway.yoga.fetch('http://gateway.test/metrics')).text();
     expect(metrics).toMatch(/gateway_upstream_breaker_open\{upstream="calendar"\} 1/);
     await stack.close();
   }, 120_000);
+
+  it("a refused call's error carries no frames: graphql-js copies its stack onto the field's error", () => {
+    // Formatting its frames through the source maps (the production start) cost more than the rest of the refusal.
+    const refused = new UpstreamError('calendar', 'unavailable', 'The calendar service is failing.', { breaker: true });
+    expect(refused.stack).toBe('UpstreamError: The calendar service is failing.');
+  });
 
   it('closes after one successful probe once the upstream is back', async () => {
     const stack = await startStack({
