@@ -108,7 +108,7 @@ describe('extensions.cost and Query.budget', () => {
     const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:100,hour:1000' } });
     const full = { 'cost-detail': 'full' };
     const budget = await stack.query<Any>(
-      '{ entityTypes(first: 2) { totalCount } budget { upstream estimated actual remaining cacheHits staleHits shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }',
+      '{ entityTypes(first: 2) { totalCount } budget { upstream estimated actual remaining cacheHits staleHits retries shared pausedForMs ramping rules { rule limit allowed windowMs remaining nextSlotInMs } } }',
       undefined,
       full,
     );
@@ -120,8 +120,8 @@ describe('extensions.cost and Query.budget', () => {
     expect(upstream).toBe('governance');
     // The same names; the field was resolved beside the list, before its calls were counted.
     expect(Object.keys(ext.governance!).sort()).toEqual([...Object.keys(figures), 'cached', 'caller'].sort());
-    const { estimated, cacheHits, staleHits, shared, pausedForMs, ramping } = figures;
-    expect(ext.governance).toMatchObject({ estimated, cacheHits, staleHits, shared, pausedForMs, ramping });
+    const { estimated, cacheHits, staleHits, retries, shared, pausedForMs, ramping } = figures;
+    expect(ext.governance).toMatchObject({ estimated, cacheHits, staleHits, retries, shared, pausedForMs, ramping });
     expect(ext.governance).toMatchObject({ estimated: 2, actual: 2, remaining: 88, cached: false });
     expect(ext.governance!.rules!.map((r) => [r.rule, r.allowed, r.remaining])).toEqual([
       ['minute', 90, 88],

@@ -64,6 +64,9 @@ export const defaultCostModel: CostModel = {
     'EntitySummary.entity': { upstream: 'governance', calls: 1 },
     'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
     'Category.parent': { upstream: 'calendar', calls: 1 },
+    // Terms by id are read in one batch (`include=`); an unknown id fails it, and each is then read alone.
+    'Query.category': { upstream: 'calendar', calls: 2 },
+    'Query.tag': { upstream: 'calendar', calls: 2 },
     // The full entity type, read when a field beyond the reference a record embeds is asked for.
     'Entity.type': { upstream: 'governance', calls: 1, freeBelow: ['__typename', 'id', 'name', 'kind', 'displayName'] },
     // The record and its type (for the workflow), then the move.

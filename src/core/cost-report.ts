@@ -30,6 +30,8 @@ export interface CostEntry {
   remaining?: number;
   /** Answers from an expired cache entry (during a 429 pause or the ramp after it); short form: only when some. */
   staleHits?: number;
+  /** Of `actual`, the calls that repeated a failed one (on top of the estimate); short form: only when some. */
+  retries?: number;
   /** Answered whole from the response cache; short form: only when true. */
   cached?: boolean;
   shared?: boolean;
@@ -56,11 +58,20 @@ function entry(c: UpstreamCost, full: boolean): CostEntry {
   if (remaining !== undefined) out.remaining = remaining;
   if (!full && !closeToLimit(c)) {
     if (c.staleHits > 0) out.staleHits = c.staleHits;
+    if (c.retries > 0) out.retries = c.retries;
     if (c.cached) out.cached = true;
     return out;
   }
   const { shared, pausedForMs, ramping, rules } = c.throttleStatus;
-  Object.assign(out, { staleHits: c.staleHits, cached: c.cached, shared, pausedForMs, ramping, rules });
+  Object.assign(out, {
+    staleHits: c.staleHits,
+    retries: c.retries,
+    cached: c.cached,
+    shared,
+    pausedForMs,
+    ramping,
+    rules,
+  });
   if (c.caller) out.caller = c.caller;
   return out;
 }

@@ -42,6 +42,8 @@ export interface UpstreamCall {
   url?: URL | string;
   /** A pre-encoded body (e.g. a multipart form) instead of `json`. */
   body?: HttpRequest['body'];
+  /** Sent because an earlier call failed (a new token and the repeat after a 401): counted as a retry. */
+  repeat?: boolean;
 }
 
 import type { Caller } from './caller.js';
@@ -458,7 +460,7 @@ export class Upstream {
         const wire = () => {
           if (s.requestDeadline === Infinity)
             s.requestDeadline = Math.min(start + this.options.requestDeadlineMs, s.caller.usage.deadline);
-          s.caller.usage.request(this.name);
+          s.caller.usage.request(this.name, attempt > 0 || s.call.repeat === true);
           onWire = true;
           return this.onWire(s, attempt, admission);
         };

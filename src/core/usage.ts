@@ -13,6 +13,8 @@ export interface UpstreamUsage {
   cacheHits: number;
   /** Answers served from an expired cache entry while the upstream was paused by a 429 (or ramping after it). */
   staleHits: number;
+  /** Of `requests`, the ones that repeated a failed call (a retry): they come on top of the estimate. */
+  retries: number;
 }
 
 export interface UpstreamCost extends UpstreamUsage {
@@ -124,14 +126,16 @@ export class UsageTracker {
   private entry(upstream: UpstreamName): UpstreamUsage {
     let u = this.byUpstream.get(upstream);
     if (!u) {
-      u = { requests: 0, cacheHits: 0, staleHits: 0 };
+      u = { requests: 0, cacheHits: 0, staleHits: 0, retries: 0 };
       this.byUpstream.set(upstream, u);
     }
     return u;
   }
 
-  request(upstream: UpstreamName): void {
-    this.entry(upstream).requests++;
+  request(upstream: UpstreamName, retry = false): void {
+    const u = this.entry(upstream);
+    u.requests++;
+    if (retry) u.retries++;
     this.statusSnapshot = undefined;
   }
 

@@ -52,7 +52,7 @@ export class GovernanceAuth {
         authorization: async (usage) => (await this.currentToken(usage)).header,
         renew: async (rejected, usage) => {
           if (this.token?.header === rejected) this.token = undefined;
-          const next = await this.currentToken(usage);
+          const next = await this.currentToken(usage, true);
           return next.header !== rejected;
         },
         setupCalls: () => (this.token && Date.now() < this.token.renewAt ? 0 : 1),
@@ -90,14 +90,15 @@ export class GovernanceAuth {
     };
   }
 
-  private currentToken(usage: UsageTracker): Promise<CachedToken> {
+  /** `repeat`: asked for because the upstream refused the last token (the read is a retry's). */
+  private currentToken(usage: UsageTracker, repeat = false): Promise<CachedToken> {
     if (this.token && Date.now() < this.token.renewAt) return Promise.resolve(this.token);
-    return (this.pending ??= this.fetchToken(usage)
+    return (this.pending ??= this.fetchToken(usage, repeat)
       .then((token) => (this.token = token))
       .finally(() => (this.pending = undefined)));
   }
 
-  private async fetchToken(usage: UsageTracker): Promise<CachedToken> {
+  private async fetchToken(usage: UsageTracker, repeat: boolean): Promise<CachedToken> {
     const { tokenUrl, clientId, clientSecret } = this.config.governance;
     if (!tokenUrl || !clientId || !clientSecret) {
       throw new UpstreamError(
@@ -123,6 +124,7 @@ export class GovernanceAuth {
         idempotent: false,
         kind: 'token',
         operation: 'auth.token',
+        repeat,
       },
       { identity: `client:${clientId}`, usage },
     );

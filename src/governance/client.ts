@@ -323,11 +323,11 @@ export class GovernanceClient {
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
     // Computed once for the cache lookup and the request (the authorization header is no part of it).
     const target = this.upstream.target(call, caller);
-    const attempt = async (): Promise<{ res: HttpResponse; auth: string }> => {
+    const attempt = async (repeat = false): Promise<{ res: HttpResponse; auth: string }> => {
       const auth = await this.credential.authorization(this.caller.usage);
       try {
         return {
-          res: await this.upstream.call({ ...call, headers: { authorization: auth } }, caller, target),
+          res: await this.upstream.call({ ...call, headers: { authorization: auth }, repeat }, caller, target),
           auth,
         };
       } catch (e) {
@@ -346,7 +346,7 @@ export class GovernanceClient {
       res = first.res;
       // An expired or revoked token: fetch a new one and try once more.
       if (res.status === 401 && (await this.credential.renew(first.auth, this.caller.usage)))
-        ({ res } = await attempt());
+        ({ res } = await attempt(true));
     }
     // This client is the one place that decides what a governance write makes stale (for every credential).
     if (invalidates?.length) this.upstream.cache.invalidate(invalidates);

@@ -58,6 +58,9 @@ const UpstreamBudget = builder.objectRef<UpstreamBudgetShape>('UpstreamBudget').
     staleHits: t.exposeInt('staleHits', {
       description: 'Answers served from an expired cache entry during a 429 pause or the ramp after it.',
     }),
+    retries: t.exposeInt('retries', {
+      description: 'Of `actual`, the calls that repeated a failed one; they come on top of the estimate.',
+    }),
     shared: t.boolean({
       description: 'Counted together with the other replicas (through Redis).',
       resolve: (u) => u.throttleStatus.shared,

@@ -91,6 +91,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         body: JSON.stringify({ query, variables }),
       });
       const body = (await res.json()) as Omit<GraphQLResponse, 'status' | 'headers'>;
+      checkEstimate(body, query);
       return { ...body, status: res.status, headers: res.headers } as GraphQLResponse<never>;
     },
     async listen() {
@@ -127,4 +128,18 @@ export function countRequests(
   const all = emulator.control.requests().requests;
   if (route === undefined) return all.length;
   return all.filter((r) => (typeof route === 'string' ? r.route === route : route.test(r.route))).length;
+}
+
+/**
+ * Every answer the suite reads through `query` without an error: the estimate is an upper bound of
+ * the calls each upstream was sent, retries of failed calls aside (they come on top).
+ */
+function checkEstimate(body: { errors?: unknown[]; extensions?: Record<string, unknown> }, query: string): void {
+  if (body.errors?.length) return;
+  const cost = (body.extensions?.cost ?? {}) as Record<string, { estimated: number; actual: number; retries?: number }>;
+  for (const [upstream, { estimated, actual, retries = 0 }] of Object.entries(cost))
+    if (actual - retries > estimated)
+      throw new Error(
+        `${upstream}: ${actual} calls against an estimate of ${estimated}: ${query.replace(/\s+/g, ' ').slice(0, 300)}`,
+      );
 }

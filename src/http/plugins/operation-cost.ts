@@ -157,6 +157,10 @@ class CostWalk {
         : Math.ceil((n.items + excludedRows(args)) / model.upstreamPageSize) + (n.offsetUnknown ? 1 : 0);
       this.add(this.upstreamOf(named.name.replace(/Connection$/, '')), Math.max(1, pages) * multiplier, path);
       childMultiplier = multiplier * n.items;
+    } else if (isRoot && name === '_entities') {
+      // A router's batch: at most one read per representation, on its type's upstream.
+      for (const rep of (args.representations as { __typename?: string }[] | undefined) ?? [])
+        this.add(this.upstreamOf(String(rep?.__typename)), multiplier, path);
     } else if (isRoot && !known) {
       this.add(this.upstreamOf(named.name), multiplier, path);
     } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {
