@@ -2,7 +2,9 @@
  * HTTP caching of queries sent by GET (persisted or allowed): `Cache-Control` derived from the
  * freshness of the upstream answers the query used (the shortest remaining resource TTL), always
  * `private` with `Vary: Authorization, Cost-Detail` because every answer depends on the caller's
- * credential and its cost extension on `Cost-Detail` (short or full form), and an `ETag` over the caller's partition (permissions and upstream credential) and the body, so `If-None-Match` gets a bodiless 304.
+ * credential and its cost extension on `Cost-Detail` (short or full form), and an `ETag` over the
+ * caller's partition (permissions and upstream credential) and the data, so `If-None-Match` gets a
+ * bodiless 304.
  * Never on mutations (Yoga refuses them over GET anyway, and POST is never touched), nor on
  * streamed (@defer/@stream) answers or answers with errors.
  */
