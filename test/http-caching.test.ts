@@ -38,6 +38,8 @@ describe('HTTP caching of GET queries', () => {
     expect(maxAge).toBeGreaterThan(0);
     expect(maxAge).toBeLessThanOrEqual(30);
     expect(first.headers.get('vary')).toMatch(/authorization/i);
+    // The cost extension's form follows `Cost-Detail`: a cache keeps the short and full answers apart.
+    expect(first.headers.get('vary')).toMatch(/cost-detail/i);
     // One content type, the JSON one the client asked for (not a second, text/plain one).
     expect(first.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
     const etag = first.headers.get('etag')!;
@@ -54,6 +56,11 @@ describe('HTTP caching of GET queries', () => {
     const other = await get(query, { 'if-none-match': '"something-else"' });
     expect(other.status).toBe(200);
     expect(other.headers.get('etag')).toBe(etag);
+
+    // The full cost form differs in `extensions` only: the same data, the same tag.
+    const full = await get(query, { 'cost-detail': 'full' });
+    expect(full.headers.get('etag')).toBe(etag);
+    expect((await full.json()).extensions.cost.governance.rules).toBeDefined();
   });
 
   it('the ETag differs per permission set, so a tag never validates the copy of a caller with other permissions', async () => {

@@ -46,16 +46,16 @@ async function firstEventId(stack: Stack): Promise<string> {
   return d.data.events.nodes[0].id;
 }
 
-/** Changes an event directly at the emulated site, behind the gateway's back. */
-async function changeUpstream(stack: Stack, id: string, title: string): Promise<void> {
+/** Changes an event (or, without a title, trashes it) directly at the emulated site, behind the gateway's back. */
+async function changeUpstream(stack: Stack, id: string, title?: string): Promise<void> {
   const { url, user, appPassword } = stack.config.calendar;
   const res = await fetch(`${url}/events/${id}`, {
-    method: 'POST',
+    method: title === undefined ? 'DELETE' : 'POST',
     headers: {
       'content-type': 'application/json',
       authorization: `Basic ${Buffer.from(`${user}:${appPassword}`).toString('base64')}`,
     },
-    body: JSON.stringify({ title }),
+    body: title === undefined ? undefined : JSON.stringify({ title }),
   });
   expect(res.status).toBe(200);
 }
@@ -243,6 +243,28 @@ describe('subscriptions on one gateway', () => {
         await waitFor(() => expect(sub.received.map(titleIn)).toContain(title));
       }
       sub.stop();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('eventChanged sends an event trashed directly upstream once, as deleted, then ends', async () => {
+    const s = await startStack({
+      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+    });
+    try {
+      const url = await s.listen();
+      const id = await firstEventId(s);
+      const sub = subscribe(url, EVENT_CHANGED, { id });
+      const polling = s.gateway.live.polling;
+      // A second poll has begun: the first one's reading (the event as it was) is what the trash is told from.
+      await waitFor(() => expect(polling.stats().polls).toBeGreaterThanOrEqual(2));
+      await changeUpstream(s, id);
+      // The site answers the trashed event 403 event-no-longer-available (GONE): the poll finds it gone.
+      await waitFor(() => expect(sub.state.completed).toBe(true));
+      expect(sub.received).toEqual([{ data: { eventChanged: { id, origin: 'POLL', deleted: true, event: null } } }]);
+      expect(sub.errors).toEqual([]);
+      await waitFor(() => expect(polling.stats().active).toBe(0));
     } finally {
       await s.close();
     }

@@ -4,6 +4,7 @@
  * sends each version of the record once, whichever origin brings it first, and ends after a delete.
  */
 import { Repeater } from 'graphql-yoga';
+import { isUpstreamError } from '../core/errors.js';
 import type { Change, ChangeBatch } from './changes.js';
 import type { Watch } from './polling.js';
 import type { LiveScope } from './scope.js';
@@ -45,7 +46,8 @@ export interface RecordChange<T> {
  * The pushes of a one-record subscription: each change read with the subscriber's credential,
  * except one whose version the subscriber was last sent (a write through the gateway, then the poll
  * that finds it; a change without a version, such as a link, is always sent), and none after the
- * record is gone. A read that fails is pushed as such (the push's field fails) and the stream goes on.
+ * record is gone (deleted, or a read that finds it GONE). A read that fails otherwise is pushed as such
+ * (the push's field fails) and the stream goes on.
  */
 export function onePerVersion<T>(
   changes: AsyncIterable<Change>,
@@ -66,8 +68,11 @@ export function onePerVersion<T>(
       try {
         record = change.deleted ? null : await read(change.id);
       } catch (failed) {
-        await push({ change, record: null, failed: failed instanceof Error ? failed : new Error(String(failed)) });
-        continue;
+        // A record gone meanwhile (e.g. an event trashed upstream reads as GONE) is pushed as deleted.
+        if (!isUpstreamError(failed) || failed.kind !== 'gone') {
+          await push({ change, record: null, failed: failed instanceof Error ? failed : new Error(String(failed)) });
+          continue;
+        }
       }
       await push({ change, record });
       if (record === null) break;

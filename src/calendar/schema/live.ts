@@ -3,6 +3,7 @@
  * carry ids only; each subscriber re-reads the event with its own credential (fresh loaders per
  * update). Polling reads past the cache at the lowest priority (see `src/live/polling.ts`).
  */
+import { isUpstreamError } from '../../core/errors.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
@@ -26,7 +27,12 @@ recordSubscription('eventChanged', 'EventChange', {
   id: (arg) => String(recordId(arg, 'id')),
   resource: 'event',
   poll: async (live, id) => {
-    const wire = await live.fresh(true).calendar.client.getEvent(Number(id), undefined, 'read', { background: true });
+    const client = live.fresh(true).calendar.client;
+    // A trashed event reads as GONE (403 event-no-longer-available): it is gone, not a failed poll.
+    const wire = await client.getEvent(Number(id), undefined, 'read', { background: true }).catch((e: unknown) => {
+      if (isUpstreamError(e) && e.kind === 'gone') return null;
+      throw e;
+    });
     return wire ? eventVersion(normalizeEvent(wire)) : null;
   },
   version: eventVersion,

@@ -1,8 +1,10 @@
 /**
  * HTTP caching of queries sent by GET (persisted or allowed): `Cache-Control` derived from the
  * freshness of the upstream answers the query used (the shortest remaining resource TTL), always
- * `private` with `Vary: Authorization` because every answer depends on the caller's credential,
- * and an `ETag` over the caller's partition (permissions and upstream credential) and the body, so `If-None-Match` gets a bodiless 304.
+ * `private` with `Vary: Authorization, Cost-Detail` because every answer depends on the caller's
+ * credential and its cost extension on `Cost-Detail` (short or full form), and an `ETag` over the
+ * caller's partition (permissions and upstream credential) and the data, so `If-None-Match` gets a
+ * bodiless 304.
  * Never on mutations (Yoga refuses them over GET anyway, and POST is never touched), nor on
  * streamed (@defer/@stream) answers or answers with errors.
  */
@@ -27,7 +29,9 @@ export interface HttpCachingOptions {
 
 /**
  * The tag covers the caller's partition and the answer's `data`, not its `extensions`: those report what
- * this one request cost (calls, cache hits), which differs between two requests for the same data.
+ * this one request cost (calls, cache hits; the short or full form `Cost-Detail` asks for), which differs
+ * between two requests for the same data. `Vary` keeps the two forms apart in a cache: a 304 refreshes
+ * the stored copy of the form asked for.
  * Keys are sorted first: the executor orders an object's keys by when its fields resolved (and the
  * compiled executor by the selection), so the same data may come in another order.
  */
@@ -77,7 +81,7 @@ export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
       // Node's Headers (lower-cased names): a copy through whatwg-node's keeps Yoga's `Content-Type`
       // as written, and its Response then adds a second, `text/plain` one for a string body.
       const headers = new Headers(response.headers);
-      headers.append('vary', 'Authorization');
+      headers.append('vary', 'Authorization, Cost-Detail');
       if (policy.errors) {
         headers.set('cache-control', 'private, no-store');
         setResponse(new fetchAPI.Response(response.body, { status: response.status, headers }));
