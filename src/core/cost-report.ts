@@ -19,7 +19,8 @@ const CLOSE_TO_LIMIT = 0.1;
 export interface CostEntry {
   /**
    * Upstream calls estimated before the operation ran: an upper bound (token reads and reads before a
-   * write included) where plain lists hold at most the model's assumed size; retries come on top.
+   * write included) where plain lists hold at most the model's assumed size and a site's terms fit one
+   * page a taxonomy; retries come on top.
    */
   estimated: number;
   /** Upstream calls sent. */

@@ -36,7 +36,7 @@ const UpstreamBudget = builder.objectRef<UpstreamBudgetShape>('UpstreamBudget').
     upstream: t.exposeString('upstream', { description: 'The upstream: `governance` or `calendar`.' }),
     estimated: t.exposeInt('estimated', {
       description:
-        "Upstream calls estimated before the operation ran: an upper bound (token reads and reads before a write included), assuming plain lists such as an event's organizers hold at most 3 items; retries after a failure come on top.",
+        "Upstream calls estimated before the operation ran: an upper bound (token reads and reads before a write included), assuming plain lists such as an event's organizers hold at most 3 items and a site's categories and tags fit one page each; retries after a failure come on top.",
     }),
     actual: t.int({ description: 'Upstream calls sent so far by this operation.', resolve: (u) => u.requests }),
     estimatedCalls: t.exposeInt('estimated', {
