@@ -105,7 +105,8 @@ describe('stage filter', () => {
     expect(res.data.entities.pageInfo.hasNextPage).toBe(false);
     expect(res.data.entities.totalCount).toBe(expected.length);
     expect(apiCalls(stack)).toHaveLength(2);
-    expect(res.extensions.cost.governance.actual).toBeLessThanOrEqual(res.extensions.cost.governance.estimated);
+    const cost = res.extensions!.cost!.governance!;
+    expect(cost.actual).toBeLessThanOrEqual(cost.estimated);
   });
 
   it('stages: records in any of them; every kind when none is given', async () => {
