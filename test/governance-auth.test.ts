@@ -205,6 +205,38 @@ describe('forwarded bearer tokens', () => {
     const other = await stack.query<Any>(op('EntityTypes'), {}, { authorization: `Bearer ${b}` });
     expect(other.extensions?.cost?.governance).toMatchObject({ actual: 1, cacheHits: 0 });
   });
+
+  it("does not list to one caller the organizations and stages another caller's reads showed", async () => {
+    // No organizations or stages configured: all a caller could be listed would come from reads.
+    const stack = await startStack({
+      configure: (c) => ({
+        ...c,
+        governance: { ...c.governance, authMode: 'forward' },
+        discovery: { ...c.discovery, organizations: [], workflows: {} },
+      }),
+    });
+    const [a, b] = [await fetchToken(stack), await fetchToken(stack)];
+    const read = await stack.query<Any>(
+      '{ entities(first: 50) { nodes { organizationId workflowStage { name } } } }',
+      {},
+      { authorization: `Bearer ${a}` },
+    );
+    const orgs = new Set(read.data.entities.nodes.map((n: Any) => n.organizationId));
+    expect(orgs.size).toBeGreaterThan(0);
+    expect(read.data.entities.nodes.some((n: Any) => n.workflowStage)).toBe(true);
+    const listed = await stack.query<Any>(
+      '{ organizations { id sources } entityTypes(first: 20) { nodes { workflow { stages { name sources } } } } }',
+      {},
+      { authorization: `Bearer ${b}` },
+    );
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.organizations).toEqual([]);
+    const sources = [
+      ...listed.data.organizations,
+      ...listed.data.entityTypes.nodes.flatMap((t: Any) => t.workflow?.stages ?? []),
+    ].flatMap((item: Any) => item.sources);
+    expect(sources).not.toContain('OBSERVED');
+  });
 });
 
 describe('upstream failures', () => {

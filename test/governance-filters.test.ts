@@ -87,6 +87,28 @@ describe('stage filter', () => {
     expect(pages).toBe(Math.ceil(expected.length / 5));
   });
 
+  it('a page filled by the last match has no next page, though its upstream page was not the last', async () => {
+    // The 8 retired AI systems all sit in the first upstream page of 50 (of 61): the page fills
+    // there, and only reading the second page tells that no further match follows.
+    const expected = systemsIn('Retired');
+    const all = seed.entities.filter((e) => e.typeName === 'aisystems' && !e.deleted).sort(byName);
+    expect(all.indexOf(expected.at(-1)!)).toBeLessThan(50);
+    expect(all.length).toBeGreaterThan(50);
+    stack.gateway.upstreams.cache.clear();
+    stack.clearRequests();
+    const res = await stack.query<Any>(
+      'query($n: Int) { entities(kind: AI_SYSTEM, stage: "Retired", first: $n) { totalCount pageInfo { hasNextPage } nodes { id } } }',
+      { n: expected.length },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.entities.nodes.map((n: Any) => n.id)).toEqual(expected.map((e) => e.id));
+    expect(res.data.entities.pageInfo.hasNextPage).toBe(false);
+    expect(res.data.entities.totalCount).toBe(expected.length);
+    expect(apiCalls(stack)).toHaveLength(2);
+    const cost = res.extensions!.cost!.governance!;
+    expect(cost.actual).toBeLessThanOrEqual(cost.estimated);
+  });
+
   it('stages: records in any of them; every kind when none is given', async () => {
     const res = await stack.query<Any>(
       '{ entities(stages: ["Testing", "Approved"], first: 50) { nodes { kind workflowStage { name } } } }',

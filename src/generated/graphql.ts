@@ -290,7 +290,7 @@ export type DiscoverySource =
   | 'CONFIGURED'
   /** The platform's documentation (a default of the gateway). */
   | 'DOCUMENTED'
-  /** An upstream answer the gateway has seen. */
+  /** An upstream answer the gateway has seen, read with the gateway's own credential. */
   | 'OBSERVED';
 
 /** The kind of an AI governance record. Records of other kinds (vendors, assets, …) can appear at the other end of a link but have no kind. */

@@ -6,7 +6,9 @@
  *   2. the tenant's configuration (GOVERNANCE_DISCOVERY_FILE, `src/config/discovery.ts`): the same
  *      on every replica from the start,
  *   3. what the gateway has seen in upstream answers (`observe`), shared with the other replicas
- *      through Redis when configured (`discovery-share.ts`: `onLearn` out, `absorb` in).
+ *      through Redis when configured (`discovery-share.ts`: `onLearn` out, `absorb` in). Only
+ *      answers read with the gateway's own credential teach: with forwarded credentials
+ *      (`GOVERNANCE_AUTH_MODE=forward`) what one caller may see is not listed to another.
  * Every item says where it came from. This is tenant metadata (names and labels, never records), so
  * one registry serves every caller. Bounded: a tenant has tens of types and stages, not millions,
  * but a cap keeps a misbehaving upstream from growing it without end.
@@ -122,7 +124,11 @@ export class GovernanceDiscovery {
   /** Brings in what other replicas learned (the Redis share); resolved at once without one. */
   pull?: () => Promise<void>;
 
-  constructor(configured: DiscoveryConfig) {
+  constructor(
+    configured: DiscoveryConfig,
+    /** False when upstream answers are read with the callers' own credentials: then nothing is learned from them. */
+    readonly observes = true,
+  ) {
     this.load(DOCUMENTED, 'documented');
     this.load(configured, 'configured');
   }
@@ -174,7 +180,7 @@ export class GovernanceDiscovery {
 
   /** Learns from a successful upstream answer, by the operation that produced it. */
   observe(operation: string, body: unknown): void {
-    if (!body || typeof body !== 'object') return;
+    if (!this.observes || !body || typeof body !== 'object') return;
     // A cached answer is the same object each time it is served: what it holds was seen already.
     const marked = body as { [OBSERVED]?: GovernanceDiscovery };
     if (marked[OBSERVED] === this) return;
@@ -207,7 +213,8 @@ export class GovernanceDiscovery {
 
   /** A stage the platform answered for a move (it names no type, so the caller says which). */
   observeStage(typeName: string, stage: { id: string; name: string; sequence?: number }): void {
-    this.learn({ t: 'stage', type: typeName, name: stage.name, id: stage.id, seq: stage.sequence ?? null });
+    if (this.observes)
+      this.learn({ t: 'stage', type: typeName, name: stage.name, id: stage.id, seq: stage.sequence ?? null });
   }
 
   /** Facts another replica learned: applied as observed, not passed on again. */

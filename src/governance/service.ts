@@ -38,8 +38,9 @@ export class GovernanceService {
     redis?: RedisLink,
   ) {
     this.auth = new GovernanceAuth(config, upstream);
-    this.discovery = new GovernanceDiscovery(config.discovery);
-    if (redis) shareDiscovery(this.discovery, redis);
+    // Forwarded credentials: answers are the callers' own, so none teaches discovery (nothing to share).
+    this.discovery = new GovernanceDiscovery(config.discovery, config.governance.authMode === 'configured');
+    if (redis && this.discovery.observes) shareDiscovery(this.discovery, redis);
   }
 
   forRequest(info: RequestInfo): GovernanceScope {

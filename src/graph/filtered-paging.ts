@@ -1,12 +1,13 @@
 /**
  * A Relay connection over an offset-paged upstream list that the gateway filters itself, where the
  * upstream cannot: from the cursor's position on it reads upstream pages of the largest size, keeps
- * the rows that pass, and stops once the page is full (a further match in the last page read tells
- * `hasNextPage`), the list ends, or `maxPages` pages were read. Cursors hold positions in the
- * upstream's list, so the next page starts where this one stopped and no row is read twice: a page
- * cut short by `maxPages` (even an empty one) ends with `hasNextPage` and an `endCursor` at the last
- * row read. `totalCount` is known only when the read started at the top and reached the end; else
- * null. Forward only: `last` and `before` would have to read the list from its end.
+ * the rows that pass, and stops once it has seen a match beyond a full page (`hasNextPage`), the
+ * list ends, or `maxPages` pages were read. Cursors hold positions in the upstream's list, so the
+ * next page starts where this one stopped and no row is read twice: a scan cut short by `maxPages`
+ * (even with an empty page) ends with `hasNextPage` true, as the rest of the list is unread, and an
+ * `endCursor` at the last row read; that next page may then be empty. `totalCount` is known only
+ * when the read started at the top and reached the end; else null. Forward only: `last` and
+ * `before` would have to read the list from its end.
  */
 import { badInput } from './errors.js';
 import {
@@ -51,7 +52,8 @@ export async function resolveFilteredConnection<T>(o: FilteredListOptions<T>): P
   let row = start; // the next upstream row to read
   let total = Number.POSITIVE_INFINITY;
   let more = false; // a match beyond the page was seen
-  for (let read = 0; read < o.maxPages(limit) && row < total && nodes.length < limit; read++) {
+  // A full page reads on until a further match, so that `hasNextPage` is not a guess.
+  for (let read = 0; read < o.maxPages(limit) && row < total && !more; read++) {
     const base = Math.floor(row / size) * size;
     const page = await o.fetchPage(base / size + o.firstPageIndex, size, read === 0 ? 'page' : 'more-pages');
     total = page.total;

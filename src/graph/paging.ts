@@ -121,7 +121,8 @@ export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>):
     offset = Math.max(afterOffset, end - args.last);
     limit = end - offset;
   }
-  if (options.exclude?.size) return fetchExcluding(options, offset, limit, args.last != null ? afterOffset : undefined);
+  if (options.exclude?.size)
+    return fetchExcluding(options, offset, limit, args.last != null ? afterOffset : undefined, beforeOffset);
   const { rows, total } = await fetchRows(options, offset, limit);
   return new OffsetConnection(rows, total, options.listKey, offset);
 }
@@ -129,9 +130,10 @@ export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>):
 /**
  * A slice of the list without the excluded rows, still `limit` long where the list has the rows:
  * the window read is `limit` plus the most rows the exclusion can remove (before the slice when it
- * counts from the end, after it otherwise). Cursors are positions in the upstream's list, so the
- * next page starts after the last row shown; `totalCount` leaves out the excluded rows the window
- * held (an excluded row outside it cannot be seen without reading the whole list).
+ * counts from the end, after it otherwise), and ends before the `before` cursor's row. Cursors are
+ * positions in the upstream's list, so the next page starts after the last row shown; `totalCount`
+ * leaves out the excluded rows the window held (an excluded row outside it cannot be seen without
+ * reading the whole list).
  */
 async function fetchExcluding<T>(
   options: OffsetListOptions<T>,
@@ -139,10 +141,13 @@ async function fetchExcluding<T>(
   limit: number,
   /** Counting from the end (`last`): the lowest position the window may start at. */
   floor: number | undefined,
+  /** The `before` cursor's position: the window ends before it. */
+  before = Number.POSITIVE_INFINITY,
 ): Promise<Connection<T>> {
   const { size, has } = options.exclude!;
   const start = floor === undefined ? offset : Math.max(floor, offset - size);
-  const { rows, total } = await fetchRows(options, start, offset - start + limit + (floor === undefined ? size : 0));
+  const width = Math.max(0, Math.min(offset - start + limit + (floor === undefined ? size : 0), before - start));
+  const { rows, total } = await fetchRows(options, start, width);
   const kept = rows.map((row, i) => ({ row, at: start + i })).filter(({ row }) => !has(row));
   const from = floor === undefined ? 0 : Math.max(0, kept.length - limit);
   const shown = kept.slice(from, from + limit);

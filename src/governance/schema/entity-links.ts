@@ -110,7 +110,7 @@ builder.objectField(EntityRef, 'links', (t) =>
         counterpartKinds: t.arg({
           type: [EntityKind],
           description:
-            "Only links whose other end (`counterpart`) is of one of these kinds, e.g. `[DATASET, MODEL]`; records of other kinds (vendors) drop out. The upstream cannot filter by kind, so the gateway reads the entity's links in pages of 50 and keeps the matching ones: a page of `first` reads at most ceil(first / 50) + 1 upstream pages (the estimate counts them all); `totalCount` is null unless that covered all the links; `last`/`before` are refused.",
+            "Only links whose other end (`counterpart`) is of one of these kinds, e.g. `[DATASET, MODEL]`; records of other kinds (vendors) drop out. The upstream cannot filter by kind, so the gateway reads the entity's links in pages of 50 and keeps the matching ones: a page of `first` reads at most ceil(first / 50) + 1 upstream pages (the estimate counts them all) and stops once it has seen a match beyond the page or the end of the links; `hasNextPage` is true when it saw such a match or stopped at its most pages before the end (the rest unread: the next page may then be empty); `totalCount` is null unless that covered all the links; `last`/`before` are refused.",
         }),
       },
       resolve: (entity, args, { governance: scope }) => {

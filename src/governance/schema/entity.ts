@@ -30,7 +30,7 @@ function attributesOf(e: EntityInformation): EntityAttributeShape[] {
 
 /** What a stage filter costs: the upstream cannot filter by stage. */
 const STAGE_COST =
-  'The upstream cannot filter by stage, so the gateway reads the list in pages of 50 from the cursor on and keeps the matching records: a page of `first` reads at most ceil(first / 50) + 3 upstream pages (the estimate counts them all) and stops once it is full; `endCursor` continues where it stopped, even after a page cut short. `totalCount` is null unless that read covered the whole list; `last`/`before` are refused.';
+  'The upstream cannot filter by stage, so the gateway reads the list in pages of 50 from the cursor on and keeps the matching records: a page of `first` reads at most ceil(first / 50) + 3 upstream pages (the estimate counts them all) and stops once it has seen a match beyond the page (`hasNextPage` true) or the end of the list (false). When it stops at its most pages before the end, `hasNextPage` is true because the rest is unread, and the next page may be empty; `endCursor` continues where it stopped. `totalCount` is null unless that read covered the whole list; `last`/`before` are refused.';
 
 recordFields(EntityRef);
 
