@@ -5,83 +5,57 @@
  * one event (applied, refused by validation, refused by the caller's operations-per-minute cap),
  * queries leave none, and no line holds a credential.
  *
- * The callers' principals are set on each request by a stand-in for the authenticating edge (a
- * bearer name mapped to a principal with `setPrincipal`, as the edge does after verifying a token),
- * until the JWT authenticator is on main.
+ * Every caller is a JWT signed by the development issuer (a real JWKS on a socket), sent in the
+ * Authorization header; the gateway verifies it and takes the caller's identity from its claims.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { createGateway } from '../src/app/gateway.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
-import { PERMISSIONS, setPrincipal, type Principal } from '../src/identity/principal.js';
+import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
+import { PERMISSIONS } from '../src/identity/principal.js';
 import type { AuditEvent } from '../src/observability/audit.js';
 import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { startStack } from './support/stack.js';
 
-const ISSUER = 'https://idp.example.test/';
-const principal = (sub: string, clientId: string, agent?: string): Principal => ({
-  id: `${ISSUER}|${sub}`,
-  kind: agent ? 'service' : 'user',
-  subject: sub,
-  issuer: ISSUER,
-  clientId,
-  ...(agent ? { agent } : {}),
-  permissions: new Set(PERMISSIONS),
-});
-/** What each bearer stands for once verified. */
-const CALLERS: Record<string, Principal> = {
-  'token-of-alice': principal('alice', 'portal'),
-  'token-of-bob': principal('bob', 'portal'),
-  'token-of-agent': principal('svc-7', 'triage-bot', 'triage'),
-};
+const scope = PERMISSIONS.join(' ');
+let issuer: DevIssuer;
+/** Each caller's signed token. The agent is a service client acting as an automated agent. */
+const tokens: Record<'alice' | 'bob' | 'agent', string> = { alice: '', bob: '', agent: '' };
 
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+beforeAll(async () => {
+  issuer = await DevIssuer.start();
+  tokens.alice = await issuer.sign({ sub: 'alice', client_id: 'portal', scope });
+  tokens.bob = await issuer.sign({ sub: 'bob', client_id: 'portal', scope });
+  tokens.agent = await issuer.sign({ sub: 'triage-bot', client_id: 'triage-bot', agent: 'triage', scope });
 });
+afterAll(() => issuer?.close());
+
+type Caller = keyof typeof tokens;
 
 async function start(env: Record<string, string> = {}) {
-  const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
-  closers.push(
-    () => governance.close(),
-    () => calendar.close(),
-  );
   const lines: string[] = [];
   const day = Date.parse('2026-03-02T00:00:00Z');
   const clock = { now: day };
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    ...emulatorEnv(governance, calendar),
-    // The agent may start 4 operations a minute; the others have no cap.
-    FAIR_SHARE: 'triage-bot:rpm=4',
-    ...env,
+  const stack = await startStack({
+    env: {
+      AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
+      // Without a verified token nothing runs: every identity in the trail comes from a token.
+      AUTH_ANONYMOUS: 'none',
+      // The agent may start 4 operations a minute; the others have no cap.
+      FAIR_SHARE: 'triage-bot:rpm=4',
+      ...env,
+    },
+    audit: { sink: (line) => lines.push(line), clock: () => clock.now },
   });
-  const gateway = createGateway({ config, audit: { sink: (line) => lines.push(line), clock: () => clock.now } });
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (bearer && CALLERS[bearer]) setPrincipal(req, CALLERS[bearer]);
-    gateway.handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await gateway.close();
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-  const send = async (bearer: string, query: string, variables: Record<string, unknown> = {}) => {
+  const url = await stack.listen();
+  const send = async (caller: Caller, query: string, variables: Record<string, unknown> = {}) => {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[caller]}` },
       body: JSON.stringify({ query, variables }),
     });
     return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] } };
   };
-  return { lines, clock, day, send, governance, gateway };
+  return { lines, clock, day, send, governance: stack.governance, gateway: stack.gateway };
 }
 
 const MOVE = `mutation Move($id: ID!, $stage: String!) {
@@ -91,44 +65,41 @@ const MOVE = `mutation Move($id: ID!, $stage: String!) {
 describe('audit trail', () => {
   it('replays a day of writes from three callers; the trail alone says who moved which model to which stage, and when', async () => {
     const { lines, clock, day, send, governance } = await start();
-    const models = await send('token-of-alice', '{ entities(kind: MODEL, first: 4) { nodes { id } } }');
+    const models = await send('alice', '{ entities(kind: MODEL, first: 4) { nodes { id } } }');
     const ids = (models.body.data!.entities as { nodes: { id: string }[] }).nodes.map((n) => n.id);
     expect(ids.length).toBe(4);
     expect(lines).toEqual([]); // reads are not audited
 
     // The day: [minute of the day, caller, model, stage].
-    const day1: [number, string, number, string][] = [
-      [8 * 60 + 5, 'token-of-alice', 0, 'Development'],
-      [8 * 60 + 40, 'token-of-bob', 1, 'Development'],
-      [9 * 60 + 15, 'token-of-agent', 2, 'Testing'],
-      [11 * 60, 'token-of-alice', 0, 'Testing'],
-      [13 * 60 + 30, 'token-of-bob', 1, 'Approved'],
-      [14 * 60 + 45, 'token-of-agent', 3, 'Development'],
-      [16 * 60 + 10, 'token-of-alice', 0, 'Approved'],
-      [17 * 60 + 55, 'token-of-bob', 0, 'Deployed'],
+    const day1: [number, Caller, number, string][] = [
+      [8 * 60 + 5, 'alice', 0, 'Development'],
+      [8 * 60 + 40, 'bob', 1, 'Development'],
+      [9 * 60 + 15, 'agent', 2, 'Testing'],
+      [11 * 60, 'alice', 0, 'Testing'],
+      [13 * 60 + 30, 'bob', 1, 'Approved'],
+      [14 * 60 + 45, 'agent', 3, 'Development'],
+      [16 * 60 + 10, 'alice', 0, 'Approved'],
+      [17 * 60 + 55, 'bob', 0, 'Deployed'],
     ];
     let attempts = 0;
-    for (const [minute, bearer, model, stage] of day1) {
+    for (const [minute, caller, model, stage] of day1) {
       clock.now = day + minute * 60_000;
-      const res = await send(bearer, MOVE, { id: ids[model], stage });
+      const res = await send(caller, MOVE, { id: ids[model], stage });
       attempts++;
       expect(res.body.errors).toBeUndefined();
     }
     // Refused attempts: an empty stage name (validation), and the agent past its 4 operations a minute.
     clock.now = day + 18 * 60 * 60_000;
-    const bad = await send('token-of-bob', MOVE, { id: ids[2], stage: '' });
+    const bad = await send('bob', MOVE, { id: ids[2], stage: '' });
     attempts++;
     expect(bad.body.errors).toBeDefined();
     // A document that does not validate (no such argument): refused before anything runs.
-    const invalid = await send(
-      'token-of-alice',
-      'mutation { moveEntityToStage(input: { entityId: "x" }, nope: 1) { name } }',
-    );
+    const invalid = await send('alice', 'mutation { moveEntityToStage(input: { entityId: "x" }, nope: 1) { name } }');
     attempts++;
     expect(invalid.body.errors).toBeDefined();
     const burst = [];
     for (let i = 0; i < 5; i++) {
-      burst.push(await send('token-of-agent', MOVE, { id: ids[3], stage: 'Testing' }));
+      burst.push(await send('agent', MOVE, { id: ids[3], stage: 'Testing' }));
       attempts++;
     }
     expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(1);
@@ -137,7 +108,8 @@ describe('audit trail', () => {
     expect(lines.length).toBe(attempts);
     const secret = governance.clients.full.clientSecret;
     for (const line of lines) {
-      expect(line).not.toMatch(/token-of-|Bearer/);
+      expect(line).not.toMatch(/Bearer|eyJ/);
+      for (const token of Object.values(tokens)) expect(line).not.toContain(token.split('.')[2]);
       expect(line).not.toContain(secret);
     }
 
@@ -154,13 +126,10 @@ describe('audit trail', () => {
           at: e.time,
         })),
     );
-    const sub = { 'token-of-alice': 'alice', 'token-of-bob': 'bob', 'token-of-agent': 'svc-7' } as Record<
-      string,
-      string
-    >;
-    const expected = day1.map(([minute, bearer, model, stage]) => ({
-      who: sub[bearer],
-      agent: bearer === 'token-of-agent' ? 'triage' : undefined,
+    const sub: Record<Caller, string> = { alice: 'alice', bob: 'bob', agent: 'triage-bot' };
+    const expected = day1.map(([minute, caller, model, stage]) => ({
+      who: sub[caller],
+      agent: caller === 'agent' ? 'triage' : undefined,
       entity: ids[model],
       stage,
       at: new Date(day + minute * 60_000).toISOString(),
@@ -187,18 +156,23 @@ describe('audit trail', () => {
     expect(first).toMatchObject({
       operation: 'Move',
       outcome: 'applied',
-      caller: { id: `${ISSUER}|alice`, kind: 'user', sub: 'alice', iss: ISSUER, clientId: 'portal' },
+      caller: { id: `${issuer.issuer}|alice`, kind: 'user', sub: 'alice', iss: issuer.issuer, clientId: 'portal' },
     });
     expect(first.requestId).toMatch(/\S/);
     expect(first.argsHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(first.upstreamCalls.governance).toBeGreaterThanOrEqual(1);
+    // The agent's token is a service client's: so says every event of it, applied or refused.
+    const agents = events.filter((e) => e.caller.sub === 'triage-bot');
+    expect(agents.length).toBe(2 + burst.length);
+    for (const e of agents)
+      expect(e.caller).toMatchObject({ kind: 'service', clientId: 'triage-bot', agent: 'triage', iss: issuer.issuer });
   });
 
   it('with tracing on, each event is also an audit event on the operation span', async () => {
     const receiver = await startOtlpReceiver();
-    closers.push(() => receiver.close());
+    onTestFinished(() => receiver.close());
     const { lines, send, gateway } = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
-    const res = await send('token-of-bob', MOVE, { id: '6f1c2b1e-0000-4000-8000-000000000000', stage: 'Testing' });
+    const res = await send('bob', MOVE, { id: '6f1c2b1e-0000-4000-8000-000000000000', stage: 'Testing' });
     expect(res.body.errors).toBeDefined(); // no such record: refused by the platform
     expect(lines.length).toBe(1);
     await gateway.observability.tracing!.flush();
@@ -206,7 +180,7 @@ describe('audit trail', () => {
     const event = span?.events.find((e) => e.name === 'audit');
     expect(event?.attributes).toMatchObject({
       'audit.outcome': 'refused',
-      'audit.caller': `${ISSUER}|bob`,
+      'audit.caller': `${issuer.issuer}|bob`,
       'audit.operation': 'Move',
     });
     expect(JSON.parse(String(event!.attributes['audit.writes']))).toEqual((JSON.parse(lines[0]!) as AuditEvent).writes);
