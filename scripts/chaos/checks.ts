@@ -144,23 +144,31 @@ export function staleness(outcomes: Outcome[], calendarLog: LoggedRequest[], max
 /**
  * No request dropped: every request got an HTTP answer, except a refused connection at a replica
  * that was stopped; one in flight when its replica got SIGTERM was answered (drained), not cut.
+ * Each SIGTERM must have met at least one request in flight that the drain then let finish (an
+ * answer other than 503): a drain with nothing to drain proves nothing.
  */
 export function drain(outcomes: Outcome[], sigterms: { replica: number; at: number }[]): Check {
   const refusedWhileDown = outcomes.filter((o) => o.transport === 'ECONNREFUSED' && o.replicaDown).length;
   const dropped = outcomes.filter(
     (o) => o.transport !== undefined && !(o.transport === 'ECONNREFUSED' && o.replicaDown),
   );
-  return verdict(
-    dropped.map((o) => `${o.op} at replica ${o.replica}: no answer (${o.transport})`),
-    {
-      // Requests in flight at a replica when it got SIGTERM: each must have been answered.
-      inFlightAtSigterm: outcomes.filter((o) =>
-        sigterms.some((t) => t.replica === o.replica && o.startedAt < t.at && o.startedAt + o.ms > t.at),
-      ).length,
-      refusedWhileDown,
-      shuttingDown: outcomes.filter((o) => o.status === 503).length,
-    },
-  );
+  const violations = dropped.map((o) => `${o.op} at replica ${o.replica}: no answer (${o.transport})`);
+  const perSigterm = sigterms.map((t) => {
+    const inFlight = outcomes.filter((o) => o.replica === t.replica && o.startedAt < t.at && o.startedAt + o.ms > t.at);
+    const finished = inFlight.filter((o) => o.status !== undefined && o.status !== 503).length;
+    if (finished === 0)
+      violations.push(
+        `replica ${t.replica} got SIGTERM with no request in flight that it then finished (${inFlight.length} in flight): the drain was not put to the test`,
+      );
+    return { replica: t.replica, inFlight: inFlight.length, finished };
+  });
+  return verdict(violations, {
+    // Requests in flight at a replica when it got SIGTERM: each must have been answered.
+    inFlightAtSigterm: perSigterm.reduce((n, s) => n + s.inFlight, 0),
+    sigterms: perSigterm,
+    refusedWhileDown,
+    shuttingDown: outcomes.filter((o) => o.status === 503).length,
+  });
 }
 
 export const p50 = (xs: number[]) => {

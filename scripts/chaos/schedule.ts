@@ -7,7 +7,7 @@
  */
 import type { Callers } from './callers.js';
 import { breakersClose, waves, type Episode } from './waves.js';
-import type { World } from './world.js';
+import type { Replica, World } from './world.js';
 
 export interface Step {
   /** Seconds from the start of the cycle. */
@@ -53,6 +53,30 @@ async function lift(ctx: Context): Promise<void> {
     episode.violations.push(`breakers still open ${CLOSE_BOUND_MS} ms after the calendar came back`);
 }
 
+/** The governance upstream holds this read back so long (under the request deadline) before a 504 and the retry. */
+const SLOW_READ_MS = 6_000;
+
+/**
+ * A read the governance upstream holds back (a record nobody else reads, so the gateway has it in no
+ * cache and no other caller meets the fault), sent to `replica` and recorded like every other
+ * operation; resolves once the upstream has it, so the replica has it in flight when the SIGTERM
+ * follows. Governance, not the calendar: the calendar's breaker may still be open from its outage.
+ */
+async function slowReadInFlight(ctx: Context, replica: Replica): Promise<{ answered: ReturnType<Callers['send']> }> {
+  const id = `6f1c2b1e-0000-4000-8000-${String(ctx.cycle).padStart(12, '0')}`;
+  const path = `/entities/${id}`;
+  await ctx.world.governance.setFaults([{ kind: 'stall', delayMs: SLOW_READ_MS, pathPrefix: path, times: 1 }]);
+  const probe = ctx.callers.send('drain-probe', replica, 'DrainProbe', { query: `{ entity(id: "${id}") { id } }` });
+  // Seen by the upstream with half its hold left, or the step fails: the SIGTERM must find it running.
+  const bound = performance.now() + SLOW_READ_MS / 2;
+  while (!(await ctx.world.governance.requests()).some((r) => r.path === path)) {
+    if (performance.now() > bound) throw new Error(`the governance upstream never saw the slow read ${path}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  // Wrapped: returned bare, the promise would be awaited here, until the read's answer.
+  return { answered: probe };
+}
+
 export const CYCLE: Step[] = [
   { at: 2, what: 'calendar black-holed; waves through every replica', run: (ctx) => blackHole(ctx, 'both') },
   { at: 6, what: 'Redis killed (SIGKILL)', run: (ctx) => ctx.world.killRedis() },
@@ -70,8 +94,13 @@ export const CYCLE: Step[] = [
     at: 32,
     what: 'SIGTERM to a replica, started again once drained',
     run: async (ctx) => {
-      const { drainedMs } = await ctx.world.drainAndRestart(ctx.cycle % ctx.world.replicas.length);
-      ctx.note(`replica drained in ${drainedMs} ms and is back`);
+      const replica = ctx.world.replicas[ctx.cycle % ctx.world.replicas.length]!;
+      const { answered } = await slowReadInFlight(ctx, replica);
+      const { drainedMs } = await ctx.world.drainAndRestart(replica.index);
+      const { outcome } = await answered;
+      ctx.note(
+        `replica drained in ${drainedMs} ms and is back; its slow read answered ${outcome.status ?? outcome.transport}`,
+      );
     },
   },
   { at: 40, what: 'calendar black-holed; waves through one replica', run: (ctx) => blackHole(ctx, 'one') },
