@@ -10,7 +10,7 @@ import { startCalendarEmulator, type CalendarEmulatorOptions } from '../../src/c
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
 import type { CostEntry } from '../../src/core/cost-report.js';
-import { createGateway, type Gateway } from '../../src/app/gateway.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/app/gateway.js';
 import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
 
 type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;
@@ -38,6 +38,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Last word on the configuration. */
   configure?: (config: Config) => Config;
+  /** The gateway's other options (extra plugins, an audit sink). */
+  gateway?: Omit<GatewayOptions, 'config'>;
 }
 
 export interface Stack {
@@ -75,7 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.env,
   });
   if (options.configure) config = options.configure(config);
-  const gateway = createGateway({ config });
+  const gateway = createGateway({ ...options.gateway, config });
   let server: Server | undefined;
   let closed = false;
 
