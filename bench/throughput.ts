@@ -9,14 +9,17 @@ import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, TYPENAME } from './queries.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
+export type Measured = Awaited<ReturnType<typeof measured>>;
+
 export async function measured(
   child: Child,
   query: string,
   variables: Record<string, unknown>,
   ctx: Ctx,
   headers?: Record<string, string>,
+  throughputSeconds = ctx.options.throughputSeconds,
 ) {
-  const { concurrency, throughputSeconds } = ctx.options;
+  const { concurrency } = ctx.options;
   await throughput(child.url, query, variables, { concurrency, seconds: Math.min(1, throughputSeconds / 4), headers }); // warm-up
   await child.request('reset-peak');
   const before = await child.stats();
@@ -58,4 +61,46 @@ export async function throughputVsBareYoga(ctx: Ctx): Promise<WorkloadRecord> {
   } finally {
     await bare.stop();
   }
+}
+
+/**
+ * Two servers measured in turns, `rounds` slices of the run's time each, so that a change in what else
+ * the machine does falls on both: run one after the other, the bare server's floor swung from 6.3k to
+ * 23.7k requests a second between runs here, and the ratio with it. The ratio is the median of the
+ * rounds' ratios; each side's figures are its rounds together (latencies: the median round's).
+ */
+export async function inTurns(
+  a: (seconds: number) => Promise<Measured>,
+  b: (seconds: number) => Promise<Measured>,
+  ctx: Ctx,
+  rounds = 4,
+) {
+  const seconds = ctx.options.throughputSeconds / rounds;
+  const as: Measured[] = [];
+  const bs: Measured[] = [];
+  for (let r = 0; r < rounds; r++) {
+    as.push(await a(seconds));
+    bs.push(await b(seconds));
+  }
+  const ratios = as.map((x, i) => round(x.perSecond / bs[i]!.perSecond, 3));
+  return { a: together(as), b: together(bs), ratios, ratio: median(ratios) };
+}
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!;
+
+function together(runs: Measured[]): Measured {
+  const sum = (key: 'requests' | 'errors' | 'seconds' | 'cpuMs') => runs.reduce((n, r) => n + r[key], 0);
+  const [requests, seconds, cpuMs] = [sum('requests'), sum('seconds'), sum('cpuMs')];
+  const peaks = runs.map((r) => r.peakRssMb).filter((mb): mb is number => mb !== null);
+  return {
+    requests,
+    errors: sum('errors'),
+    seconds: round(seconds, 2),
+    perSecond: round(requests / seconds, 1),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p95Ms: median(runs.map((r) => r.p95Ms)),
+    cpuMs: round(cpuMs, 1),
+    cpuMsPerRequest: round(cpuMs / Math.max(1, requests), 3),
+    peakRssMb: peaks.length ? Math.max(...peaks) : null,
+  };
 }

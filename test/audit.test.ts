@@ -44,7 +44,7 @@ async function start(env: Record<string, string> = {}) {
       FAIR_SHARE: 'triage-bot:rpm=4',
       ...env,
     },
-    audit: { sink: (line) => lines.push(line), clock: () => clock.now },
+    gateway: { audit: { sink: (line) => lines.push(line), clock: () => clock.now } },
   });
   const url = await stack.listen();
   const send = async (caller: Caller, query: string, variables: Record<string, unknown> = {}) => {

@@ -11,7 +11,6 @@ import {
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../src/app/gateway.js';
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 
@@ -196,6 +195,10 @@ describe('MCP endpoint', () => {
     const next = await call(c, 'FindEntities', { limit: 20, cursor: first.out.nextCursor });
     const all = await call(client, 'FindEntities', { limit: 20 });
     expect(next.out.items![0]!.id).toBe(all.out.items![n]!.id);
+    // The longest page that fits: with the next record (and its cursor) the same result is over the cap.
+    const after = await call(c, 'FindEntities', { limit: 1, cursor: first.out.nextCursor });
+    const longer = { ...first.out, items: all.out.items!.slice(0, n + 1), nextCursor: after.out.nextCursor };
+    expect(JSON.stringify(longer).length).toBeGreaterThan(1000);
     await c.close();
   });
 });
@@ -227,43 +230,29 @@ describe('MCP endpoint, settings', () => {
 
   it('a tool call is a GraphQL execution whose context names the tool (for the logs and the audit)', async () => {
     const seen: unknown[] = [];
-    const { config } = await startStack();
-    const gateway = createGateway({
-      config,
-      extraPlugins: [{ onExecute: ({ args }) => void seen.push((args.contextValue as { mcp?: unknown }).mcp) }],
+    const stack = await startStack({
+      gateway: {
+        extraPlugins: [{ onExecute: ({ args }) => void seen.push((args.contextValue as { mcp?: unknown }).mcp) }],
+      },
     });
-    const res = await gateway.yoga.fetch('http://gateway.test/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'AccountBudget' } }),
-    });
-    expect(res.status).toBe(200);
+    const client = await connect(stack);
+    expect((await call(client, 'AccountBudget')).isError).toBe(false);
     expect(seen).toEqual([{ tool: 'AccountBudget' }]);
-    await gateway.close();
+    await client.close();
   });
 
   it('every tool call, a read or a write, leaves an audit event naming the agent and the tool', async () => {
     const key = 'key-of-the-inventory-bot';
-    const { config } = await startStack({
+    const lines: string[] = [];
+    const stack = await startStack({
       env: {
         MCP_MUTATIONS: 'true',
         AUTH_API_KEYS: `inventory-bot|${createHash('sha256').update(key).digest('hex')}|governance:read governance:write`,
       },
+      gateway: { audit: { sink: (line) => lines.push(line) } },
     });
-    const lines: string[] = [];
-    const gateway = createGateway({ config, audit: { sink: (line) => lines.push(line) } });
-    const send = async (name: string, args: Record<string, unknown>) => {
-      const res = await gateway.yoga.fetch('http://gateway.test/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-      });
-      return ((await res.json()) as { result: { structuredContent: Structured } }).result.structuredContent;
-    };
+    const client = await connect(stack, { authorization: `Bearer ${key}` });
+    const send = async (name: string, args: Record<string, unknown>) => (await call(client, name, args)).out;
     const found = await send('FindEntities', { limit: 1 });
     const entity = (await send('GetEntity', { id: found.items![0]!.id })).data!.entity as { organizationId: string };
     await send('RegisterEntity', { kind: 'DATASET', name: 'Audited dataset', organizationId: entity.organizationId });
@@ -275,7 +264,7 @@ describe('MCP endpoint, settings', () => {
     ]);
     for (const e of events) expect(e.caller).toMatchObject({ id: 'key:inventory-bot', agent: 'inventory-bot' });
     expect(events[2]!.writes).toMatchObject([{ field: 'createEntity', outcome: 'applied' }]);
-    await gateway.close();
+    await client.close();
   });
 
   it('MCP=false: no /mcp', async () => {
@@ -397,33 +386,28 @@ describe('MCP endpoint, forward auth mode: an agent token never goes upstream', 
   });
 
   it("the forwarded upstream's tools are not offered; other tool calls carry no Authorization", async () => {
-    const { config } = await startStack({ env });
-    const seen: (string | null)[] = [];
-    const gateway = createGateway({
-      config,
-      extraPlugins: [{ onRequest: ({ request }) => void seen.push(request.headers.get('authorization')) }],
+    const seen: [string, string | null][] = [];
+    const stack = await startStack({
+      env,
+      gateway: {
+        extraPlugins: [
+          { onRequest: ({ request, url }) => void seen.push([url.pathname, request.headers.get('authorization')]) },
+        ],
+      },
     });
-    const send = (method: string, params?: object) =>
-      gateway.yoga.fetch('http://gateway.test/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      });
-    const listed = (await (await send('tools/list')).json()) as { result: { tools: { name: string }[] } };
-    const names = listed.result.tools.map((t) => t.name);
+    const client = await connect(stack, { authorization: `Bearer ${key}` });
+    const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('FindEvents');
     expect(names.filter((n) => /Entit|Governance/.test(n))).toEqual([]);
     seen.length = 0;
-    const res = (await (await send('tools/call', { name: 'FindEvents', arguments: { limit: 1 } })).json()) as {
-      result: { isError?: boolean };
-    };
-    expect(res.result.isError).toBeFalsy();
+    const res = await call(client, 'FindEvents', { limit: 1 });
+    expect(res.isError, JSON.stringify(res.out)).toBe(false);
+    expect(res.out.items).toHaveLength(1);
     // The MCP request itself, then its tool call's GraphQL request: that one without the agent's key.
-    expect(seen).toEqual([`Bearer ${key}`, null]);
-    await gateway.close();
+    expect(seen).toEqual([
+      ['/mcp', `Bearer ${key}`],
+      ['/graphql', null],
+    ]);
+    await client.close();
   });
 });

@@ -17,9 +17,13 @@ export type Safelist = ReadonlyMap<string, string>;
 const SAFELIST_FILE = new URL('../generated/persisted-documents.json', import.meta.url);
 const SHA256 = /^[0-9a-f]{64}$/;
 
-export function loadSafelist(file: URL = SAFELIST_FILE): Safelist {
-  const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  return new Map(Object.entries(entries));
+let safelist: Safelist | undefined;
+
+/** The safelist, read and parsed once per process: a build artifact, it does not change while running. */
+export function loadSafelist(): Safelist {
+  return (safelist ??= new Map(
+    Object.entries(JSON.parse(readFileSync(SAFELIST_FILE, 'utf8')) as Record<string, string>),
+  ));
 }
 
 /** `documentId` from the body (POST) or the URL (GET), else Apollo's persisted-query extension. */

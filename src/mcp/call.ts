@@ -110,11 +110,19 @@ function listResult(value: unknown, maxChars: number, rest: object) {
     hasNextPage: truncated || Boolean(connection.pageInfo?.hasNextPage),
     truncated,
   });
-  let n = edges.length;
-  let shaped = page(n, false);
-  // One record is always returned, however long, so a list can always be walked to its end.
-  while (n > 1 && JSON.stringify({ ...shaped, ...rest }).length > maxChars) shaped = page(--n, true);
-  return shaped;
+  const whole = page(edges.length, false);
+  if (edges.length <= 1 || JSON.stringify({ ...whole, ...rest }).length <= maxChars) return whole;
+  // A cut page's length is its frame's (no items, an empty cursor) plus its cursor's, its records' and
+  // the commas between them: each record is serialized once. The longest page that fits wins; one record
+  // is always returned, however long, so a list can always be walked to its end.
+  const frame = JSON.stringify({ ...page(1, true), items: [], nextCursor: '', ...rest }).length - 2;
+  let n = 1;
+  let records = -1;
+  for (let i = 0; i < edges.length - 1; i++) {
+    records += (JSON.stringify(edges[i]!.node) ?? 'null').length + 1;
+    if (frame + records + JSON.stringify(edges[i]!.cursor).length <= maxChars) n = i + 1;
+  }
+  return page(n, true);
 }
 
 function costOf(report: Record<string, CostEntry> | undefined) {

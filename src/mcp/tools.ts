@@ -59,15 +59,18 @@ export interface Safelisted {
   operation: OperationDefinitionNode;
 }
 
-/** The safelist (src/generated/persisted-documents.json) by operation name. */
-export function safelistByName(): Map<string, Safelisted> {
-  const byName = new Map<string, Safelisted>();
+let byName: ReadonlyMap<string, Safelisted> | undefined;
+
+/** The safelist (src/generated/persisted-documents.json) by operation name, parsed once per process. */
+export function safelistByName(): ReadonlyMap<string, Safelisted> {
+  if (byName) return byName;
+  const parsed = new Map<string, Safelisted>();
   for (const [id, text] of loadSafelist()) {
     const document = parse(text);
     const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-    if (operation?.name) byName.set(operation.name.value, { id, text, document, operation });
+    if (operation?.name) parsed.set(operation.name.value, { id, text, document, operation });
   }
-  return byName;
+  return (byName = parsed);
 }
 
 const FOLDER = new URL('./tools/', import.meta.url);

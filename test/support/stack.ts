@@ -38,8 +38,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Last word on the configuration. */
   configure?: (config: Config) => Config;
-  /** Where the gateway's audit lines go, and their clock. */
-  audit?: GatewayOptions['audit'];
+  /** The gateway's other options (extra plugins, an audit sink). */
+  gateway?: Omit<GatewayOptions, 'config'>;
 }
 
 export interface Stack {
@@ -77,7 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.env,
   });
   if (options.configure) config = options.configure(config);
-  const gateway = createGateway({ config, audit: options.audit });
+  const gateway = createGateway({ ...options.gateway, config });
   let server: Server | undefined;
   let closed = false;
 
