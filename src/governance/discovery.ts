@@ -107,6 +107,22 @@ function fill<T, K extends keyof T>(item: T, key: K, value: T[K] | null): boolea
   item[key] = value;
   return true;
 }
+/** Fills the item's unknown fields from `values` and adds the source; true when anything changed. */
+function merge<T extends { sources: DiscoverySource[] }>(
+  item: T,
+  values: { [K in keyof T]?: T[K] | null },
+  source: DiscoverySource,
+): boolean {
+  let changed = addSource(item, source);
+  for (const key of Object.keys(values) as (keyof T)[]) changed = fill(item, key, values[key] ?? null) || changed;
+  return changed;
+}
+/** The map under `key` in `maps`, made empty when missing. */
+function mapIn<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = maps.get(key);
+  if (!map) maps.set(key, (map = new Map<string, V>()));
+  return map;
+}
 /** Names compare trimmed and case-blind: the key each known name is held under. */
 const nameKey = (name: string) => name.trim().toLowerCase();
 const byName = <T>(list: Iterable<T>, name: (t: T) => string) =>
@@ -338,25 +354,29 @@ export class GovernanceDiscovery {
       this.apply({ t: 'org', id: o.id, name: o.name, parentId: o.parentId ?? null }, source);
   }
 
-  private room(): boolean {
-    if (this.size >= MAX_ITEMS) return false;
+  /** The item under `key`, made when missing if the registry has room (undefined when it has none). */
+  private itemIn<T>(map: Map<string, T>, key: string, make: () => T): { item: T; added: boolean } | undefined {
+    const item = map.get(key);
+    if (item) return { item, added: false };
+    if (this.size >= MAX_ITEMS) return undefined;
     this.size += 1;
-    return true;
+    const made = make();
+    map.set(key, made);
+    return { item: made, added: true };
   }
 
   private addType(f: Extract<DiscoveryFact, { t: 'type' }>, source: DiscoverySource): boolean {
-    let t = this.relationshipType(f.name);
-    let changed = false;
-    if (!t) {
-      if (!this.room()) return false;
-      t = { name: f.name, id: null, forwardLabel: null, reverseLabel: null, ends: [], sources: [] };
-      this.types.set(nameKey(f.name), t);
-      changed = true;
-    }
-    changed = fill(t, 'id', f.id) || changed;
-    changed = fill(t, 'forwardLabel', f.fwd) || changed;
-    changed = fill(t, 'reverseLabel', f.rev) || changed;
-    changed = addSource(t, source) || changed;
+    const found = this.itemIn(this.types, nameKey(f.name), (): KnownRelationshipType => ({
+      name: f.name,
+      id: null,
+      forwardLabel: null,
+      reverseLabel: null,
+      ends: [],
+      sources: [],
+    }));
+    if (!found) return false;
+    const t = found.item;
+    let changed = merge(t, { id: f.id, forwardLabel: f.fwd, reverseLabel: f.rev }, source) || found.added;
     for (const [a, b] of f.ends) {
       if (t.ends.some(([x, y]) => x === a && y === b)) continue;
       t.ends.push([a, b]);
@@ -366,51 +386,32 @@ export class GovernanceDiscovery {
   }
 
   private addStage(f: Extract<DiscoveryFact, { t: 'stage' }>, source: DiscoverySource): boolean {
-    let names = this.stages.get(f.type);
-    if (!names) this.stages.set(f.type, (names = new Map<string, KnownStage>()));
-    let s = names.get(nameKey(f.name));
-    let changed = false;
-    if (!s) {
-      if (!this.room()) return false;
-      s = { name: f.name, id: null, sequence: null, sources: [] };
-      names.set(nameKey(f.name), s);
-      changed = true;
-    }
-    changed = fill(s, 'id', f.id) || changed;
-    changed = fill(s, 'sequence', f.seq) || changed;
-    return addSource(s, source) || changed;
+    const found = this.itemIn(mapIn(this.stages, f.type), nameKey(f.name), () => ({
+      name: f.name,
+      id: null,
+      sequence: null,
+      sources: [],
+    }));
+    return !!found && (merge(found.item, { id: f.id, sequence: f.seq }, source) || found.added);
   }
 
   private addOption(f: Extract<DiscoveryFact, { t: 'option' }>, source: DiscoverySource): boolean {
-    let fields = this.options.get(f.type);
-    if (!fields) this.options.set(f.type, (fields = new Map<string, Map<string, KnownOption>>()));
-    let options = fields.get(f.field);
-    if (!options) fields.set(f.field, (options = new Map<string, KnownOption>()));
-    let o = options.get(nameKey(f.option));
-    let changed = false;
-    if (!o) {
-      if (!this.room()) return false;
-      o = { option: f.option, id: null, optionKey: null, sources: [] };
-      options.set(nameKey(f.option), o);
-      changed = true;
-    }
-    changed = fill(o, 'id', f.id) || changed;
-    changed = fill(o, 'optionKey', f.key) || changed;
-    return addSource(o, source) || changed;
+    const found = this.itemIn(mapIn(mapIn(this.options, f.type), f.field), nameKey(f.option), () => ({
+      option: f.option,
+      id: null,
+      optionKey: null,
+      sources: [],
+    }));
+    return !!found && (merge(found.item, { id: f.id, optionKey: f.key }, source) || found.added);
   }
 
   private addOrganization(f: Extract<DiscoveryFact, { t: 'org' }>, source: DiscoverySource): boolean {
-    const key = f.id.toLowerCase();
-    let o = this.organizationsById.get(key);
-    let changed = false;
-    if (!o) {
-      if (!this.room()) return false;
-      o = { id: f.id, name: null, parentId: null, sources: [] };
-      this.organizationsById.set(key, o);
-      changed = true;
-    }
-    changed = fill(o, 'name', f.name) || changed;
-    changed = fill(o, 'parentId', f.parentId) || changed;
-    return addSource(o, source) || changed;
+    const found = this.itemIn(this.organizationsById, f.id.toLowerCase(), () => ({
+      id: f.id,
+      name: null,
+      parentId: null,
+      sources: [],
+    }));
+    return !!found && (merge(found.item, { name: f.name, parentId: f.parentId }, source) || found.added);
   }
 }
