@@ -3,7 +3,7 @@
  * time, next to a bare graphql-yoga server answering `{ __typename }` in its own process, measured in
  * the same run and the same way. The ratio says what the gateway's own work costs over Yoga's floor.
  */
-import { round } from './client.js';
+import { percentile, round } from './client.js';
 import { throughput } from './load.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, TYPENAME } from './queries.js';
@@ -86,7 +86,7 @@ export async function inTurns(
   return { a: together(as), b: together(bs), ratios, ratio: median(ratios) };
 }
 
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!;
+const median = (values: number[]) => percentile(values, 50);
 
 function together(runs: Measured[]): Measured {
   const sum = (key: 'requests' | 'errors' | 'seconds' | 'cpuMs') => runs.reduce((n, r) => n + r[key], 0);

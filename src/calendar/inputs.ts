@@ -25,13 +25,17 @@ export const recordIds = (values: readonly (string | number)[], argument: string
 const SLUG = /^(?:[a-z0-9_-]|%[89a-f][0-9a-f])+$/;
 export const MAX_SLUG_LENGTH = 200;
 
+/** Non-ASCII characters percent-encoded as WordPress stores them in a slug (lower-case hex). */
+export const encodeSlug = (value: string) =>
+  value.replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s).toLowerCase());
+
 /**
  * A slug as WordPress writes it. Non-ASCII characters are accepted and percent-encoded the way
  * WordPress stores them (lower-case hex); anything else — `.`, `..`, `/`, `%2e`, spaces, control
  * characters, upper case — is refused, so a slug can never change the shape of an upstream URL.
  */
 export function slugArg(value: string, argument: string): string {
-  const encoded = value.replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s).toLowerCase());
+  const encoded = encodeSlug(value);
   if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded)) {
     throw invalidInput(
       `"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`,

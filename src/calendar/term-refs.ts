@@ -7,6 +7,7 @@
  */
 import { invalidInput, quotedList } from '../core/errors.js';
 import type { CalendarClient } from './client.js';
+import { encodeSlug } from './inputs.js';
 import { UPSTREAM_MAX_PAGE } from './loaders.js';
 import { normalizeTerm } from './normalize.js';
 import type { CalendarTerm } from './model.js';
@@ -30,9 +31,11 @@ async function allTerms(client: CalendarClient, taxonomy: Taxonomy): Promise<Cal
   }
 }
 
-/** A slug as WordPress stores it: non-ASCII characters percent-encoded in lower case. */
-const asSlug = (text: string) =>
-  text.toLowerCase().replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s).toLowerCase());
+/** The term a slug or name names (as the plugin matches them: slug, or name case-blind). */
+function byText(terms: readonly CalendarTerm[], ref: string): CalendarTerm | undefined {
+  const [slug, name] = [encodeSlug(ref.toLowerCase()), ref.toLowerCase()];
+  return terms.find((t) => t.slug === slug || t.name.toLowerCase() === name);
+}
 
 /**
  * The references (ids as numbers, slugs or names as text; see `termRefs`) as term ids. With
@@ -49,10 +52,7 @@ export async function resolveTermRefs(
   if (refs.length === 0) return [];
   const terms = await allTerms(client, taxonomy);
   return refs.map((ref, i) => {
-    const found =
-      typeof ref === 'number'
-        ? terms.find((t) => t.id === ref)
-        : terms.find((t) => t.slug === asSlug(ref) || t.name.toLowerCase() === ref.toLowerCase());
+    const found = typeof ref === 'number' ? terms.find((t) => t.id === ref) : byText(terms, ref);
     if (found) return found.id;
     if (createMissing && typeof ref === 'string') return ref;
     const what = SINGULAR[taxonomy];

@@ -124,7 +124,7 @@ function mapIn<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V
   return map;
 }
 /** Names compare trimmed and case-blind: the key each known name is held under. */
-const nameKey = (name: string) => name.trim().toLowerCase();
+export const nameKey = (name: string) => name.trim().toLowerCase();
 const byName = <T>(list: Iterable<T>, name: (t: T) => string) =>
   [...list].sort((a, b) => name(a).localeCompare(name(b)));
 

@@ -11,14 +11,14 @@ import {
   type EntityInformation,
 } from '../model.js';
 import type { GovernanceScope } from '../service.js';
+import { nameKey } from '../discovery.js';
 import { nameList } from './discovery.js';
 import { typeDisplayName } from './kind.js';
 
-const key = (name: string) => name.trim().toLowerCase();
 const kindsOf = (kind: AiEntityTypeName | null | undefined) => (kind ? [kind] : [...AI_ENTITY_TYPE_NAMES]);
 const recordsOf = (kind: AiEntityTypeName | null | undefined) =>
   kind ? `${typeDisplayName(kind)} records` : 'AI governance records';
-const unique = (names: string[]) => [...new Map(names.map((n) => [key(n), n])).values()];
+const unique = (names: string[]) => [...new Map(names.map((n) => [nameKey(n), n])).values()];
 
 /**
  * The stages asked for (`stage` or `stages`), checked against the known workflow stages of the kind
@@ -37,15 +37,15 @@ export async function stageFilter(
   if (wanted.length === 0 || wanted.length > 20) throw badInput('"stages" takes from 1 to 20 stage names.', argument);
   const discovery = await scope.discovery.current();
   const known = unique(kindsOf(kind).flatMap((k) => discovery.workflowStages(k).map((s) => s.name)));
-  const knownKeys = new Set(known.map(key));
+  const knownKeys = new Set(known.map(nameKey));
   for (const name of wanted)
-    if (!knownKeys.has(key(name)))
+    if (!knownKeys.has(nameKey(name)))
       throw badInput(
         `"${name.slice(0, 60)}" is not a known workflow stage of ${recordsOf(kind)}; known stages: ${nameList(known)}.`,
         argument,
       );
-  const keys = new Set(wanted.map(key));
-  return (e) => keys.has(key(e.workflowAndStage?.stageName ?? ''));
+  const keys = new Set(wanted.map(nameKey));
+  return (e) => keys.has(nameKey(e.workflowAndStage?.stageName ?? ''));
 }
 
 /**
