@@ -42,7 +42,7 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
       deadline: Date.now() + config.traffic.operationDeadlineMs,
       status: (name) => upstreams[name].traffic.status(),
       share: (name) => upstreams[name].traffic.shares.of(client),
-      setupCalls: (name) => (name === 'governance' ? governance.setupCalls(request.headers) : 0),
+      setupCalls: (name) => (name === 'governance' ? governance.setupCalls() : 0),
     });
     // Every upstream call of the operation listens on this signal; Node warns of a leak past ten
     // listeners, which one traversal passes legitimately.

@@ -23,8 +23,6 @@ export interface GovernanceCredential {
   authorization(usage: UsageTracker): Promise<string>;
   /** After a 401 with `rejected`: true when a different credential is now available for one retry. */
   renew(rejected: string, usage: UsageTracker): Promise<boolean>;
-  /** Calls the next `authorization` may make: 1 while the gateway holds no valid token of its own, else 0. */
-  setupCalls(): number;
 }
 
 interface CachedToken {
@@ -55,12 +53,20 @@ export class GovernanceAuth {
           const next = await this.currentToken(usage, true);
           return next.header !== rejected;
         },
-        setupCalls: () => (this.token && Date.now() < this.token.renewAt ? 0 : 1),
       };
     }
   }
 
   /** The credential for one incoming request (its headers matter only in `forward` mode). */
+  /**
+   * Calls an operation makes before its first governance read: a token read (1) while the gateway
+   * uses its own credentials and holds no valid token; a forwarded credential is the caller's (0).
+   */
+  setupCalls(): number {
+    if (!this.clientCredential) return 0;
+    return this.token && Date.now() < this.token.renewAt ? 0 : 1;
+  }
+
   credentialFor(headers: Headers): GovernanceCredential {
     if (this.clientCredential) return this.clientCredential;
     const header = headers.get('authorization') ?? '';
@@ -77,7 +83,6 @@ export class GovernanceAuth {
             ),
           ),
         renew: () => Promise.resolve(false),
-        setupCalls: () => 0,
       };
     }
     const value = `Bearer ${bearer}`;
@@ -86,7 +91,6 @@ export class GovernanceAuth {
       authorization: () => Promise.resolve(value),
       // The caller's token is theirs to renew.
       renew: () => Promise.resolve(false),
-      setupCalls: () => 0,
     };
   }
 

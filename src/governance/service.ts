@@ -66,9 +66,9 @@ export class GovernanceService {
     };
   }
 
-  /** Calls an operation with these headers makes before its first read: a token read when none is held (0 or 1). */
-  setupCalls(headers: Headers): number {
-    return this.auth.credentialFor(headers).setupCalls();
+  /** Calls an operation makes before its first read: a token read when none is held (0 or 1). */
+  setupCalls(): number {
+    return this.auth.setupCalls();
   }
 
   async close(): Promise<void> {}
