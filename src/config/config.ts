@@ -62,6 +62,10 @@ export interface Config {
     /** Freshness by kind of resource (CACHE_TTL_<KIND>_MS, else `ttlMs`); an answer's max-age follows the shortest it read. */
     ttlMsByKind: Record<CacheKind, number>;
     maxStaleMs: number;
+    /** Records inside answers and cached list prefixes answer later reads (`on`), or are only counted (`shadow`). */
+    reuse: 'off' | 'shadow' | 'on';
+    /** Below this share of an account's budget left, reads accept cached records up to `maxStaleMs` past their TTL. */
+    budgetStale: { below: number; maxStaleMs: number };
     /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
     shared: { waitMs: number; maxEntryBytes: number };
     /** Whole answers (`src/http/response-cache.ts`), in memory and in the shared tier. */
@@ -266,6 +270,8 @@ function readCache(s: Settings): Config['cache'] {
     ttlMs: s.CACHE_TTL_MS,
     ttlMsByKind,
     maxStaleMs: s.CACHE_MAX_STALE_MS,
+    reuse: s.CACHE_REUSE,
+    budgetStale: { below: s.CACHE_BUDGET_STALE_BELOW, maxStaleMs: s.CACHE_BUDGET_MAX_STALE_MS },
     shared: FIXED.shared,
     // Whole answers get half the memory of the upstream reads they are made of.
     answers: { enabled: s.RESPONSE_CACHE && s.CACHE_MAX_BYTES > 0, maxBytes: Math.floor(s.CACHE_MAX_BYTES / 2) },

@@ -591,6 +591,29 @@ const DEFINITIONS = {
     max: 86_400_000,
     description: 'How long past its TTL a cached read may answer while the upstream is failing.',
   }),
+  CACHE_REUSE: oneOf(['off', 'shadow', 'on'] as const, {
+    ...ADVANCED,
+    group: 'cache',
+    default: 'on',
+    description:
+      'Reuse of what upstream answers already hold: records inside lists, embeds and writes answer lookups by id, and a cached list answers its prefixes. `shadow` only counts what it would save (metrics).',
+  }),
+  CACHE_BUDGET_STALE_BELOW: fraction({
+    ...ADVANCED,
+    group: 'cache',
+    default: 0.2,
+    description:
+      "When an account's remaining budget falls below this share, reads serve cached records up to CACHE_BUDGET_MAX_STALE_MS old (marked stale) instead of refetching.",
+  }),
+  CACHE_BUDGET_MAX_STALE_MS: int({
+    ...ADVANCED,
+    group: 'cache',
+    default: 120_000,
+    min: 0,
+    max: 86_400_000,
+    description:
+      'How long past its TTL a cached read may answer while the budget is below CACHE_BUDGET_STALE_BELOW (0 = never).',
+  }),
   RESPONSE_CACHE: bool({
     ...ADVANCED,
     group: 'cache',
