@@ -23,7 +23,7 @@ import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const LIST = `{ events(first: 10) { nodes { id slug postStatus venue { id } organizers { id } } } }`;
 const EVENT = `query($id: ID, $slug: String) { event(id: $id, slug: $slug) { id title slug description allDay cost venue { id name } organizers { id name } } }`;
@@ -241,7 +241,7 @@ describe.skipIf(!redis)('harvested records in the shared tier', () => {
 
     const list = await a.query(LIST);
     const id = (list.data!.events.nodes as Json[])[0]!.id as string;
-    const key = ResponseCache.key('anonymous', 'GET', `${env.CALENDAR_URL}/events/${id}`);
+    const key = ResponseCache.key('anonymous', 'GET', `${calendar.apiRoot}/events/${id}`);
     const entry = `${prefix}cache:entry:${createHash('sha256').update(key).digest('base64url')}`;
     await until(async () => (await admin.exists(entry)) === 1, 'the harvested record in Redis');
 

@@ -1,9 +1,23 @@
 /**
  * The calendar records an answer holds that may answer a later read by id or slug (see
- * `core/harvest.ts`; the shapes each source carries: docs/upstreams/calendar-records.md). Only
- * complete, published records: an event listed blanked (password-protected: its booleans `null`),
- * a venue or organizer whose name is `[]` (password-protected) or that is not published (a read by
- * id may refuse it) never answers a lookup. Terms are left out: embedded ones have another shape.
+ * `core/harvest.ts`). What each source carries, next to the read it would answer (facts §1.2-1.5,
+ * the emulator's serialize.ts, calendar-samples/):
+ *
+ * | source                                   | record            | against `GET /{kind}/{id}`          | kept            |
+ * | ---------------------------------------- | ----------------- | ----------------------------------- | --------------- |
+ * | `GET /events` item                       | event             | all but `json_ld`                   | yes             |
+ * | `GET /events` item, password-protected   | event             | content blanked, booleans `null`    | never           |
+ * | event (list, single, write) `venue`      | venue             | all but `json_ld`                   | yes             |
+ * | event (list, single, write) `organizer`  | organizers        | all but `json_ld`                   | yes             |
+ * | `GET /venues`, `GET /organizers` item    | venue / organizer | all but `json_ld`                   | yes             |
+ * | single GET by id / by slug               | the other form    | the same answer                     | yes             |
+ * | create / update answer                   | the record        | all but `json_ld`                   | same credential |
+ * | venue / organizer, password-protected    | venue / organizer | name `[]`, fields blanked           | never           |
+ * | embedded `categories`, `tags`            | term              | another shape (facts §1.6)          | never           |
+ *
+ * The gateway reads no `json_ld` (test/record-reuse.test.ts). Only published records are kept: a
+ * read by id may refuse another status (a draft venue inside a published event, a trashed record).
+ * An event write that needed the event's password is not kept (its read by id would be refused).
  */
 import { venueList } from './normalize.js';
 import type { WireEvent, WireOrganizer, WireVenue } from './wire.js';

@@ -104,7 +104,7 @@ export class GovernanceClient {
       json: { queryRequest: { criteria } },
       kind: page.kind,
       cache: this.cache('entities', [Tags.entityLists]),
-      // Full-details items are whole entities (governance-records.md); basic-details ones never are.
+      // Full-details items are whole entities (see entityRecords); basic-details ones never are.
       harvest: (res) => this.entityRecords((res.body as { content?: unknown } | undefined)?.content),
       scopes: 'read',
       shape: ENTITY_PAGE,
@@ -147,7 +147,19 @@ export class GovernanceClient {
     } satisfies Send;
   }
 
-  /** Whole entities inside an answer, as the reads by id they answer (see core/harvest.ts). */
+  /**
+   * Whole entities inside an answer, as the reads by id they answer (see core/harvest.ts). What
+   * each source carries against `GET /entities/{id}` (EntityInformation; the openapi file's
+   * examples and the emulator's render.ts):
+   *
+   * | source                                     | carries                                     | kept  |
+   * | ------------------------------------------ | ------------------------------------------- | ----- |
+   * | `POST /entities/search` item               | EntityInformation, every field              | yes   |
+   * | `POST /entities`, `PATCH /entities/{id}`   | EntityInformation, every field              | yes   |
+   * | `POST /entity-basic-details/search` item   | id, number, name, displayLabel, type, org   | never |
+   * | related-entities page `source`/`target`    | id, number, name, type, deleted             | never |
+   * | stage move answer                          | the stage, not the entity                   | never |
+   */
   private entityRecords(items: unknown): Harvest<UpstreamCall>[] {
     if (!Array.isArray(items)) return [];
     return items.flatMap((e: unknown) => {
@@ -339,7 +351,15 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ scopes, nullIfNotFound, shape, invalidates, kind, records, ...rest }: Send): Promise<T | null> {
+  private async send<T>({
+    scopes,
+    nullIfNotFound,
+    shape,
+    invalidates,
+    kind,
+    records,
+    ...rest
+  }: Send): Promise<T | null> {
     const write = invalidates !== undefined;
     const call: UpstreamCall = { ...rest, kind: kind ?? (write ? 'write' : 'read'), idempotent: !write };
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
