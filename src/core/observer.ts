@@ -25,10 +25,11 @@ export interface UpstreamOutcome {
  * answered by such a record in Redis; `record-shadow`: a miss that a kept record would have answered
  * (CACHE_REUSE=shadow, counted beside the miss).
  */
-export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'redis' | 'record' | 'record-redis' | 'record-shadow';
+export type CacheResult =
+  'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis' | 'record' | 'record-redis' | 'record-shadow';
 
 export interface UpstreamObserver {
-  /** Answered from the response cache (`hit`, `stale`), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */
+  /** Answered from the response cache (`hit`; expired: `stale` during a 429 pause or an upstream failure, `stale-budget` while the account's budget is low), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */
   cache?(event: UpstreamEvent, result: CacheResult): void;
   /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
   queued?(event: UpstreamEvent & { priority: string }): () => void;
