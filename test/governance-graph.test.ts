@@ -394,11 +394,15 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
       byRoute('POST /linked-entity-types/entity-types/names/:entityTypeName/entities/:entityId/links/pages'),
     ).toHaveLength(10);
     const gets = byRoute('GET /entities/:entityId').map((r) => r.path.split('/').pop());
-    expect(new Set(gets)).toEqual(distinct);
-    expect(gets).toHaveLength(distinct.size);
-    expect(calls).toHaveLength(1 + 10 + distinct.size);
+    // A counterpart the search's upstream page held beyond the 10 shown is answered by that record
+    // (docs/caching.md, records not requests): a cache hit instead of a GET.
+    const kept = res.extensions!.cost!.governance!.cacheHits;
+    expect(gets.every((id) => distinct.has(id!))).toBe(true);
+    expect(gets).toHaveLength(new Set(gets).size);
+    expect(gets).toHaveLength(distinct.size - kept);
+    expect(calls).toHaveLength(1 + 10 + distinct.size - kept);
     expect(tokenCalls(stack)).toHaveLength(0);
-    expect(res.extensions?.cost?.governance).toMatchObject({ actual: calls.length, cacheHits: 0 });
+    expect(res.extensions?.cost?.governance).toMatchObject({ actual: calls.length });
     console.log(
       `EntityGraph(first: 10): 1 search + 10 links pages + ${distinct.size} entity GETs = ${calls.length} upstream requests (${aiEnds} AI ends, ${wanted.length} outside the page, ${vendors} vendor ends)`,
     );

@@ -111,7 +111,7 @@ describe('/metrics', () => {
     const after = await metrics();
     for (const name of ['governance', 'calendar']) {
       const hits = (m: typeof after) =>
-        sum(m, 'gateway_upstream_cache_total', { upstream: name, result: /^(hit|shared|stale)$/ });
+        sum(m, 'gateway_upstream_cache_total', { upstream: name, result: /^(hit|shared|stale|record)$/ });
       expect(hits(after) - hits(before)).toBe(body.extensions.cost[name]?.cacheHits ?? 0);
     }
     expect(sum(after, 'gateway_upstream_cache_total', { result: /^(hit|shared|stale)$/ })).toBeGreaterThan(0);

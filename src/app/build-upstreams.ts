@@ -153,6 +153,7 @@ function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxC
       onChange: (state) => shared.observer?.breaker?.({ upstream: name, state }),
     }),
     observer: shared.observer,
+    reuse: config.cache.reuse,
     budgetStale: config.cache.budgetStale,
   });
   return { upstream, transport, limiter, traffic };

@@ -24,6 +24,8 @@ import type {
   WireVenueWrite,
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
+import { recordAnswer, type Harvest } from '../core/harvest.js';
+import { heldRecords } from './harvest.js';
 import type { CacheKind } from '../config/config.js';
 
 /** A single record is addressed by its numeric id or, where the API allows, its slug. */
@@ -184,6 +186,7 @@ export class CalendarClient {
       kind: poll?.background ? 'poll' : pageKind,
       operation,
       cache: poll ? undefined : this.cache(kind),
+      harvest: (res) => this.harvest(kind, res.body, false),
     };
     const res = await this.send(call, this.options.auth.read);
     if (res.status >= 400) {
@@ -206,7 +209,30 @@ export class CalendarClient {
     as: 'read' | 'write',
     poll?: FreshRead,
   ): Promise<T | null> {
-    const call: UpstreamCall = {
+    const call = this.readCall(kind, operation, path, query, as, poll);
+    const res = await this.send(
+      { ...call, harvest: call.cache && ((res) => this.harvest(kind, res.body, true)) },
+      this.options.auth[as],
+    );
+    if (res.status >= 400) {
+      const error = toUpstreamError(res, { single: true, operation });
+      // A lookup that finds nothing is null; a trashed record (the site answers it 403
+      // event-no-longer-available) is told apart: GONE, for a reader as for a mutation.
+      if (error.kind === 'not-found') return null;
+      throw error;
+    }
+    return checkPayload('calendar', KINDS[kind].shape, res.body, operation) as T;
+  }
+
+  private readCall(
+    kind: Kind,
+    operation: string,
+    path: string,
+    query: WireQuery,
+    as: 'read' | 'write',
+    poll?: FreshRead,
+  ): UpstreamCall {
+    return {
       method: 'GET',
       path,
       query,
@@ -218,15 +244,20 @@ export class CalendarClient {
       // the upstream, not the cache.
       cache: as === 'read' && query.password === undefined && !poll ? this.cache(kind) : undefined,
     };
-    const res = await this.send(call, this.options.auth[as]);
-    if (res.status >= 400) {
-      const error = toUpstreamError(res, { single: true, operation });
-      // A lookup that finds nothing is null; a trashed record (the site answers it 403
-      // event-no-longer-available) is told apart: GONE, for a reader as for a mutation.
-      if (error.kind === 'not-found') return null;
-      throw error;
-    }
-    return checkPayload('calendar', KINDS[kind].shape, res.body, operation) as T;
+  }
+
+  /** The records an answer of `kind` holds, as the reads by id and by slug they answer (see harvest.ts). */
+  private harvest(kind: Kind, body: unknown, single: boolean): Harvest<UpstreamCall>[] {
+    return heldRecords(kind, body, single).flatMap((r) => {
+      const response = recordAnswer(r.body);
+      const get = r.kind === 'events' ? 'events.get' : `${r.kind}.get`;
+      const read = (operation: string, ref: RecordRef) => ({
+        call: this.readCall(r.kind, operation, this.path(r.kind, ref), {}, 'read'),
+        response,
+      });
+      const bySlug = r.kind === 'events' ? 'events.getBySlug' : get;
+      return r.slug ? [read(get, { id: r.id }), read(bySlug, { slug: r.slug })] : [read(get, { id: r.id })];
+    });
   }
 
   private async write<T>(
@@ -248,6 +279,14 @@ export class CalendarClient {
       this.options.afterWrite?.();
     }
     if (res.status >= 400) throw toUpstreamError(res, { single: true, operation });
+    // The written record answers its reads, where the writer reads with the same credentials (never
+    // across them) and no event password was needed (a read by id would be refused).
+    const { read, write } = this.options.auth;
+    if (read.identity === write.identity && (json as { password?: unknown } | undefined)?.password === undefined)
+      this.options.upstream.keepRecords(this.harvest(operation.split('.')[0] as Kind, res.body, true), {
+        ...this.options.caller,
+        identity: write.identity,
+      });
     return res.body as T;
   }
 

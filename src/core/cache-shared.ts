@@ -43,15 +43,23 @@ export interface SharedCacheOptions {
 
 /** What a local miss found in the shared tier. */
 export type SharedLookup =
-  | { kind: 'hit'; response: HttpResponse; freshUntil: number }
-  /** Not there: fetch it, then `store` (or `release` when the answer is not cacheable). */
-  | { kind: 'miss'; store(response: HttpResponse, ttlMs: number): Promise<boolean>; release(): void };
+  | { kind: 'hit'; response: HttpResponse; freshUntil: number; harvested: boolean }
+  /**
+   * Not there: fetch it, then `store` (or `release` when the answer is not cacheable). `mark`:
+   * Redis's clock at the lookup, for `storeRecords` of the records the answer holds.
+   */
+  | { kind: 'miss'; mark: number; store(response: HttpResponse, ttlMs: number): Promise<boolean>; release(): void };
 
 // A counter's first value: Redis's clock in µs × 1000, so a recreated counter never repeats an old value.
 const SEED = `local t = redis.call('TIME') local seed = t[1] .. string.format('%06d', tonumber(t[2])) .. '000'`;
 
-// KEYS: entry, lock, tag counters…; ARGV: lock ms (0: no lock), owner. Returns {1, payload} or {0, versions, owns lock}.
-const LOOKUP = `${SEED}
+// Redis's clock in ms (exact in a Lua number, unlike the counters' seed).
+const NOW_MS = `local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+// KEYS: entry, lock, tag counters…; ARGV: lock ms (0: no lock), owner. Returns {1, payload} or
+// {0, versions, owns lock, now}: now (Redis's clock in ms) is the mark records harvested from the
+// answer are stored against (STORE_RECORDS).
+const LOOKUP = `${SEED} ${NOW_MS}
 local v = {}
 for i = 3, #KEYS do
   local cur = redis.call('GET', KEYS[i])
@@ -64,9 +72,9 @@ if e then
   local nl = string.find(e, '\\n', 1, true)
   if nl and string.sub(e, 1, nl - 1) == versions then return {1, string.sub(e, nl + 1)} end
 end
-if ARGV[1] == '0' then return {0, versions, 1} end
-if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return {0, versions, 1} end
-return {0, versions, 0}`;
+if ARGV[1] == '0' then return {0, versions, 1, now} end
+if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return {0, versions, 1, now} end
+return {0, versions, 0, now}`;
 
 // KEYS: entry, lock, tag counters…; ARGV: versions at lookup, payload, ttl ms, owner. Stores only if no tag moved.
 const STORE = `local v = {}
@@ -86,9 +94,6 @@ return stored`;
 
 // KEYS: lock; ARGV: owner.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`;
-
-// Redis's clock in ms (exact in a Lua number, unlike the counters' seed).
-const NOW_MS = `local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /** How long a tag's last invalidation time is kept: longer than any operation runs. */
 const BUMPED_AT_TTL_MS = 300_000;
@@ -141,6 +146,32 @@ end
 redis.call('SET', KEYS[1], ARGV[4] .. '\\n' .. table.concat(v, ',') .. '\\n' .. ARGV[5], 'PX', ARGV[6])
 return 1`;
 
+// Records harvested from one answer (harvest.ts), stored as the entries their own reads would make.
+// ARGV: tag key prefix, "bumped at" key prefix, mark, then per record: entry key, tags (tab-separated),
+// payload, ttl ms. A record is refused if one of its tags was invalidated since the mark (the answer
+// may predate the write), and never replaces a current entry that stays fresh longer.
+const STORE_RECORDS = `${SEED}
+local stored = 0
+for i = 4, #ARGV, 4 do
+  local v = {}
+  for tag in string.gmatch(ARGV[i + 1], '[^\\t]+') do
+    local at = redis.call('GET', ARGV[2] .. tag)
+    if at and tonumber(at) >= tonumber(ARGV[3]) then v = nil break end
+    local cur = redis.call('GET', ARGV[1] .. tag)
+    if not cur then cur = seed redis.call('SET', ARGV[1] .. tag, cur) end
+    v[#v + 1] = cur
+  end
+  if v then
+    local versions = table.concat(v, ',') .. '\\n'
+    local e = redis.call('GET', ARGV[i])
+    if not (e and string.sub(e, 1, #versions) == versions and redis.call('PTTL', ARGV[i]) >= tonumber(ARGV[i + 3])) then
+      redis.call('SET', ARGV[i], versions .. ARGV[i + 2], 'PX', ARGV[i + 3])
+      stored = stored + 1
+    end
+  end
+end
+return stored`;
+
 /** The scripts, defined on the client so that they go by their SHA (EVALSHA) after the first call. */
 type Script = (numKeys: number, ...args: string[]) => Promise<unknown>;
 interface Scripts {
@@ -149,6 +180,7 @@ interface Scripts {
   gatewayCacheRelease: Script;
   gatewayAnswerLookup: Script;
   gatewayAnswerStore: Script;
+  gatewayRecordsStore: Script;
 }
 
 interface Payload {
@@ -158,6 +190,16 @@ interface Payload {
   n: number;
   /** Fresh until (epoch ms). */
   f: number;
+  /** 1: a record harvested from another answer. */
+  r?: 1;
+}
+
+/** A record to store with `storeRecords`: its entry's key and tags, as its own read would have them. */
+export interface SharedRecord {
+  key: string;
+  tags: readonly string[];
+  response: HttpResponse;
+  freshUntil: number;
 }
 
 export class SharedCacheTier {
@@ -185,6 +227,7 @@ export class SharedCacheTier {
     client.defineCommand('gatewayCacheBump', { lua: BUMP });
     client.defineCommand('gatewayAnswerLookup', { lua: LOOKUP_ANSWER });
     client.defineCommand('gatewayAnswerStore', { lua: STORE_ANSWER });
+    client.defineCommand('gatewayRecordsStore', { lua: STORE_RECORDS });
     this.scripts = client as unknown as Scripts;
     this.channel = this.redis.key('cache-invalidate');
     this.acks = this.redis.key('cache-invalidate-ack');
@@ -233,18 +276,19 @@ export class SharedCacheTier {
     const waitUntil = Date.now() + this.options.waitMs;
     try {
       for (let round = 0; ; round++) {
-        const [found, data, owns] = (await this.scripts.gatewayCacheLookup(keys.length, ...keys, lockMs, owner)) as [
-          number,
-          string,
-          number?,
-        ];
+        const [found, data, owns, now] = (await this.scripts.gatewayCacheLookup(
+          keys.length,
+          ...keys,
+          lockMs,
+          owner,
+        )) as [number, string, number?, number?];
         if (found === 1) {
           const p = JSON.parse(data) as Payload;
-          if (p.f > Date.now())
-            return { kind: 'hit', response: { status: p.s, headers: p.h, body: p.b, bytes: p.n }, freshUntil: p.f };
+          const response = { status: p.s, headers: p.h, body: p.b, bytes: p.n };
+          if (p.f > Date.now()) return { kind: 'hit', response, freshUntil: p.f, harvested: p.r === 1 };
           return undefined; // expiring this very moment: fetch, and let the next reader store it
         } else if (owns === 1 || Date.now() >= waitUntil || signal?.aborted) {
-          return this.miss(keys, data, owns === 1 ? owner : undefined);
+          return this.miss(keys, data, owns === 1 ? owner : undefined, Number(now));
         }
         // Another replica is fetching it: wait for its answer, briefly.
         await new Promise((r) => setTimeout(r, Math.min(10 * 2 ** round, 100, Math.max(1, waitUntil - Date.now()))));
@@ -306,13 +350,48 @@ export class SharedCacheTier {
     }
   }
 
-  private miss(keys: string[], versions: string, owner: string | undefined): SharedLookup {
+  /**
+   * Stores records harvested from an answer fetched after a lookup at `mark` (its `miss`), in one
+   * script call; refused for a record whose tags were invalidated since. Best effort: Redis away or
+   * slow, the records stay local.
+   */
+  async storeRecords(mark: number, records: readonly SharedRecord[]): Promise<void> {
+    if (!this.ready) return;
+    const args: string[] = [];
+    for (const r of records) {
+      if (r.response.bytes > this.options.maxEntryBytes || r.tags.some((t) => /[\t\n]/.test(t))) continue;
+      const ttlMs = Math.floor(r.freshUntil - Date.now());
+      if (ttlMs <= 0) continue;
+      const { status: s, headers: h, body: b, bytes: n } = r.response;
+      const payload: Payload = { s, h, b, n, f: r.freshUntil, r: 1 };
+      args.push(this.entryKey(r.key), r.tags.join('\t'), JSON.stringify(payload), String(ttlMs));
+    }
+    if (args.length === 0) return;
+    try {
+      await this.scripts.gatewayRecordsStore(
+        0,
+        this.redis.key('cache', 'tag', ''),
+        this.redis.key('cache', 'tagat', ''),
+        String(mark),
+        ...args,
+      );
+    } catch (e) {
+      this.trouble(e);
+    }
+  }
+
+  private entryKey(key: string): string {
+    return this.redis.key('cache', 'entry', createHash('sha256').update(key).digest('base64url'));
+  }
+
+  private miss(keys: string[], versions: string, owner: string | undefined, mark: number): SharedLookup {
     const release = () => {
       if (owner && this.redis.ready)
         void this.redis.bestEffort('cache fill release', this.scripts.gatewayCacheRelease(1, keys[1]!, owner));
     };
     return {
       kind: 'miss',
+      mark,
       release,
       store: async (response, ttlMs) => {
         if (ttlMs <= 0 || response.bytes > this.options.maxEntryBytes || !this.ready) {

@@ -28,6 +28,8 @@ export interface CachedResponse {
   response: HttpResponse;
   freshUntil: number;
   tags: readonly string[];
+  /** Taken from another answer that held the record (`harvest.ts`), not fetched by its own request. */
+  harvested?: boolean;
 }
 
 /** Whatever keeps answers derived from the cached records (the whole-answer cache) follows these. */
@@ -90,6 +92,19 @@ export class ResponseCache {
     if (mark !== undefined && this.changedSince(mark, tags)) return;
     const entry: CachedResponse = { response, freshUntil: Date.now() + ttlMs, tags };
     this.entries.set(key, entry, ttlMs + Math.max(this.options.maxStaleMs, this.options.keepStaleMs ?? 0));
+  }
+
+  /**
+   * Keeps a record found inside another answer (`harvest.ts`) as the entry its own read would have
+   * made, unless one of its tags was invalidated since `mark` or the entry there stays fresh longer.
+   */
+  keep(key: string, response: HttpResponse, freshUntil: number, tags: readonly string[], mark: number): boolean {
+    const ttlMs = freshUntil - Date.now();
+    if (ttlMs <= 0 || this.changedSince(mark, tags)) return false;
+    const held = this.entries.get(key);
+    if (held && held.freshUntil >= freshUntil) return false;
+    this.entries.set(key, { response, freshUntil, tags, harvested: true }, ttlMs + this.options.maxStaleMs);
+    return true;
   }
 
   /**

@@ -20,7 +20,13 @@ export interface UpstreamOutcome {
   error?: string;
 }
 
-export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis';
+/**
+ * `record`: a hit on a record kept from another answer (`harvest.ts`); `record-redis`: a miss then
+ * answered by such a record in Redis; `record-shadow`: a miss that a kept record would have answered
+ * (CACHE_REUSE=shadow, counted beside the miss).
+ */
+export type CacheResult =
+  'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis' | 'record' | 'record-redis' | 'record-shadow';
 
 export interface UpstreamObserver {
   /** Answered from the response cache (`hit`; expired: `stale` during a 429 pause or an upstream failure, `stale-budget` while the account's budget is low), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */

@@ -9,6 +9,7 @@
 import type { BreakerState, UpstreamBreaker } from './breaker.js';
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
+import { RecordKeeper, type Harvest, type KeptRecord, type ReuseMode } from './harvest.js';
 import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
@@ -35,6 +36,11 @@ export interface UpstreamCall {
   operation: string;
   /** Cache this answer for the given time, tagged for invalidation; omit for no caching. */
   cache?: { ttlMs: number; tags: readonly string[] };
+  /**
+   * The records a cacheable 2xx answer holds, each as the cacheable read by id (or slug) it answers
+   * and that read's answer (see harvest.ts); called in the background after the answer is stored.
+   */
+  harvest?: (res: HttpResponse) => readonly Harvest<UpstreamCall>[];
   /**
    * An absolute URL on the same account instead of `path` (e.g. the OAuth token endpoint), so that
    * such requests count against the account budget and honour its pause too.
@@ -100,6 +106,8 @@ export interface UpstreamOptions {
   breaker?: UpstreamBreaker;
   /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
   observer?: UpstreamObserver;
+  /** Records inside answers answer later reads (`on`), are only counted (`shadow`), or neither (`off`, the default). */
+  reuse?: ReuseMode;
   /**
    * Below `below` of the account's budget left, a read takes its cached answer up to `maxStaleMs`
    * past its TTL (marked stale) instead of a call; absent or `maxStaleMs` 0: never.
@@ -177,9 +185,11 @@ export class Upstream {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly logFailure?: ReturnType<typeof throttledLogger>;
+  private readonly records: RecordKeeper;
 
   constructor(private readonly options: UpstreamOptions) {
     this.name = options.name;
+    this.records = new RecordKeeper(options.reuse ?? 'off', options.cache, options.shared);
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
     if (options.log) this.logFailure = throttledLogger(options.log, FAILURE_LOG_INTERVAL_MS);
@@ -241,7 +251,8 @@ export class Upstream {
     caller.usage.readTags(call.cache.tags);
     caller.usage.readFreshUntil(hit.entry.freshUntil);
     caller.usage.cacheHit(this.name);
-    this.options.observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, 'hit');
+    const result = hit.entry.harvested ? 'record' : 'hit';
+    this.options.observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, result);
     return hit.entry.response;
   }
 
@@ -256,7 +267,7 @@ export class Upstream {
       if (hit?.fresh) {
         caller.usage.readFreshUntil(hit.entry.freshUntil);
         caller.usage.cacheHit(this.name);
-        observer?.cache?.(event!, 'hit');
+        observer?.cache?.(event!, hit.entry.harvested ? 'record' : 'hit');
         return hit.entry.response;
       }
       // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
@@ -265,6 +276,8 @@ export class Upstream {
       const kept = this.keptForBudget(target.key);
       if (kept) return this.serveStale(kept, caller, event, 'stale-budget');
       observer?.cache?.(event!, 'miss');
+      if (this.records.mode === 'shadow' && this.records.wouldAnswer(target.key, call.cache.tags))
+        observer?.cache?.(event!, 'record-shadow');
       expired = hit !== undefined;
     }
     if (!expired) return this.load(call, caller, target, event);
@@ -375,8 +388,12 @@ export class Upstream {
       // Another replica's copy: fresh only until its own time is up, not for a whole TTL from now.
       caller.usage.readFreshUntil(found.freshUntil);
       caller.usage.cacheHit(this.name);
-      observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, 'redis');
-      cache.set(key, found.response, found.freshUntil - Date.now(), tags, mark);
+      const result = found.harvested ? 'record-redis' : 'redis';
+      observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, result);
+      if (found.harvested) cache.keep(key, found.response, found.freshUntil, tags, mark);
+      else cache.set(key, found.response, found.freshUntil - Date.now(), tags, mark);
+      // Its records were shared by the replica that fetched it: kept here, locally.
+      this.harvest(call, found.response, caller, found.freshUntil, mark);
       return found.response;
     }
     let res: HttpResponse;
@@ -388,11 +405,67 @@ export class Upstream {
     }
     if (call.cache && res.status >= 200 && res.status < 300) {
       const current = found ? await found.store(res, call.cache.ttlMs) : true;
-      if (current) cache.set(key, res, call.cache.ttlMs, tags, mark);
+      if (current) {
+        cache.set(key, res, call.cache.ttlMs, tags, mark);
+        this.harvest(call, res, caller, Date.now() + call.cache.ttlMs, mark, found?.mark);
+      }
     } else {
       found?.release();
     }
     return res;
+  }
+
+  /**
+   * Keeps the records a write's answer holds (`harvests`, built by the adapter); called after the
+   * write's invalidation, so they are stored with a mark taken after it.
+   */
+  keepRecords(harvests: readonly Harvest<UpstreamCall>[], caller: Caller): void {
+    if (this.records.mode === 'off' || harvests.length === 0) return;
+    const mark = this.options.cache.mark();
+    setImmediate(() => this.records.keep(this.recordsOf(harvests, caller, Infinity), mark));
+  }
+
+  /**
+   * The records an answer holds (`call.harvest`), kept in the background: never on the answer's
+   * way. `mark`: taken before the answer's request was sent; `sharedMark`: Redis's clock at its
+   * lookup there, when the records are to be shared.
+   */
+  private harvest(
+    call: UpstreamCall,
+    res: HttpResponse,
+    caller: Caller,
+    freshUntil: number,
+    mark: number,
+    sharedMark?: number,
+  ): void {
+    const { harvest } = call;
+    if (!harvest || this.records.mode === 'off') return;
+    setImmediate(() => {
+      let records: KeptRecord[];
+      try {
+        records = this.recordsOf(harvest(res), caller, freshUntil);
+      } catch {
+        return; // an answer the adapter cannot take apart: nothing harvested, the answer stands
+      }
+      this.records.keep(records, mark, sharedMark);
+    });
+  }
+
+  /** Each record's key and tags as its own read makes them (this caller's identity), fresh no longer than `freshUntil`. */
+  private recordsOf(harvests: readonly Harvest<UpstreamCall>[], caller: Caller, freshUntil: number): KeptRecord[] {
+    const now = Date.now();
+    const records: KeptRecord[] = [];
+    for (const { call, response } of harvests) {
+      if (!call.cache) continue;
+      let key: string;
+      try {
+        key = this.target(call, caller).key;
+      } catch {
+        continue; // a path the upstream would not take as it is (see url-path.ts): not a record to keep
+      }
+      records.push({ key, tags: call.cache.tags, response, freshUntil: Math.min(freshUntil, now + call.cache.ttlMs) });
+    }
+    return records;
   }
 
   /**

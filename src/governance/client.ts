@@ -35,6 +35,7 @@ import type {
   WorkflowStageInformation,
 } from './wire.js';
 import { entityShape, springPageShape } from './wire.js';
+import { recordAnswer, type Harvest } from '../core/harvest.js';
 import type { CacheKind } from '../config/config.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
@@ -60,7 +61,7 @@ export interface PageRequest {
 }
 
 /** One call: a read unless it `invalidates` (a write: never repeated, never cached). */
-interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' | 'operation' | 'cache'> {
+interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' | 'operation' | 'cache' | 'harvest'> {
   /** Default: `write` for a call that invalidates, else `read`. */
   kind?: UpstreamCall['kind'];
   scopes: ScopeGroup;
@@ -70,6 +71,8 @@ interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' |
   shape?: z.ZodType;
   /** A write's cache tags: dropped once it was sent, answered or not (even a refused write may have changed something). */
   invalidates?: string[];
+  /** A write's answer: the records it holds, kept once `invalidates` is dropped. */
+  records?: (body: unknown) => Harvest<UpstreamCall>[];
 }
 
 export class GovernanceClient {
@@ -101,6 +104,8 @@ export class GovernanceClient {
       json: { queryRequest: { criteria } },
       kind: page.kind,
       cache: this.cache('entities', [Tags.entityLists]),
+      // Full-details items are whole entities (see entityRecords); basic-details ones never are.
+      harvest: (res) => this.entityRecords((res.body as { content?: unknown } | undefined)?.content),
       scopes: 'read',
       shape: ENTITY_PAGE,
     });
@@ -126,7 +131,11 @@ export class GovernanceClient {
    * cache may not know of yet.
    */
   getEntity(id: string, fresh?: boolean | { background: boolean }) {
-    return this.send<EntityInformation>({
+    return this.send<EntityInformation>(this.entityRead(id, fresh));
+  }
+
+  private entityRead(id: string, fresh?: boolean | { background: boolean }) {
+    return {
       operation: 'entities.get',
       method: 'GET',
       path: urlPath`/entities/${id}`,
@@ -134,7 +143,30 @@ export class GovernanceClient {
       cache: fresh ? undefined : this.cache('entities', [Tags.entity(id)]),
       scopes: 'read',
       shape: entityShape,
-      nullIfNotFound: true,
+      nullIfNotFound: true as const,
+    } satisfies Send;
+  }
+
+  /**
+   * Whole entities inside an answer, as the reads by id they answer (see core/harvest.ts). What
+   * each source carries against `GET /entities/{id}` (EntityInformation; the openapi file's
+   * examples and the emulator's render.ts):
+   *
+   * | source                                     | carries                                     | kept  |
+   * | ------------------------------------------ | ------------------------------------------- | ----- |
+   * | `POST /entities/search` item               | EntityInformation, every field              | yes   |
+   * | `POST /entities`, `PATCH /entities/{id}`   | EntityInformation, every field              | yes   |
+   * | `POST /entity-basic-details/search` item   | id, number, name, displayLabel, type, org   | never |
+   * | related-entities page `source`/`target`    | id, number, name, type, deleted             | never |
+   * | stage move answer                          | the stage, not the entity                   | never |
+   */
+  private entityRecords(items: unknown): Harvest<UpstreamCall>[] {
+    if (!Array.isArray(items)) return [];
+    return items.flatMap((e: unknown) => {
+      const id = (e as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') return [];
+      const { scopes: _s, nullIfNotFound: _n, shape: _shape, ...read } = this.entityRead(id);
+      return [{ call: { ...read, idempotent: true }, response: recordAnswer(e) }];
     });
   }
 
@@ -148,6 +180,7 @@ export class GovernanceClient {
       invalidates: [Tags.entityLists, Tags.linkLists],
       scopes: 'write',
       shape: entityShape,
+      records: (body) => this.entityRecords([body]),
     });
   }
 
@@ -161,6 +194,7 @@ export class GovernanceClient {
       scopes: 'write',
       shape: entityShape,
       nullIfNotFound: true,
+      records: (body) => this.entityRecords([body]),
     });
   }
 
@@ -317,7 +351,15 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({ scopes, nullIfNotFound, shape, invalidates, kind, ...rest }: Send): Promise<T | null> {
+  private async send<T>({
+    scopes,
+    nullIfNotFound,
+    shape,
+    invalidates,
+    kind,
+    records,
+    ...rest
+  }: Send): Promise<T | null> {
     const write = invalidates !== undefined;
     const call: UpstreamCall = { ...rest, kind: kind ?? (write ? 'write' : 'read'), idempotent: !write };
     const caller: Caller = { ...this.caller, identity: this.credential.identity };
@@ -354,7 +396,9 @@ export class GovernanceClient {
     if (res.status >= 200 && res.status < 300) {
       this.onAnswer?.(call.operation, res.body);
       const body = res.body ?? {};
-      return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
+      const checked = (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
+      if (records) this.upstream.keepRecords(records(checked), caller);
+      return checked;
     }
     // A not-found of something the input refers to (an organization on an update) is not the record's.
     const sent = { json: call.json, query: call.query };
