@@ -20,10 +20,18 @@ export interface UpstreamOutcome {
   error?: string;
 }
 
-export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'redis';
+/**
+ * Lists from lists (`list-reuse.ts`): `prefix`, a list page cut from a longer cached one; `batched`,
+ * a list answered from a combined request of several; `batch-wasted`, a combined request whose
+ * answer could not be split, so its lists went out one by one; the `-shadow` outcomes count what
+ * `CACHE_REUSE=shadow` would have saved.
+ */
+export type ListReuseResult = 'prefix' | 'prefix-shadow' | 'batched' | 'batched-shadow' | 'batch-wasted';
+
+export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'redis' | ListReuseResult;
 
 export interface UpstreamObserver {
-  /** Answered from the response cache (`hit`, `stale`), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */
+  /** Answered from the response cache (`hit`, `stale`), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`); list reuse outcomes: `ListReuseResult`. */
   cache?(event: UpstreamEvent, result: CacheResult): void;
   /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
   queued?(event: UpstreamEvent & { priority: string }): () => void;
