@@ -28,10 +28,10 @@ export interface UpstreamOutcome {
  */
 export type ListReuseResult = 'prefix' | 'prefix-shadow' | 'batched' | 'batched-shadow' | 'batch-wasted';
 
-export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'redis' | ListReuseResult;
+export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis' | ListReuseResult;
 
 export interface UpstreamObserver {
-  /** Answered from the response cache (`hit`, `stale`), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`); list reuse outcomes: `ListReuseResult`. */
+  /** Answered from the response cache (`hit`; expired: `stale` during a 429 pause or an upstream failure, `stale-budget` while the account's budget is low), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`); list reuse outcomes: `ListReuseResult`. */
   cache?(event: UpstreamEvent, result: CacheResult): void;
   /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
   queued?(event: UpstreamEvent & { priority: string }): () => void;
