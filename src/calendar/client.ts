@@ -27,6 +27,21 @@ import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire
 import { recordAnswer, type Harvest } from '../core/harvest.js';
 import { heldRecords } from './harvest.js';
 import type { CacheKind } from '../config/config.js';
+import type { CacheResult } from '../core/observer.js';
+import type { BatchWindow } from '../core/batch-window.js';
+import { slicePage, type ListIndex, type PageSpan, type ReuseMode } from '../core/list-reuse.js';
+import {
+  batchDimension,
+  COMBINED_PAGE,
+  ownersOf,
+  splitEvents,
+  type BatchDimension,
+  type BatchOutcome,
+  type ListAsk,
+} from './list-batch.js';
+
+/** Rows of the split lists together (a multi-venue event counts in each). */
+const combinedRows = (lists: Map<number, unknown[]>) => [...lists.values()].reduce((n, l) => n + l.length, 0);
 
 /** A single record is addressed by its numeric id or, where the API allows, its slug. */
 export type RecordRef = { id: number } | { slug: string };
@@ -90,6 +105,14 @@ export interface CalendarClientOptions {
   cacheTtlMs: Pick<Record<CacheKind, number>, CalendarCacheKind>;
   /** Told after every write, applied or not: the request's own memos forget what they read. */
   afterWrite?: () => void;
+  /** Lists from lists (`CACHE_REUSE`): the process's index of cached pages and its batcher of event lists. */
+  reuse?: CalendarListReuse;
+}
+
+export interface CalendarListReuse {
+  mode: ReuseMode;
+  index: ListIndex;
+  batches: BatchWindow<ListAsk, BatchOutcome>;
 }
 
 /**
@@ -178,17 +201,114 @@ export class CalendarClient {
     poll?: FreshRead,
   ): Promise<WirePage<T> | null> {
     const operation = `${kind}.list`;
-    const call: UpstreamCall = {
-      method: 'GET',
-      path: `/${kind}`,
-      query: { ...query, page, per_page: perPage },
-      idempotent: true,
-      kind: poll?.background ? 'poll' : pageKind,
-      operation,
-      cache: poll ? undefined : this.cache(kind),
-      harvest: (res) => this.harvest(kind, res.body, false),
-    };
-    const res = await this.send(call, this.options.auth.read);
+    const call = this.withCredentials(
+      {
+        method: 'GET',
+        path: `/${kind}`,
+        query: { ...query, page, per_page: perPage },
+        idempotent: true,
+        kind: poll?.background ? 'poll' : pageKind,
+        operation,
+        cache: poll ? undefined : this.cache(kind),
+        harvest: (res) => this.harvest(kind, res.body, false),
+      },
+      this.options.auth.read,
+    );
+    const caller = this.callerOf(this.options.auth.read);
+    const { upstream, reuse } = this.options;
+    if (!call.cache || !reuse || reuse.mode === 'off') return this.readPage<T>(kind, await upstream.call(call, caller));
+    // Lists from lists: the page itself, else cut from a longer cached page of the same list, else
+    // (events of one venue or organizer) from a request shared with other lists, else its own request.
+    const target = upstream.target(call, caller);
+    const exact = upstream.freshHit(call, caller, target);
+    if (exact) return this.readPage<T>(kind, exact);
+    const list = upstream.target({ ...call, query }, caller).key;
+    const span = { page, size: perPage };
+    const cut = this.cutFrom<T>(kind, call, list, span, reuse.mode === 'on' ? 'prefix' : 'prefix-shadow');
+    if (cut !== undefined) return cut;
+    const dim = kind === 'events' && page === 1 ? batchDimension(query) : undefined;
+    let own = call;
+    if (dim) {
+      const { [dim]: ids, ...rest } = query;
+      const id = (ids as number[])[0]!;
+      const group = `${dim}\u0000${upstream.target({ ...call, query: rest }, caller).key}`;
+      if (reuse.mode === 'shadow') {
+        if (reuse.batches.wouldJoin(group)) upstream.report(call, caller, 'batched-shadow');
+      } else {
+        const combine = (asks: ListAsk[]) => this.combine(call, rest, dim, asks);
+        const outcome = await reuse.batches.add(group, { id, list, query, combine });
+        const got = outcome === 'split' ? this.cutFrom<T>(kind, call, list, span, 'batched') : undefined;
+        if (got !== undefined) return got;
+        if (outcome === 'resend') own = { ...call, repeat: true };
+      }
+    }
+    const got = this.readPage<T>(kind, await upstream.call(own, caller, target));
+    if (got) reuse.index.stored(list, span, got.total);
+    // A row no combined answer could attribute (a password-protected event): this list goes alone.
+    if (dim && got?.items.some((e) => ownersOf(e as WireEvent, dim).length === 0)) reuse.index.markUnsplittable(list);
+    return got;
+  }
+
+  /**
+   * The asked page of `list` cut from a fresh cached page of it that covers it, counted as `as`; a
+   * shadow outcome is only counted, and nothing is served.
+   */
+  private cutFrom<T>(kind: Kind, call: UpstreamCall, list: string, asked: PageSpan, as: CacheResult) {
+    const { upstream, reuse } = this.options;
+    const caller = this.callerOf(this.options.auth.read);
+    for (const span of reuse!.index.candidates(list, asked)) {
+      const candidate = { ...call, query: { ...call.query, page: span.page, per_page: span.size } };
+      const target = upstream.target(candidate, caller);
+      const cached = upstream.cache.get(target.key);
+      const page = cached?.fresh ? this.readPage<T>(kind, cached.entry.response) : null;
+      const rows = page && slicePage(page.items, page.total, span, asked);
+      if (!rows) continue;
+      if (as === 'prefix-shadow') {
+        upstream.report(call, caller, as);
+        return undefined;
+      }
+      upstream.freshHit(candidate, caller, target, as);
+      return rows.length === 0 && asked.page > 1 ? null : { items: rows, total: page.total };
+    }
+    return undefined;
+  }
+
+  /**
+   * One request for the events of several venues or organizers; each list split from its answer is
+   * stored as its own request's complete answer (page 1 of 50). False when the split is not exact.
+   */
+  private async combine(call: UpstreamCall, rest: WireQuery, dim: BatchDimension, asks: ListAsk[]): Promise<boolean> {
+    const { upstream, reuse } = this.options;
+    const caller = this.callerOf(this.options.auth.read);
+    const ids = [...new Set(asks.map((a) => a.id))];
+    const combined = { ...call, query: { ...rest, [dim]: ids, page: 1, per_page: COMBINED_PAGE } };
+    const mark = upstream.cache.mark();
+    const res = await upstream.call(combined, caller);
+    const lists = res.status < 300 ? splitEvents(this.readPage<WireEvent>('events', res)!, dim, ids) : undefined;
+    if (!lists) {
+      upstream.report(combined, caller, 'batch-wasted');
+      return false;
+    }
+    for (const ask of asks) {
+      const events = lists.get(ask.id)!;
+      const one = { ...call, query: { ...ask.query, page: 1, per_page: COMBINED_PAGE } };
+      const total = events.length;
+      const share = Math.ceil((res.bytes * total) / Math.max(1, combinedRows(lists)));
+      const answer = {
+        status: 200,
+        headers: { 'x-tec-total': String(total), 'x-tec-totalpages': total > 0 ? '1' : '0' },
+        body: { events, total, total_pages: total > 0 ? 1 : 0 },
+        bytes: share,
+      };
+      upstream.cache.set(upstream.target(one, caller).key, answer, call.cache!.ttlMs, call.cache!.tags, mark);
+      reuse!.index.stored(ask.list, { page: 1, size: COMBINED_PAGE }, total);
+    }
+    return true;
+  }
+
+  /** A list page's records and total; `null` past the last page. */
+  private readPage<T>(kind: Kind, res: HttpResponse): WirePage<T> | null {
+    const operation = `${kind}.list`;
     if (res.status >= 400) {
       // A page past the end is the end of the list, not an error.
       if (isEndOfList(res)) return null;
@@ -283,10 +403,10 @@ export class CalendarClient {
     // across them) and no event password was needed (a read by id would be refused).
     const { read, write } = this.options.auth;
     if (read.identity === write.identity && (json as { password?: unknown } | undefined)?.password === undefined)
-      this.options.upstream.keepRecords(this.harvest(operation.split('.')[0] as Kind, res.body, true), {
-        ...this.options.caller,
-        identity: write.identity,
-      });
+      this.options.upstream.keepRecords(
+        this.harvest(operation.split('.')[0] as Kind, res.body, true),
+        this.callerOf(write),
+      );
     return res.body as T;
   }
 
@@ -297,9 +417,14 @@ export class CalendarClient {
   }
 
   private send(call: UpstreamCall, credentials: CalendarCredentials): Promise<HttpResponse> {
-    return this.options.upstream.call(
-      { ...call, headers: { ...call.headers, ...credentials.headers } },
-      { ...this.options.caller, identity: credentials.identity },
-    );
+    return this.options.upstream.call(this.withCredentials(call, credentials), this.callerOf(credentials));
+  }
+
+  private withCredentials(call: UpstreamCall, credentials: CalendarCredentials): UpstreamCall {
+    return { ...call, headers: { ...call.headers, ...credentials.headers } };
+  }
+
+  private callerOf(credentials: CalendarCredentials): Caller {
+    return { ...this.options.caller, identity: credentials.identity };
   }
 }

@@ -8,7 +8,9 @@ import type { RequestInfo } from '../core/caller.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
 import { calendarAuth } from './auth.js';
-import { CalendarClient } from './client.js';
+import { ListIndex } from '../core/list-reuse.js';
+import { CalendarClient, type CalendarListReuse } from './client.js';
+import { eventListBatcher } from './list-batch.js';
 import { createCalendarLoaders, type CalendarLoaders } from './loaders.js';
 import { CalendarWrites } from './writes.js';
 
@@ -22,11 +24,17 @@ export interface CalendarScope {
 }
 
 export class CalendarService {
+  /** Lists from lists, per process: the pages cached and the batcher of event lists (`list-batch.ts`). */
+  private readonly reuse: CalendarListReuse;
+
   constructor(
     readonly upstream: Upstream,
     readonly config: Config,
     private readonly locks: RecordLocks,
-  ) {}
+  ) {
+    const index = new ListIndex();
+    this.reuse = { mode: config.cache.reuse, index, batches: eventListBatcher(index, config.cache.listBatchWindowMs) };
+  }
 
   forRequest(info: RequestInfo): CalendarScope {
     const client: CalendarClient = new CalendarClient({
@@ -34,6 +42,7 @@ export class CalendarService {
       auth: calendarAuth(this.config.calendar, info.headers),
       caller: { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
       cacheTtlMs: this.config.cache.ttlMsByKind,
+      reuse: this.reuse,
       // A mutation's later fields must see its earlier writes: the record cache drops the written
       // tags, and the request's loaders and lists forget what they read before.
       afterWrite: () => loaders.forget(),

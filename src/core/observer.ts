@@ -21,15 +21,26 @@ export interface UpstreamOutcome {
 }
 
 /**
+/**
  * `record`: a hit on a record kept from another answer (`harvest.ts`); `record-redis`: a miss then
  * answered by such a record in Redis; `record-shadow`: a miss that a kept record would have answered
  * (CACHE_REUSE=shadow, counted beside the miss).
  */
+export type RecordReuseResult = 'record' | 'record-redis' | 'record-shadow';
+
+/**
+ * Lists from lists (`list-reuse.ts`): `prefix`, a list page cut from a longer cached one; `batched`,
+ * a list answered from a combined request of several; `batch-wasted`, a combined request whose
+ * answer could not be split, so its lists went out one by one; the `-shadow` outcomes count what
+ * `CACHE_REUSE=shadow` would have saved.
+ */
+export type ListReuseResult = 'prefix' | 'prefix-shadow' | 'batched' | 'batched-shadow' | 'batch-wasted';
+
 export type CacheResult =
-  'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis' | 'record' | 'record-redis' | 'record-shadow';
+  'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis' | RecordReuseResult | ListReuseResult;
 
 export interface UpstreamObserver {
-  /** Answered from the response cache (`hit`; expired: `stale` during a 429 pause or an upstream failure, `stale-budget` while the account's budget is low), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */
+  /** Answered from the response cache (`hit`; expired: `stale` during a 429 pause or an upstream failure, `stale-budget` while the account's budget is low), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`); list reuse outcomes: `ListReuseResult`. */
   cache?(event: UpstreamEvent, result: CacheResult): void;
   /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
   queued?(event: UpstreamEvent & { priority: string }): () => void;

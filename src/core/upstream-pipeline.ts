@@ -243,17 +243,27 @@ export class Upstream {
   /**
    * A fresh cached answer to this read, counted as a cache hit, or undefined when the read has to
    * go through `call`. Synchronous: an adapter can answer a warm read before it fetches a token.
+   * `as`: the outcome reported, when the answer serves another read than `call` (a prefix of it).
    */
-  freshHit(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): HttpResponse | undefined {
+  freshHit(
+    call: UpstreamCall,
+    caller: Caller,
+    target = this.target(call, caller),
+    as: CacheResult = 'hit',
+  ): HttpResponse | undefined {
     if (!call.cache) return undefined;
     const hit = this.options.cache.get(target.key);
     if (!hit?.fresh) return undefined;
     caller.usage.readTags(call.cache.tags);
     caller.usage.readFreshUntil(hit.entry.freshUntil);
     caller.usage.cacheHit(this.name);
-    const result = hit.entry.harvested ? 'record' : 'hit';
-    this.options.observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, result);
+    this.report(call, caller, as === 'hit' && hit.entry.harvested ? 'record' : as);
     return hit.entry.response;
+  }
+
+  /** Tells the observer a cache outcome the adapter decided (a shadow count, a wasted combined list). */
+  report(call: UpstreamCall, caller: Caller, result: CacheResult): void {
+    this.options.observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, result);
   }
 
   /** `target`: what `target(call, caller)` gave for this call (headers aside), if the caller has it. */

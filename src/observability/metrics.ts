@@ -66,7 +66,7 @@ function upstreamMetrics(registers: Registry[]): UpstreamObserver {
   });
   const cache = new HotCounter({
     name: 'gateway_upstream_cache_total',
-    help: 'Cacheable upstream reads by outcome: hit, stale (expired, during a 429 pause or an upstream failure), stale-budget (expired, while the budget is low), shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier. record and record-redis count the hits (local) and Redis answers that were records kept from another answer (CACHE_REUSE); record-shadow the misses such a record would have answered (CACHE_REUSE=shadow).',
+    help: 'Cacheable upstream reads by outcome: hit, stale (expired, during a 429 pause or an upstream failure), stale-budget (expired, while the budget is low), shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier. record and record-redis count the hits (local) and Redis answers that were records kept from another answer; prefix a list page cut from a longer cached one, batched a list split from a combined request, batch-wasted a combined request that could not be split; record-shadow, prefix-shadow and batched-shadow what CACHE_REUSE=shadow would have saved.',
     labelNames: ['upstream', 'result'],
     registers,
   });
