@@ -108,6 +108,24 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   return masked;
 }
 
+/**
+ * The same error (nodes, source, positions, path, cause) with a new message, extensions or nodes:
+ * graphql-jit's errors have a read-only message, so an error is rebuilt, never edited.
+ */
+export function withChanges(
+  error: GraphQLError,
+  changes: { message?: string; extensions?: GraphQLError['extensions']; nodes?: GraphQLError['nodes'] },
+): GraphQLError {
+  return new GraphQLError(changes.message ?? error.message, {
+    nodes: changes.nodes ?? error.nodes,
+    source: error.source,
+    positions: changes.nodes ? undefined : error.positions,
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions: changes.extensions ?? error.extensions,
+  });
+}
+
 /** A GraphQL error at the place `located` names (its nodes, source and path), with these extensions. */
 function at(message: string, located: GraphQLError | undefined, extensions: Record<string, unknown>): GraphQLError {
   return createGraphQLError(message, {

@@ -43,6 +43,26 @@ export interface RecordChange<T> {
 }
 
 /**
+ * A stream made of `source`: `each` pushes what an item gives, until the source ends, the consumer
+ * stops, or `each` answers false.
+ */
+function relay<T, U>(
+  source: AsyncIterable<T>,
+  each: (item: T, push: (value: U) => Promise<unknown>) => Promise<boolean | void>,
+): AsyncIterable<U> {
+  return new Repeater<U>(async (push, stop) => {
+    const it = source[Symbol.asyncIterator]();
+    const stopped = stop.then(() => ({ done: true as const, value: undefined }));
+    void stopped.then(() => it.return?.());
+    for (;;) {
+      const next = await Promise.race([it.next(), stopped]);
+      if (next.done || (await each(next.value, push)) === false) break;
+    }
+    stop();
+  });
+}
+
+/**
  * The pushes of a one-record subscription: each change read with the subscriber's credential,
  * except one whose version the subscriber was last sent (a write through the gateway, then the poll
  * that finds it; a change without a version, such as a link, is always sent), and none after the
@@ -54,31 +74,22 @@ export function onePerVersion<T>(
   read: (id: string) => Promise<T | null>,
   version: (record: T) => string,
 ): AsyncIterable<RecordChange<T>> {
-  return new Repeater<RecordChange<T>>(async (push, stop) => {
-    const it = changes[Symbol.asyncIterator]();
-    const stopped = stop.then(() => ({ done: true as const, value: undefined }));
-    void stopped.then(() => it.return?.());
-    let last: string | undefined;
-    for (;;) {
-      const next = await Promise.race([it.next(), stopped]);
-      if (next.done) break;
-      const change = next.value;
-      if (change.version !== undefined && change.version === last) continue;
-      let record: T | null = null;
-      try {
-        record = change.deleted ? null : await read(change.id);
-      } catch (failed) {
-        // A record gone meanwhile (e.g. an event trashed upstream reads as GONE) is pushed as deleted.
-        if (!isUpstreamError(failed) || failed.kind !== 'gone') {
-          await push({ change, record: null, failed: failed instanceof Error ? failed : new Error(String(failed)) });
-          continue;
-        }
+  let last: string | undefined;
+  return relay<Change, RecordChange<T>>(changes, async (change, push) => {
+    if (change.version !== undefined && change.version === last) return;
+    let record: T | null = null;
+    try {
+      record = change.deleted ? null : await read(change.id);
+    } catch (failed) {
+      // A record gone meanwhile (e.g. an event trashed upstream reads as GONE) is pushed as deleted.
+      if (!isUpstreamError(failed) || failed.kind !== 'gone') {
+        await push({ change, record: null, failed: failed instanceof Error ? failed : new Error(String(failed)) });
+        return;
       }
-      await push({ change, record });
-      if (record === null) break;
-      last = version(record);
     }
-    stop();
+    await push({ change, record });
+    if (record === null) return false;
+    last = version(record);
   });
 }
 
@@ -87,21 +98,12 @@ export function onePerVersion<T>(
  * write through the gateway, then the poll that finds it); a batch left with no id is not sent.
  */
 export function newVersionsOnly(batches: AsyncIterable<ChangeBatch>): AsyncIterable<ChangeBatch> {
-  return new Repeater<ChangeBatch>(async (push, stop) => {
-    const it = batches[Symbol.asyncIterator]();
-    const stopped = stop.then(() => ({ done: true as const, value: undefined }));
-    void stopped.then(() => it.return?.());
-    const last = new Map<string, string>();
-    for (;;) {
-      const next = await Promise.race([it.next(), stopped]);
-      if (next.done) break;
-      const { ids, origin, versions = {} } = next.value;
-      const fresh = ids.filter((id) => versions[id] === undefined || last.get(id) !== versions[id]);
-      for (const id of ids)
-        if (versions[id] === undefined) last.delete(id);
-        else last.set(id, versions[id]);
-      if (fresh.length) await push({ ids: fresh, origin });
-    }
-    stop();
+  const last = new Map<string, string>();
+  return relay<ChangeBatch, ChangeBatch>(batches, async ({ ids, origin, versions = {} }, push) => {
+    const fresh = ids.filter((id) => versions[id] === undefined || last.get(id) !== versions[id]);
+    for (const id of ids)
+      if (versions[id] === undefined) last.delete(id);
+      else last.set(id, versions[id]);
+    if (fresh.length) await push({ ids: fresh, origin });
   });
 }

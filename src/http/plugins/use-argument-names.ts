@@ -8,7 +8,7 @@
  */
 import {
   BREAK,
-  GraphQLError,
+  type GraphQLError,
   isValueNode,
   Kind,
   visit,
@@ -17,6 +17,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { withChanges } from '../../graph/errors.js';
 
 /** The same node, also in a document parsed again from the same text (a cached validation result). */
 const same = (a: ASTNode, b: ASTNode) => a === b || (a.kind === b.kind && a.loc?.start === b.loc?.start);
@@ -63,12 +64,8 @@ function named(error: GraphQLError, document: DocumentNode): GraphQLError {
   if (error.extensions?.argument) return error;
   const argument = argumentOf(error, document);
   if (!argument) return error;
-  return new GraphQLError(`"${argument}": ${error.message}`, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError ?? undefined,
+  return withChanges(error, {
+    message: `"${argument}": ${error.message}`,
     extensions: { ...error.extensions, argument },
   });
 }

@@ -7,6 +7,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { GraphQLError, type ValidationRule } from 'graphql';
+import { withChanges } from '../../graph/errors.js';
 import type { Plugin } from 'graphql-yoga';
 
 const ROUTER_FIELDS = new Set(['_service', '_entities']);
@@ -30,13 +31,7 @@ function withoutRouterNames(error: GraphQLError): GraphQLError {
   const kept = names.filter((n) => !ROUTER_NAMES.has(n));
   if (kept.length === names.length) return error;
   const message = error.message.replace(hint[0], kept.length ? ` Did you mean ${orList(kept)}?` : '');
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    originalError: error.originalError ?? undefined,
-    extensions: error.extensions,
-  });
+  return withChanges(error, { message });
 }
 
 export interface FederationGuardOptions {

@@ -5,6 +5,7 @@
  * which graphql-js raises during execution, after validation.
  */
 import { GraphQLError } from 'graphql';
+import { withChanges } from '../../graph/errors.js';
 import type { Plugin } from 'graphql-yoga';
 
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
@@ -14,15 +15,7 @@ function hide<E>(error: E): E {
   if (!(error instanceof GraphQLError)) return error;
   const message = error.message.replace(SUGGESTION, MASK);
   if (message === error.message) return error;
-  // A new error with the same nodes, path and extensions: graphql-jit's errors have a read-only message.
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError ?? undefined,
-    extensions: error.extensions,
-  }) as E;
+  return withChanges(error, { message }) as E;
 }
 
 export function useHiddenSuggestions(): Plugin {

@@ -16,7 +16,7 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import {
-  GraphQLError,
+  type GraphQLError,
   Kind,
   OperationTypeNode,
   visit,
@@ -29,6 +29,7 @@ import {
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
+import { withChanges } from '../../graph/errors.js';
 
 /** Executions of a document before it is compiled. */
 const COMPILE_AFTER = 1;
@@ -136,12 +137,7 @@ function located(error: GraphQLError, document: DocumentNode, operation: Operati
   if (error.nodes?.length || !error.path) return error;
   const node = fieldAt(document, operation.selectionSet, error.path);
   if (!node) return error;
-  return new GraphQLError(error.message, {
-    nodes: [node],
-    path: error.path,
-    originalError: error.originalError ?? undefined,
-    extensions: error.extensions,
-  });
+  return withChanges(error, { nodes: [node] });
 }
 
 function fieldAt(

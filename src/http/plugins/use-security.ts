@@ -8,6 +8,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLArmorRejectCallback } from '@escape.tech/graphql-armor-types';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
+import { withChanges } from '../../graph/errors.js';
 import type { Plugin } from 'graphql-yoga';
 import type { SecurityConfig } from '../../config/config.js';
 import { useFieldRepeatLimit } from './use-field-repeat-limit.js';
@@ -122,14 +123,7 @@ function collapse(errors: readonly GraphQLError[]): GraphQLError[] {
 
 function useValidationCodes(): Plugin {
   const withCode = (error: GraphQLError, code: string) =>
-    error.extensions?.code
-      ? error
-      : new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          extensions: { ...error.extensions, code },
-        });
+    error.extensions?.code ? error : withChanges(error, { extensions: { ...error.extensions, code } });
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
