@@ -33,7 +33,7 @@ export function freshness(answers: Answer[], edits: Edit[], boundMs: number, tol
   for (const e of edits) editsOf.set(e.id, [...(editsOf.get(e.id) ?? []), e]);
   let occurrences = 0;
   let olderThanBound = 0;
-  let oldestMs = 0;
+  let outdatedMaxMs = 0;
   const check = (record: Record<string, unknown>, arrivedAt: number) => {
     const own = editsOf.get(Number(record.id));
     if (!own || typeof record.title !== 'string') return;
@@ -43,7 +43,7 @@ export function freshness(answers: Answer[], edits: Edit[], boundMs: number, tol
     const next = own.find((e) => e.n === shown + 1 && e.at <= arrivedAt);
     if (!next) return;
     const age = arrivedAt - next.at;
-    oldestMs = Math.max(oldestMs, age);
+    outdatedMaxMs = Math.max(outdatedMaxMs, age);
     if (age > boundMs + toleranceMs) olderThanBound++;
   };
   const walk = (value: unknown, arrivedAt: number): void => {
@@ -54,5 +54,6 @@ export function freshness(answers: Answer[], edits: Edit[], boundMs: number, tol
     }
   };
   for (const a of answers) walk(a.data, a.arrivedAt);
-  return { occurrences, olderThanBound, oldestMs: Math.round(oldestMs) };
+  // `outdatedMaxMs`: the longest any answer showed a version after it had been replaced.
+  return { occurrences, olderThanBound, outdatedMaxMs: Math.round(outdatedMaxMs) };
 }

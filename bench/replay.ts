@@ -29,7 +29,7 @@ import { wall } from './measure.js';
 import { startChild } from './processes.js';
 import { REPLAY_EVENT, REPLAY_EVENT_GRAPH, REPLAY_EVENTS_PAGE, REPLAY_ORGANIZER, REPLAY_VENUE } from './queries.js';
 import { floorCalls, type FloorShape, type ListedEvent } from './replay-floor.js';
-import { editedTitle, freshness, type Answer, type Edit } from './replay-freshness.js';
+import { editedTitle, freshness, type Edit } from './replay-freshness.js';
 import { MIX, schedule, type Population, type ReplayKind, type ReplayOp } from './replay-traffic.js';
 import { startEmulator, type EmulatorProcess, type Upstreams } from './upstreams.js';
 import type { BenchOptions, WorkloadRecord } from './workloads.js';
@@ -124,8 +124,9 @@ export async function replay(up: Upstreams, options: BenchOptions): Promise<Work
   }
 }
 
-type RunRecord = Awaited<ReturnType<typeof run>>;
+type RunRecord = ReturnType<typeof summary>;
 
+/** One gateway with CACHE_REUSE=`reuse`, from cold, sent the schedule while the editor edits. */
 async function run(
   up: Upstreams,
   calendar: EmulatorProcess,
@@ -133,7 +134,7 @@ async function run(
   ops: ReplayOp[],
   hot: Hot,
   timing: { editEveryMs: number; seconds: number },
-) {
+): Promise<RunRecord> {
   // The seed's data again, and its latency.
   await calendar.reset();
   const gateway = await startChild(
@@ -155,46 +156,54 @@ async function run(
     const t0 = performance.now() + 20;
     const edits: Edit[] = [];
     const editing = edit(calendar, hot, t0, timing, edits);
+    editing.catch(() => undefined); // awaited below, after the operations
     const sent = await Promise.all(ops.map((op) => send(client, op, t0)));
     await editing;
-    const after = await gateway.stats();
+    const cpuMs = (await gateway.stats()).cpuMs - before.cpuMs;
     const outcomes = diff(cacheOutcomes(await gateway.request<string>('metrics')), outcomesBefore);
-    const log = await calendar.requests();
-    const failed = sent.filter((s) => s.result.status !== 200 || s.result.errors.length > 0);
-    const lookups = Object.values(outcomes).reduce((a, n) => a + n, 0);
-    const harvested = HARVESTED.reduce((a, k) => a + (outcomes[k] ?? 0), 0);
-    const answers: Answer[] = sent.map((s) => ({ arrivedAt: s.arrivedAt, data: s.result.data }));
-    return {
-      cacheReuse: reuse,
-      operations: sent.length,
-      errors: failed.length,
-      ...(failed.length ? { errorSample: failed.slice(0, 3).map((s) => errorLine(s.result)) } : {}),
-      upstreamCalls: log.length,
-      callsPerThousand: round((log.length / Math.max(1, sent.length)) * 1000, 1),
-      byRoute: byRoute(log),
-      cacheLookups: { calendar: outcomes },
-      harvestedShare: lookups ? round(harvested / lookups, 3) : null,
-      answersFromResponseCache: sent.filter((s) => s.result.cached).length,
-      staleAnswers: sent.filter((s) => s.result.stale).length,
-      wallMs: wall(sent.map((s) => s.result.ms)),
-      gatewayCpuMsPerOperation: round((after.cpuMs - before.cpuMs) / Math.max(1, sent.length), 2),
-      sendLateMs: {
-        p95: round(
-          percentile(
-            sent.map((s) => s.lateMs),
-            95,
-          ),
-          1,
-        ),
-        max: round(Math.max(...sent.map((s) => s.lateMs)), 1),
-      },
-      edits: edits.length,
-      freshness: freshness(answers, edits, FRESH_MS, TOLERANCE_MS),
-    };
+    return summary(reuse, sent, await calendar.requests(), outcomes, cpuMs, edits);
   } finally {
     await client.close();
     await gateway.stop();
   }
+}
+
+function summary(
+  reuse: 'off' | 'on',
+  sent: Sent[],
+  log: LoggedRequest[],
+  outcomes: Record<string, number>,
+  cpuMs: number,
+  edits: Edit[],
+) {
+  const failed = sent.filter((s) => s.result.status !== 200 || s.result.errors.length > 0);
+  const lookups = Object.values(outcomes).reduce((a, n) => a + n, 0);
+  const harvested = HARVESTED.reduce((a, k) => a + (outcomes[k] ?? 0), 0);
+  const late = sent.map((s) => s.lateMs);
+  return {
+    cacheReuse: reuse,
+    operations: sent.length,
+    errors: failed.length,
+    ...(failed.length ? { errorSample: failed.slice(0, 3).map((s) => errorLine(s.result)) } : {}),
+    upstreamCalls: log.length,
+    callsPerThousand: round((log.length / Math.max(1, sent.length)) * 1000, 1),
+    byRoute: byRoute(log),
+    cacheLookups: { calendar: outcomes },
+    harvestedShare: lookups ? round(harvested / lookups, 3) : null,
+    answersFromResponseCache: sent.filter((s) => s.result.cached).length,
+    staleAnswers: sent.filter((s) => s.result.stale).length,
+    wallMs: wall(sent.map((s) => s.result.ms)),
+    gatewayCpuMsPerOperation: round(cpuMs / Math.max(1, sent.length), 2),
+    // How late the load side sent (a busy machine): the schedule's offsets are kept only this well.
+    sendLateMs: { p95: round(percentile(late, 95), 1), max: round(Math.max(...late), 1) },
+    edits: edits.length,
+    freshness: freshness(
+      sent.map((s) => ({ arrivedAt: s.arrivedAt, data: s.result.data })),
+      edits,
+      FRESH_MS,
+      TOLERANCE_MS,
+    ),
+  };
 }
 
 /** One operation, sent at its time whatever the others are doing. */

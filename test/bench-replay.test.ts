@@ -92,7 +92,11 @@ describe('bench replay', () => {
       { arrivedAt: 60_000, data: { events: { nodes: [event(1), { id: '8', title: 'Other' }] } } }, // 10 s
       { arrivedAt: 90_000, data: { event: event(2) } }, // the newest
     ];
-    expect(freshness(answers, edits, 30_000, 1_000)).toEqual({ occurrences: 4, olderThanBound: 1, oldestMs: 31_500 });
+    expect(freshness(answers, edits, 30_000, 1_000)).toEqual({
+      occurrences: 4,
+      olderThanBound: 1,
+      outdatedMaxMs: 31_500,
+    });
     expect(freshness(answers, edits, 30_000, 2_000).olderThanBound).toBe(0);
   });
 

@@ -51,7 +51,7 @@ export interface CalendarEmulator {
    * Retitles a post as an editor in the site's admin would: not through the API (nothing is logged),
    * `modified` set to now. False when there is no such post.
    */
-  editTitle(id: number, title: string): boolean;
+  editTitle: (id: number, title: string) => boolean;
   close(): Promise<void>;
 }
 
