@@ -69,7 +69,8 @@ export function createUpstreams(
   const redis = config.redisUrl
     ? new RedisLink({ url: config.redisUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs, log })
     : undefined;
-  const cache = new ResponseCache({ maxBytes: config.cache.maxBytes, maxStaleMs: config.cache.maxStaleMs });
+  const { maxBytes, maxStaleMs, budgetStale } = config.cache;
+  const cache = new ResponseCache({ maxBytes, maxStaleMs, keepStaleMs: budgetStale.maxStaleMs });
   // The cache's own Redis logs through the tier (the budget's messages would mislead).
   const cacheRedis = config.redisCacheUrl
     ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs })
@@ -152,6 +153,7 @@ function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxC
       onChange: (state) => shared.observer?.breaker?.({ upstream: name, state }),
     }),
     observer: shared.observer,
+    budgetStale: config.cache.budgetStale,
   });
   return { upstream, transport, limiter, traffic };
 }

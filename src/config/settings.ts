@@ -603,7 +603,7 @@ const DEFINITIONS = {
     group: 'cache',
     default: 0.2,
     description:
-      "When an account's remaining budget falls below this share, reads serve cached records up to CACHE_BUDGET_MAX_STALE_MS old (marked stale) instead of refetching.",
+      "When the least share left of an account's budget (across its rules, as last counted; shared through Redis) falls below this, reads of expired cached records answer from them (marked stale) instead of refetching, up to CACHE_BUDGET_MAX_STALE_MS past their TTL.",
   }),
   CACHE_BUDGET_MAX_STALE_MS: int({
     ...ADVANCED,
@@ -612,7 +612,7 @@ const DEFINITIONS = {
     min: 0,
     max: 86_400_000,
     description:
-      'How long past its TTL a cached read may answer while the budget is below CACHE_BUDGET_STALE_BELOW (0 = never).',
+      'How long past its TTL a cached read may answer while the budget is below CACHE_BUDGET_STALE_BELOW (0 = never). Cached reads are kept for their TTL plus the larger of this and CACHE_MAX_STALE_MS.',
   }),
   RESPONSE_CACHE: bool({
     ...ADVANCED,

@@ -5,7 +5,8 @@
  * never served to another. Entries carry tags (record ids, list kinds) so that a mutation can drop
  * exactly what it changed: tags name the upstream resources an answer read (`governance:entity:<id>`,
  * `governance:list:entities`, `calendar:events`…), the one vocabulary for every cache layer. An
- * entry outlives its TTL by `maxStaleMs`, for stale answers during a 429 pause; a normal read
+ * entry outlives its TTL by the longest staleness any stale answer may have (`maxStaleMs`, during
+ * a 429 pause or an upstream failure; `keepStaleMs`, while the budget runs low); a normal read
  * treats it as a miss.
  *
  * Invalidation is ordered: each invalidation gets a sequence number, and an answer whose request
@@ -17,7 +18,10 @@ import type { HttpResponse } from './http.js';
 
 export interface CacheOptions {
   maxBytes: number;
+  /** How long past its TTL an entry may answer during a 429 pause or an upstream failure (`get`'s bound). */
   maxStaleMs: number;
+  /** How long past its TTL an entry is kept at least, for stale answers of other reasons (a low budget). */
+  keepStaleMs?: number;
 }
 
 export interface CachedResponse {
@@ -60,9 +64,10 @@ export class ResponseCache {
     return this.entries.keys();
   }
 
-  get(key: string, now = Date.now()): CacheLookup | undefined {
+  /** The entry under `key`, unless it expired more than `maxStaleMs` ago. */
+  get(key: string, now = Date.now(), maxStaleMs = this.options.maxStaleMs): CacheLookup | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry || now > entry.freshUntil + maxStaleMs) return undefined;
     return { entry, fresh: now < entry.freshUntil };
   }
 
@@ -84,7 +89,7 @@ export class ResponseCache {
     if (ttlMs <= 0) return;
     if (mark !== undefined && this.changedSince(mark, tags)) return;
     const entry: CachedResponse = { response, freshUntil: Date.now() + ttlMs, tags };
-    this.entries.set(key, entry, ttlMs + this.options.maxStaleMs);
+    this.entries.set(key, entry, ttlMs + Math.max(this.options.maxStaleMs, this.options.keepStaleMs ?? 0));
   }
 
   /**

@@ -28,7 +28,7 @@ export interface CostEntry {
   cacheHits: number;
   /** The least left across the account's rules, as last known; absent when the account has none. */
   remaining?: number;
-  /** Answers from an expired cache entry (during a 429 pause or the ramp after it); short form: only when some. */
+  /** Answers from an expired cache entry (a 429 pause or its ramp, a failing upstream, a low budget); short form: only when some. */
   staleHits?: number;
   /** Of `actual`, the calls that repeated a failed one (on top of the estimate); short form: only when some. */
   retries?: number;

@@ -20,10 +20,10 @@ export interface UpstreamOutcome {
   error?: string;
 }
 
-export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'redis';
+export type CacheResult = 'hit' | 'miss' | 'shared' | 'stale' | 'stale-budget' | 'redis';
 
 export interface UpstreamObserver {
-  /** Answered from the response cache (`hit`, `stale`), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */
+  /** Answered from the response cache (`hit`; expired: `stale` during a 429 pause or an upstream failure, `stale-budget` while the account's budget is low), joined an identical read in flight (`shared`), or had to go out (`miss`); a miss may then be answered by the shared Redis tier (`redis`). */
   cache?(event: UpstreamEvent, result: CacheResult): void;
   /** Waiting for the scheduler; the returned function runs when the request leaves the queue. */
   queued?(event: UpstreamEvent & { priority: string }): () => void;

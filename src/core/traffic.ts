@@ -100,6 +100,16 @@ export class TrafficControl {
     return this.options.pause.remainingMs() > 0 || !this.options.ramp.open();
   }
 
+  /**
+   * The least share left across the account's rules (1 without rules), from the counts the `budget`
+   * field reports: this replica's own, or with Redis the shared ones as last seen (no round trip).
+   */
+  leftShare(now = Date.now()): number {
+    let least = 1;
+    for (const r of this.options.budget.status(now).rules) least = Math.min(least, r.remaining / r.allowed);
+    return least;
+  }
+
   status(now = Date.now()): TrafficStatus {
     return {
       ...this.options.budget.status(now),

@@ -13,7 +13,7 @@ import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
-import type { UpstreamEvent, UpstreamObserver } from './observer.js';
+import type { CacheResult, UpstreamEvent, UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { Admission, TrafficControl } from './traffic.js';
 import { throttledLogger, type TrafficLogger } from './traffic-log.js';
@@ -100,6 +100,11 @@ export interface UpstreamOptions {
   breaker?: UpstreamBreaker;
   /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
   observer?: UpstreamObserver;
+  /**
+   * Below `below` of the account's budget left, a read takes its cached answer up to `maxStaleMs`
+   * past its TTL (marked stale) instead of a call; absent or `maxStaleMs` 0: never.
+   */
+  budgetStale?: { below: number; maxStaleMs: number };
 }
 
 /** A call's target and cache key (`Upstream.target`). */
@@ -256,6 +261,9 @@ export class Upstream {
       }
       // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
       if (hit && this.options.traffic.holding()) return this.serveStale(hit.entry.response, caller, event);
+      // With the account's budget running low, an answer a little past its TTL beats spending it.
+      const kept = this.keptForBudget(target.key);
+      if (kept) return this.serveStale(kept, caller, event, 'stale-budget');
       observer?.cache?.(event!, 'miss');
       expired = hit !== undefined;
     }
@@ -276,11 +284,25 @@ export class Upstream {
   }
 
   /** An expired answer, counted as a stale hit (`extensions.cost`), so the field is marked stale. */
-  private serveStale(response: HttpResponse, caller: Caller, event: UpstreamEvent | undefined): HttpResponse {
+  private serveStale(
+    response: HttpResponse,
+    caller: Caller,
+    event: UpstreamEvent | undefined,
+    result: CacheResult = 'stale',
+  ): HttpResponse {
     caller.usage.readFreshUntil(null);
     caller.usage.cacheHit(this.name, true);
-    if (event) this.options.observer?.cache?.(event, 'stale');
+    if (event) this.options.observer?.cache?.(event, result);
     return response;
+  }
+
+  /** The cached answer under `key` within the budget's max staleness, while the budget is below its share. */
+  private keptForBudget(key: string): HttpResponse | undefined {
+    const bend = this.options.budgetStale;
+    if (!bend || bend.maxStaleMs === 0) return undefined;
+    const now = Date.now();
+    const hit = this.options.cache.get(key, now, bend.maxStaleMs);
+    return hit && this.options.traffic.leftShare(now) < bend.below ? hit.entry.response : undefined;
   }
 
   /** A read the local cache could not answer fresh, or any write: the breaker, in-flight sharing, the wire. */

@@ -56,7 +56,8 @@ const UpstreamBudget = builder.objectRef<UpstreamBudgetShape>('UpstreamBudget').
       description: 'Answers served from the shared cache or a shared in-flight request instead of an upstream call.',
     }),
     staleHits: t.exposeInt('staleHits', {
-      description: 'Answers served from an expired cache entry during a 429 pause or the ramp after it.',
+      description:
+        "Answers served from an expired cache entry: during a 429 pause or the ramp after it, while the upstream fails, or while the account's budget is low.",
     }),
     retries: t.exposeInt('retries', {
       description: 'Of `actual`, the calls that repeated a failed one; they come on top of the estimate.',

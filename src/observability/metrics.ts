@@ -66,7 +66,7 @@ function upstreamMetrics(registers: Registry[]): UpstreamObserver {
   });
   const cache = new HotCounter({
     name: 'gateway_upstream_cache_total',
-    help: 'Cacheable upstream reads by outcome: hit, stale, shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier.',
+    help: 'Cacheable upstream reads by outcome: hit, stale (expired, during a 429 pause or an upstream failure), stale-budget (expired, while the budget is low), shared (joined an identical read in flight) or miss; redis counts the misses then answered by the shared Redis tier.',
     labelNames: ['upstream', 'result'],
     registers,
   });
