@@ -12,6 +12,7 @@ import { linearCost } from './linear.js';
 import { authenticatedResponseCache, responseCacheThroughput } from './response-cache.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
+import { replay } from './replay.js';
 import { replicas } from './replicas.js';
 import { timeoutSpread } from './timeouts.js';
 import { sharedCache } from './shared-cache.js';
@@ -162,6 +163,7 @@ export async function runBench(
     await step('12a', () => authenticatedResponseCache(ctx));
     await step('13', () => youngGarbage());
     await step('14', () => breakerWaves(up, options));
+    await step('15', () => replay(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

@@ -13,6 +13,10 @@ export interface GraphQLResult {
   gatewayRequests: Record<string, number>;
   /** Length of the response body, in characters. */
   bytes: number;
+  /** Marked `extensions.stale` (some answer came from an expired cache entry). */
+  stale: boolean;
+  /** Answered whole from the response cache (`extensions.cost.<name>.cached`). */
+  cached: boolean;
 }
 
 export class GraphQLClient {
@@ -54,16 +58,15 @@ export class GraphQLClient {
     let body: {
       data?: unknown;
       errors?: GraphQLResult['errors'];
-      extensions?: { cost?: Record<string, { actual?: number }> };
+      extensions?: { stale?: boolean; cost?: Record<string, { actual?: number; cached?: boolean }> };
     } = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       body = { errors: [{ message: `HTTP ${res.statusCode}, not JSON: ${text.slice(0, 200)}` }] };
     }
-    const gatewayRequests = Object.fromEntries(
-      Object.entries(body.extensions?.cost ?? {}).map(([name, u]) => [name, u.actual ?? 0]),
-    );
+    const cost = Object.entries(body.extensions?.cost ?? {});
+    const gatewayRequests = Object.fromEntries(cost.map(([name, u]) => [name, u.actual ?? 0]));
     return {
       ms,
       status: res.statusCode,
@@ -71,6 +74,8 @@ export class GraphQLClient {
       data: body.data ?? null,
       gatewayRequests,
       bytes: text.length,
+      stale: body.extensions?.stale === true,
+      cached: cost.some(([, u]) => u.cached === true),
     };
   }
 

@@ -2,8 +2,8 @@
  * One upstream emulator in a process of its own, as a real upstream is a server of its own: its CPU
  * is neither the gateway's nor the load side's, and its arrival timestamps are taken on its own event
  * loop (a stall of the load side cannot bunch them). BENCH_EMULATOR names it (`governance` or
- * `calendar`); its options come as JSON in BENCH_EMULATOR_OPTIONS. The parent reads the request log
- * and sets latency and faults through the IPC channel.
+ * `calendar`); its options come as JSON in BENCH_EMULATOR_OPTIONS. The parent reads the request log,
+ * sets latency and faults, resets the data and (calendar) edits records through the IPC channel.
  */
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import type { EmulatorControl, FaultRule, LatencyOptions } from '../src/emulator-kit/control.js';
@@ -25,9 +25,11 @@ const options = JSON.parse(process.env.BENCH_EMULATOR_OPTIONS ?? '{}') as Record
 const kind = process.env.BENCH_EMULATOR ?? 'governance';
 let endpoint: EmulatorEndpoint;
 let control: EmulatorControl;
+let editTitle: (id: number, title: string) => boolean = () => false;
 if (kind === 'calendar') {
   const calendar = await startCalendarEmulator(options);
   control = calendar.control;
+  editTitle = calendar.editTitle;
   endpoint = {
     origin: calendar.origin,
     apiRoot: calendar.apiRoot,
@@ -54,6 +56,13 @@ serveParent({
   clear: () => (control.clearRequests(), true),
   latency: (latency) => (control.setLatency(latency as LatencyOptions), true),
   faults: (rules) => (control.setFaults(rules as FaultRule[]), true),
+  // The seed data again, and the log, latency and faults as at start.
+  reset: () => (control.reset(), true),
+  // Calendar only: an edit made outside the API (the replay's outside editor).
+  'edit-title': (payload) => {
+    const { id, title } = payload as { id: number; title: string };
+    return editTitle(id, title);
+  },
 });
 
 announceReady(endpoint.origin);

@@ -29,6 +29,8 @@ serveParent({
   'redis-ready': () => gateway.upstreams.redis?.ready ?? false,
   // Workload 8 starts once the response cache's Redis tier is in use.
   'cache-shared-ready': () => gateway.upstreams.sharedCache?.ready ?? false,
+  // What GET /metrics serves (which the production profile guards with credentials), for the replay.
+  metrics: () => gateway.observability.metrics?.registry.metrics() ?? '',
 });
 
 server.listen(0, '127.0.0.1', () => {

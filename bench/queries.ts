@@ -44,3 +44,126 @@ export function topIds(data: unknown): string[] {
   const list = root.entities ?? root.events;
   return (list?.nodes ?? []).map((n) => String(n.id));
 }
+
+/**
+ * The replay's pages (workload 15, replay.ts): what a calendar frontend asks for. An event page: the
+ * event with its venue and organizers; a list page: a page of the events list; a venue or organizer
+ * page: the record with its next 3 events; an EventGraph page: the EventGraph traversal on a page of 5.
+ */
+export const REPLAY_EVENT = /* GraphQL */ `
+  query ReplayEvent($id: ID!) {
+    event(id: $id) {
+      id
+      title
+      startDate
+      endDate
+      cost
+      website
+      venue {
+        id
+        name
+        address
+        city
+        country
+      }
+      organizers {
+        id
+        name
+        email
+      }
+    }
+  }
+`;
+
+export const REPLAY_EVENTS_PAGE = /* GraphQL */ `
+  query ReplayEventsPage($first: Int!, $after: String) {
+    events(first: $first, after: $after) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        title
+        startDate
+        venue {
+          id
+          name
+          city
+        }
+      }
+    }
+  }
+`;
+
+const NEXT_EVENTS = `
+        events(first: 3) {
+          nodes {
+            id
+            title
+            startDate
+          }
+        }`;
+
+export const REPLAY_VENUE = /* GraphQL */ `
+  query ReplayVenue($id: ID!) {
+    venue(id: $id) {
+      id
+      name
+      address
+      city
+      country
+      website${NEXT_EVENTS}
+    }
+  }
+`;
+
+export const REPLAY_ORGANIZER = /* GraphQL */ `
+  query ReplayOrganizer($id: ID!) {
+    organizer(id: $id) {
+      id
+      name
+      email
+      website${NEXT_EVENTS}
+    }
+  }
+`;
+
+export const REPLAY_EVENT_GRAPH = /* GraphQL */ `
+  query ReplayEventGraph($first: Int!, $after: String) {
+    events(first: $first, after: $after) {
+      nodes {
+        id
+        title
+        startDate
+        venue {
+          id
+          name
+          city
+          country
+          events(first: 3) {
+            nodes {
+              id
+              title
+            }
+          }
+        }
+        organizers {
+          id
+          name
+          email
+          events(first: 3) {
+            nodes {
+              id
+              title
+              venue {
+                id
+                name
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;

@@ -50,6 +50,15 @@ export function table(doc: BenchDocument): string {
       ]);
       continue;
     }
+    if (w.id === '15') {
+      const run = (r: Any) =>
+        `${r.callsPerThousand}/1k ops, p50/p95 ${r.wallMs.p50}/${r.wallMs.p95} ms, ${r.gatewayCpuMsPerOperation} ms CPU/op`;
+      rows.push([
+        w.id,
+        `replay: reuse off ${run(w.off)}; on ${run(w.on)}; on ÷ off ${w.reuseOnToOff}; floor ${w.floor.perThousand}/1k ops (on ÷ floor ${w.onToFloor})`,
+      ]);
+      continue;
+    }
     if (w.id === '13') {
       rows.push([w.id, `MB promoted by young collections: ${JSON.stringify(w.promotedMb)}`]);
       continue;

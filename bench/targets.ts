@@ -185,6 +185,29 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
       (r) => r.promotedMb?.[key] ?? null,
       (v) => num(v) < limit,
     );
+  // Workload 15, the replay: both runs (CACHE_REUSE off and on) error-free and within the freshness bound,
+  // and reuse saving at least 35 % of the upstream calls.
+  check(
+    '15',
+    'replay: errors (reuse off and on)',
+    '= 0',
+    (r) => r.errors,
+    (v) => v === 0,
+  );
+  check(
+    '15',
+    'replay: answers older than the freshness bound (30 s + 1 s), reuse off and on',
+    '= 0',
+    (r) => r.olderThanBound,
+    (v) => v === 0,
+  );
+  check(
+    '15',
+    'replay: upstream calls per 1,000 operations, reuse on ÷ off',
+    '≤ 0.65',
+    (r) => r.reuseOnToOff,
+    (v, r) => r.errors === 0 && num(v) <= 0.65,
+  );
   // Workload 14: the calendar black-holed, one gateway (`14`) and two sharing Redis (`14a`). Waves 2 and 3
   // are held to the issue's 50 ms (the chaos run, on cores it shares with all it starts, allows 1 s).
   // A failed workload has no waves: its targets then fail rather than throw.

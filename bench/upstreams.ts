@@ -19,6 +19,10 @@ export interface EmulatorProcess extends EmulatorEndpoint {
   clear(): Promise<void>;
   setLatency(latency: LatencyOptions): Promise<void>;
   setFaults(rules: FaultRule[]): Promise<void>;
+  /** Seed data, log, latency and faults back to the start. */
+  reset(): Promise<void>;
+  /** Calendar only: retitles a post outside the API (nothing logged); false when there is no such post. */
+  editTitle(id: number, title: string): Promise<boolean>;
 }
 
 /** `source`: run it from TypeScript (see `startChild`). */
@@ -41,6 +45,8 @@ export async function startEmulator(
     clear: () => child.request('clear').then(() => undefined),
     setLatency: (latency) => child.request('latency', latency).then(() => undefined),
     setFaults: (rules) => child.request('faults', rules).then(() => undefined),
+    reset: () => child.request('reset').then(() => undefined),
+    editTitle: (id, title) => child.request<boolean>('edit-title', { id, title }),
   };
 }
 

@@ -4,7 +4,8 @@
  * process of its own) and its JSON document must carry every figure the issue asks for. The
  * 429 storm waits out real Retry-After pauses, so it runs only in the full bench; the replicas
  * workload runs in its short mode (a 1.5 s burst) when Redis is there. The breaker's waves (14) wait
- * out the shipped 10 s request deadline twice, so only their targets are checked here.
+ * out the shipped 10 s request deadline twice, so only their targets are checked here. The replay (15)
+ * runs for 2 s instead of 60.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -147,6 +148,37 @@ describe('bench harness (tiny mode)', () => {
       expect(w.perReplica[0].governance).toBeGreaterThan(0);
       expect(w.ratio).toBeLessThanOrEqual(1.2);
       expect(doc.targets.find((t) => t.workload === '8')?.status).toBe('pass');
+    },
+  );
+
+  it(
+    'measures workload 15, the replay: the same traffic with CACHE_REUSE off and on, next to its floor',
+    { timeout: 150_000 },
+    async () => {
+      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['15']));
+      const w = doc.workloads.find((x) => x.id === '15') as Record<string, any>;
+      expect(w.failed).toBeUndefined();
+      expect(w.workload.data).toMatchObject({ events: 600, venues: 60, organizers: 30 });
+      for (const run of [w.off, w.on]) {
+        expect(run.operations).toBe(w.workload.operations);
+        expect(run.errors).toBe(0);
+        // Counted at the emulator, by route: the routes add up to the calls.
+        expect(run.upstreamCalls).toBeGreaterThan(0);
+        expect(Object.values(run.byRoute as Record<string, number>).reduce((a, n) => a + n, 0)).toBe(run.upstreamCalls);
+        expect(run.cacheLookups.calendar.miss).toBeGreaterThan(0);
+        expect(run.harvestedShare).toEqual(expect.any(Number));
+        expect(run.wallMs.p95).toBeGreaterThanOrEqual(run.wallMs.p50);
+        expect(run.gatewayCpuMsPerOperation).toBeGreaterThan(0);
+        // The editor's hot events were read back during the run, none older than the bound.
+        expect(run.edits).toBeGreaterThan(0);
+        expect(run.freshness.occurrences).toBeGreaterThan(0);
+        expect(run.freshness.olderThanBound).toBe(0);
+      }
+      // The same schedule both times: the floor is the schedule's, and no gateway beats it before anything expires.
+      expect(w.floor.calls).toBeGreaterThan(0);
+      expect(w.offToFloor).toBeGreaterThanOrEqual(1);
+      expect(w.reuseOnToOff).toBe(Math.round((w.on.upstreamCalls / w.off.upstreamCalls) * 100) / 100);
+      expect(doc.targets.filter((t) => t.workload === '15')).toHaveLength(3);
     },
   );
 

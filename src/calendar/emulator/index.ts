@@ -15,7 +15,8 @@ import { listen } from '../../emulator-kit/serve.js';
 import { createApp } from './app.js';
 import { DEFAULT_CALENDAR_USERS } from './auth.js';
 import type { RouteDeps } from './respond.js';
-import { createSeed } from './seed.js';
+import { utcWall } from './dates.js';
+import { createSeed, DEFAULT_SEED_SIZE, type SeedSize } from './seed.js';
 import type { Site } from './serialize.js';
 import { CalendarStore } from './store.js';
 
@@ -26,6 +27,8 @@ export interface CalendarEmulatorOptions {
   host?: string;
   /** Seed for the generated data (default 1). */
   seed?: number;
+  /** How many events, venues and organizers the seed has (default: the tests' 72, 15 and 12). */
+  size?: Partial<SeedSize>;
   /** Default `calendar/events/v1`; `tribe/events/v1` is the real plugin's. */
   namespace?: string;
   /** 6.17.2 (default): 404 `rest-event-not-found`; 6.17.1: 400 `rest_invalid_param` for unknown event ids. */
@@ -44,13 +47,19 @@ export interface CalendarEmulator {
   apiRoot: string;
   users: { editor: { username: string; appPassword: string }; subscriber: { username: string; appPassword: string } };
   control: EmulatorControl;
+  /**
+   * Retitles a post as an editor in the site's admin would: not through the API (nothing is logged),
+   * `modified` set to now. False when there is no such post.
+   */
+  editTitle: (id: number, title: string) => boolean;
   close(): Promise<void>;
 }
 
 export async function startCalendarEmulator(options: CalendarEmulatorOptions = {}): Promise<CalendarEmulator> {
   const namespace = (options.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, '');
   const seedNow = options.now ?? new Date();
-  const store = new CalendarStore(() => createSeed(options.seed ?? 1, seedNow));
+  const size = { ...DEFAULT_SEED_SIZE, ...options.size };
+  const store = new CalendarStore(() => createSeed(options.seed ?? 1, seedNow, size));
   // Filled in once the port is known; serializers read it per request.
   const site: Site = { origin: '', apiRoot: '' };
   const deps: RouteDeps = {
@@ -80,6 +89,13 @@ export async function startCalendarEmulator(options: CalendarEmulatorOptions = {
     apiRoot: site.apiRoot,
     users: { editor: { ...DEFAULT_CALENDAR_USERS.editor }, subscriber: { ...DEFAULT_CALENDAR_USERS.subscriber } },
     control,
+    editTitle: (id, title) => {
+      const post = store.post(id);
+      if (!post) return false;
+      post.title = title;
+      post.modified = utcWall(deps.now());
+      return true;
+    },
     close: () => server.close(),
   };
 }

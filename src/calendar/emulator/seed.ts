@@ -2,7 +2,9 @@
  * Deterministic seed data (same seed + same `now` → same records). Events sit relative to `now`:
  * 72 listed ones from tomorrow to ~12 months ahead, 10 in the past, 3 hidden, 2 drafts, 1 with a
  * password, plus venues, organizers, nested categories and tags, some of them unused so `hide_empty`
- * and `has_events` have something to hide.
+ * and `has_events` have something to hide. A larger `SeedSize` (the bench's replay) spreads more
+ * listed events over the default window (about two years), with more venues and organizers named
+ * after the same ones, and a password on one listed event in 150 besides.
  */
 import { createRng } from '../../emulator-kit/random.js';
 import type { WireImage } from '../wire.js';
@@ -227,7 +229,24 @@ const image = (id: number, name: string): WireImage => ({
   },
 });
 
-export function createSeed(seed: number, now: Date): StoreData {
+/** How many records of each kind; the default is the seed the tests know. */
+export interface SeedSize {
+  /** Listed events from tomorrow on (past, hidden, draft and the members' preview come on top). */
+  events: number;
+  venues: number;
+  organizers: number;
+}
+
+export const DEFAULT_SEED_SIZE: SeedSize = { events: 72, venues: VENUES.length, organizers: ORGANIZERS.length };
+
+/** The `i`-th of `names`, numbered once the list runs out ("Blue Note Hall 2"). */
+const nth = <T extends [string, ...string[]]>(names: T[], i: number): T => {
+  const [name, ...rest] = names[i % names.length]!;
+  const round = Math.floor(i / names.length);
+  return [round ? `${name} ${round + 1}` : name, ...rest] as T;
+};
+
+export function createSeed(seed: number, now: Date, size: SeedSize = DEFAULT_SEED_SIZE): StoreData {
   const rng = createRng(seed);
   const data: StoreData = { posts: new Map(), terms: new Map(), nextPostId: 10, nextTermId: 2 };
   const today = startOfDay(utcWall(now));
@@ -258,7 +277,8 @@ export function createSeed(seed: number, now: Date): StoreData {
     .slice(0, USED_TAGS)
     .map((t) => t.id);
 
-  const venues: VenueRecord[] = VENUES.map(([name, address, city, sp, country, zip, phone, website], i) => {
+  const venues: VenueRecord[] = Array.from({ length: size.venues }, (_, i) => {
+    const [name, address, city, sp, country, zip, phone, website] = nth(VENUES, i);
     const id = data.nextPostId++;
     const us = country === 'United States';
     const venue: VenueRecord = {
@@ -288,7 +308,8 @@ export function createSeed(seed: number, now: Date): StoreData {
     return venue;
   });
 
-  const organizers: OrganizerRecord[] = ORGANIZERS.map(([name, email, phone, website], i) => {
+  const organizers: OrganizerRecord[] = Array.from({ length: size.organizers }, (_, i) => {
+    const [name, email, phone, website] = nth(ORGANIZERS, i);
     const id = data.nextPostId++;
     const organizer: OrganizerRecord = {
       kind: 'organizer',
@@ -309,6 +330,9 @@ export function createSeed(seed: number, now: Date): StoreData {
     return organizer;
   });
 
+  // The last three venues and two organizers have no events.
+  const usedVenues = size.venues - 3;
+  const usedOrganizers = size.organizers - 2;
   const slugs = new Set<string>();
   const makeEvent = (index: number, dayOffset: number, extra: Partial<EventRecord> = {}): EventRecord => {
     const title = TITLES[index % TITLES.length]!;
@@ -348,13 +372,13 @@ export function createSeed(seed: number, now: Date): StoreData {
       featured: index % 5 === 0,
       categoryIds: rng.sample(categoryIds, rng.int(1, 2)),
       tagIds: rng.sample(tagIds, rng.int(0, 3)),
-      venueIds: index % 7 === 6 ? [] : [venues[index % 12]!.id],
+      venueIds: index % 7 === 6 ? [] : [venues[index % usedVenues]!.id],
       organizerIds:
         index % 5 === 1
-          ? rng.sample(organizers.slice(0, 10), 2).map((o) => o.id)
+          ? rng.sample(organizers.slice(0, usedOrganizers), 2).map((o) => o.id)
           : index % 6 === 5
             ? []
-            : [organizers[index % 10]!.id],
+            : [organizers[index % usedOrganizers]!.id],
       customFields:
         index % 10 === 7
           ? { _ecp_custom_2: { label: 'Dress code', value: index % 20 === 7 ? 'Smart casual' : 'Costumes welcome' } }
@@ -366,17 +390,22 @@ export function createSeed(seed: number, now: Date): StoreData {
   };
 
   const add = (e: EventRecord) => data.posts.set(e.id, e);
-  // 72 listed events, about one every five days, starting tomorrow.
-  for (let i = 0; i < 72; i++) add(makeEvent(i, 1 + i * 5 + rng.int(0, 3)));
+  // Listed events (72: about one every five days), starting tomorrow, within the default window (~730 days).
+  const n = size.events;
+  const spacing = Math.min(5, 700 / n);
+  for (let i = 0; i < n; i++)
+    add(makeEvent(i, 1 + Math.floor(i * spacing) + rng.int(0, 3), i % 150 === 149 ? { password: 'letmein' } : {}));
   // One event at two venues (multi-venue support): venue becomes a list.
   const twoVenues = [...data.posts.values()].find(
     (p): p is EventRecord => p.kind === 'event' && p.venueIds.length === 1,
   )!;
   twoVenues.venueIds = [venues[0]!.id, venues[3]!.id];
   // Past events (need an explicit start_date to be listed).
-  for (let i = 0; i < 10; i++) add(makeEvent(72 + i, -3 - i * 17));
-  for (let i = 0; i < 3; i++) add(makeEvent(82 + i, 10 + i * 20, { hidden: true }));
-  for (let i = 0; i < 2; i++) add(makeEvent(85 + i, 14 + i * 30, { status: 'draft' }));
-  add(makeEvent(87, 21, { password: 'letmein', title: "Members' Preview Evening", slug: 'members-preview-evening' }));
+  for (let i = 0; i < 10; i++) add(makeEvent(n + i, -3 - i * 17));
+  for (let i = 0; i < 3; i++) add(makeEvent(n + 10 + i, 10 + i * 20, { hidden: true }));
+  for (let i = 0; i < 2; i++) add(makeEvent(n + 13 + i, 14 + i * 30, { status: 'draft' }));
+  add(
+    makeEvent(n + 15, 21, { password: 'letmein', title: "Members' Preview Evening", slug: 'members-preview-evening' }),
+  );
   return data;
 }
