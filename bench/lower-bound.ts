@@ -66,19 +66,6 @@ class Needs {
     levels[level - 1]!++;
   }
 
-  /** Resources that `requests` requests can answer together (lists sharing a combined request). */
-  needShared(upstream: UpstreamName, resources: string[], requests: number, level: number): void {
-    const fresh = resources.filter((r) => !this.seen.has(`${upstream} ${r}`));
-    for (const r of fresh) {
-      this.seen.set(`${upstream} ${r}`, level);
-      this.resources[upstream].push(r);
-    }
-    if (fresh.length === 0 || requests === 0) return;
-    const levels = this.levels[upstream];
-    while (levels.length < level) levels.push(0);
-    levels[level - 1]! += requests;
-  }
-
   result(topIds: string[]): LowerBound {
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     return {
@@ -172,12 +159,10 @@ export async function entityGraphBound(access: GovernanceAccess, n: number, link
 }
 
 /**
- * Workload 2: events (first n) with venue and organizers, each one's next `nextFirst` events. The
- * venues' (and the organizers') event lists may share requests: `GET /events?venue=1,2,3` answers
- * the union, 50 rows at most, and a list can be split out of it only when every row names its venue
- * (a password-protected event does not). Per kind, the bound is the fewer of one request per list and
- * the lists that can be split packed 50 union rows a request, the others alone (see
- * docs/decisions/batched-event-lists.md).
+ * Workload 2: events (first n) with venue and organizers, each one's next `nextFirst` events. Each
+ * venue's and organizer's list is a request of its own: the lists share a combined request only
+ * once earlier answers told their totals, which a cold operation has not seen
+ * (docs/decisions/batched-event-lists.md).
  */
 export async function eventGraphBound(calendarApiRoot: string, n: number, _nextFirst: number): Promise<LowerBound> {
   const needs = new Needs();
@@ -191,31 +176,15 @@ export async function eventGraphBound(calendarApiRoot: string, n: number, _nextF
     if (page >= body.total_pages) break;
   }
   const top = events.slice(0, n);
-  // The venue and organizers come embedded in the event; their own event lists do not.
-  for (const dim of ['venue', 'organizer'] as const) {
-    const ids = [...new Set(top.flatMap((e) => ownerIds(e, dim)))];
-    const lists = await Promise.all(
-      ids.map((id) => json<WireEventsPage>(`${calendarApiRoot}/events?${dim}=${id}&per_page=${CALENDAR_PAGE}`)),
-    );
-    const alone = lists.filter((l) => l.total > l.events.length || l.events.some((e) => ownerIds(e, dim).length === 0));
-    const union = new Set(lists.filter((l) => !alone.includes(l)).flatMap((l) => l.events.map((e) => e.id)));
-    const packed =
-      alone.length + (alone.length < lists.length ? Math.max(1, Math.ceil(union.size / CALENDAR_PAGE)) : 0);
-    needs.needShared(
-      'calendar',
-      ids.map((id) => resourceKey('calendar', 'GET', '/events', { [dim]: id })),
-      Math.min(ids.length, packed),
-      2,
-    );
+  for (const event of top) {
+    // The venue and organizers come embedded in the event; their own event lists do not.
+    const venues: WireVenue[] = Array.isArray(event.venue) ? event.venue : [event.venue];
+    for (const venue of venues)
+      needs.need('calendar', resourceKey('calendar', 'GET', '/events', { venue: venue.id }), 2);
+    for (const organizer of event.organizer)
+      needs.need('calendar', resourceKey('calendar', 'GET', '/events', { organizer: organizer.id }), 2);
   }
   return needs.result(top.map((e) => String(e.id)));
-}
-
-/** The venues or organizers an event names (none when the archive blanked them). */
-function ownerIds(e: WireEvent, dim: 'venue' | 'organizer'): number[] {
-  if (dim === 'organizer') return e.organizer.map((o) => o.id);
-  const venues = Array.isArray(e.venue) ? e.venue : [e.venue];
-  return venues.filter((v): v is WireVenue => Boolean(v && typeof v === 'object' && 'id' in v)).map((v) => v.id);
 }
 
 /** Workload 3: one list read in pages that do not depend on one another (depth 1). */

@@ -10,8 +10,8 @@
  *   cache on (the product's default, and the peer the issue compares with had its own): a repeated
  *   page is answered whole, and the upstream calls left are those the record cache must make.
  * - Figures per run: upstream calls per 1,000 operations (counted by the emulator, by route), the
- *   record cache's lookups by outcome (from the gateway's metrics, whatever outcomes it has: those of
- *   harvested records, `record`, `prefix` and `batched`, make the harvested share), p50/p95, gateway
+ *   record cache's lookups by outcome (from the gateway's metrics: `record` and `record-redis` make
+ *   the harvested share, `prefix` and `batched` the share of lists from lists), p50/p95, gateway
  *   CPU per operation, errors, stale answers, answers older than the bound (replay-freshness.ts).
  * - Floor (replay-floor.ts): the calls of an ideal cache on the operations sent.
  */
@@ -44,8 +44,11 @@ const LIST_PAGE = 20;
 const GRAPH_PAGE = 5;
 /** The outside editor retitles one of the HOT most read events every EDIT_EVERY_MS. */
 const HOT = 5;
-/** Outcomes of the record cache that answer a lookup from a record harvested from another answer (issue 32, parts 1–2). */
-const HARVESTED = ['record', 'prefix', 'batched'];
+/** Lookups answered by a record harvested from another answer, and lists answered from other lists. */
+const HARVESTED = ['record', 'record-redis'];
+const FROM_LISTS = ['prefix', 'batched'];
+/** Outcomes counted beside a lookup's own (a miss then answered in Redis, a shadow count, a wasted request). */
+const BESIDE = /^(redis|record-redis|batch-wasted|.*-shadow)$/;
 const CALENDAR_KINDS = ['events', 'venues', 'organizers', 'terms'];
 
 /** The events the outside editor changes, and their seed titles. */
@@ -105,7 +108,7 @@ export async function replay(up: Upstreams, options: BenchOptions): Promise<Work
       },
       floor: {
         definition:
-          'each upstream resource an operation needs as a request of its own (event by id; list page; venue or organizer by id and its next 3 events; an EventGraph page and the next 3 events of each venue and organizer on it), fetched at the first operation that needs it and again at the first one after 30 s; no credit for records inside other answers',
+          'an ideal cache that keeps every list and record it has seen fresh for 30 s: per operation, the lists no fresh answer holds (an EventGraph page inside a fresh list page is cut from it; the venue and organizer lists of one operation packed first-fit into combined requests of at most 50 events), then the records (event, venue, organizer) no fresh list or event answer held (a password-protected event is never held)',
         calls: floor.calls,
         perThousand: perThousand(floor.calls),
         byResource: floor.byResource,
@@ -177,8 +180,9 @@ function summary(
   edits: Edit[],
 ) {
   const failed = sent.filter((s) => s.result.status !== 200 || s.result.errors.length > 0);
-  const lookups = Object.values(outcomes).reduce((a, n) => a + n, 0);
-  const harvested = HARVESTED.reduce((a, k) => a + (outcomes[k] ?? 0), 0);
+  const lookups = Object.entries(outcomes).reduce((a, [k, n]) => (BESIDE.test(k) ? a : a + n), 0);
+  const share = (kinds: string[]) =>
+    lookups ? round(kinds.reduce((a, k) => a + (outcomes[k] ?? 0), 0) / lookups, 3) : null;
   const late = sent.map((s) => s.lateMs);
   return {
     cacheReuse: reuse,
@@ -189,7 +193,8 @@ function summary(
     callsPerThousand: round((log.length / Math.max(1, sent.length)) * 1000, 1),
     byRoute: byRoute(log),
     cacheLookups: { calendar: outcomes },
-    harvestedShare: lookups ? round(harvested / lookups, 3) : null,
+    harvestedShare: share(HARVESTED),
+    listsFromListsShare: share(FROM_LISTS),
     answersFromResponseCache: sent.filter((s) => s.result.cached).length,
     staleAnswers: sent.filter((s) => s.result.stale).length,
     wallMs: wall(sent.map((s) => s.result.ms)),
@@ -315,17 +320,15 @@ async function pages<T>(calendar: EmulatorProcess, plural: string): Promise<T[]>
 /** The listed events in list order, their titles as written (the wire's are HTML-encoded), the protected ones. */
 async function listedEvents(calendar: EmulatorProcess) {
   const events = await pages<WireEvent>(calendar, 'events');
+  // The list withholds a password-protected event's content: `all_day` is null only then.
+  const locked = new Set(events.filter((e) => e.all_day === null).map((e) => e.id));
   const listing: ListedEvent[] = events.map((e) => ({
     id: e.id,
     venueIds: venueList(e.venue).map((v) => v.id),
     organizerIds: (e.organizer ?? []).map((o) => o.id),
+    locked: locked.has(e.id),
   }));
-  return {
-    listing,
-    titles: new Map(events.map((e) => [e.id, decodeHTML(e.title)])),
-    // The list withholds a password-protected event's content: `all_day` is null only then.
-    locked: new Set(events.filter((e) => e.all_day === null).map((e) => e.id)),
-  };
+  return { listing, titles: new Map(events.map((e) => [e.id, decodeHTML(e.title)])), locked };
 }
 
 const ids = async (calendar: EmulatorProcess, plural: string) =>

@@ -62,17 +62,19 @@ export function splitEvents(
 }
 
 /**
- * Groups a window's lists so that known totals fit one combined page; a list known to hold a row
- * no split can attribute, or longer than a page, goes alone. Unknown totals count as 0: a wrong
- * guess costs one wasted request, after which the lists' own answers teach the index.
+ * Groups a window's lists so that known totals fit one combined page. A list whose total is not
+ * known yet goes alone (its answer teaches the index), as does one known to hold a row no split can
+ * attribute or longer than a page: a guess would cost a wasted request whenever it is wrong (on
+ * the seed, the union of a page's venues' events is above 50), so a cold operation sends exactly
+ * one request per list, and only what earlier answers taught is packed.
  */
 function pack(asks: readonly ListAsk[], index: ListIndex): ListAsk[][] {
   const groups: ListAsk[][] = [];
   let current: ListAsk[] = [];
   let rows = 0;
   for (const ask of asks) {
-    const { total = 0, unsplittable } = index.known(ask.list);
-    if (unsplittable || total > COMBINED_PAGE) {
+    const { total, unsplittable } = index.known(ask.list);
+    if (total === undefined || unsplittable || total > COMBINED_PAGE) {
       groups.push([ask]);
       continue;
     }
@@ -91,8 +93,9 @@ function pack(asks: readonly ListAsk[], index: ListIndex): ListAsk[][] {
 /**
  * What became of a list in its window: stored from a combined request (`split`), left to its own
  * request (`alone`), or the list whose operation sent a combined request that could not be split
- * (`resend`): its own request then repeats a call that failed to answer it, and counts as a retry,
- * so the operation's calls stay within its estimate, retries aside, as after any failed call.
+ * after all (`resend`, a total that changed since it was learnt): its own request then repeats a
+ * call that failed to answer it, and counts as a retry, so the operation's calls stay within its
+ * estimate, retries aside, as after any failed call.
  */
 export type BatchOutcome = 'split' | 'alone' | 'resend';
 

@@ -33,6 +33,7 @@ export class CalendarService {
     private readonly locks: RecordLocks,
   ) {
     const index = new ListIndex();
+    upstream.cache.follow({ invalidated: () => undefined, cleared: () => index.clear() });
     this.reuse = { mode: config.cache.reuse, index, batches: eventListBatcher(index, config.cache.listBatchWindowMs) };
   }
 

@@ -32,6 +32,11 @@ const SPANS_PER_LIST = 6;
 export class ListIndex {
   private readonly lists = new LRUCache<string, ListFacts>({ max: MAX_LISTS });
 
+  /** Forgets every list (the cache was emptied: a cold process knows nothing of its lists). */
+  clear(): void {
+    this.lists.clear();
+  }
+
   /** A page of the list was stored in the cache; `total` is the list's length it gave. */
   stored(list: string, span: PageSpan, total: number): void {
     const facts = this.facts(list);
