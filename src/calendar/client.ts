@@ -24,12 +24,12 @@ import type {
   WireVenueWrite,
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
-import { recordAnswer, type Harvest } from '../core/harvest.js';
+import { recordAnswer, type Harvest, type ReuseMode } from '../core/harvest.js';
 import { heldRecords } from './harvest.js';
 import type { CacheKind } from '../config/config.js';
 import type { CacheResult } from '../core/observer.js';
 import type { BatchWindow } from '../core/batch-window.js';
-import { slicePage, type ListIndex, type PageSpan, type ReuseMode } from '../core/list-reuse.js';
+import { slicePage, type ListIndex, type PageSpan } from '../core/list-reuse.js';
 import {
   batchDimension,
   COMBINED_PAGE,

@@ -9,8 +9,6 @@
  */
 import { LRUCache } from 'lru-cache';
 
-export type ReuseMode = 'off' | 'shadow' | 'on';
-
 /** A page of a list: its index (counted from `firstIndex`) and its size. */
 export interface PageSpan {
   page: number;
