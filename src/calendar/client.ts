@@ -24,7 +24,7 @@ import type {
   WireVenueWrite,
 } from './wire.js';
 import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire.js';
-import { recordAnswer, type Harvest, type ReuseMode } from '../core/harvest.js';
+import type { Harvest, ReuseMode } from '../core/harvest.js';
 import { heldRecords } from './harvest.js';
 import type { CacheKind } from '../config/config.js';
 import type { CacheResult } from '../core/observer.js';
@@ -369,11 +369,10 @@ export class CalendarClient {
   /** The records an answer of `kind` holds, as the reads by id and by slug they answer (see harvest.ts). */
   private harvest(kind: Kind, body: unknown, single: boolean): Harvest<UpstreamCall>[] {
     return heldRecords(kind, body, single).flatMap((r) => {
-      const response = recordAnswer(r.body);
       const get = r.kind === 'events' ? 'events.get' : `${r.kind}.get`;
       const read = (operation: string, ref: RecordRef) => ({
         call: this.readCall(r.kind, operation, this.path(r.kind, ref), {}, 'read'),
-        response,
+        body: r.body,
       });
       const bySlug = r.kind === 'events' ? 'events.getBySlug' : get;
       return r.slug ? [read(get, { id: r.id }), read(bySlug, { slug: r.slug })] : [read(get, { id: r.id })];
@@ -406,6 +405,7 @@ export class CalendarClient {
       this.options.upstream.keepRecords(
         this.harvest(operation.split('.')[0] as Kind, res.body, true),
         this.callerOf(write),
+        res.bytes,
       );
     return res.body as T;
   }

@@ -51,12 +51,17 @@ function event(e: WireEvent | undefined): HeldRecord[] {
   ];
 }
 
-/** The records in an answer of `kind`: one record (`single`) or an archive page. */
+/**
+ * The records in an answer of `kind`: one record (`single`) or an archive page; each once (the
+ * events of a venue's list all embed that venue).
+ */
 export function heldRecords(kind: string, body: unknown, single: boolean): HeldRecord[] {
   if (kind !== 'events' && kind !== 'venues' && kind !== 'organizers') return [];
   const items = single ? [body] : (body as Record<string, unknown> | null)?.[kind];
   if (!Array.isArray(items)) return [];
-  return items.flatMap((item: unknown) =>
-    kind === 'events' ? event(item as WireEvent) : linked(kind, item as WireVenue | WireOrganizer),
-  );
+  const held = new Map<string, HeldRecord>();
+  for (const item of items as unknown[])
+    for (const r of kind === 'events' ? event(item as WireEvent) : linked(kind, item as WireVenue | WireOrganizer))
+      if (!held.has(`${r.kind}:${r.id}`)) held.set(`${r.kind}:${r.id}`, r);
+  return [...held.values()];
 }

@@ -16,18 +16,23 @@ import type { HttpResponse } from './http.js';
 
 export type ReuseMode = 'off' | 'shadow' | 'on';
 
-/** A record inside an answer, as the by-id (or by-slug) read it answers and that read's answer. */
+/** A record inside an answer, as the by-id (or by-slug) read it answers and the body that read parses. */
 export interface Harvest<Call> {
   call: Call;
-  response: HttpResponse;
+  body: unknown;
 }
 
 /** A record ready to keep: its cache key and tags, as its own read would have them. */
 export type KeptRecord = SharedRecord;
 
-/** A 200 answer carrying `body`, sized as its JSON text. */
-export function recordAnswer(body: unknown): HttpResponse {
-  return { status: 200, headers: {}, body, bytes: JSON.stringify(body).length };
+/**
+ * A 200 answer carrying `body`, of `bytes`: its share of the answer it came in (the records of an
+ * answer split its size evenly), an estimate for the cache's size bound that spares encoding every
+ * record again (measured: stringifying each record of a page added about a tenth to a cold
+ * EventGraph's gateway CPU).
+ */
+export function recordAnswer(body: unknown, bytes: number): HttpResponse {
+  return { status: 200, headers: {}, body, bytes };
 }
 
 /** Background Redis stores in flight past which further batches stay local (best effort, bounded). */

@@ -9,7 +9,7 @@
 import type { BreakerState, UpstreamBreaker } from './breaker.js';
 import { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
-import { RecordKeeper, type Harvest, type KeptRecord, type ReuseMode } from './harvest.js';
+import { RecordKeeper, recordAnswer, type Harvest, type KeptRecord, type ReuseMode } from './harvest.js';
 import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
@@ -429,10 +429,10 @@ export class Upstream {
    * Keeps the records a write's answer holds (`harvests`, built by the adapter); called after the
    * write's invalidation, so they are stored with a mark taken after it.
    */
-  keepRecords(harvests: readonly Harvest<UpstreamCall>[], caller: Caller): void {
+  keepRecords(harvests: readonly Harvest<UpstreamCall>[], caller: Caller, bytes: number): void {
     if (this.records.mode === 'off' || harvests.length === 0) return;
     const mark = this.options.cache.mark();
-    setImmediate(() => this.records.keep(this.recordsOf(harvests, caller, Infinity), mark));
+    setImmediate(() => this.records.keep(this.recordsOf(harvests, caller, Infinity, bytes), mark));
   }
 
   /**
@@ -453,7 +453,7 @@ export class Upstream {
     setImmediate(() => {
       let records: KeptRecord[];
       try {
-        records = this.recordsOf(harvest(res), caller, freshUntil);
+        records = this.recordsOf(harvest(res), caller, freshUntil, res.bytes);
       } catch {
         return; // an answer the adapter cannot take apart: nothing harvested, the answer stands
       }
@@ -462,10 +462,16 @@ export class Upstream {
   }
 
   /** Each record's key and tags as its own read makes them (this caller's identity), fresh no longer than `freshUntil`. */
-  private recordsOf(harvests: readonly Harvest<UpstreamCall>[], caller: Caller, freshUntil: number): KeptRecord[] {
+  private recordsOf(
+    harvests: readonly Harvest<UpstreamCall>[],
+    caller: Caller,
+    freshUntil: number,
+    bytes: number,
+  ): KeptRecord[] {
     const now = Date.now();
+    const share = Math.ceil(bytes / Math.max(1, harvests.length));
     const records: KeptRecord[] = [];
-    for (const { call, response } of harvests) {
+    for (const { call, body } of harvests) {
       if (!call.cache) continue;
       let key: string;
       try {
@@ -473,6 +479,7 @@ export class Upstream {
       } catch {
         continue; // a path the upstream would not take as it is (see url-path.ts): not a record to keep
       }
+      const response = recordAnswer(body, share);
       records.push({ key, tags: call.cache.tags, response, freshUntil: Math.min(freshUntil, now + call.cache.ttlMs) });
     }
     return records;

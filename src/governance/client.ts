@@ -35,7 +35,7 @@ import type {
   WorkflowStageInformation,
 } from './wire.js';
 import { entityShape, springPageShape } from './wire.js';
-import { recordAnswer, type Harvest } from '../core/harvest.js';
+import type { Harvest } from '../core/harvest.js';
 import type { CacheKind } from '../config/config.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
@@ -166,7 +166,7 @@ export class GovernanceClient {
       const id = (e as { id?: unknown } | null)?.id;
       if (typeof id !== 'string') return [];
       const { scopes: _s, nullIfNotFound: _n, shape: _shape, ...read } = this.entityRead(id);
-      return [{ call: { ...read, idempotent: true }, response: recordAnswer(e) }];
+      return [{ call: { ...read, idempotent: true }, body: e }];
     });
   }
 
@@ -397,7 +397,7 @@ export class GovernanceClient {
       this.onAnswer?.(call.operation, res.body);
       const body = res.body ?? {};
       const checked = (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
-      if (records) this.upstream.keepRecords(records(checked), caller);
+      if (records) this.upstream.keepRecords(records(checked), caller, res.bytes);
       return checked;
     }
     // A not-found of something the input refers to (an organization on an update) is not the record's.
