@@ -115,19 +115,25 @@ export function deadlines(outcomes: Outcome[], boundMs: number): Check {
 }
 
 /**
+ * Reads whose answer may hold the record at `path`: its own, and, since records inside other
+ * answers are kept as their own (docs/caching.md, records, not requests), every list and event read,
+ * which embed venues and organizers. The latest of them is the newest the record can be.
+ */
+const HOLDERS = /^GET \/(events|venues|organizers)$|^GET \/events\/(:id|by-slug)/;
+const mayHold = (r: LoggedRequest, path: string) => r.path === path || HOLDERS.test(r.route);
+
+/**
  * A stale answer comes from a read the upstream served within the record's TTL plus the max
  * staleness before the answer arrived (1 s of slack for the upstream's latency and the clocks).
  */
 export function staleness(outcomes: Outcome[], calendarLog: LoggedRequest[], maxAgeMs: number, outage: boolean): Check {
-  const served = new Map<string, number[]>();
-  for (const r of calendarLog)
-    if (r.method === 'GET' && r.status === 200) served.set(r.path, [...(served.get(r.path) ?? []), r.receivedAt]);
+  const served = calendarLog.filter((r) => r.method === 'GET' && r.status === 200);
   const stale = outcomes.filter((o) => o.path && (o.calendarStale ?? 0) > 0);
   const violations: string[] = [];
   let oldestMs = 0;
   for (const o of stale) {
     const answeredAt = o.startedAt + o.ms;
-    const before = (served.get(o.path!) ?? []).filter((t) => t <= answeredAt);
+    const before = served.filter((r) => r.receivedAt <= answeredAt && mayHold(r, o.path!)).map((r) => r.receivedAt);
     const age = before.length ? answeredAt - Math.max(...before) : Infinity;
     oldestMs = Math.max(oldestMs, age);
     if (age > maxAgeMs + 1_000) violations.push(`${o.path} answered stale ${Math.round(age)} ms after its last read`);
