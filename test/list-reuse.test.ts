@@ -127,6 +127,24 @@ describe('prefix lists', () => {
     expect(fewer.data!.events.totalCount).toBe(events.data!.events.totalCount);
     expect(calls(s)).toEqual([]);
   });
+  it('cuts from any cached page of a list read page by page, the first as well as the last', async () => {
+    const pages: Json[] = [];
+    let after: string | null = null;
+    do {
+      const res: Json = await s.query<Json>(
+        'query ($after: String) { events(first: 10, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }',
+        { after },
+      );
+      pages.push(res.data!.events);
+      after = res.data!.events.pageInfo.hasNextPage ? res.data!.events.pageInfo.endCursor : null;
+    } while (after);
+    // More pages than the index once kept spans for a list.
+    expect(pages.length).toBeGreaterThan(6);
+    s.clearRequests();
+    const first = await s.query<Json>('{ events(first: 5) { nodes { id } } }');
+    expect(first.data!.events.nodes).toEqual(pages[0].nodes.slice(0, 5));
+    expect(calls(s)).toEqual([]);
+  });
 });
 
 describe('batched lists', () => {

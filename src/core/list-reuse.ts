@@ -16,16 +16,21 @@ export interface PageSpan {
 }
 
 interface ListFacts {
-  /** Page spans cached, newest first. */
-  spans: PageSpan[];
+  /** Pages cached, by page size (a handful of sizes, the newest pages of each). */
+  sizes: Map<number, Set<number>>;
   total?: number;
   /** A row of the list cannot be told apart in a combined answer (see the adapter's split). */
   unsplittable?: boolean;
 }
 
-/** Lists remembered per process, and spans per list: a bound on memory, not on correctness. */
+/**
+ * Lists remembered per process, page sizes per list and pages per size: a bound on memory, not on
+ * correctness. Pages are kept per size, not as a few spans in all: a list read page by page (31
+ * pages of 20 in the replay bench) would otherwise forget the pages a smaller one could be cut from.
+ */
 const MAX_LISTS = 20_000;
-const SPANS_PER_LIST = 6;
+const SIZES_PER_LIST = 6;
+const PAGES_PER_SIZE = 1_024;
 
 export class ListIndex {
   private readonly lists = new LRUCache<string, ListFacts>({ max: MAX_LISTS });
@@ -38,10 +43,15 @@ export class ListIndex {
   /** A page of the list was stored in the cache; `total` is the list's length it gave. */
   stored(list: string, span: PageSpan, total: number): void {
     const facts = this.facts(list);
-    facts.spans = [span, ...facts.spans.filter((s) => s.page !== span.page || s.size !== span.size)].slice(
-      0,
-      SPANS_PER_LIST,
-    );
+    const { sizes } = facts;
+    let pages = sizes.get(span.size);
+    if (!pages) {
+      if (sizes.size >= SIZES_PER_LIST) sizes.delete(sizes.keys().next().value!);
+      sizes.set(span.size, (pages = new Set()));
+    }
+    pages.delete(span.page);
+    pages.add(span.page);
+    if (pages.size > PAGES_PER_SIZE) pages.delete(pages.values().next().value!);
     facts.total = total;
   }
 
@@ -56,16 +66,20 @@ export class ListIndex {
     return { total: facts?.total, unsplittable: facts?.unsplittable === true };
   }
 
-  /** Cached spans whose first row is at or before the asked page's first row, largest first. */
+  /** Per cached page size, the cached page holding the asked page's first row; largest first. */
   candidates(list: string, asked: PageSpan, firstIndex = 1): PageSpan[] {
     const start = (asked.page - firstIndex) * asked.size;
-    const spans = this.lists.get(list)?.spans ?? [];
-    return spans.filter((s) => (s.page - firstIndex) * s.size <= start).sort((a, b) => b.size - a.size);
+    const spans: PageSpan[] = [];
+    for (const [size, pages] of this.lists.get(list)?.sizes ?? []) {
+      const page = Math.floor(start / size) + firstIndex;
+      if (pages.has(page)) spans.push({ page, size });
+    }
+    return spans.sort((a, b) => b.size - a.size);
   }
 
   private facts(list: string): ListFacts {
     let facts = this.lists.get(list);
-    if (!facts) this.lists.set(list, (facts = { spans: [] }));
+    if (!facts) this.lists.set(list, (facts = { sizes: new Map() }));
     return facts;
   }
 }
