@@ -142,7 +142,7 @@ describe('prefix lists', () => {
     expect(pages.length).toBeGreaterThan(6);
     s.clearRequests();
     const first = await s.query<Json>('{ events(first: 5) { nodes { id } } }');
-    expect(first.data!.events.nodes).toEqual(pages[0].nodes.slice(0, 5));
+    expect(first.data!.events.nodes).toEqual(pages[0]!.nodes.slice(0, 5));
     expect(calls(s)).toEqual([]);
   });
 });
