@@ -52,7 +52,11 @@ export class ResponseCache {
   private readonly invalidatedAt = new Map<string, number>();
   private readonly followers: CacheFollower[] = [];
 
+  /** How long past its TTL any entry is kept: the longest staleness any stale answer may have. */
+  private readonly staleMs: number;
+
   constructor(private readonly options: CacheOptions) {
+    this.staleMs = Math.max(options.maxStaleMs, options.keepStaleMs ?? 0);
     // Parsed JSON takes roughly twice its text size in memory.
     this.entries = new TaggedLru(options.maxBytes, (v, k) => k.length + v.response.bytes * 2 + 64);
   }
@@ -91,7 +95,7 @@ export class ResponseCache {
     if (ttlMs <= 0) return;
     if (mark !== undefined && this.changedSince(mark, tags)) return;
     const entry: CachedResponse = { response, freshUntil: Date.now() + ttlMs, tags };
-    this.entries.set(key, entry, ttlMs + Math.max(this.options.maxStaleMs, this.options.keepStaleMs ?? 0));
+    this.entries.set(key, entry, ttlMs + this.staleMs);
   }
 
   /**
@@ -103,7 +107,7 @@ export class ResponseCache {
     if (ttlMs <= 0 || this.changedSince(mark, tags)) return false;
     const held = this.entries.get(key);
     if (held && held.freshUntil >= freshUntil) return false;
-    this.entries.set(key, { response, freshUntil, tags, harvested: true }, ttlMs + this.options.maxStaleMs);
+    this.entries.set(key, { response, freshUntil, tags, harvested: true }, ttlMs + this.staleMs);
     return true;
   }
 
