@@ -224,7 +224,7 @@ export class CalendarClient {
     if (exact) return this.readPage<T>(kind, exact);
     const list = upstream.target({ ...call, query }, caller).key;
     const span = { page, size: perPage };
-    const cut = this.cutFrom<T>(kind, call, list, span, reuse.mode === 'on' ? 'prefix' : 'prefix-shadow');
+    const cut = this.cutFrom<T>(kind, call, caller, list, span, reuse.mode === 'on' ? 'prefix' : 'prefix-shadow');
     if (cut !== undefined) return cut;
     const dim = kind === 'events' && page === 1 ? batchDimension(query) : undefined;
     let own = call;
@@ -235,9 +235,9 @@ export class CalendarClient {
       if (reuse.mode === 'shadow') {
         if (reuse.batches.wouldJoin(group)) upstream.report(call, caller, 'batched-shadow');
       } else {
-        const combine = (asks: ListAsk[]) => this.combine(call, rest, dim, asks);
+        const combine = (asks: ListAsk[]) => this.combine(call, caller, rest, dim, asks);
         const outcome = await reuse.batches.add(group, { id, list, query, combine });
-        const got = outcome === 'split' ? this.cutFrom<T>(kind, call, list, span, 'batched') : undefined;
+        const got = outcome === 'split' ? this.cutFrom<T>(kind, call, caller, list, span, 'batched') : undefined;
         if (got !== undefined) return got;
         if (outcome === 'resend') own = { ...call, repeat: true };
       }
@@ -253,9 +253,8 @@ export class CalendarClient {
    * The asked page of `list` cut from a fresh cached page of it that covers it, counted as `as`; a
    * shadow outcome is only counted, and nothing is served.
    */
-  private cutFrom<T>(kind: Kind, call: UpstreamCall, list: string, asked: PageSpan, as: CacheResult) {
+  private cutFrom<T>(kind: Kind, call: UpstreamCall, caller: Caller, list: string, asked: PageSpan, as: CacheResult) {
     const { upstream, reuse } = this.options;
-    const caller = this.callerOf(this.options.auth.read);
     for (const span of reuse!.index.candidates(list, asked)) {
       const candidate = { ...call, query: { ...call.query, page: span.page, per_page: span.size } };
       const target = upstream.target(candidate, caller);
@@ -277,9 +276,14 @@ export class CalendarClient {
    * One request for the events of several venues or organizers; each list split from its answer is
    * stored as its own request's complete answer (page 1 of 50). False when the split is not exact.
    */
-  private async combine(call: UpstreamCall, rest: WireQuery, dim: BatchDimension, asks: ListAsk[]): Promise<boolean> {
+  private async combine(
+    call: UpstreamCall,
+    caller: Caller,
+    rest: WireQuery,
+    dim: BatchDimension,
+    asks: ListAsk[],
+  ): Promise<boolean> {
     const { upstream, reuse } = this.options;
-    const caller = this.callerOf(this.options.auth.read);
     const ids = [...new Set(asks.map((a) => a.id))];
     const combined = { ...call, query: { ...rest, [dim]: ids, page: 1, per_page: COMBINED_PAGE } };
     const mark = upstream.cache.mark();
