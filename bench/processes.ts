@@ -40,6 +40,17 @@ export function productionNodeFlags(): string[] {
 const MEASURED_AS_SHIPPED = ['gateway-process.ts', 'young-garbage.ts'];
 
 /**
+ * The bench's environment as a child inherits it, without its Redis: a workload that measures
+ * replicas sharing one passes its own (`REDIS_URL`, a key prefix of its own), and every other child
+ * runs on its own, whatever the bench was started with (else a run would find an earlier one's
+ * answers there).
+ */
+function inherited(): NodeJS.ProcessEnv {
+  const { REDIS_URL: _redis, REDIS_CACHE_URL: _cache, ...rest } = process.env;
+  return rest;
+}
+
+/**
  * `entry` is a file name in bench/ (e.g. `gateway-process.ts`); the process runs its compiled JavaScript,
  * or with `source` (a child that is not measured, e.g. an emulator of the chaos run) its TypeScript
  * under tsx, without the minute-long build.
@@ -63,7 +74,7 @@ export async function startChild(
           ...(MEASURED_AS_SHIPPED.includes(entry) ? productionNodeFlags() : []),
           ...(process.env.BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
         ],
-    env: { ...process.env, ...env },
+    env: { ...inherited(), ...env },
     stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   let next = 1;

@@ -145,10 +145,6 @@ async function run(
     up.gatewayEnv({
       ...emulatorEnv(up.governance, calendar),
       CACHE_REUSE: reuse,
-      // One gateway on its own: no Redis (an empty value is unset), even when the bench's environment
-      // has one, else the second run would find the first's answers there.
-      REDIS_URL: '',
-      REDIS_CACHE_URL: '',
       CACHE_TTL_MS: String(FRESH_MS),
       CACHE_TTL_BY_KIND: CALENDAR_KINDS.map((k) => `${k}:${FRESH_MS}`).join(','),
       RESPONSE_CACHE: 'true',
