@@ -120,6 +120,8 @@ export interface CalendarListReuse {
  * a subscriber's re-read after a change (which the cache may not know of yet).
  */
 export type FreshRead = { background: boolean };
+/** A read by id or slug: what `single` sends and `readCall` describes. */
+type Read = [kind: Kind, operation: string, path: string, query: WireQuery, as: 'read' | 'write', poll?: FreshRead];
 
 export class CalendarClient {
   constructor(private readonly options: CalendarClientOptions) {}
@@ -325,15 +327,9 @@ export class CalendarClient {
     return { items: body[kind] ?? [], total: Number.isFinite(total) ? total : 0 };
   }
 
-  private async single<T>(
-    kind: Kind,
-    operation: string,
-    path: string,
-    query: WireQuery,
-    as: 'read' | 'write',
-    poll?: FreshRead,
-  ): Promise<T | null> {
-    const call = this.readCall(kind, operation, path, query, as, poll);
+  private async single<T>(...read: Read): Promise<T | null> {
+    const [kind, operation, , , as] = read;
+    const call = this.readCall(...read);
     const res = await this.send(
       { ...call, harvest: call.cache && ((res) => this.harvest(kind, res.body, true)) },
       this.options.auth[as],
@@ -348,14 +344,7 @@ export class CalendarClient {
     return checkPayload('calendar', KINDS[kind].shape, res.body, operation) as T;
   }
 
-  private readCall(
-    kind: Kind,
-    operation: string,
-    path: string,
-    query: WireQuery,
-    as: 'read' | 'write',
-    poll?: FreshRead,
-  ): UpstreamCall {
+  private readCall(...[kind, operation, path, query, as, poll]: Read): UpstreamCall {
     return {
       method: 'GET',
       path,

@@ -13,20 +13,10 @@ import type { CalendarClient, RecordRef } from './client.js';
 import { isBareDay, writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
-import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from './model.js';
+import type { CalendarEvent } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
 import { resolveTermRefs } from './term-refs.js';
-import type {
-  WireCategoryWrite,
-  WireEvent,
-  WireEventWrite,
-  WireOrganizer,
-  WireOrganizerWrite,
-  WireTagWrite,
-  WireTerm,
-  WireVenue,
-  WireVenueWrite,
-} from './wire.js';
+import type { WireCategoryWrite, WireEvent, WireEventWrite, WireOrganizerWrite, WireVenueWrite } from './wire.js';
 
 /** A record written by id (or slug) under its lock: a venue, an organizer, a category or a tag. */
 interface Kind<W, T, I, B> {
@@ -43,6 +33,8 @@ interface Kind<W, T, I, B> {
   normalize: (w: W) => T;
   version: (record: T) => string;
 }
+/** A Kind, its types inferred from the client's routes and the functions it names. */
+const kindOf = <W, T, I, B>(k: Kind<W, T, I, B>) => k;
 
 type Maybe<T> = T | null | undefined;
 
@@ -286,37 +278,37 @@ function termBody(input: TermInput): WireCategoryWrite {
   return body;
 }
 
-const VENUES: Kind<WireVenue, CalendarVenue, VenueInput, WireVenueWrite> = {
+const VENUES = kindOf({
   kind: 'venue',
   api: (c) => c.venues,
-  body: (input) => (checkLinked(input, 'input'), venueBody(input)),
+  body: (input: VenueInput) => (checkLinked(input, 'input'), venueBody(input)),
   normalize: normalizeVenue,
   version: venueVersion,
-};
-const ORGANIZERS: Kind<WireOrganizer, CalendarOrganizer, OrganizerInput, WireOrganizerWrite> = {
+});
+const ORGANIZERS = kindOf({
   kind: 'organizer',
   api: (c) => c.organizers,
-  body: (input) => (checkLinked(input, 'input'), organizerBody(input)),
+  body: (input: OrganizerInput) => (checkLinked(input, 'input'), organizerBody(input)),
   normalize: normalizeOrganizer,
   version: organizerVersion,
-};
-const CATEGORIES: Kind<WireTerm, CalendarTerm, TermInput, WireCategoryWrite> = {
+});
+const CATEGORIES = kindOf({
   kind: 'category',
   api: (c) => c.categories,
   body: termBody,
   normalize: normalizeTerm,
   version: termVersion,
-};
+});
 // Tags have no parent.
-const TAGS: Kind<WireTerm, CalendarTerm, TermInput, WireTagWrite> = {
+const TAGS = kindOf({
   ...CATEGORIES,
   kind: 'tag',
   api: (c) => c.tags,
-  body: (input) => {
+  body: (input: TermInput) => {
     const { parent: _p, ...body } = termBody(input);
     return body;
   },
-};
+});
 
 export class CalendarWrites {
   constructor(
