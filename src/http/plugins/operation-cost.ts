@@ -78,6 +78,9 @@ function argumentValues(field: GraphQLField<unknown, unknown>, node: FieldNode, 
   }
 }
 
+/** Where a walk is: the parent type, how many times it is read, at the root or not, the fragments entered, the path. */
+type Position = [parent: GraphQLCompositeType, multiplier: number, isRoot: boolean, seen: Set<string>, at: string];
+
 /** One walk of an operation's selections, adding up the upstream calls each field costs. */
 class CostWalk {
   private readonly total: CostEstimate = {};
@@ -98,14 +101,7 @@ class CostWalk {
     return { total: this.total, dominant };
   }
 
-  selections(
-    set: SelectionSetNode,
-    parent: GraphQLCompositeType,
-    multiplier: number,
-    isRoot: boolean,
-    seen: Set<string>,
-    at: string,
-  ): void {
+  selections(set: SelectionSetNode, ...[parent, multiplier, isRoot, seen, at]: Position): void {
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const cond = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
@@ -122,14 +118,7 @@ class CostWalk {
     }
   }
 
-  private field(
-    selection: FieldNode,
-    parent: GraphQLCompositeType,
-    multiplier: number,
-    isRoot: boolean,
-    seen: Set<string>,
-    at: string,
-  ): void {
+  private field(selection: FieldNode, ...[parent, multiplier, isRoot, seen, at]: Position): void {
     const { model } = this;
     const name = selection.name.value;
     const path = at ? `${at}.${selection.alias?.value ?? name}` : (selection.alias?.value ?? name);
