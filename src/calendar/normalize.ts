@@ -132,17 +132,21 @@ class Term extends LazyRecord implements CalendarTerm {
 }
 
 /** What venues and organizers share: both are posts linked to events. */
-abstract class LinkedPost extends LazyRecord implements CalendarLinkedPost {
+abstract class LinkedPost<W extends WireVenue | WireOrganizer> extends LazyRecord implements CalendarLinkedPost {
   readonly id: number;
   readonly globalId: string;
-  readonly #p: WireVenue | WireOrganizer;
+  readonly #p: W;
   #name?: string;
   #image?: CalendarImage | null;
-  constructor(p: WireVenue | WireOrganizer) {
+  constructor(p: W) {
     super();
     this.#p = p;
     this.id = p.id;
     this.globalId = p.global_id;
+  }
+  /** The wire record (a method, not a getter: `toJSON` lists getters). */
+  protected wire(): W {
+    return this.#p;
   }
   protected abstract rawName(): unknown;
   get name(): string {
@@ -182,61 +186,51 @@ abstract class LinkedPost extends LazyRecord implements CalendarLinkedPost {
   }
 }
 
-class Venue extends LinkedPost implements CalendarVenue {
-  readonly #v: WireVenue;
-  constructor(v: WireVenue) {
-    super(v);
-    this.#v = v;
-  }
+class Venue extends LinkedPost<WireVenue> implements CalendarVenue {
   protected rawName(): unknown {
-    return this.#v.venue;
+    return this.wire().venue;
   }
   get address(): string | null {
-    return decoded(this.#v.address);
+    return decoded(this.wire().address);
   }
   get city(): string | null {
-    return decoded(this.#v.city);
+    return decoded(this.wire().city);
   }
   get country(): string | null {
-    return decoded(this.#v.country);
+    return decoded(this.wire().country);
   }
   get province(): string | null {
-    return decoded(this.#v.province);
+    return decoded(this.wire().province);
   }
   get state(): string | null {
-    return decoded(this.#v.state);
+    return decoded(this.wire().state);
   }
   get stateProvince(): string | null {
-    return decoded(this.#v.stateprovince);
+    return decoded(this.wire().stateprovince);
   }
   get zip(): string | null {
-    return text(this.#v.zip);
+    return text(this.wire().zip);
   }
   get latitude(): number | null {
-    return typeof this.#v.geo_lat === 'number' ? this.#v.geo_lat : null;
+    return this.wire().geo_lat ?? null;
   }
   get longitude(): number | null {
-    return typeof this.#v.geo_lng === 'number' ? this.#v.geo_lng : null;
+    return this.wire().geo_lng ?? null;
   }
   get showMap(): boolean | null {
-    return this.#v.show_map ?? null;
+    return this.wire().show_map ?? null;
   }
   get showMapLink(): boolean | null {
-    return this.#v.show_map_link ?? null;
+    return this.wire().show_map_link ?? null;
   }
 }
 
-class Organizer extends LinkedPost implements CalendarOrganizer {
-  readonly #o: WireOrganizer;
-  constructor(o: WireOrganizer) {
-    super(o);
-    this.#o = o;
-  }
+class Organizer extends LinkedPost<WireOrganizer> implements CalendarOrganizer {
   protected rawName(): unknown {
-    return this.#o.organizer;
+    return this.wire().organizer;
   }
   get email(): string | null {
-    return decoded(this.#o.email);
+    return decoded(this.wire().email);
   }
 }
 
