@@ -385,33 +385,31 @@ export class GovernanceDiscovery {
     return changed;
   }
 
+  /** Sets `values` on the item under `key` (made, room allowing, as `identity`, values unknown); whether it changed. */
+  private note<T extends { sources: DiscoverySource[] }>(
+    map: Map<string, T>,
+    key: string,
+    identity: Partial<T>,
+    values: { [K in keyof T]?: T[K] | null },
+    source: DiscoverySource,
+  ): boolean {
+    const unknown = Object.fromEntries(Object.keys(values).map((k) => [k, null]));
+    const found = this.itemIn(map, key, () => ({ ...identity, ...unknown, sources: [] }) as unknown as T);
+    return !!found && (merge(found.item, values, source) || found.added);
+  }
+
   private addStage(f: Extract<DiscoveryFact, { t: 'stage' }>, source: DiscoverySource): boolean {
-    const found = this.itemIn(mapIn(this.stages, f.type), nameKey(f.name), () => ({
-      name: f.name,
-      id: null,
-      sequence: null,
-      sources: [],
-    }));
-    return !!found && (merge(found.item, { id: f.id, sequence: f.seq }, source) || found.added);
+    const stages = mapIn(this.stages, f.type);
+    return this.note(stages, nameKey(f.name), { name: f.name }, { id: f.id, sequence: f.seq }, source);
   }
 
   private addOption(f: Extract<DiscoveryFact, { t: 'option' }>, source: DiscoverySource): boolean {
-    const found = this.itemIn(mapIn(mapIn(this.options, f.type), f.field), nameKey(f.option), () => ({
-      option: f.option,
-      id: null,
-      optionKey: null,
-      sources: [],
-    }));
-    return !!found && (merge(found.item, { id: f.id, optionKey: f.key }, source) || found.added);
+    const options = mapIn(mapIn(this.options, f.type), f.field);
+    return this.note(options, nameKey(f.option), { option: f.option }, { id: f.id, optionKey: f.key }, source);
   }
 
   private addOrganization(f: Extract<DiscoveryFact, { t: 'org' }>, source: DiscoverySource): boolean {
-    const found = this.itemIn(this.organizationsById, f.id.toLowerCase(), () => ({
-      id: f.id,
-      name: null,
-      parentId: null,
-      sources: [],
-    }));
-    return !!found && (merge(found.item, { name: f.name, parentId: f.parentId }, source) || found.added);
+    const values = { name: f.name, parentId: f.parentId };
+    return this.note(this.organizationsById, f.id.toLowerCase(), { id: f.id }, values, source);
   }
 }
