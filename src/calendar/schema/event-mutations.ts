@@ -13,8 +13,8 @@ import type { CalendarEvent } from '../model.js';
 import { eventVersion } from '../versions.js';
 import type { EventInput } from '../writes.js';
 import { recordRef } from '../inputs.js';
-import { PostStatus, statusInput, type PostStatusValue } from './post-status.js';
-import { CreateOrganizerInput, CreateVenueInput } from './record-inputs.js';
+import { statusInput, type PostStatusValue } from './post-status.js';
+import { CreateOrganizerInput, CreateVenueInput, postStatusFields } from './record-inputs.js';
 import { DeleteEventPayload, deleted } from './delete-payloads.js';
 import { EventRef } from './refs.js';
 
@@ -64,11 +64,7 @@ const eventFields = (create: boolean) =>
       description: t.string({ description: 'The description, as HTML.' }),
       excerpt: t.string({ description: 'The excerpt, as HTML.' }),
       slug: t.string({ description: 'The URL slug; derived from the title when left out.' }),
-      postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH or DRAFT.' }),
-      status: t.string({
-        description: 'The post status as the upstream spells it, e.g. `publish`.',
-        deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-      }),
+      ...postStatusFields(t, 'PUBLISH or DRAFT'),
       image: t.string({ description: 'The featured image, as an attachment id or an image URL to import.' }),
       cost: t.string({ description: 'The cost as text, e.g. `$10` or `5 - 20`.' }),
       website: t.string({ description: "The event's website URL." }),

@@ -12,16 +12,21 @@ type InputFields = PothosSchemaTypes.InputFieldBuilder<
   'InputObject'
 >;
 
+/** An input's `postStatus` (the enum, e.g. `example`) and the deprecated raw `status` beside it. */
+export const postStatusFields = (t: InputFields, example: string) => ({
+  postStatus: t.field({ type: PostStatus, description: `The post status, e.g. ${example}.` }),
+  status: t.string({
+    description: 'The post status as the upstream spells it, e.g. `publish`.',
+    deprecationReason: 'Use `postStatus`, the PostStatus enum.',
+  }),
+});
+
 /** The fields venue and organizer inputs share. */
 const linkedPostFields = (t: InputFields, phone: string) => ({
   phone: t.string({ description: phone }),
   website: t.string({ description: 'The website URL.' }),
   description: t.string({ description: 'The description, as HTML.' }),
-  postStatus: t.field({ type: PostStatus, description: 'The post status, e.g. PUBLISH.' }),
-  status: t.string({
-    description: 'The post status as the upstream spells it, e.g. `publish`.',
-    deprecationReason: 'Use `postStatus`, the PostStatus enum.',
-  }),
+  ...postStatusFields(t, 'PUBLISH'),
   image: t.string({ description: 'The featured image, as an attachment id or an image URL.' }),
 });
 
