@@ -154,13 +154,10 @@ builder.queryFields((t) => ({
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
       resolve: (_root, args, { governance: scope }) => {
-        const filters = [
-          args.moduleScope != null
-            ? { field: 'moduleScopes.module', operator: 'EQUAL_TO' as const, value: [args.moduleScope] }
-            : null,
-          args.enabled != null ? { field: 'enabled', operator: 'EQUAL_TO' as const, value: [args.enabled] } : null,
-          args.seeded != null ? { field: 'seeded', operator: 'EQUAL_TO' as const, value: [args.seeded] } : null,
-        ].filter((f) => f !== null);
+        const given = { 'moduleScopes.module': args.moduleScope, enabled: args.enabled, seeded: args.seeded };
+        const filters = Object.entries(given)
+          .filter(([, value]) => value != null)
+          .map(([field, value]) => ({ field, operator: 'EQUAL_TO' as const, value: [value!] }));
         const criteria = { fullText: searchArg(args.search), ...(filters.length ? { filters } : {}) };
         return governanceList(scope, 'entityTypes', args, (page) =>
           scope.client.searchEntityTypes(criteria, { ...page, sort: args.orderBy ?? 'name,asc' }),
