@@ -244,13 +244,17 @@ export type RelatedEntityLink = z.infer<typeof relatedEntityLink>;
 // ---------------------------------------------------------------------------------------------
 // Workflow stages
 
-/** The one stage object that the stage-assignment operation returns. */
-export const workflowStageInformation = z.object({
+/** A stage's or an attribute's uuid, name and description, the texts with their localisation keys. */
+const described = z.object({
   id: uuid,
   name: z.string(),
   nameKey: z.string().optional(),
   description: z.string().nullable().optional(),
   descriptionKey: z.string().nullable().optional(),
+});
+
+/** The one stage object that the stage-assignment operation returns. */
+export const workflowStageInformation = described.extend({
   sequence: z.number(),
   allowDeletion: z.boolean().optional(),
   badgeColor: z.string().optional(),
@@ -291,12 +295,7 @@ const attributeOptionInformation = z.object({
 });
 export type AttributeOptionInformation = z.infer<typeof attributeOptionInformation>;
 
-export const attributeInformation = z.object({
-  id: uuid,
-  name: z.string(),
-  nameKey: z.string().optional(),
-  description: z.string().nullable().optional(),
-  descriptionKey: z.string().nullable().optional(),
+export const attributeInformation = described.extend({
   /** Generated, e.g. `attributeTextValue.value1_3`. */
   fieldName: z.string(),
   mappedFieldName: z.string().nullable().optional(),
