@@ -261,6 +261,9 @@ export class TrafficControl {
       return;
     }
     this.expire(now + answer.waitMs, answer.waitMs, 'budget');
+    // Another caller headed the line while this one asked (the wake in `admit` found no wait to
+    // end): ask for it at once, so that across replicas its claim is in before the point frees.
+    if (this.line.peek() !== waiter) return;
     this.dueAt = askedAt + answer.waitMs;
     // Wake when a point frees (counted from the ask: a slow round trip to Redis must not delay the
     // next one), a little spread so replicas do not all ask at the same instant.
