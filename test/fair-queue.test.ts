@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { FairQueue } from '../src/core/fair-queue.js';
 import { CallerShares, OperationRates, pacingRules } from '../src/core/fair-share.js';
-import { countedRule } from '../src/core/sliding-window.js';
+import { countedAt, countedRule } from '../src/core/sliding-window.js';
+import { LocalBudget } from '../src/core/budget-local.js';
 import { loadConfig } from '../src/config/config.js';
 import { Registry } from 'prom-client';
 import { registerCallerBudget, TOP_CALLERS } from '../src/observability/metrics.js';
@@ -105,12 +106,33 @@ describe('per-caller shares and rates', () => {
 
   it('pacing holds each account rule over a fraction of its span', () => {
     const [pace] = pacingRules([rule], 20);
-    // 100 per second: 5 per 40 ms, a quarter faster than the rule's even pace.
-    expect(pace).toMatchObject({ allowed: 5, spanMs: 40, pacing: true, perEndpoint: false });
-    // 25 per 1250 ms (the window and its guard): 1 per 40 ms.
+    // 100 per second: 5 per 50 ms, the rule's even pace.
+    expect(pace).toMatchObject({ allowed: 5, spanMs: 50, pacing: true, perEndpoint: false });
+    // 25 per 1250 ms (the window and its guard): 1 per 50 ms.
     const [slow] = pacingRules([countedRule({ name: 'm', limit: 25, windowMs: 1_000, perEndpoint: false }, 1)], 20);
-    expect(slow).toMatchObject({ allowed: 1, spanMs: 40 });
+    expect(slow).toMatchObject({ allowed: 1, spanMs: 50 });
     expect(pacingRules([rule], 0)).toEqual([]);
+  });
+
+  it('pacing counts a take that came late for its point from when the point freed, up to a quarter of a pace', () => {
+    const account = countedRule({ name: 'm', limit: 25, windowMs: 1_000, perEndpoint: false }, 1);
+    const [pace] = pacingRules([account], 25);
+    const budget = new LocalBudget([account, pace!]);
+    const t = 5_000_000;
+    expect(budget.take('/e', t).ok).toBe(true);
+    const refused = budget.take('/e', t + 10);
+    expect(refused).toMatchObject({ ok: false, rule: pace!.name });
+    const due = t + 10 + (refused.ok ? 0 : refused.waitMs);
+    // 5 ms late: counted at `due`, so the next point frees a pace after `due`, not after the take.
+    expect(budget.take('/e', due + 5, due).ok).toBe(true);
+    expect(budget.take('/e', due + 51).ok).toBe(true);
+    // 30 ms late: only a quarter of the 50 ms pace (12 ms) is caught up.
+    const late = t + 500;
+    expect(budget.take('/e', late + 30, late).ok).toBe(true);
+    expect(budget.take('/e', late + 30 - 12 + 50).ok).toBe(false);
+    expect(budget.take('/e', late + 30 - 12 + 51).ok).toBe(true);
+    // The platform's rules are counted when the request goes, however late it is.
+    expect(countedAt(account, t + 30, t)).toBe(t + 30);
   });
 
   it('FAIR_SHARE is read into weights, caps, rates and pacing; a bad entry is named', () => {

@@ -161,10 +161,7 @@ describe('a fair share of the account for each caller', () => {
     expect(greedy.some((o) => (o.place ?? 0) > 1)).toBe(true);
   });
 
-  // Across replicas the polite caller's p95 is not yet held to its p95 alone + 100 ms reliably: the
-  // shared turns brought it within the bound on a quiet machine, but a fresh-clone CI run still saw
-  // 148 ms against 126. docs/traffic.md lists it as an open defect, so it is logged, not asserted.
-  it('two replicas sharing Redis: the polite caller is served in full, the greedy one gets the rest', async () => {
+  it('two replicas sharing Redis: the polite caller is served in full and on time, the greedy one gets the rest', async () => {
     if (!(await requireRedis())) return;
     const upstreams = await emulators();
     const shared = { REDIS_URL, REDIS_KEY_PREFIX: uniquePrefix() };
@@ -172,6 +169,7 @@ describe('a fair share of the account for each caller', () => {
     // The greedy caller spreads over both replicas; the polite one talks to one of them.
     const { figures } = await contend(upstreams, [a, b], [b]);
     expect(figures.politeServed).toBe(figures.politeSent);
+    expect(figures.politeP95).toBeLessThanOrEqual(figures.politeAloneP95 + 100);
     expect(figures.greedyRefused).toBeGreaterThan(0);
     expect(figures.greedyServed + figures.politeServed).toBeGreaterThanOrEqual(figures.atLeast);
     expect(figures.greedyServed + figures.politeServed).toBeLessThanOrEqual(figures.capacity);

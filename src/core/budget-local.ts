@@ -4,7 +4,7 @@
  * guard band) at most margin × limit requests are admitted, whatever phase the platform's windows
  * have. Also the bookkeeping the Redis-backed budget keeps of its own sends (`LocalCounts`).
  */
-import { SlidingCounter, type CountedRule } from './sliding-window.js';
+import { countedAt, SlidingCounter, type CountedRule } from './sliding-window.js';
 import type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
 
 /** Counters per rule and scope (`*` for account-wide rules, the endpoint for per-endpoint ones). */
@@ -28,8 +28,10 @@ export class LocalCounts {
     return c.counter;
   }
 
-  record(endpoint: string, now: number, n = 1): void {
-    for (const rule of this.rules) this.counter(rule, LocalCounts.scope(rule, endpoint)).add(now, n);
+  /** `dueAt`: when the take was due (see `countedAt`). */
+  record(endpoint: string, now: number, n = 1, dueAt?: number): void {
+    for (const rule of this.rules)
+      this.counter(rule, LocalCounts.scope(rule, endpoint)).add(countedAt(rule, now, dueAt), n);
   }
 
   /**
@@ -40,13 +42,15 @@ export class LocalCounts {
     endpoint: string,
     now: number,
     limitOf: (rule: CountedRule, scope: string) => { limit: number; risesInMs?: number },
+    dueAt?: number,
   ): BudgetAnswer | undefined {
     for (const rule of this.rules) {
       const scope = LocalCounts.scope(rule, endpoint);
       const { limit, risesInMs } = limitOf(rule, scope);
       const counter = this.counter(rule, scope);
-      if (counter.sum(now) < limit) continue;
-      const frees = limit > 0 ? counter.msUntilAtMost(now, limit - 1) : Infinity;
+      const at = countedAt(rule, now, dueAt);
+      if (counter.sum(at) < limit) continue;
+      const frees = limit > 0 ? counter.msUntilAtMost(at, limit - 1) - (now - at) : Infinity;
       const waitMs = Math.max(1, Math.min(frees, risesInMs ?? Infinity, rule.spanMs));
       return { ok: false, waitMs, rule: rule.name, perEndpoint: rule.perEndpoint };
     }
@@ -94,15 +98,16 @@ export class LocalBudget {
     this.validMs = validityMs(rules);
   }
 
-  take(endpoint: string, now: number): BudgetAnswer {
-    const refusal = this.counts.check(endpoint, now, (rule) => ({ limit: rule.allowed }));
+  /** `dueAt`: when the point this take waited for freed (see `countedAt`). */
+  take(endpoint: string, now: number, dueAt?: number): BudgetAnswer {
+    const refusal = this.counts.check(endpoint, now, (rule) => ({ limit: rule.allowed }), dueAt);
     if (refusal) return refusal;
-    this.counts.record(endpoint, now);
+    this.counts.record(endpoint, now, 1, dueAt);
     return {
       ok: true,
       shared: false,
       validUntil: now + this.validMs,
-      refund: () => this.counts.record(endpoint, now, -1),
+      refund: () => this.counts.record(endpoint, now, -1, dueAt),
     };
   }
 

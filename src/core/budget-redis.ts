@@ -22,7 +22,7 @@ import type { Redis } from 'ioredis';
 import { RECONNECT_MAX_MS, type RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
 import { LocalCounts, ruleStatus, validityMs } from './budget-local.js';
-import type { CountedRule } from './sliding-window.js';
+import { countedAt, type CountedRule } from './sliding-window.js';
 import type { BudgetAnswer, BudgetStatus, Claim } from './budget-types.js';
 
 export interface SharedBudgetOptions {
@@ -70,11 +70,11 @@ const TURN_IDLE_MS = 60_000;
 /**
  * KEYS[1] the marker, KEYS[2..n+1] one hash per rule (bucket → count), then the claims (hash:
  * caller → "priority tag until"), the callers' last tags (sorted set) and the virtual time. ARGV[1]
- * the marker this replica counts in, ARGV[2] now (ms), then per rule: allowed, bucket ms, span ms;
- * then the claim: caller, weight (0: none, no turn), priority. Returns {-1} when the marker
- * differs; else {refused rule (1-based), -2 when it is another caller's turn, or 0; wait ms; then
- * per rule its sum and the ms until its oldest counted bucket leaves the span}, the sums including
- * this request when it was counted.
+ * the marker this replica counts in, ARGV[2] now (ms), then per rule: allowed, bucket ms, span ms,
+ * the time it counts this take at (`countedAt`); then the claim: caller, weight (0: none, no
+ * turn), priority. Returns {-1} when the marker differs; else {refused rule (1-based), -2 when
+ * it is another caller's turn, or 0; wait ms; then per rule its sum and the ms until its oldest
+ * counted bucket leaves the span}, the sums including this request when it was counted.
  */
 const TAKE_SCRIPT = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
@@ -83,9 +83,10 @@ local rules = #KEYS - 4
 local out = {0, 0}
 local current = {}
 for i = 2, rules + 1 do
-  local a = 3 * (i - 2) + 3
-  local allowed, size, span = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-  local first = math.floor((now - span) / size)
+  local a = 4 * (i - 2) + 3
+  local allowed, size = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local span, at = tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  local first = math.floor((at - span) / size)
   local flat = redis.call('HGETALL', KEYS[i])
   local live, old, sum = {}, {}, 0
   for j = 1, #flat, 2 do
@@ -103,12 +104,12 @@ for i = 2, rules + 1 do
     out[1] = i - 1
   end
   local free = 0
-  if #live > 0 then free = (live[1][1] + 1) * size + span - now end
+  if #live > 0 then free = math.max(0, (live[1][1] + 1) * size + span - now) end
   out[#out + 1] = sum
   out[#out + 1] = free
-  current[i] = math.floor(now / size)
+  current[i] = math.floor(at / size)
 end
-local c = 3 * rules + 3
+local c = 4 * rules + 3
 local caller, weight, prio = ARGV[c], tonumber(ARGV[c + 1]), tonumber(ARGV[c + 2])
 if weight > 0 then
   local claims, tags, clock = KEYS[rules + 2], KEYS[rules + 3], KEYS[rules + 4]
@@ -141,7 +142,7 @@ end
 if out[1] == 0 then
   for i = 2, rules + 1 do
     redis.call('HINCRBY', KEYS[i], current[i], 1)
-    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3 * (i - 2) + 5]) + 1000)
+    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[4 * (i - 2) + 5]) + 1000)
     out[2 * (i - 1) + 1] = out[2 * (i - 1) + 1] + 1
   end
 end
@@ -322,13 +323,14 @@ export class SharedBudget {
    * Takes a point through Redis, for `claim`'s caller when it is its turn across replicas; throws
    * when Redis fails (the caller then uses `takeOffline`).
    */
-  async take(endpoint: string, now: number, claim?: Claim): Promise<BudgetAnswer> {
+  async take(endpoint: string, now: number, claim?: Claim, dueAt?: number): Promise<BudgetAnswer> {
     if (this.epoch === undefined || !this.unsynced.empty) await this.sync(now);
     if (this.replicas === undefined) await this.heartbeat(now);
     if (this.isRestoring(now)) return this.takeOffline(endpoint, now);
     if (this.holdUntil > now) return { ok: false, waitMs: this.holdUntil - now, rule: 'resync', perEndpoint: false };
     const rules = this.options.rules;
     const scopes = rules.map((rule) => LocalCounts.scope(rule, endpoint));
+    const ats = rules.map((rule) => countedAt(rule, now, dueAt));
     const args: (string | number)[] = [
       this.key('epoch'),
       ...rules.map((rule, i) => this.hashKey(rule, scopes[i]!)),
@@ -338,7 +340,7 @@ export class SharedBudget {
       this.epoch!,
       now,
     ];
-    for (const rule of rules) args.push(rule.allowed, rule.bucketMs, rule.spanMs);
+    rules.forEach((rule, i) => args.push(rule.allowed, rule.bucketMs, rule.spanMs, ats[i]!));
     args.push(claim?.caller ?? '', claim?.weight ?? 0, claim?.priority ?? 0);
     // Counted before it is sent: if the data set is lost while this take is on its way, the
     // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
@@ -355,7 +357,12 @@ export class SharedBudget {
       this.seen.set(`${rule.name}|${scopes[i]}`, { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }),
     );
     if (out[0] === 0)
-      return { ok: true, shared: true, validUntil: now + this.validMs, refund: () => this.refundShared(endpoint, now) };
+      return {
+        ok: true,
+        shared: true,
+        validUntil: now + this.validMs,
+        refund: () => this.refundShared(endpoint, now, ats),
+      };
     this.sent.record(endpoint, now, -1);
     if (out[0] === -2) return { ok: false, waitMs: out[1]!, rule: 'turn', perEndpoint: false };
     const rule = rules[out[0]! - 1]!;
@@ -397,14 +404,14 @@ export class SharedBudget {
       void this.options.redis.bestEffort('budget claim', this.client.hdel(this.key('claims'), caller));
   }
 
-  /** Best effort: if Redis fails, the point stays counted (the safe side). */
-  private refundShared(endpoint: string, at: number): void {
+  /** Best effort: if Redis fails, the point stays counted (the safe side). `ats`: when each rule counted it. */
+  private refundShared(endpoint: string, now: number, ats: readonly number[]): void {
     if (!this.options.redis.ready) return;
-    this.sent.record(endpoint, at, -1);
+    this.sent.record(endpoint, now, -1);
     const rules = this.options.rules;
     const keys = rules.map((rule) => this.hashKey(rule, LocalCounts.scope(rule, endpoint)));
-    const args = rules.flatMap((rule) => [Math.floor(at / rule.bucketMs), -1, rule.spanMs + 1_000]);
-    void this.client.budgetAdd(keys.length, ...keys, ...args).catch(() => this.sent.record(endpoint, at, 1));
+    const args = rules.flatMap((rule, i) => [Math.floor(ats[i]! / rule.bucketMs), -1, rule.spanMs + 1_000]);
+    void this.client.budgetAdd(keys.length, ...keys, ...args).catch(() => this.sent.record(endpoint, now, 1));
   }
 
   /** The account-wide rules as last seen (no Redis round trip), with this replica's offline sends. */

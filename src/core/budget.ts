@@ -73,14 +73,15 @@ export class AccountBudget {
   /**
    * Takes one point from every rule for a request to `endpoint`, or says how long to wait. With
    * Redis, `claim`'s caller gets it only in its turn among the callers waiting on every replica.
+   * `dueAt`: when the point a waiting request was told to wait for freed (the pacing catches up).
    */
-  async take(endpoint: string, now = Date.now(), claim?: Claim): Promise<BudgetAnswer> {
+  async take(endpoint: string, now = Date.now(), claim?: Claim, dueAt?: number): Promise<BudgetAnswer> {
     if (this.rules.length === 0) return { ok: true, shared: false, validUntil: Infinity };
-    if (this.local) return this.local.take(endpoint, now);
+    if (this.local) return this.local.take(endpoint, now, dueAt);
     const shared = this.shared!;
     if (this.options.redis!.ready && Date.now() >= this.redisSuspectUntil) {
       try {
-        const answer = await shared.take(endpoint, now, claim);
+        const answer = await shared.take(endpoint, now, claim, dueAt);
         this.noteMode(true);
         return answer;
       } catch {

@@ -13,18 +13,18 @@ export function policyOf(config: FairShareConfig, key: string): CallerPolicy {
   return config.callers.get(key) ?? config.callers.get('*') ?? {};
 }
 
-const PACE_HEADROOM = 1.25;
-
 /** The pacing rules `smooth` adds: each account-wide rule over about 1/smooth of its span, with no guard. */
 export function pacingRules(rules: readonly CountedRule[], smooth: number): CountedRule[] {
   if (smooth <= 1) return [];
   return rules
     .filter((r) => !r.perEndpoint)
     .map((r) => {
-      // A quarter faster than the rule's even pace (allowed / span): a point the loop was late for
-      // can still be caught up, while a backlog can never take a whole window in one go.
+      // The rule's even pace (allowed / span), never faster: a faster pace lets a backlog run ahead
+      // until the rule itself is spent, and then every span repeats that run and the gap after it,
+      // in which a newcomer waits. A loop that was late for its point catches up instead (see
+      // `countedAt`).
       const allowed = Math.max(1, Math.round(r.allowed / smooth));
-      const spanMs = Math.max(1, Math.ceil((r.spanMs * allowed) / (r.allowed * PACE_HEADROOM)));
+      const spanMs = Math.max(1, Math.ceil((r.spanMs * allowed) / r.allowed));
       return {
         name: `${r.name}/${smooth}`,
         limit: allowed,

@@ -37,6 +37,16 @@ export function countedRule(rule: RateRule, margin: number, guardMs?: number): C
   };
 }
 
+/**
+ * When a take at `now` counts for `rule`: at `now`, except that a pacing rule counts a take that
+ * was due earlier (`dueAt`: when the point it waited for freed) at that time, up to a quarter of
+ * its span back. A loop late for its point then loses no pace, so the pace can be the rule's even
+ * one; a platform's rule is always counted when the request goes (its guard band is for stalls).
+ */
+export function countedAt(rule: Pick<CountedRule, 'pacing' | 'spanMs'>, now: number, dueAt = now): number {
+  return rule.pacing ? Math.max(Math.min(now, dueAt), now - Math.floor(rule.spanMs / 4)) : now;
+}
+
 /** First bucket that still counts at `now`. */
 export const firstLiveBucket = (rule: Pick<CountedRule, 'bucketMs' | 'spanMs'>, now: number) =>
   Math.floor((now - rule.spanMs) / rule.bucketMs);

@@ -69,6 +69,8 @@ export class TrafficControl {
   private stopped = false;
   /** Ends the pump's wait for a budget point early (a new caller heads the line). */
   private wake?: () => void;
+  /** When the point the pump waits for frees: its next take counts the pacing from then (see `countedAt`). */
+  private dueAt?: number;
   readonly shares: CallerShares;
 
   constructor(readonly options: TrafficOptions) {
@@ -233,7 +235,9 @@ export class TrafficControl {
       return;
     }
     const askedAt = Date.now();
-    const answer = await budget.take(waiter.endpoint, askedAt, this.claim(waiter.client, waiter.priority));
+    const dueAt = this.dueAt;
+    this.dueAt = undefined;
+    const answer = await budget.take(waiter.endpoint, askedAt, this.claim(waiter.client, waiter.priority), dueAt);
     if (answer.ok && pause.remainingMs() > 0) {
       // A 429 seen meanwhile (here or by another replica) still holds this request back.
       answer.refund?.();
@@ -257,6 +261,10 @@ export class TrafficControl {
       return;
     }
     this.expire(now + answer.waitMs, answer.waitMs, 'budget');
+    // Another caller headed the line while this one asked (the wake in `admit` found no wait to
+    // end): ask for it at once, so that across replicas its claim is in before the point frees.
+    if (this.line.peek() !== waiter) return;
+    this.dueAt = askedAt + answer.waitMs;
     // Wake when a point frees (counted from the ask: a slow round trip to Redis must not delay the
     // next one), a little spread so replicas do not all ask at the same instant.
     await new Promise<void>((resolve) => {
