@@ -91,9 +91,11 @@ export class UpstreamError extends Error {
  * stack (observability/logging.ts), but graphql-js copies `originalError.stack` onto the error of
  * every field that fails, and under `--enable-source-maps` (the production start) that read maps
  * each frame through the source maps: about 40 µs per error with its frames, 2 µs without, on the one
- * thread that answers every operation (and a refused call is otherwise answered in a few µs).
+ * thread that answers every operation (and a refused call is otherwise answered in a few µs). The
+ * typed GraphQL errors made from them (graph/errors.ts) are built without frames too: capturing ten
+ * frames took about 14 µs of the 19 a GraphQLError cost.
  */
-function withoutFrames(): number {
+export function withoutFrames(): number {
   const frames = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   return frames;

@@ -5,7 +5,13 @@
  */
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { InputError, isUpstreamError, type UpstreamError, type UpstreamErrorKind } from '../core/errors.js';
+import {
+  InputError,
+  isUpstreamError,
+  withoutFrames,
+  type UpstreamError,
+  type UpstreamErrorKind,
+} from '../core/errors.js';
 
 export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
@@ -126,13 +132,21 @@ export function withChanges(
   });
 }
 
-/** A GraphQL error at the place `located` names (its nodes, source and path), with these extensions. */
+/**
+ * A GraphQL error at the place `located` names (its nodes, source and path), with these extensions;
+ * an expected one, so without a stack (see `withoutFrames`).
+ */
 function at(message: string, located: GraphQLError | undefined, extensions: Record<string, unknown>): GraphQLError {
-  return createGraphQLError(message, {
-    nodes: located?.nodes,
-    source: located?.source,
-    positions: located?.positions,
-    path: located?.path,
-    extensions,
-  });
+  const frames = withoutFrames();
+  try {
+    return createGraphQLError(message, {
+      nodes: located?.nodes,
+      source: located?.source,
+      positions: located?.positions,
+      path: located?.path,
+      extensions,
+    });
+  } finally {
+    Error.stackTraceLimit = frames;
+  }
 }
