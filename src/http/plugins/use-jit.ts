@@ -102,6 +102,8 @@ function soleOperation(document: DocumentNode): OperationDefinitionNode | undefi
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (operations.length !== 1 || operations[0]!.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
+  // No `@` in its text, no directive: the walk below (about 20 µs) is left out for most documents.
+  if (document.loc && !document.loc.source.body.includes('@')) return operations[0];
   let incremental = false;
   visit(document, {
     Directive(node) {
