@@ -21,11 +21,11 @@
  *   Content-Length, before anything is read or parsed.
  * - The response cache stores last, the answer as every other plugin left it.
  */
-import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
 import type { Context } from '../graph/context.js';
 import { useCompression } from '../http/compression.js';
+import { useDeferStream } from '../http/plugins/use-defer-stream.js';
 import { useGraphiQLPage } from '../http/graphiql-page.js';
 import { usePersistedSafelist } from '../http/persisted.js';
 import { useBodyLimit } from '../http/plugins/use-body-limit.js';
@@ -97,8 +97,8 @@ export function gatewayPlugins(parts: PluginParts): Plugin<Context>[] {
   return PLUGINS.flatMap((build) => build(parts) ?? []) as Plugin<Context>[];
 }
 
-function deferStream(): AnyPlugin {
-  return useDeferStream<Record<string, unknown>>();
+function deferStream(): AnyPlugin[] {
+  return useDeferStream();
 }
 
 function processPlugins({ extraPlugins }: PluginParts): AnyPlugin[] {
