@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  * test:fast` leaves them out for the inner loop (in-process tests only).
  */
 const PROCESSES = [
+  'test/bench-smoke.test.ts',
   'test/budget-property.test.ts',
   'test/cache-shared.test.ts',
   'test/chaos.test.ts',
@@ -18,11 +19,11 @@ const PROCESSES = [
 ];
 /**
  * Of those, the ones whose assertions are about timing across processes (every sliding span of a
- * budget shared through Redis, with its guard band; the bench's measurements; a polite caller's
+ * budget shared through Redis, with its guard band, and the bench's replicas workload; a polite caller's
  * latency beside a greedy one; a browser rendering within its wait): they run last, one at a time, with nothing else of the suite beside them.
  */
 const TIMED = [
-  'test/bench-smoke.test.ts',
+  'test/bench-budget.test.ts',
   'test/fair-share.test.ts',
   'test/graphiql-browser.test.ts',
   'test/traffic-redis.test.ts',
