@@ -55,9 +55,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // The files spend most of their time waiting (on timers, deadlines, other processes): three at once
+    // The files spend most of their time waiting (on timers, deadlines, other processes): four at once
     // keep two cores busier than two did, and what they assert does not depend on how fast they run.
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: ProcessesFirst },
     projects: [
       // One module graph per worker (not per file): loading the gateway took about as long as the
