@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Test files that start other processes (gateway replicas, `npm start`, the bench's gateways, a
@@ -6,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * test:fast` leaves them out for the inner loop (in-process tests only).
  */
 const PROCESSES = [
+  'test/bench-smoke.test.ts',
   'test/budget-property.test.ts',
   'test/cache-shared.test.ts',
   'test/chaos.test.ts',
@@ -18,16 +20,28 @@ const PROCESSES = [
 ];
 /**
  * Of those, the ones whose assertions are about timing across processes (every sliding span of a
- * budget shared through Redis, with its guard band; the bench's measurements; a polite caller's
+ * budget shared through Redis, with its guard band, and the bench's replicas workload; a polite caller's
  * latency beside a greedy one; a browser rendering within its wait): they run last, one at a time, with nothing else of the suite beside them.
  */
 const TIMED = [
-  'test/bench-smoke.test.ts',
+  'test/bench-budget.test.ts',
   'test/fair-share.test.ts',
   'test/graphiql-browser.test.ts',
   'test/traffic-redis.test.ts',
   'test/traffic-sliding.test.ts',
 ];
+
+/**
+ * Vitest orders files by project name first (fast, processes, timed), then the longest first. The
+ * process files are the longest of all and mostly wait on their processes: they start first, and the
+ * short in-process files fill the workers around them, instead of the longest starting last.
+ */
+class ProcessesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => (f.project.name === 'processes' ? 0 : 1);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -41,8 +55,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Emulators and gateways listen on real sockets; two cores run two files at once comfortably.
-    maxWorkers: 2,
+    // The files spend most of their time waiting (on timers, deadlines, other processes): four at once
+    // keep two cores busier than two did, and what they assert does not depend on how fast they run.
+    maxWorkers: 4,
+    sequence: { sequencer: ProcessesFirst },
     projects: [
       // One module graph per worker (not per file): loading the gateway took about as long as the
       // tests themselves. The files share no module state they change: each builds its own gateway.

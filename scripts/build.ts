@@ -5,6 +5,8 @@
  * brotli (quality 11) and gzip. Prints the page's sizes, so the wire size is visible at each build.
  * `--no-precompress` leaves the page out (about 24 s of CPU): the server then renders and compresses
  * it on its first request, as in development (the shutdown test's build, which never asks for it).
+ * `--no-check` emits without tsc's type check (the same JavaScript, in a fifth of the time; `npm run
+ * typecheck` checks the types): the shutdown test's build again.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,15 +19,20 @@ const root = new URL('../', import.meta.url);
 // `npm run build -- DIR` builds into DIR instead of dist/ (the shutdown test builds a copy of its own).
 const args = process.argv.slice(2);
 const precompress = !args.includes('--no-precompress');
+const check = !args.includes('--no-check');
 const out = args.find((arg) => !arg.startsWith('--'));
 const dist = out ? pathToFileURL(`${resolve(out)}/`) : new URL('dist/', root);
 rmSync(dist, { recursive: true, force: true });
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', fileURLToPath(dist)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+execFileSync(
+  process.execPath,
+  [tsc, '-p', 'tsconfig.build.json', '--outDir', fileURLToPath(dist), ...(check ? [] : ['--noCheck'])],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 
 mkdirSync(new URL('generated/', dist), { recursive: true });
 copyFileSync(

@@ -65,7 +65,8 @@ async function ready(gateway: Gateway): Promise<Any> {
   return (await gateway.yoga.fetch('http://gateway.test/ready')).json();
 }
 
-describe('circuit breaker', () => {
+// At once: each test has its own emulators and gateways, and the longest two mostly wait out the deadline.
+describe.concurrent('circuit breaker', () => {
   it('three waves against a black-holed upstream: the first within the deadline, then at once; one probe closes it', async () => {
     const stack = await startStack({ env: ENV, configure: OPEN_LONG });
     await wave([stack.gateway], 'warm');

@@ -5,13 +5,17 @@
  * Past the drain deadline, writes still running are answered OUTCOME_UNKNOWN, never with a dropped
  * socket. SIGTERM to `npm start`, `npm run start:prod` (on a compiled copy) and `npm run emulators`
  * leaves nothing listening on their ports, and a port in use is one line, without a stack.
+ *
+ * The tests run at once (`describe.concurrent`): each has processes and emulators of its own, and
+ * most of their time is spent waiting for processes to start, drain and exit.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
@@ -85,7 +89,7 @@ function createTags(base: string, n: number, prefix: string): Promise<Answer>[] 
   );
 }
 
-describe('graceful shutdown', () => {
+describe.concurrent('graceful shutdown', () => {
   it('SIGTERM during 20 slow writes: every client answered, applied writes reported, /ready 503, exit 0', async () => {
     const up = await emulators();
     const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -185,18 +189,22 @@ function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 const loopback = () =>
   `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
 
-/** `dist/` built by `npm run build`, in a directory of its own with the real package.json. */
-function compiledCopy(): string {
+/**
+ * `dist/` built by `npm run build`, in a directory of its own with the real package.json (without
+ * blocking this process: the other tests of the file run meanwhile, with their emulators here).
+ */
+async function compiledCopy(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-dist-'));
   const tsx = createRequire(import.meta.url).resolve('tsx');
-  execFileSync(process.execPath, ['--import', tsx, 'scripts/build.ts', join(dir, 'dist'), '--no-precompress']);
+  const args = ['--import', tsx, 'scripts/build.ts', join(dir, 'dist'), '--no-precompress', '--no-check'];
+  await promisify(execFile)(process.execPath, args);
   copyFileSync('package.json', join(dir, 'package.json'));
   symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
-describe('every start script runs the server as the process npm signals', () => {
+describe.concurrent('every start script runs the server as the process npm signals', () => {
   it('SIGTERM to npm start leaves no process on the port', async () => {
     const port = await freePort();
     const npm = start('npm', ['start', '--silent'], { PORT: String(port) });
@@ -207,7 +215,7 @@ describe('every start script runs the server as the process npm signals', () => 
   }, 60_000);
 
   it('SIGTERM to npm run start:prod leaves no process on the port', async () => {
-    const cwd = compiledCopy();
+    const cwd = await compiledCopy();
     const up = await emulators();
     const port = await freePort();
     const npm = start('npm', ['run', 'start:prod', '--silent'], { ...up.env, PORT: String(port) }, { cwd });
