@@ -146,9 +146,12 @@ describe.concurrent('graceful shutdown', () => {
       'the writes to reach the upstream',
       SLOW,
     );
+    const signalled = performance.now();
     gw.child.kill('SIGTERM');
     const settled = await Promise.all(answers);
     expect(await gw.exited).toBe(0);
+    // The exit does not wait for the stalled writes (20 s) nor for their request deadline (10 s).
+    expect(performance.now() - signalled).toBeLessThan(5_000);
     for (const a of settled) {
       expect(a.status).toBe(503);
       expect(a.body.errors?.[0]?.extensions?.code).toBe('OUTCOME_UNKNOWN');

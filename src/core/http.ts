@@ -108,8 +108,13 @@ export class HttpTransport {
     });
   }
 
+  /**
+   * Closes the pools, aborting what is still in flight: the gateway closes after its drain, which
+   * has answered every caller, so waiting for a stalled upstream would only hold the exit up (to the
+   * request deadline).
+   */
   close(): Promise<void> {
-    return this.dispatcher.close();
+    return this.dispatcher.destroy();
   }
 }
 
