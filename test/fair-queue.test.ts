@@ -9,6 +9,8 @@ import { FairQueue } from '../src/core/fair-queue.js';
 import { CallerShares, OperationRates, pacingRules } from '../src/core/fair-share.js';
 import { countedAt, countedRule } from '../src/core/sliding-window.js';
 import { LocalBudget } from '../src/core/budget-local.js';
+import { SharedBudget } from '../src/core/budget-redis.js';
+import { RedisLink } from '../src/core/redis.js';
 import { loadConfig } from '../src/config/config.js';
 import { Registry } from 'prom-client';
 import { registerCallerBudget, TOP_CALLERS } from '../src/observability/metrics.js';
@@ -159,5 +161,28 @@ describe('per-caller shares and rates', () => {
     expect(lines).toContain('gateway_caller_budget_points{upstream="governance",client="client-0"} 100');
     // 14 callers: the last four (90, 89, 88, 87) summed.
     expect(lines).toContain('gateway_caller_budget_points{upstream="governance",client="other"} 354');
+  });
+});
+
+describe('pacing while Redis is away', () => {
+  it("paces each replica at the rule's pace and holds it to its share of the account", async () => {
+    const account = countedRule({ name: 'm', limit: 25, windowMs: 1_000, perEndpoint: false }, 1);
+    const [pace] = pacingRules([account], 25);
+    // Nothing listens there: every take is an offline one.
+    const redis = new RedisLink({ url: 'redis://127.0.0.1:1', prefix: 'offline:', commandTimeoutMs: 50 });
+    const budget = new SharedBudget({ upstream: 'governance', rules: [account, pace!], redis, localShare: 0.5 });
+    try {
+      const t = 1_000_000;
+      expect(budget.takeOffline('/e', t).ok).toBe(true);
+      // The next point of the pace, 50 ms on.
+      expect(budget.takeOffline('/e', t + 10).ok).toBe(false);
+      let sent = 1;
+      for (let at = t + 50; at < t + 1_250; at += 50) if (budget.takeOffline('/e', at).ok) sent++;
+      // Half of 25 in the span: the replica's share of the account.
+      expect(sent).toBe(12);
+    } finally {
+      budget.close();
+      await redis.close();
+    }
   });
 });

@@ -376,6 +376,9 @@ export class SharedBudget {
   takeOffline(endpoint: string, now: number): BudgetAnswer {
     const n = this.replicas;
     const refusal = this.offlineSpent.check(endpoint, now, (rule, scope) => {
+      // Pacing (fair-share.ts) shapes this replica's sends; the platform's rules, split below, hold
+      // the account. Split too, a pace of one point would round to none: nothing would go.
+      if (rule.pacing) return { limit: rule.allowed };
       if (n === undefined) return { limit: Math.floor(rule.allowed * this.options.localShare) };
       const seen = this.seen.get(`${rule.name}|${scope}`);
       const endsAt = seen ? seen.at + rule.spanMs : 0;
