@@ -299,7 +299,9 @@ describe.skipIf(!run)('the shared cache tier', () => {
       b.query(ENTITY_GRAPH, { first: 12 }),
       b.query(ENTITY_GRAPH, { first: 3 }),
     ]);
-    await until(() => emulators.governance.control.requests().requests.length >= 3);
+    // Their first upstream request is on its way (20 ms at the emulator). Not a fixed count: what
+    // the graphs cost upstream depends on what they find of each other's in the shared tier.
+    await until(() => emulators.governance.control.requests().requests.length >= 1, 'the graphs to start');
     proxy.cut();
     const during = await running;
     expect(during.map((r) => r.errors)).toEqual([undefined, undefined, undefined]);
