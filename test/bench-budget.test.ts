@@ -6,7 +6,7 @@
  * test/bench-smoke.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { QUICK, runBench } from '../bench/bench.js';
+import { tinyBench } from './support/bench.js';
 import { REDIS_URL, requireRedis } from './support/redis.js';
 
 const redis = await requireRedis();
@@ -17,8 +17,8 @@ describe('bench harness (tiny mode), workload 7', () => {
     { timeout: 150_000 },
     async () => {
       process.env.REDIS_URL ??= REDIS_URL;
-      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['7']));
-      const w = doc.workloads.find((x) => x.id === '7') as Record<string, any>;
+      const { byId } = await tinyBench(['7']);
+      const w = byId['7']!;
       expect(w.skipped).toBeUndefined();
       expect(w.sharedBudgetReady).toEqual([true, true]);
       expect(w.errors).toBe(0);
@@ -28,7 +28,7 @@ describe('bench harness (tiny mode), workload 7', () => {
       expect(w.ratio).toBeLessThanOrEqual(1);
       expect(w.emulatorRejected429).toBe(0);
       // The same with one gateway alone.
-      const one = doc.workloads.find((x) => x.id === '7a') as Record<string, any>;
+      const one = byId['7a']!;
       expect(one.errors).toBe(0);
       expect(one.ratio).toBeLessThanOrEqual(1);
     },

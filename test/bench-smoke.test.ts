@@ -9,7 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { QUICK, runBench } from '../bench/bench.js';
+import { QUICK } from '../bench/bench.js';
+import { tinyBench } from './support/bench.js';
 import { evaluateTargets } from '../bench/targets.js';
 import { PROMOTION_LIMITS_MB, youngGarbage } from '../bench/garbage.js';
 import { productionNodeFlags, startChild } from '../bench/processes.js';
@@ -34,7 +35,7 @@ describe('bench harness (tiny mode)', () => {
   });
 
   it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 150_000 }, async () => {
-    const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['1', '2', '3', '4', '6']));
+    const { doc, byId } = await tinyBench(['1', '2', '3', '4', '6']);
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc); // one plain JSON document
 
     expect(doc.machine).toMatchObject({ cpus: expect.any(Number), node: process.version });
@@ -43,7 +44,6 @@ describe('bench harness (tiny mode)', () => {
     expect(doc.gatewayProcess.execArgv).toEqual(expect.arrayContaining(productionNodeFlags()));
     expect(doc.gatewayProcess.execArgv.join(' ')).not.toMatch(/tsx/);
     expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6']);
-    const byId = Object.fromEntries(doc.workloads.map((w) => [w.id, w as Record<string, any>]));
 
     for (const id of ['1', '2', '3a', '3b']) {
       const w = byId[id]!;
@@ -94,8 +94,8 @@ describe('bench harness (tiny mode)', () => {
     'measures workload 12: the response cache against the warm gateway and a bare server with the same bytes',
     { timeout: 150_000 },
     async () => {
-      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['12']));
-      const w = doc.workloads.find((x) => x.id === '12') as Record<string, any>;
+      const { doc, byId } = await tinyBench(['12']);
+      const w = byId['12']!;
       expect(w.failed).toBeUndefined();
       expect(w.errors).toBe(0);
       for (const name of ['EntityGraph', 'EventGraph']) {
@@ -117,8 +117,8 @@ describe('bench harness (tiny mode)', () => {
     { timeout: 150_000 },
     async () => {
       process.env.REDIS_URL ??= REDIS_URL;
-      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['8']));
-      const w = doc.workloads.find((x) => x.id === '8') as Record<string, any>;
+      const { doc, byId } = await tinyBench(['8']);
+      const w = byId['8']!;
       expect(w.skipped).toBeUndefined();
       expect(w.sharedTierReady).toEqual([true, true, true]);
       expect(w.errors).toBe(0);
@@ -133,8 +133,8 @@ describe('bench harness (tiny mode)', () => {
     'measures workload 15, the replay: the same traffic with CACHE_REUSE off and on, next to its floor',
     { timeout: 150_000 },
     async () => {
-      const doc = await runBench({ ...QUICK, latencyMs: 5 }, new Set(['15']));
-      const w = doc.workloads.find((x) => x.id === '15') as Record<string, any>;
+      const { doc, byId } = await tinyBench(['15']);
+      const w = byId['15']!;
       expect(w.failed).toBeUndefined();
       expect(w.workload.data).toMatchObject({ events: 600, venues: 60, organizers: 30 });
       for (const run of [w.off, w.on]) {
