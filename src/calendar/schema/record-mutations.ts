@@ -152,7 +152,7 @@ function recordMutations<N extends Name>(
       },
       resolve: (_root, args, ctx) => {
         const at = by.locate(args);
-        refuseNulls(args.input, 'input');
+        refuseNulls(args.input);
         return writerOf(ctx.calendar.writes, name).update(at, args.input, args.expectedVersion ?? undefined);
       },
     }),
