@@ -18,6 +18,7 @@ export interface Watch {
   identity: string;
   /** What is read, e.g. `event:42`. */
   resource: string;
+  /** Asked for; kept within the configured bounds. */
   intervalMs: number;
   /** Reads the resource and returns its fingerprint (anything that changes when it changes). */
   read(): Promise<string>;
@@ -52,7 +53,6 @@ interface Poller {
   watch: Watch;
   intervals: Map<symbol, number>;
   timer?: NodeJS.Timeout;
-  running: boolean;
   stopped: boolean;
   lastLocal?: string;
 }
@@ -77,22 +77,18 @@ export class LivePolling {
 
   constructor(private readonly options: PollingOptions) {}
 
-  /** Clamps a requested interval to the configured bounds. */
-  interval(requestedMs: number): number {
-    return Math.min(this.options.maxIntervalMs, Math.max(this.options.minIntervalMs, requestedMs));
-  }
-
   /** Starts (or joins) the poller of `watch`; the returned function leaves it. */
   watch(watch: Watch): () => void {
     const key = `${watch.upstream}:${watch.identity}:${watch.resource}`;
     let poller = this.pollers.get(key);
     if (!poller) {
-      poller = { key, watch, intervals: new Map(), running: false, stopped: false };
+      poller = { key, watch, intervals: new Map(), stopped: false };
       this.pollers.set(key, poller);
       this.schedule(poller, 0);
     }
     const ticket = Symbol(key);
-    poller.intervals.set(ticket, this.interval(watch.intervalMs));
+    const { minIntervalMs, maxIntervalMs } = this.options;
+    poller.intervals.set(ticket, Math.min(maxIntervalMs, Math.max(minIntervalMs, watch.intervalMs)));
     const p = poller;
     return () => {
       p.intervals.delete(ticket);
