@@ -9,8 +9,6 @@ import type { IdempotencyContext } from './idempotency.js';
 import type { LiveScope } from '../live/scope.js';
 import type { Principal } from '../identity/principal.js';
 
-export type { RequestInfo } from '../core/caller.js';
-
 export interface Context {
   requestId: string;
   /** Who is calling and what they may do (set by authentication, see `identity/principal.ts`). */

@@ -1,21 +1,10 @@
 /**
- * The price of an operation, visible to routers: every field of the subgraph SDL carries the
- * federation 2.9 `@cost` / `@listSize` directives (IBM's cost specification) with the upstream
- * calls the gateway's own estimate counts (`core/cost-model.ts`, `http/plugins/operation-cost.ts`),
- * so a router with demand control (Apollo, Hive, Cosmo) adds up the same figure and can refuse an
- * operation before it reaches the gateway. The unit is one upstream call:
- * - object types weigh 0 (`@cost(weight: 0)`): a record already read costs nothing more;
- * - a root field weighs one call (a root list too: `@listSize(assumedSize: 1)`, as a router multiplies
- *   a list's weight by its size), a field with a known extra read (`fieldCosts`) that many, even where
- *   the gateway knows it free for what is selected below (`freeBelow`: `type { name }` of a record);
- * - a connection weighs one page and sizes its `edges` and `nodes` by `first`/`last`, else the
- *   default page (`@listSize(slicingArguments, sizedFields, assumedSize, requireOneSlicingArgument: false)`);
- *   a cursor (`after`, `before`) or `last` may start mid-page: one more page (`@cost` on the argument);
- *   a filter the gateway completes (`gatewayFilters`) weighs the extra pages its scan may read (`@cost` on it);
- * - a plain list of records is assumed `assumedListSize` long.
- * Pages of more than the upstream's page size cost the gateway more pages than one `@cost` can say:
- * there a router's figure is below the gateway's, whose own estimate still applies; a `freeBelow`
- * read puts it above.
+ * `@cost` / `@listSize` (federation 2.9, IBM's cost specification) on every field of the subgraph
+ * SDL, priced in upstream calls as the gateway's own estimate counts them (`core/cost-model.ts`), so a
+ * router with demand control adds up the same figure; docs/federation.md tables the rules. Besides
+ * those, a filter the gateway completes (`gatewayFilters`) weighs the extra pages its scan may read
+ * (`@cost` on its argument), and a `fieldCosts` read counts even where the gateway knows it free for
+ * what is selected below (`freeBelow`), so there a router's figure is above the gateway's.
  */
 import SchemaBuilder, {
   BasePlugin,

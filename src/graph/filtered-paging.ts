@@ -15,25 +15,14 @@ import {
   OffsetConnection,
   validateConnectionArgs,
   type Connection,
-  type ConnectionArgs,
-  type FetchedPage,
+  type OffsetListOptions,
 } from './paging.js';
-import type { PageKind } from '../core/upstream-pipeline.js';
 
-export interface FilteredListOptions<T> {
-  args: ConnectionArgs;
-  /** Identifies the list, its filter included, so cursors only work on the list they came from. */
-  listKey: string;
-  maxPageSize: number;
-  defaultPageSize: number;
-  /** The upstream's page size cap: every read asks for a whole page of it. */
-  upstreamMaxSize: number;
-  firstPageIndex: 0 | 1;
+export interface FilteredListOptions<T> extends Omit<OffsetListOptions<T>, 'exclude'> {
   /** Most upstream pages one page may read. */
   maxPages: (items: number) => number;
   /** The filter's argument, for the refusal of `last`/`before`. */
   argument: string;
-  fetchPage: (page: number, size: number, kind: PageKind) => Promise<FetchedPage<T>>;
   keep: (item: T) => boolean;
 }
 
@@ -45,7 +34,7 @@ export async function resolveFilteredConnection<T>(o: FilteredListOptions<T>): P
       o.args.last != null ? 'last' : 'before',
     );
   const start = o.args.after ? decodeCursor(o.args.after, o.listKey, 'after') + 1 : 0;
-  const limit = o.args.first ?? o.defaultPageSize;
+  const limit = o.args.first ?? o.defaultPageSize ?? 20;
   const size = o.upstreamMaxSize;
   const nodes: T[] = [];
   const positions: number[] = [];

@@ -24,9 +24,8 @@ import { badInput } from './errors.js';
  * and 500 for search texts; long text matches a TEXT column; every other field (addresses, URLs,
  * statuses) is short. These are the upstreams' rules, not a deployment's, so they are constants.
  */
-export const INPUT_LIMITS = { name: 255, search: 500, text: 65_535, field: 2_000 } as const;
+const INPUT_LIMITS = { name: 255, search: 500, text: 65_535, field: 2_000 } as const;
 type Category = keyof typeof INPUT_LIMITS;
-type InputLimits = typeof INPUT_LIMITS;
 
 const CATEGORY: Record<string, Category> = {
   search: 'search',
@@ -46,36 +45,37 @@ const CATEGORY: Record<string, Category> = {
   formula: 'text',
 };
 
+/** Arguments of these types hold no string. */
+const UNCHECKED = new Set(['Boolean', 'Int', 'Float']);
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
-function checkString(value: string, argument: string, name: string, limits: InputLimits): void {
+function checkString(value: string, argument: string, name: string): void {
   const category = CATEGORY[name] ?? 'field';
-  const max = limits[category];
+  const max = INPUT_LIMITS[category];
   if (value.length > max)
     throw badInput(`"${argument}" must be at most ${max} characters long (got ${value.length}).`, argument);
   if ((category === 'text' ? CONTROL : CONTROL_IN_LINE).test(value))
     throw badInput(`"${argument}" must not contain control characters.`, argument);
 }
 
-function checkValue(value: unknown, type: GraphQLInputType, argument: string, name: string, limits: InputLimits): void {
+function checkValue(value: unknown, type: GraphQLInputType, argument: string, name: string): void {
   if (value === null || value === undefined) return;
-  if (isNonNullType(type)) return checkValue(value, type.ofType, argument, name, limits);
+  if (isNonNullType(type)) return checkValue(value, type.ofType, argument, name);
   if (isListType(type)) {
-    if (Array.isArray(value))
-      value.forEach((item, i) => checkValue(item, type.ofType, `${argument}[${i}]`, name, limits));
+    if (Array.isArray(value)) value.forEach((item, i) => checkValue(item, type.ofType, `${argument}[${i}]`, name));
     return;
   }
   if (isInputObjectType(type)) {
     const fields = type.getFields();
     for (const [key, field] of Object.entries(fields))
-      checkValue((value as Record<string, unknown>)[key], field.type, `${argument}.${key}`, key, limits);
+      checkValue((value as Record<string, unknown>)[key], field.type, `${argument}.${key}`, key);
     return;
   }
-  if (typeof value === 'string') return checkString(value, argument, name, limits);
+  if (typeof value === 'string') return checkString(value, argument, name);
   // JSON scalars (link attributes) go upstream as they are: bounded as long text.
-  if (isScalarType(type) && type.name.startsWith('JSON') && JSON.stringify(value).length > limits.text) {
-    throw badInput(`"${argument}" must be at most ${limits.text} characters long as JSON.`, argument);
+  if (isScalarType(type) && type.name.startsWith('JSON') && JSON.stringify(value).length > INPUT_LIMITS.text) {
+    throw badInput(`"${argument}" must be at most ${INPUT_LIMITS.text} characters long as JSON.`, argument);
   }
 }
 
@@ -86,14 +86,9 @@ export function limitInputs(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(type.getFields())) {
       if (field.args.length === 0) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
-      const args = field.args.filter(
-        (a) =>
-          getNamedType(a.type).name !== 'Boolean' &&
-          getNamedType(a.type).name !== 'Int' &&
-          getNamedType(a.type).name !== 'Float',
-      );
+      const args = field.args.filter((a) => !UNCHECKED.has(getNamedType(a.type).name));
       field.resolve = (source, values: Record<string, unknown>, context, info) => {
-        for (const arg of args) checkValue(values[arg.name], arg.type, arg.name, arg.name, INPUT_LIMITS);
+        for (const arg of args) checkValue(values[arg.name], arg.type, arg.name, arg.name);
         return resolve(source, values, context, info);
       };
     }

@@ -50,14 +50,8 @@ export interface OffsetListOptions<T> {
   /** 0 for zero-based upstream pages, 1 for one-based. */
   firstPageIndex: 0 | 1;
   fetchPage: (page: number, size: number, kind: PageKind) => Promise<FetchedPage<T>>;
-  /** Rows the gateway leaves out because the upstream cannot (see `fetchExcluding`). */
-  exclude?: Exclusion<T>;
-}
-
-/** Rows to leave out of a list: at most `size` of them, told apart by `has`. */
-export interface Exclusion<T> {
-  size: number;
-  has: (item: T) => boolean;
+  /** At most `size` rows (told apart by `has`) the gateway leaves out, as the upstream cannot (`fetchExcluding`). */
+  exclude?: { size: number; has: (item: T) => boolean };
 }
 
 export function encodeCursor(listKey: string, offset: number, hash = listHash(listKey)): string {

@@ -1,19 +1,10 @@
 /**
- * Scalars of the graph, from graphql-scalars.
- *
- * DateTime differs from graphql-scalars' in two ways. On output, a value that already is an RFC 3339
- * string with an offset is sent as it is, so a calendar event keeps its local wall time and offset
- * (`2027-03-01T18:00:00+01:00`) instead of being normalised to UTC. On input, it also takes the
- * calendar's offset-less wall clock (`2027-03-01 18:00:00` or `2027-03-01T18:00:00`), which the
- * calendar reads in the site's (or, on event writes, the event's) time zone; the value reaches the
- * resolvers as the checked string, because only the upstream code knows which zone applies. A bare
- * day (`2027-03-01`) passes too: the fields that promise whole days take it as that day, the others
- * refuse it naming the argument (the scalar cannot tell them apart).
- *
- * A malformed literal fails validation at its place in the document (the error carries the value's
- * location; `http/plugins/use-argument-names.ts` adds the argument's name).
- *
- * Date is a calendar day (`YYYY-MM-DD`) without a time or a zone, for all-day values.
+ * Scalars of the graph, from graphql-scalars, but DateTime (docs/api-conventions.md): on output, an
+ * RFC 3339 string with an offset is sent as it is, so a calendar event keeps its local wall time
+ * instead of UTC; on input, it also takes the calendar's offset-less wall clock and a bare day, and
+ * reaches the resolvers as the checked string: only the upstream code knows which zone applies, and
+ * only a field knows whether it takes whole days. A malformed literal fails validation at its place
+ * in the document (`http/plugins/use-argument-names.ts` adds the argument's name).
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLDateTime, GraphQLJSON, GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';

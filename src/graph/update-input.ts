@@ -5,21 +5,13 @@
  */
 import { badInput } from './errors.js';
 
-export function refuseNulls(
-  input: object | null | undefined,
-  argument: string,
-  clearable: readonly string[] = [],
-): void {
-  if (!input) return;
+export function refuseNulls(input: object, clearable: readonly string[] = []): void {
   for (const [name, value] of Object.entries(input)) {
     if (value === null && !clearable.includes(name)) {
       const hint = clearable.length
         ? ` Only ${clearable.map((c) => `"${c}"`).join(', ')} may be null, to clear them.`
         : '';
-      throw badInput(
-        `"${argument}.${name}" cannot be null: leave it out to keep its value.${hint}`,
-        `${argument}.${name}`,
-      );
+      throw badInput(`"input.${name}" cannot be null: leave it out to keep its value.${hint}`, `input.${name}`);
     }
   }
 }

@@ -65,12 +65,9 @@ export class ChangeBus {
     this.pubsub.publish(this.topic('events'), scope, batch);
   }
 
-  onEntity(id: string): AsyncIterable<Change> {
-    return this.pubsub.subscribe(this.topic('entity'), id) as AsyncIterable<Change>;
-  }
-
-  onEvent(id: string): AsyncIterable<Change> {
-    return this.pubsub.subscribe(this.topic('event'), id) as AsyncIterable<Change>;
+  /** Changes of one governance entity or calendar event. */
+  onRecord(resource: 'entity' | 'event', id: string): AsyncIterable<Change> {
+    return this.pubsub.subscribe(this.topic(resource), id) as AsyncIterable<Change>;
   }
 
   onEvents(scope: string): AsyncIterable<ChangeBatch> {

@@ -1,19 +1,10 @@
 /**
- * Budget-aware polling for live updates: changes made outside the gateway (directly upstream) are
- * found by reading the watched resource again, and published on the change bus.
- *
- * - One poller per credential identity and resource across replicas: a Redis lease (SET NX PX,
- *   renewed by its holder each round) decides which replica polls; the others just deliver what the
- *   bus brings. Without Redis (or while it is away) each replica polls for its own subscribers.
- * - The interval is the shortest one its subscribers asked for, bounded by configuration.
- * - Polls run at the scheduler's lowest priority, past the response cache, and never while
- *   ordinary requests wait for the upstream's budget or a 429 pause holds it; at most
- *   `LIVE_POLL_BUDGET_PERCENT` of the upstream's per-minute budget goes to polls (per replica).
- *   A skipped round is a "yield"; the next round tries again.
- * - A poller stops (and gives its lease back) when its last subscriber leaves.
- * The first poll only takes a fingerprint; a later poll whose fingerprint differs is a change. The
- * last fingerprint is kept in Redis beside the lease, so a poller that moves to another replica does
- * not miss a change or report a false one.
+ * Budget-aware polling for live updates (docs/api-conventions.md#subscriptions): a poller per
+ * credential identity and resource reads the resource again each round, and a fingerprint that
+ * differs from the last one is a change. A Redis lease (SET NX PX, renewed each round) picks the one
+ * replica that polls, and the last fingerprint is kept beside it, so a poller that moves to another
+ * replica neither misses a change nor reports a false one. Without Redis (or while it is away) each
+ * replica polls for its own subscribers.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { RateRule, UpstreamTrafficConfig } from '../config/traffic.js';
@@ -27,6 +18,7 @@ export interface Watch {
   identity: string;
   /** What is read, e.g. `event:42`. */
   resource: string;
+  /** Asked for; kept within the configured bounds. */
   intervalMs: number;
   /** Reads the resource and returns its fingerprint (anything that changes when it changes). */
   read(): Promise<string>;
@@ -46,13 +38,11 @@ export interface PollingOptions {
 }
 
 export interface PollingStats {
-  /** Upstream reads made by pollers. */
   polls: number;
   /** Rounds skipped to leave the budget to ordinary requests. */
   yielded: number;
   /** Rounds skipped because another replica holds the lease. */
   leasedElsewhere: number;
-  /** Changes found. */
   changes: number;
   /** Pollers running now. */
   active: number;
@@ -63,7 +53,6 @@ interface Poller {
   watch: Watch;
   intervals: Map<symbol, number>;
   timer?: NodeJS.Timeout;
-  running: boolean;
   stopped: boolean;
   lastLocal?: string;
 }
@@ -88,22 +77,18 @@ export class LivePolling {
 
   constructor(private readonly options: PollingOptions) {}
 
-  /** Clamps a requested interval to the configured bounds. */
-  interval(requestedMs: number): number {
-    return Math.min(this.options.maxIntervalMs, Math.max(this.options.minIntervalMs, requestedMs));
-  }
-
   /** Starts (or joins) the poller of `watch`; the returned function leaves it. */
   watch(watch: Watch): () => void {
     const key = `${watch.upstream}:${watch.identity}:${watch.resource}`;
     let poller = this.pollers.get(key);
     if (!poller) {
-      poller = { key, watch, intervals: new Map(), running: false, stopped: false };
+      poller = { key, watch, intervals: new Map(), stopped: false };
       this.pollers.set(key, poller);
       this.schedule(poller, 0);
     }
     const ticket = Symbol(key);
-    poller.intervals.set(ticket, this.interval(watch.intervalMs));
+    const { minIntervalMs, maxIntervalMs } = this.options;
+    poller.intervals.set(ticket, Math.min(maxIntervalMs, Math.max(minIntervalMs, watch.intervalMs)));
     const p = poller;
     return () => {
       p.intervals.delete(ticket);

@@ -78,14 +78,13 @@ export function recordSubscription<T>(
     upstream: UpstreamName;
     /** The `id` argument's check. */
     id: (arg: string | number) => string;
-    /** What polling watches: `<resource>:<id>`, read past the cache: its version (null when gone). */
-    resource: string;
+    /** What the bus carries, and polling watches as `<resource>:<id>` (its version past the cache; null when gone). */
+    resource: 'entity' | 'event';
     poll: (live: LiveScope, id: string) => Promise<string | null>;
     /** The record's version (`expectedVersion`'s): what a change is told apart by. */
     version: (record: T) => string;
     /** Polling found a change: forget what the cache holds of the record, and publish the change. */
     changed: (live: LiveScope, change: Change) => void;
-    listen: (live: LiveScope, id: string) => AsyncIterable<Change>;
     /**
      * The record for one push. The subscription's own scope resolves the nested fields and lives as
      * long as it: `read` forgets what it read for the last push, and reads past the cache (a change made
@@ -118,7 +117,7 @@ export function recordSubscription<T>(
               current === MISSING ? { id, origin: 'poll', deleted: true } : { id, origin: 'poll', version: current },
             ),
         };
-        const changes = watchAndListen(live, watch, [o.listen(live, id)]);
+        const changes = watchAndListen(live, watch, [live.bus.onRecord(o.resource, id)]);
         return onePerVersion(changes, (at) => o.read(ctx, at), o.version);
       },
       resolve: (push: RecordChange<T>) => {

@@ -9,9 +9,9 @@ import type { Change, ChangeBatch } from './changes.js';
 import type { Watch } from './polling.js';
 import type { LiveScope } from './scope.js';
 
-/** Seconds a client asked for, as milliseconds within the configured bounds. */
+/** The interval a client asked for, in milliseconds (the poller keeps it within the configured bounds). */
 export function pollInterval(live: LiveScope, seconds: number | null | undefined): number {
-  return live.polling.interval(seconds == null ? live.defaultIntervalMs : seconds * 1000);
+  return seconds == null ? live.defaultIntervalMs : seconds * 1000;
 }
 
 export function watchAndListen<T>(live: LiveScope, watch: Watch, sources: AsyncIterable<T>[]): AsyncIterable<T> {

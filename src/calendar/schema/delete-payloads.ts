@@ -8,12 +8,12 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from '../../graph/builder.js';
 import { deletePayload, type Deleted } from '../../graph/delete-payload.js';
-import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } from '../model.js';
-import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
+import { EventRef } from './refs.js';
 
 const MOVE = 'Read `deletedId` (or `node { … }`): every delete in the graph answers `{ deletedId, node }`.';
 
-function payload<T extends { id: number | string; status?: string | null }>(
+/** The delete payload of a kind of record, `what` with its article; `trash`: a delete moves it there. */
+export function calendarDeletePayload<T extends { id: number | string; status?: string | null }>(
   name: string,
   ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, T>,
   what: string,
@@ -41,16 +41,7 @@ function payload<T extends { id: number | string; status?: string | null }>(
   return type;
 }
 
-export const DeleteEventPayload = payload<CalendarEvent>('DeleteEventPayload', EventRef, 'an event', true);
-export const DeleteVenuePayload = payload<CalendarVenue>('DeleteVenuePayload', VenueRef, 'a venue', true);
-export const DeleteOrganizerPayload = payload<CalendarOrganizer>(
-  'DeleteOrganizerPayload',
-  OrganizerRef,
-  'an organizer',
-  true,
-);
-export const DeleteCategoryPayload = payload<CalendarTerm>('DeleteCategoryPayload', CategoryRef, 'a category', false);
-export const DeleteTagPayload = payload<CalendarTerm>('DeleteTagPayload', TagRef, 'a tag', false);
+export const DeleteEventPayload = calendarDeletePayload('DeleteEventPayload', EventRef, 'an event', true);
 
 /** A deleted record as its payload. */
 export const deleted = <T extends { id: number | string }>(node: T): Deleted<T> => ({

@@ -184,7 +184,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, { calendar, live }) => {
       const ref = recordRef(args, 'event');
-      refuseNulls(args.input, 'input', CLEARABLE);
+      refuseNulls(args.input, CLEARABLE);
       const input = eventInput(args.input, false);
       return published(
         live,

@@ -40,7 +40,6 @@ recordSubscription('eventChanged', 'EventChange', {
     live.fresh(true).calendar.client.forgetEvents();
     live.bus.eventChanged(change);
   },
-  listen: (live, id) => live.bus.onEvent(id),
   read: async (ctx, id) => {
     ctx.calendar.loaders.forget();
     const scope = ctx.live.fresh().calendar;

@@ -23,13 +23,7 @@ import {
   UpdateVenueInput,
   CreateVenueInput,
 } from './record-inputs.js';
-import {
-  DeleteCategoryPayload,
-  DeleteOrganizerPayload,
-  DeleteTagPayload,
-  DeleteVenuePayload,
-  deleted,
-} from './delete-payloads.js';
+import { calendarDeletePayload, deleted } from './delete-payloads.js';
 import { CategoryRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
@@ -40,22 +34,17 @@ type Input<N extends Name> = Parameters<CalendarWrites[`create${N}`]>[0];
 type Written<N extends Name> = Awaited<ReturnType<CalendarWrites[`create${N}`]>>;
 type At<N extends Name> = Parameters<CalendarWrites[`delete${N}`]>[0];
 
-/** The types of a kind of record: the record, its create and update inputs, its delete payload. */
+/** The types of a kind of record: the record, and its create and update inputs. */
 interface RecordKind<N extends Name> {
   ref: ObjectRef<Types, Written<N>>;
   inputs: [create: InputObjectRef<Types, Input<N>>, update: InputObjectRef<Types, Input<N>>];
-  payload: ObjectRef<Types, Deleted<Written<N>>>;
 }
 
 const RECORDS: { [N in Name]: RecordKind<N> } = {
-  Venue: { ref: VenueRef, inputs: [CreateVenueInput, UpdateVenueInput], payload: DeleteVenuePayload },
-  Organizer: {
-    ref: OrganizerRef,
-    inputs: [CreateOrganizerInput, UpdateOrganizerInput],
-    payload: DeleteOrganizerPayload,
-  },
-  Category: { ref: CategoryRef, inputs: [CreateCategoryInput, UpdateCategoryInput], payload: DeleteCategoryPayload },
-  Tag: { ref: TagRef, inputs: [CreateTagInput, UpdateTagInput], payload: DeleteTagPayload },
+  Venue: { ref: VenueRef, inputs: [CreateVenueInput, UpdateVenueInput] },
+  Organizer: { ref: OrganizerRef, inputs: [CreateOrganizerInput, UpdateOrganizerInput] },
+  Category: { ref: CategoryRef, inputs: [CreateCategoryInput, UpdateCategoryInput] },
+  Tag: { ref: TagRef, inputs: [CreateTagInput, UpdateTagInput] },
 };
 
 /**
@@ -85,6 +74,7 @@ function postMutations<N extends 'Venue' | 'Organizer'>(name: N, what: string) {
     locate: (args) => recordRef(args, noun) as At<N>,
     update: `Changes the given fields of ${what} found by id or slug.`,
     remove: `Moves ${what} found by id or slug to the trash; NOT_FOUND when there is no such ${noun}, GONE when it is already in the trash.`,
+    payload: calendarDeletePayload(`Delete${name}Payload`, RECORDS[name].ref, what, true),
   });
 }
 
@@ -96,6 +86,7 @@ function termMutations<N extends 'Category' | 'Tag'>(name: N, what: string) {
     locate: (args) => recordId(args.id!, 'id') as At<N>,
     update: `Changes the given fields of ${what}.`,
     remove: `Deletes ${what} for good (terms have no trash); NOT_FOUND when there is no such ${noun}.`,
+    payload: calendarDeletePayload(`Delete${name}Payload`, RECORDS[name].ref, `a ${noun}`, false),
   });
 }
 
@@ -111,13 +102,14 @@ function recordMutations<N extends Name>(
     locate: (args: Locator) => At<N>;
     update: string;
     remove: string;
+    payload: ObjectRef<Types, Deleted<Written<N>>>;
   },
 ) {
   // Pothos cannot work out field types from a generic record or input either: the refs are seen as of
   // any record (its id) and any input object.
   const kind = RECORDS[name];
   const ref = kind.ref as unknown as ObjectRef<Types, { id: number }>;
-  const payload = kind.payload as unknown as ObjectRef<Types, Deleted<{ id: number }>>;
+  const payload = by.payload as unknown as ObjectRef<Types, Deleted<{ id: number }>>;
   const [createInput, updateInput] = kind.inputs as unknown as [
     InputObjectRef<Types, object>,
     InputObjectRef<Types, object>,
@@ -152,7 +144,7 @@ function recordMutations<N extends Name>(
       },
       resolve: (_root, args, ctx) => {
         const at = by.locate(args);
-        refuseNulls(args.input, 'input');
+        refuseNulls(args.input);
         return writerOf(ctx.calendar.writes, name).update(at, args.input, args.expectedVersion ?? undefined);
       },
     }),

@@ -154,13 +154,12 @@ const FILTER_FIELD = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 /** Checks filters before any upstream call (the upstream wants unique, well-formed predicates). */
 export function toPredicates(
   filters: readonly { field: string; values: readonly string[]; operator?: string | null }[] | null | undefined,
-  argument = 'filters',
 ): AttributePredicate[] | undefined {
   if (!filters?.length) return undefined;
-  if (filters.length > 20) throw badInput(`"${argument}" takes at most 20 conditions.`, argument);
+  if (filters.length > 20) throw badInput('"filters" takes at most 20 conditions.', 'filters');
   const seen = new Set<string>();
   return filters.map((f, i) => {
-    const at = `${argument}[${i}]`;
+    const at = `filters[${i}]`;
     if (f.field.length > 100 || !FILTER_FIELD.test(f.field)) {
       throw badInput(
         `"${at}.field" must be an attribute name such as "type" or "moduleScopes.module" (got "${f.field.slice(0, 60)}").`,

@@ -9,7 +9,7 @@ import { badInput } from '../../graph/errors.js';
 import type { PageRequest } from '../client.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
-import { connectionTypes, governanceFilteredList, governanceList, searchArg } from './validate.js';
+import { connectionTypes, governanceList } from './validate.js';
 
 const LinkOrder = builder.enumType('EntityLinkOrder', {
   description: "The order of an entity's links.",
@@ -115,7 +115,7 @@ builder.objectField(EntityRef, 'links', (t) =>
       },
       resolve: (entity, args, { governance: scope }) => {
         const typeName = kindOf(entity.entityType?.name);
-        const criteria = { fullText: searchArg(args.search) ?? '' };
+        const criteria = { fullText: args.search ?? '' };
         if (args.counterpartKinds?.length === 0)
           throw badInput(
             '"counterpartKinds" takes at least one kind; leave it out for every kind.',
@@ -132,19 +132,15 @@ builder.objectField(EntityRef, 'links', (t) =>
           });
           return res && { ...res, content: res.content.map((item) => ({ item, parentId: entity.id })) };
         };
-        const kinds = args.counterpartKinds;
-        if (!kinds) return governanceList(scope, `links:${entity.id}`, args, page, 10);
-        const keep = (l: EntityLinkShape) => (kinds as string[]).includes(counterpart(l).entityType?.name ?? '');
-        return governanceFilteredList(
-          scope,
-          `links:${entity.id}`,
-          'Entity.links',
-          args,
-          'counterpartKinds',
-          page,
-          keep,
-          10,
-        );
+        const kinds: readonly string[] | null | undefined = args.counterpartKinds;
+        const filter = kinds
+          ? {
+              costField: 'Entity.links',
+              argument: 'counterpartKinds',
+              keep: (l: EntityLinkShape) => kinds.includes(counterpart(l).entityType?.name ?? ''),
+            }
+          : undefined;
+        return governanceList(scope, `links:${entity.id}`, args, page, { defaultPageSize: 10, filter });
       },
     },
     ...connectionTypes('EntityLink', "A page of an entity's links.", 'A link in a page, with its cursor.'),

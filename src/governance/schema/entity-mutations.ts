@@ -130,7 +130,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, { id, input, expectedVersion }, ctx) => {
       const entityId = uuidArg(id, 'id');
-      refuseNulls(input, 'input');
+      refuseNulls(input);
       const body = {
         ...(input.name != null ? { name: nonEmptyArg(input.name, 'input.name') } : {}),
         ...(input.organizationId != null

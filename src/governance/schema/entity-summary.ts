@@ -8,7 +8,7 @@ import { NameOrder, recordFields, RecordFilter, toPredicates } from './common.js
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef } from './refs.js';
 import { checkRecordFilters } from './filters.js';
-import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
+import { connectionTypes, governanceList, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
   description:
@@ -71,7 +71,7 @@ builder.queryField('entitySummaries', (t) =>
       resolve: async (_root, args, { governance: scope }) => {
         const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
         const request = {
-          criteria: { fullText: searchArg(args.search), filters: toPredicates(args.filters) },
+          criteria: { fullText: args.search ?? undefined, filters: toPredicates(args.filters) },
           ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),
           ...(organizationId ? { requestedOrganizationId: organizationId } : {}),
         };

@@ -11,7 +11,7 @@ import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } f
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';
-import { connectionTypes, governanceList, searchArg, uuidArg } from './validate.js';
+import { connectionTypes, governanceList, uuidArg } from './validate.js';
 
 type Shape = EntityTypeReference | EntityTypeInformation;
 
@@ -158,7 +158,7 @@ builder.queryFields((t) => ({
         const filters = Object.entries(given)
           .filter(([, value]) => value != null)
           .map(([field, value]) => ({ field, operator: 'EQUAL_TO' as const, value: [value!] }));
-        const criteria = { fullText: searchArg(args.search), ...(filters.length ? { filters } : {}) };
+        const criteria = { fullText: args.search ?? undefined, ...(filters.length ? { filters } : {}) };
         return governanceList(scope, 'entityTypes', args, (page) =>
           scope.client.searchEntityTypes(criteria, { ...page, sort: args.orderBy ?? 'name,asc' }),
         );

@@ -13,7 +13,7 @@ import { auditFields, NameOrder, recordFields, RecordFilter, toPredicates } from
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityStageRef, type EntityAttributeShape } from './refs.js';
 import { checkRecordFilters, stageFilter } from './filters.js';
-import { connectionTypes, governanceFilteredList, governanceList, searchArg, uuidArg } from './validate.js';
+import { connectionTypes, governanceList, uuidArg } from './validate.js';
 
 /** Seeded text attributes, seeded option attributes (`extendedBaseAttributes`) and custom ones, in that order. */
 function attributesOf(e: EntityInformation): EntityAttributeShape[] {
@@ -104,7 +104,7 @@ builder.queryFields((t) => ({
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
       resolve: async (_root, args, { governance: scope }) => {
-        const criteria = { fullText: searchArg(args.search), filters: toPredicates(args.filters) };
+        const criteria = { fullText: args.search ?? undefined, filters: toPredicates(args.filters) };
         const inStage = await stageFilter(scope, args.kind, args.stage, args.stages);
         await checkRecordFilters(scope, args.kind, criteria.filters);
         const fetch = async (page: PageRequest) => {
@@ -115,9 +115,9 @@ builder.queryFields((t) => ({
           scope.loaders.primeEntities(res.content);
           return res;
         };
-        if (!inStage) return governanceList(scope, 'entities', args, fetch);
         const argument = args.stage != null ? 'stage' : 'stages';
-        return governanceFilteredList(scope, 'entities', 'Query.entities', args, argument, fetch, inStage);
+        const filter = inStage && { costField: 'Query.entities', argument, keep: inStage };
+        return governanceList(scope, 'entities', args, fetch, { filter });
       },
     },
     ...connectionTypes('Entity', 'A page of AI governance records.', 'A record in a page, with its cursor.'),

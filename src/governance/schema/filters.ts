@@ -56,7 +56,6 @@ export async function checkRecordFilters(
   scope: GovernanceScope,
   kind: AiEntityTypeName | null | undefined,
   predicates: readonly AttributePredicate[] | undefined,
-  argument = 'filters',
 ): Promise<void> {
   if (!predicates?.length) return;
   const discovery = await scope.discovery.current();
@@ -67,7 +66,7 @@ export async function checkRecordFilters(
       const hint = /stage/i.test(p.field) ? ' (a workflow stage is the "stage" argument)' : '';
       throw badInput(
         `"${p.field}" is not a filter field of ${recordsOf(kind)}${hint}; known: ${nameList(fields)}.`,
-        `${argument}[${i}].field`,
+        `filters[${i}].field`,
       );
     }
     const options = kinds.flatMap((k) => discovery.attributeOptions(k, p.field) ?? []);
@@ -77,7 +76,7 @@ export async function checkRecordFilters(
     if (wrong !== undefined)
       throw badInput(
         `"${String(wrong).slice(0, 60)}" is not an option of "${p.field}"; it takes option uuids: ${options.map((o) => `"${o.option}" ${o.id}`).join(', ')}.`,
-        `${argument}[${i}].values`,
+        `filters[${i}].values`,
       );
   });
 }

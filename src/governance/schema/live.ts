@@ -24,7 +24,6 @@ recordSubscription('entityChanged', 'EntityChange', {
     live.fresh(true).governance.client.changedElsewhere(change.id);
     live.bus.entityChanged(change);
   },
-  listen: (live, id) => live.bus.onEntity(id),
   read: async (ctx, id) => {
     ctx.governance.loaders.forgetAll();
     const scope = ctx.live.fresh().governance;

@@ -6,10 +6,9 @@
 import { builder } from '../../graph/builder.js';
 import type * as M from '../model.js';
 
-export type AttributeGroupValue = 'base' | 'extended' | 'custom';
 export interface EntityAttributeShape {
   name: string;
-  group: AttributeGroupValue;
+  group: 'base' | 'extended' | 'custom';
   values: M.ValueItem[];
 }
 /** An item of an entity's links list, with the id of the entity it was listed for. */

@@ -5,14 +5,13 @@
 import {
   listKeyOf,
   resolveOffsetConnection,
-  validateConnectionArgs,
   type ConnectionArgs,
   type Connection,
+  type OffsetListOptions,
 } from '../../graph/paging.js';
 import { badInput } from '../../graph/errors.js';
 import { resolveFilteredConnection } from '../../graph/filtered-paging.js';
 import { defaultCostModel, filterScanPages } from '../../core/cost-model.js';
-import { INPUT_LIMITS } from '../../graph/input-limits.js';
 import type { PageRequest } from '../client.js';
 import type { GovernanceScope } from '../service.js';
 
@@ -32,13 +31,6 @@ export function nonEmptyArg(value: string, argument: string, max = 255): string 
   return text;
 }
 
-export function searchArg(value: string | null | undefined, argument = 'search'): string | undefined {
-  if (value == null) return undefined;
-  if (value.length > INPUT_LIMITS.search)
-    throw badInput(`"${argument}" must be at most ${INPUT_LIMITS.search} characters long.`, argument);
-  return value;
-}
-
 /** The upstream's page size cap on every paged governance operation. */
 const UPSTREAM_MAX_PAGE = 50;
 
@@ -54,62 +46,44 @@ export function connectionTypes(name: string, page: string, edge: string) {
   ] as const;
 }
 
+/** A filter the gateway completes itself, where the upstream cannot (`graph/filtered-paging.ts`). */
+interface GatewayFilter<T> {
+  /** Its entry in the cost model's `gatewayFilters`, which bounds the pages read, so the estimate and the reads agree. */
+  costField: string;
+  /** The filter's argument, for the refusal of `last`/`before`. */
+  argument: string;
+  keep: (item: T) => boolean;
+}
+
 /**
- * A governance list as a Relay connection, keyed by `field` and its arguments: the paging arguments
- * are checked first, then the pages it needs are fetched (a missing page is an empty list).
+ * A governance list as a Relay connection, keyed by `field` and its arguments (a missing page is an
+ * empty list); with `filter`, read in whole upstream pages of 50 and filtered by the gateway.
  */
 export function governanceList<T>(
   scope: GovernanceScope,
   field: string,
   args: ConnectionArgs,
   fetch: (page: PageRequest) => Promise<{ content: T[]; totalElements: number } | null>,
-  defaultPageSize = 20,
+  { defaultPageSize = 20, filter }: { defaultPageSize?: number; filter?: GatewayFilter<T> } = {},
 ): Promise<Connection<T>> {
-  const listKey = listKeyOf(field, { ...args });
-  validateConnectionArgs(args, scope.maxPageSize, listKey);
-  return resolveOffsetConnection({
-    args,
-    listKey,
-    maxPageSize: scope.maxPageSize,
-    upstreamMaxSize: UPSTREAM_MAX_PAGE,
-    firstPageIndex: 0,
-    defaultPageSize,
-    fetchPage: async (page, size, kind) => {
-      const res = await fetch({ page, size, kind });
-      return { items: res?.content ?? [], total: res?.totalElements ?? 0 };
-    },
-  });
-}
-
-/**
- * A governance list the gateway filters itself (`graph/filtered-paging.ts`), keyed like
- * `governanceList`: whole upstream pages of 50, at most as many as the cost model's
- * `gatewayFilters` entry for `costField` allows, so the estimate and the reads agree.
- */
-export function governanceFilteredList<T>(
-  scope: GovernanceScope,
-  field: string,
-  costField: string,
-  args: ConnectionArgs,
-  argument: string,
-  fetch: (page: PageRequest) => Promise<{ content: T[]; totalElements: number } | null>,
-  keep: (item: T) => boolean,
-  defaultPageSize = 20,
-): Promise<Connection<T>> {
-  const { extraPages } = defaultCostModel.gatewayFilters[costField]!;
-  return resolveFilteredConnection({
+  const list: OffsetListOptions<T> = {
     args,
     listKey: listKeyOf(field, { ...args }),
     maxPageSize: scope.maxPageSize,
     defaultPageSize,
     upstreamMaxSize: UPSTREAM_MAX_PAGE,
     firstPageIndex: 0,
-    maxPages: (items) => filterScanPages(items, extraPages),
-    argument,
-    keep,
     fetchPage: async (page, size, kind) => {
       const res = await fetch({ page, size, kind });
       return { items: res?.content ?? [], total: res?.totalElements ?? 0 };
     },
+  };
+  if (!filter) return resolveOffsetConnection(list);
+  const { extraPages } = defaultCostModel.gatewayFilters[filter.costField]!;
+  return resolveFilteredConnection({
+    ...list,
+    argument: filter.argument,
+    keep: filter.keep,
+    maxPages: (items) => filterScanPages(items, extraPages),
   });
 }
