@@ -20,7 +20,7 @@ import {
   handleWhenResult,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
-import { UpstreamError, type UpstreamName } from './errors.js';
+import { cancelledByCaller, UpstreamError, type UpstreamName } from './errors.js';
 import type { HttpResponse } from './http.js';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
@@ -44,7 +44,7 @@ type Outcome = HttpResponse | UpstreamError;
 /** What the breaker counts against the upstream; a request its own caller cancelled is no verdict. */
 export function unwell(outcome: Outcome): boolean {
   if (outcome instanceof UpstreamError)
-    return outcome.kind === 'unavailable' && !outcome.breaker && !/was cancelled/.test(outcome.message);
+    return outcome.kind === 'unavailable' && !outcome.breaker && !cancelledByCaller(outcome);
   return outcome.status >= 500;
 }
 

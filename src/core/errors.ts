@@ -105,16 +105,22 @@ export const isUpstreamError = (e: unknown): e is UpstreamError => e instanceof 
 
 /** One wording for an upstream's 5xx (or any status it should not have answered), on both upstreams. */
 export function upstreamFailed(upstream: UpstreamName, status: number, upstreamCode?: string): UpstreamError {
-  return new UpstreamError(
+  const message = `The ${upstream} service failed (HTTP ${status}); try again later.`;
+  return new UpstreamError(upstream, 'unavailable', message, { status, upstreamCode });
+}
+
+export const shuttingDown = (upstream: UpstreamName): UpstreamError =>
+  new UpstreamError(
     upstream,
     'unavailable',
-    `The ${upstream} service failed (HTTP ${status}); try again later.`,
-    {
-      status,
-      upstreamCode,
-    },
+    `The gateway is shutting down; the ${upstream} request was not completed.`,
   );
-}
+
+export const cancelled = (upstream: UpstreamName, details?: UpstreamErrorOptions): UpstreamError =>
+  new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`, details);
+
+/** A request its own caller cancelled (`cancelled`): no verdict on the upstream. */
+export const cancelledByCaller = (e: UpstreamError): boolean => /was cancelled/.test(e.message);
 
 /**
  * A refusal of the record an argument addresses (not found, gone) names that argument, unless it
