@@ -88,6 +88,12 @@ export class RedisLink {
     }
   }
 
+  /** Deletes `key` if it still holds `token`: a lease is given up by its own holder only. Best effort. */
+  release(what: string, key: string, token: string): Promise<unknown> {
+    const script = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`;
+    return this.bestEffort(what, this.client.eval(script, 1, key, token));
+  }
+
   key(...parts: string[]): string {
     return this.prefix + parts.join(':');
   }
