@@ -105,6 +105,7 @@ export class UpstreamBreaker {
     });
   }
 
+  /** `openedAt`: rebuilt open, from another replica's news. */
   private build(openedAt?: number): CircuitBreakerPolicy {
     const { threshold, openMs } = this.options;
     const policy = circuitBreaker(
@@ -112,14 +113,10 @@ export class UpstreamBreaker {
       {
         halfOpenAfter: openMs,
         breaker: new ConsecutiveBreaker(threshold),
-        ...(openedAt !== undefined
-          ? {
-              initialState: {
-                ownState: { value: CircuitState.Open, openedAt, attemptNo: 1 },
-                breakerState: threshold,
-              },
-            }
-          : {}),
+        initialState:
+          openedAt === undefined
+            ? undefined
+            : { ownState: { value: CircuitState.Open, openedAt, attemptNo: 1 }, breakerState: threshold },
       },
     );
     policy.onStateChange((s) => this.changed(s, 'local'));
@@ -127,9 +124,12 @@ export class UpstreamBreaker {
   }
 
   private changed(s: CircuitState, source: 'local' | 'shared'): void {
+    const { redis } = this.options;
     if (s === CircuitState.Open && source === 'local') {
       this.openedAt = Date.now();
-      this.announce();
+      const news = JSON.stringify({ from: this.self, openedAt: this.openedAt });
+      if (redis?.ready && this.channel)
+        void redis.bestEffort('breaker publish', redis.client.publish(this.channel, news));
     }
     const state = this.state;
     this.options.log?.({
@@ -139,13 +139,6 @@ export class UpstreamBreaker {
       ...(state === 'open' ? { retryAfterMs: this.options.openMs, source } : {}),
     });
     this.options.onChange?.(state);
-  }
-
-  private announce(): void {
-    const { redis } = this.options;
-    if (!redis?.ready || !this.channel) return;
-    const message = JSON.stringify({ from: this.self, openedAt: this.openedAt });
-    void redis.bestEffort('breaker publish', redis.client.publish(this.channel, message));
   }
 
   /** Another replica opened its breaker: open this one from the same moment, unless already open. */

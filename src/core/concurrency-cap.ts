@@ -6,19 +6,8 @@
 import { shuttingDown, UpstreamError, type UpstreamName } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 
-/** Lower runs first (0..9). */
-export const Priority = {
-  /** Mutations. */
-  write: 2,
-  /** Single-record reads (entity, event, link by id). */
-  single: 4,
-  /** Search and list pages a query asked for directly. */
-  list: 5,
-  /** Extra pages fetched to fill a `first` larger than one upstream page. */
-  bulk: 7,
-  /** Live-update polling: after everything a client is waiting for. */
-  background: 9,
-} as const;
+/** Lanes of the fair queue, lower first (0..9); `PRIORITY_OF` (upstream-pipeline.ts) says which call takes which. */
+export const Priority = { write: 2, single: 4, list: 5, bulk: 7, background: 9 } as const;
 export type PriorityName = keyof typeof Priority;
 
 export interface LimiterOptions {

@@ -36,10 +36,7 @@ export interface UpstreamCall {
   operation: string;
   /** Cache this answer for the given time, tagged for invalidation; omit for no caching. */
   cache?: { ttlMs: number; tags: readonly string[] };
-  /**
-   * The records a cacheable 2xx answer holds, each as the cacheable read by id (or slug) it answers
-   * and that read's answer (see harvest.ts); called in the background after the answer is stored.
-   */
+  /** The records a cacheable 2xx answer holds, as the reads by id they answer (harvest.ts); called in the background. */
   harvest?: (res: HttpResponse) => readonly Harvest<UpstreamCall>[];
   /** An absolute URL on the same account instead of `path` (the OAuth token endpoint): it counts against the account too. */
   url?: URL | string;
@@ -49,10 +46,7 @@ export interface UpstreamCall {
   repeat?: boolean;
 }
 
-/**
- * What a call is for: a write, an access token, one record, the page of a list a query asked for,
- * further pages fetched to fill a larger `first`, or a live-update poll.
- */
+/** What a call is for; `more-pages` fill a `first` larger than one upstream page. */
 export type CallKind = 'write' | 'token' | 'read' | 'page' | 'more-pages' | 'poll';
 
 export type PageKind = Extract<CallKind, 'page' | 'more-pages'>;
@@ -151,11 +145,14 @@ interface InFlight {
   signal?: AbortSignal;
 }
 
-/** Failed upstream calls are logged once per cause per this interval (an outage is not a log flood). */
+/** Failed calls are logged once per cause per this interval: an outage is not a log flood. */
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 
 export class Upstream {
   readonly name: UpstreamName;
+  readonly cache: ResponseCache;
+  readonly limiter: UpstreamLimiter;
+  readonly traffic: TrafficControl;
   private readonly inflight = new Map<string, InFlight>();
   private readonly origin: string;
   private readonly basePath: string;
@@ -163,23 +160,11 @@ export class Upstream {
   private readonly records: RecordKeeper;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.name = options.name;
+    ({ name: this.name, cache: this.cache, limiter: this.limiter, traffic: this.traffic } = options);
     this.records = new RecordKeeper(options.reuse, options.cache, options.shared);
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
     this.logFailure = throttledLogger(options.log, FAILURE_LOG_INTERVAL_MS);
-  }
-
-  get cache(): ResponseCache {
-    return this.options.cache;
-  }
-
-  get limiter(): UpstreamLimiter {
-    return this.options.limiter;
-  }
-
-  get traffic(): TrafficControl {
-    return this.options.traffic;
   }
 
   get breakerState(): BreakerState {
@@ -267,7 +252,6 @@ export class Upstream {
     }
   }
 
-  /** A cached answer served, fresh until `freshUntil`. */
   private served(call: UpstreamCall, caller: Caller, freshUntil: number, as: CacheResult): void {
     caller.usage.readFreshUntil(freshUntil);
     caller.usage.cacheHit(this.name);
@@ -391,10 +375,9 @@ export class Upstream {
   }
 
   /**
-   * Keeps the records an answer of `bytes` holds, in the background (never on the answer's way),
-   * each under its own read's key and tags (this caller's identity), fresh no longer than
-   * `freshUntil`. `mark`: taken before the answer's request was sent; `sharedMark`: Redis's clock
-   * at its lookup there, when the records are to be shared.
+   * Keeps the records an answer holds, in the background, under their own reads' keys (this
+   * caller's identity) and tags. `mark`: taken before the answer's request was sent; `sharedMark`:
+   * Redis's clock at its lookup there, when the records are to be shared.
    */
   private harvest(
     harvests: () => readonly Harvest<UpstreamCall>[],

@@ -38,8 +38,6 @@ export interface CallerCost {
   place: number;
 }
 
-export type UpstreamCosts = Record<UpstreamName, UpstreamCost>;
-
 export interface UsageLimits {
   /** Upstream calls (not counting retries, cache hits or shared in-flight reads) per upstream per operation. */
   maxCallsPerUpstream?: number;
@@ -188,14 +186,14 @@ export class UsageTracker {
    * `cached` for an answer served whole from the response cache (nothing executed). The `budget`
    * field shows them all; `extensions.cost` those of the upstreams used (cost-report.ts).
    */
-  costs(cached = false): UpstreamCosts {
+  costs(cached = false): Record<UpstreamName, UpstreamCost> {
     const status = this.accountStatus();
     return Object.fromEntries(
       UPSTREAMS.map((u) => [
         u,
         { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached, ...this.callerCost(u) },
       ]),
-    ) as UpstreamCosts;
+    ) as Record<UpstreamName, UpstreamCost>;
   }
 
   private callerCost(upstream: UpstreamName): { caller?: CallerCost } {
