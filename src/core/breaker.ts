@@ -61,10 +61,7 @@ export class UpstreamBreaker {
     const { redis } = options;
     if (!redis) return;
     this.channel = redis.key('breaker-channel', options.upstream);
-    redis.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.heard(message);
-    });
-    void redis.bestEffort('breaker subscribe', redis.subscriber.subscribe(this.channel));
+    redis.subscribe(this.channel, (message) => this.heard(message));
   }
 
   get state(): BreakerState {

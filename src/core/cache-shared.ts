@@ -226,10 +226,8 @@ export class SharedCacheTier {
     this.acks = this.redis.key('cache-invalidate-ack');
     this.tagPrefixes = [this.redis.key('cache', 'tag', ''), this.redis.key('cache', 'tagat', '')];
     cache.onInvalidate = (tags) => this.invalidate(tags);
-    const subscriber = this.redis.subscriber;
-    subscriber.on('message', (ch: string, message: string) => {
-      if (ch === this.acks) return this.acked(message);
-      if (ch !== this.channel) return;
+    this.redis.subscribe(this.acks, (id) => this.acked(id));
+    this.redis.subscribe(this.channel, (message) => {
       try {
         const { from, id, tags } = JSON.parse(message) as { from?: string; id?: string; tags?: unknown };
         if (from === this.self || !Array.isArray(tags)) return;
@@ -241,7 +239,6 @@ export class SharedCacheTier {
         // Not JSON from a gateway (another client on the channel): nothing of ours to drop.
       }
     });
-    void this.redis.bestEffort('cache subscribe', subscriber.subscribe(this.channel, this.acks));
     this.redis.client.on('close', () => {
       if (this.synced)
         options.log?.({ level: 'warn', msg: 'redis unreachable: the response cache is local only until it is back' });

@@ -87,13 +87,10 @@ export class UpstreamError extends Error {
 
 /**
  * Stack capture off for the error about to be constructed; answers the limit to put back right after.
- * The errors of this file are expected failures, answered with their code and never logged with a
- * stack (observability/logging.ts), but graphql-js copies `originalError.stack` onto the error of
- * every field that fails, and under `--enable-source-maps` (the production start) that read maps
- * each frame through the source maps: about 40 µs per error with its frames, 2 µs without, on the one
- * thread that answers every operation (and a refused call is otherwise answered in a few µs). The
- * typed GraphQL errors made from them (graph/errors.ts) are built without frames too: capturing ten
- * frames took about 14 µs of the 19 a GraphQLError cost.
+ * These are expected failures, never logged with a stack, but graphql-js copies `originalError.stack`
+ * onto every failing field's error, and under `--enable-source-maps` (the production start) that
+ * maps each frame: an error with frames cost twenty times one without, on the thread that answers
+ * every operation. graph/errors.ts builds its GraphQL errors without frames for the same reason.
  */
 export function withoutFrames(): number {
   const frames = Error.stackTraceLimit;

@@ -33,11 +33,7 @@ export class PauseGate {
     if (!redis) return;
     this.key = redis.key('pause', options.upstream);
     this.channel = redis.key('pause-channel', options.upstream);
-    redis.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.extendLocal(Number(message), 'shared');
-    });
-    // ioredis subscribes again after each reconnection.
-    void redis.bestEffort('pause subscribe', redis.subscriber.subscribe(this.channel));
+    redis.subscribe(this.channel, (message) => this.extendLocal(Number(message), 'shared'));
     redis.onReady(() => void this.sync());
     this.poll = setInterval(() => void this.refresh(), 500);
     this.poll.unref();
