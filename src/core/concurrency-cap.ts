@@ -67,8 +67,14 @@ export class UpstreamLimiter {
     clearTimeout(job.timer);
     const task = job.task!;
     job.task = job.timer = undefined;
+    let result: Promise<unknown>;
+    try {
+      result = task();
+    } catch (e) {
+      result = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
     // A job answered at shutdown has no settle functions left: its late outcome goes nowhere.
-    new Promise((resolve) => resolve(task())).then(
+    result.then(
       (v) => this.done(job, v, true),
       (e: unknown) => this.done(job, e, false),
     );
