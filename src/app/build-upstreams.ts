@@ -173,14 +173,14 @@ function trafficControl(config: Config, name: UpstreamName, redis: RedisLink | u
     log,
   });
   const pause = new PauseGate({ upstream: name, redis, log });
-  const shortest = budget.rules.filter((r) => !r.perEndpoint).reduce((min, r) => Math.min(min, r.spanMs), Infinity);
+  const { shortest } = budget;
   const ramp = new Ramp({
     upstream: name,
     pause,
     redis,
     stepMs: t.rampStepMs,
-    paceMs: budget.paceMs,
-    spanMs: Number.isFinite(shortest) ? shortest : 0,
+    paceMs: shortest ? shortest.spanMs / shortest.allowed : 0,
+    spanMs: shortest?.spanMs ?? 0,
     leaseMs: t.requestDeadlineMs,
   });
   return new TrafficControl({

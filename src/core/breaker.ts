@@ -20,7 +20,7 @@ import {
   handleWhenResult,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
-import { UpstreamError, type UpstreamName } from './errors.js';
+import { cancelledByCaller, UpstreamError, type UpstreamName } from './errors.js';
 import type { HttpResponse } from './http.js';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
@@ -44,7 +44,7 @@ type Outcome = HttpResponse | UpstreamError;
 /** What the breaker counts against the upstream; a request its own caller cancelled is no verdict. */
 export function unwell(outcome: Outcome): boolean {
   if (outcome instanceof UpstreamError)
-    return outcome.kind === 'unavailable' && !outcome.breaker && !/was cancelled/.test(outcome.message);
+    return outcome.kind === 'unavailable' && !outcome.breaker && !cancelledByCaller(outcome);
   return outcome.status >= 500;
 }
 
@@ -61,10 +61,7 @@ export class UpstreamBreaker {
     const { redis } = options;
     if (!redis) return;
     this.channel = redis.key('breaker-channel', options.upstream);
-    redis.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.heard(message);
-    });
-    void redis.bestEffort('breaker subscribe', redis.subscriber.subscribe(this.channel));
+    redis.subscribe(this.channel, (message) => this.heard(message));
   }
 
   get state(): BreakerState {
@@ -105,6 +102,7 @@ export class UpstreamBreaker {
     });
   }
 
+  /** `openedAt`: rebuilt open, from another replica's news. */
   private build(openedAt?: number): CircuitBreakerPolicy {
     const { threshold, openMs } = this.options;
     const policy = circuitBreaker(
@@ -112,14 +110,10 @@ export class UpstreamBreaker {
       {
         halfOpenAfter: openMs,
         breaker: new ConsecutiveBreaker(threshold),
-        ...(openedAt !== undefined
-          ? {
-              initialState: {
-                ownState: { value: CircuitState.Open, openedAt, attemptNo: 1 },
-                breakerState: threshold,
-              },
-            }
-          : {}),
+        initialState:
+          openedAt === undefined
+            ? undefined
+            : { ownState: { value: CircuitState.Open, openedAt, attemptNo: 1 }, breakerState: threshold },
       },
     );
     policy.onStateChange((s) => this.changed(s, 'local'));
@@ -127,9 +121,12 @@ export class UpstreamBreaker {
   }
 
   private changed(s: CircuitState, source: 'local' | 'shared'): void {
+    const { redis } = this.options;
     if (s === CircuitState.Open && source === 'local') {
       this.openedAt = Date.now();
-      this.announce();
+      const news = JSON.stringify({ from: this.self, openedAt: this.openedAt });
+      if (redis?.ready && this.channel)
+        void redis.bestEffort('breaker publish', redis.client.publish(this.channel, news));
     }
     const state = this.state;
     this.options.log?.({
@@ -139,13 +136,6 @@ export class UpstreamBreaker {
       ...(state === 'open' ? { retryAfterMs: this.options.openMs, source } : {}),
     });
     this.options.onChange?.(state);
-  }
-
-  private announce(): void {
-    const { redis } = this.options;
-    if (!redis?.ready || !this.channel) return;
-    const message = JSON.stringify({ from: this.self, openedAt: this.openedAt });
-    void redis.bestEffort('breaker publish', redis.client.publish(this.channel, message));
   }
 
   /** Another replica opened its breaker: open this one from the same moment, unless already open. */

@@ -5,7 +5,7 @@
  * have. Also the bookkeeping the Redis-backed budget keeps of its own sends (`LocalCounts`).
  */
 import { countedAt, SlidingCounter, type CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus, RuleStatus } from './budget-types.js';
+import type { BudgetAnswer, RuleStatus } from './budget-types.js';
 
 /** Counters per rule and scope (`*` for account-wide rules, the endpoint for per-endpoint ones). */
 export class LocalCounts {
@@ -111,17 +111,11 @@ export class LocalBudget {
     };
   }
 
-  status(now: number): BudgetStatus {
-    return {
-      shared: false,
-      rules: this.rules
-        .filter((r) => !r.perEndpoint && !r.pacing)
-        .map((rule) => {
-          const counter = this.counts.counter(rule, '*');
-          const remaining = Math.max(0, rule.allowed - counter.sum(now));
-          return ruleStatus(rule, remaining, remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1));
-        }),
-    };
+  /** An account-wide rule as counted here. */
+  statusOf(rule: CountedRule, now: number): RuleStatus {
+    const counter = this.counts.counter(rule, '*');
+    const remaining = Math.max(0, rule.allowed - counter.sum(now));
+    return ruleStatus(rule, remaining, remaining > 0 ? 0 : counter.msUntilAtMost(now, rule.allowed - 1));
   }
 }
 

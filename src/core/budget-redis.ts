@@ -1,21 +1,11 @@
 /**
- * The account budget shared by every replica through Redis. Per rule (and per endpoint for the
- * endpoint rule) one hash of time buckets holds the requests of all replicas; one Lua script sums
- * the buckets of the last span for every rule, refuses if any rule is spent, or counts the request
- * in all of them: one round trip, and a refusal never eats budget. The script answers with every
- * rule's sum, so each replica always knows the shared counts as of its last request.
- *
- * Redis lost its data (FLUSHDB, a restart without persistence): a marker key is gone; every replica
- * (idle ones through the poll) adds its own sends of the live spans back. Until every replica it
- * last saw live has done so (each heartbeats into the new data set only after its restore), a
- * replica keeps spending its outage share below instead of the rebuilt totals, which may still miss
- * another replica's sends: a replica still offline spends its own share meanwhile.
- *
- * Redis unreachable: nothing fails. Each replica heartbeats into a sorted set, so it knows how many
- * replicas are live; during an outage it spends only its share of what the shared counts left:
- * (allowed − last seen shared count) ÷ last seen replica count, until the span of those counts has
- * passed, then allowed ÷ replicas. What it sends meanwhile is added to the shared buckets when Redis
- * is back. A replica that never saw the counts falls back to `localShare` of each rule.
+ * The account budget shared by every replica through Redis (docs/traffic.md, "How the budget
+ * counts"): one hash of time buckets per rule (and endpoint), and one Lua script that sums every
+ * rule's span, refuses if one is spent, or counts the request in all of them: one round trip, a
+ * refusal never eats budget, and its sums keep each replica's view of the shared counts current.
+ * A marker key tells a lost data set (every replica adds its own sends of the live spans back); a
+ * heartbeat tells the live replicas, so that while Redis is away, or its counts are being rebuilt,
+ * each spends only its share of what the last seen counts left.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -23,7 +13,7 @@ import { RECONNECT_MAX_MS, type RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
 import { LocalCounts, ruleStatus, validityMs } from './budget-local.js';
 import { countedAt, type CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, BudgetStatus, Claim } from './budget-types.js';
+import type { BudgetAnswer, Claim, RuleStatus } from './budget-types.js';
 
 export interface SharedBudgetOptions {
   upstream: string;
@@ -223,14 +213,15 @@ export class SharedBudget {
     this.unsynced = new LocalCounts(options.rules);
     this.offlineSpent = new LocalCounts(options.rules);
     this.validMs = validityMs(options.rules);
-    const client = options.redis.client as unknown as Partial<BudgetRedis>;
     // Both budgets of a process share one connection; the scripts are the same, so define once.
-    if (!client.budgetTake) options.redis.client.defineCommand('budgetTake', { lua: TAKE_SCRIPT });
-    if (!client.budgetAdd) options.redis.client.defineCommand('budgetAdd', { lua: ADD_SCRIPT });
-    if (!client.budgetHeartbeat) options.redis.client.defineCommand('budgetHeartbeat', { lua: HEARTBEAT_SCRIPT });
+    const scripts = { budgetTake: TAKE_SCRIPT, budgetAdd: ADD_SCRIPT, budgetHeartbeat: HEARTBEAT_SCRIPT };
+    for (const [name, lua] of Object.entries(scripts))
+      if (!(name in options.redis.client)) options.redis.client.defineCommand(name, { lua });
     this.poll = setInterval(() => {
       // A failed sync is retried at the next tick; the link logs the outage itself.
-      if (options.redis.ready) void options.redis.bestEffort('budget sync', this.tick());
+      if (!options.redis.ready) return;
+      const tick = this.sync(Date.now()).then(() => this.heartbeat(Date.now()));
+      void options.redis.bestEffort('budget sync', tick);
     }, POLL_MS);
     this.poll.unref();
   }
@@ -247,22 +238,13 @@ export class SharedBudget {
     return this.options.redis.key('budget', this.options.upstream, ...parts);
   }
 
-  private hashKey(rule: CountedRule, scope: string): string {
-    return this.key(rule.name, scope);
-  }
-
-  private async tick(): Promise<void> {
-    await this.sync(Date.now());
-    await this.heartbeat(Date.now());
-  }
-
   /** Heartbeat, and the replica count and account-wide sums as of now. */
   private async heartbeat(now: number): Promise<void> {
     const rules = this.options.rules.filter((r) => !r.perEndpoint);
     const args: (string | number)[] = [
       this.key('replicas'),
       this.key('epoch'),
-      ...rules.map((r) => this.hashKey(r, '*')),
+      ...rules.map((r) => this.key(r.name, '*')),
       this.id,
       now,
       LIVE_MS,
@@ -333,7 +315,7 @@ export class SharedBudget {
     const ats = rules.map((rule) => countedAt(rule, now, dueAt));
     const args: (string | number)[] = [
       this.key('epoch'),
-      ...rules.map((rule, i) => this.hashKey(rule, scopes[i]!)),
+      ...rules.map((rule, i) => this.key(rule.name, scopes[i]!)),
       this.key('claims'),
       this.key('tags'),
       this.key('clock'),
@@ -386,19 +368,10 @@ export class SharedBudget {
       return { limit: Math.floor(Math.max(0, rule.allowed - seen.sum) / n), risesInMs: endsAt - now };
     });
     if (refusal) return refusal;
-    this.sent.record(endpoint, now);
-    this.unsynced.record(endpoint, now);
-    this.offlineSpent.record(endpoint, now);
-    return {
-      ok: true,
-      shared: false,
-      validUntil: now + this.validMs,
-      refund: () => {
-        this.sent.record(endpoint, now, -1);
-        this.unsynced.record(endpoint, now, -1);
-        this.offlineSpent.record(endpoint, now, -1);
-      },
-    };
+    const count = (n: number) =>
+      [this.sent, this.unsynced, this.offlineSpent].forEach((c) => c.record(endpoint, now, n));
+    count(1);
+    return { ok: true, shared: false, validUntil: now + this.validMs, refund: () => count(-1) };
   }
 
   /** `caller` has nothing waiting here any more: its claim (if any) holds no one up (best effort). */
@@ -412,26 +385,18 @@ export class SharedBudget {
     if (!this.options.redis.ready) return;
     this.sent.record(endpoint, now, -1);
     const rules = this.options.rules;
-    const keys = rules.map((rule) => this.hashKey(rule, LocalCounts.scope(rule, endpoint)));
+    const keys = rules.map((rule) => this.key(rule.name, LocalCounts.scope(rule, endpoint)));
     const args = rules.flatMap((rule, i) => [Math.floor(ats[i]! / rule.bucketMs), -1, rule.spanMs + 1_000]);
     void this.client.budgetAdd(keys.length, ...keys, ...args).catch(() => this.sent.record(endpoint, now, 1));
   }
 
-  /** The account-wide rules as last seen (no Redis round trip), with this replica's offline sends. */
-  status(now: number, online: boolean): BudgetStatus {
-    return {
-      shared: online,
-      rules: this.options.rules
-        .filter((r) => !r.perEndpoint && !r.pacing)
-        .map((rule) => {
-          const seen = this.seen.get(`${rule.name}|*`);
-          const live = seen && now < seen.at + rule.spanMs;
-          const used = (live ? seen.sum : 0) + this.offlineSpent.counter(rule, '*').sum(now);
-          const remaining = Math.max(0, rule.allowed - used);
-          const nextSlotInMs = remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at));
-          return ruleStatus(rule, remaining, nextSlotInMs);
-        }),
-    };
+  /** An account-wide rule as last seen (no Redis round trip), with this replica's offline sends. */
+  statusOf(rule: CountedRule, now: number): RuleStatus {
+    const seen = this.seen.get(`${rule.name}|*`);
+    const live = seen && now < seen.at + rule.spanMs;
+    const used = (live ? seen.sum : 0) + this.offlineSpent.counter(rule, '*').sum(now);
+    const remaining = Math.max(0, rule.allowed - used);
+    return ruleStatus(rule, remaining, remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at)));
   }
 
   /** One sync at a time (takes and the poll). */
@@ -464,7 +429,7 @@ export class SharedBudget {
     // A snapshot: sends counted while this runs stay pending for the next sync.
     const items = [...(lost ? this.sent : this.unsynced).entries(Date.now())].filter((e) => e.count > 0);
     if (items.length > 0) {
-      const keys = items.map((e) => this.hashKey(e.rule, e.scope));
+      const keys = items.map((e) => this.key(e.rule.name, e.scope));
       const args = items.flatMap((e) => [e.bucket, e.count, e.rule.spanMs + 1_000]);
       await this.client.budgetAdd(keys.length, ...keys, ...args);
     }

@@ -22,8 +22,8 @@ export interface BudgetOptions {
   guardMs?: number;
   /** Share of each rule while Redis is away, for a replica that never saw the shared counts. */
   localShare: number;
-  /** Rules of the gateway's own on top of the platform's (fair-share pacing); counted, never reported. */
-  pacing?: (rules: readonly CountedRule[]) => CountedRule[];
+  /** Rules of the gateway's own over the account-wide ones (fair-share pacing); counted, never reported. */
+  pacing?: (account: readonly CountedRule[]) => CountedRule[];
   redis?: RedisLink;
   log?: TrafficLogger;
 }
@@ -33,6 +33,9 @@ import type { BudgetAnswer, BudgetStatus, Claim } from './budget-types.js';
 
 export class AccountBudget {
   readonly rules: readonly CountedRule[];
+  /** The account-wide rules (the others count per endpoint), and the one with the shortest span. */
+  readonly account: readonly CountedRule[];
+  readonly shortest?: CountedRule;
   private readonly local?: LocalBudget;
   private readonly shared?: SharedBudget;
   private sharedMode: boolean | undefined;
@@ -41,8 +44,13 @@ export class AccountBudget {
 
   constructor(private readonly options: BudgetOptions) {
     this.rules = options.rules.map((rule) => countedRule(rule, options.margin, options.guardMs));
+    this.account = this.rules.filter((r) => !r.perEndpoint);
+    this.shortest = this.account.reduce<CountedRule | undefined>(
+      (a, b) => (a && a.spanMs <= b.spanMs ? a : b),
+      undefined,
+    );
     if (this.rules.length === 0) return;
-    const counted = [...this.rules, ...(options.pacing?.(this.rules) ?? [])];
+    const counted = [...this.rules, ...(options.pacing?.(this.account) ?? [])];
     if (options.redis)
       this.shared = new SharedBudget({
         upstream: options.upstream,
@@ -56,18 +64,6 @@ export class AccountBudget {
 
   close(): void {
     this.shared?.close();
-  }
-
-  get hasRules(): boolean {
-    return this.rules.length > 0;
-  }
-
-  /** The slowest steady pace the rules allow: ms between requests that spreads the shortest rule evenly. */
-  get paceMs(): number {
-    const account = this.rules.filter((r) => !r.perEndpoint);
-    if (account.length === 0) return 0;
-    const shortest = account.reduce((a, b) => (b.windowMs < a.windowMs ? b : a));
-    return shortest.spanMs / shortest.allowed;
   }
 
   /**
@@ -100,16 +96,15 @@ export class AccountBudget {
 
   /** The account-wide rules from the last known counts (never a Redis round trip). */
   status(now = Date.now()): BudgetStatus {
-    if (this.shared) return this.shared.status(now, this.sharedMode !== false);
-    return this.local?.status(now) ?? { shared: false, rules: [] };
+    // No account rules without a local or shared half: nothing to map.
+    const rules = this.account.map((rule) => (this.shared ?? this.local)!.statusOf(rule, now));
+    return { shared: this.shared !== undefined && this.sharedMode !== false, rules };
   }
 
   private noteMode(shared: boolean): void {
-    if (this.sharedMode === shared || (this.sharedMode === undefined && shared)) {
-      this.sharedMode = shared;
-      return;
-    }
+    const was = this.sharedMode;
     this.sharedMode = shared;
+    if (was === shared || (was === undefined && shared)) return;
     this.options.log?.({
       level: shared ? 'info' : 'warn',
       msg: shared

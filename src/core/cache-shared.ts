@@ -1,27 +1,17 @@
 /**
  * The shared tier of the response cache: with Redis, cached upstream answers are stored there too,
- * so that a record one replica fetched costs the others nothing. The in-process LRU stays in front
- * (a warm read makes no network hop); this tier is asked only on a local miss.
+ * so that a record one replica fetched costs the others nothing; asked only on a local miss.
  *
- * Consistency rests on one version counter per tag in Redis (`cache:tag:<tag>`), not on messages:
- * - an entry is stored with the versions of its tags read when its request started, by a script
- *   that stores it only if they are still current (checked on store), and
- * - a lookup returns an entry only if its versions are still the current ones (checked on read);
- * - an invalidation bumps the counters and tells the replicas' local tiers on a channel, in one
- *   transaction, then waits (one command timeout at most) for each of them to acknowledge; the
- *   mutation answers its client only then (`ResponseCache.settled`).
- * So a read that raced another replica's write never puts the pre-write answer back for anyone,
- * and a read sent after a mutation's answer sees the write, through any replica. The window that
- * remains: between the upstream applying a write and the writer bumping the counters, and a
- * replica slower than the acknowledgement timeout, and a write through a replica cut off from
- * Redis while the others are not (until it reconnects). While Redis is away nothing is shared,
- * invalidations made meanwhile are kept and applied when it is back, and the local tier is emptied
- * then, since its messages were lost.
- *
- * Missing counters are created from Redis's clock (never 0 or 1), so a counter lost to eviction or
- * FLUSHDB cannot come back at a value an old entry was stored with. With `waitMs`, a miss also
- * takes a short lock, so that replicas asking for the same cold record at once wait for the one
- * that fetches it instead of all going upstream.
+ * Consistency rests on one version counter per tag in Redis, not on messages
+ * (docs/decisions/shared-cache-acknowledgement.md): an entry is stored only if its tags' versions
+ * are those read when its request started, and returned only while they still are; an invalidation
+ * bumps the counters and tells the replicas' local tiers on a channel, in one transaction, then
+ * waits (one command timeout at most) for each to acknowledge before the mutation answers
+ * (`ResponseCache.settled`). The window that remains is in docs/caching.md. While Redis is away
+ * nothing is shared, invalidations are kept for later, and the local tier is emptied on return.
+ * Counters are created from Redis's clock, so one lost to eviction or FLUSHDB never comes back at
+ * a value an old entry holds. With `waitMs`, a miss takes a short lock, so that replicas asking for
+ * the same cold record at once wait for the one that fetches it.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ResponseCache } from './cache.js';
@@ -92,9 +82,6 @@ end
 if redis.call('GET', KEYS[2]) == ARGV[4] then redis.call('DEL', KEYS[2]) end
 return stored`;
 
-// KEYS: lock; ARGV: owner.
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`;
-
 /** How long a tag's last invalidation time is kept: longer than any operation runs. */
 const BUMPED_AT_TTL_MS = 300_000;
 
@@ -132,40 +119,43 @@ if e then
 end
 return {0, now}`;
 
-// KEYS: entry; ARGV: tag key prefix, "bumped at" key prefix, mark, tags (tab-separated), payload,
-// ttl ms. Stores only if no tag was invalidated since the mark (the answer may predate the write).
-const STORE_ANSWER = `${SEED}
-local v = {}
-for tag in string.gmatch(ARGV[4], '[^\\t]+') do
-  local at = redis.call('GET', ARGV[2] .. tag)
-  if at and tonumber(at) >= tonumber(ARGV[3]) then return 0 end
-  local cur = redis.call('GET', ARGV[1] .. tag)
-  if not cur then cur = seed redis.call('SET', ARGV[1] .. tag, cur) end
-  v[#v + 1] = cur
-end
-redis.call('SET', KEYS[1], ARGV[4] .. '\\n' .. table.concat(v, ',') .. '\\n' .. ARGV[5], 'PX', ARGV[6])
-return 1`;
-
-// Records harvested from one answer (harvest.ts), stored as the entries their own reads would make.
-// ARGV: tag key prefix, "bumped at" key prefix, mark, then per record: entry key, tags (tab-separated),
-// payload, ttl ms. A record is refused if one of its tags was invalidated since the mark (the answer
-// may predate the write), and never replaces a current entry that stays fresh longer.
-const STORE_RECORDS = `${SEED}
-local stored = 0
-for i = 4, #ARGV, 4 do
+// The current versions of tab-separated `tags` (missing counters seeded), or nil when one of them was
+// invalidated since `mark` (the answer may predate the write). ARGV[1]: tag key prefix, ARGV[2]:
+// "bumped at" key prefix.
+const VERSIONS_SINCE = `${SEED}
+local function versions(tags, mark)
   local v = {}
-  for tag in string.gmatch(ARGV[i + 1], '[^\\t]+') do
+  for tag in string.gmatch(tags, '[^\\t]+') do
     local at = redis.call('GET', ARGV[2] .. tag)
-    if at and tonumber(at) >= tonumber(ARGV[3]) then v = nil break end
+    if at and tonumber(at) >= mark then return nil end
     local cur = redis.call('GET', ARGV[1] .. tag)
     if not cur then cur = seed redis.call('SET', ARGV[1] .. tag, cur) end
     v[#v + 1] = cur
   end
+  return table.concat(v, ',')
+end`;
+
+// KEYS: entry; ARGV: tag key prefix, "bumped at" key prefix, mark, tags (tab-separated), payload,
+// ttl ms. Stores only if no tag was invalidated since the mark.
+const STORE_ANSWER = `${VERSIONS_SINCE}
+local v = versions(ARGV[4], tonumber(ARGV[3]))
+if not v then return 0 end
+redis.call('SET', KEYS[1], ARGV[4] .. '\\n' .. v .. '\\n' .. ARGV[5], 'PX', ARGV[6])
+return 1`;
+
+// Records harvested from one answer (harvest.ts), stored as the entries their own reads would make.
+// ARGV: tag key prefix, "bumped at" key prefix, mark, then per record: entry key, tags (tab-separated),
+// payload, ttl ms. A record is refused if one of its tags was invalidated since the mark, and never
+// replaces a current entry that stays fresh longer.
+const STORE_RECORDS = `${VERSIONS_SINCE}
+local stored = 0
+for i = 4, #ARGV, 4 do
+  local v = versions(ARGV[i + 1], tonumber(ARGV[3]))
   if v then
-    local versions = table.concat(v, ',') .. '\\n'
+    local head = v .. '\\n'
     local e = redis.call('GET', ARGV[i])
-    if not (e and string.sub(e, 1, #versions) == versions and redis.call('PTTL', ARGV[i]) >= tonumber(ARGV[i + 3])) then
-      redis.call('SET', ARGV[i], versions .. ARGV[i + 2], 'PX', ARGV[i + 3])
+    if not (e and string.sub(e, 1, #head) == head and redis.call('PTTL', ARGV[i]) >= tonumber(ARGV[i + 3])) then
+      redis.call('SET', ARGV[i], head .. ARGV[i + 2], 'PX', ARGV[i + 3])
       stored = stored + 1
     end
   end
@@ -173,15 +163,15 @@ end
 return stored`;
 
 /** The scripts, defined on the client so that they go by their SHA (EVALSHA) after the first call. */
-type Script = (numKeys: number, ...args: string[]) => Promise<unknown>;
-interface Scripts {
-  gatewayCacheLookup: Script;
-  gatewayCacheStore: Script;
-  gatewayCacheRelease: Script;
-  gatewayAnswerLookup: Script;
-  gatewayAnswerStore: Script;
-  gatewayRecordsStore: Script;
-}
+const SCRIPTS = {
+  gatewayCacheLookup: LOOKUP,
+  gatewayCacheStore: STORE,
+  gatewayCacheBump: BUMP,
+  gatewayAnswerLookup: LOOKUP_ANSWER,
+  gatewayAnswerStore: STORE_ANSWER,
+  gatewayRecordsStore: STORE_RECORDS,
+};
+type Scripts = Record<keyof typeof SCRIPTS, (numKeys: number, ...args: string[]) => Promise<unknown>>;
 
 interface Payload {
   s: number;
@@ -193,6 +183,14 @@ interface Payload {
   /** 1: a record harvested from another answer. */
   r?: 1;
 }
+
+function encode({ status, headers, body, bytes }: HttpResponse, freshUntil: number, harvested = false): string {
+  const payload: Payload = { s: status, h: headers, b: body, n: bytes, f: freshUntil };
+  if (harvested) payload.r = 1;
+  return JSON.stringify(payload);
+}
+
+const digest = (key: string) => createHash('sha256').update(key).digest('base64url');
 
 /** A record to store with `storeRecords`: its entry's key and tags, as its own read would have them. */
 export interface SharedRecord {
@@ -208,8 +206,10 @@ export class SharedCacheTier {
   private readonly self = randomUUID();
   private readonly channel: string;
   private readonly acks: string;
-  /** Invalidations of ours waiting for the other replicas' acknowledgements. */
-  private readonly awaiting = new Map<string, { missing: number; done: () => void }>();
+  /** Where the scripts find a tag's version counter and its last invalidation time: the prefix, then the tag. */
+  private readonly tagPrefixes: [string, string];
+  /** Invalidations of ours waiting for the other replicas' acknowledgements (`bump`). */
+  private readonly awaiting = new Map<string, { missing: number; done?: () => void }>();
   /** Invalidations Redis has not got yet (it was away); applied before the tier is used again. */
   private readonly unsent = new Set<string>();
   /** Ready and caught up: only then are lookups and stores made. */
@@ -220,22 +220,14 @@ export class SharedCacheTier {
     private readonly options: SharedCacheOptions,
   ) {
     this.redis = options.redis;
-    const client = this.redis.client;
-    client.defineCommand('gatewayCacheLookup', { lua: LOOKUP });
-    client.defineCommand('gatewayCacheStore', { lua: STORE });
-    client.defineCommand('gatewayCacheRelease', { lua: RELEASE });
-    client.defineCommand('gatewayCacheBump', { lua: BUMP });
-    client.defineCommand('gatewayAnswerLookup', { lua: LOOKUP_ANSWER });
-    client.defineCommand('gatewayAnswerStore', { lua: STORE_ANSWER });
-    client.defineCommand('gatewayRecordsStore', { lua: STORE_RECORDS });
-    this.scripts = client as unknown as Scripts;
+    for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.client.defineCommand(name, { lua });
+    this.scripts = this.redis.client as unknown as Scripts;
     this.channel = this.redis.key('cache-invalidate');
     this.acks = this.redis.key('cache-invalidate-ack');
+    this.tagPrefixes = [this.redis.key('cache', 'tag', ''), this.redis.key('cache', 'tagat', '')];
     cache.onInvalidate = (tags) => this.invalidate(tags);
-    const subscriber = this.redis.subscriber;
-    subscriber.on('message', (ch: string, message: string) => {
-      if (ch === this.acks) return this.acked(message);
-      if (ch !== this.channel) return;
+    this.redis.subscribe(this.acks, (id) => this.acked(id));
+    this.redis.subscribe(this.channel, (message) => {
       try {
         const { from, id, tags } = JSON.parse(message) as { from?: string; id?: string; tags?: unknown };
         if (from === this.self || !Array.isArray(tags)) return;
@@ -247,7 +239,6 @@ export class SharedCacheTier {
         // Not JSON from a gateway (another client on the channel): nothing of ours to drop.
       }
     });
-    void this.redis.bestEffort('cache subscribe', subscriber.subscribe(this.channel, this.acks));
     this.redis.client.on('close', () => {
       if (this.synced)
         options.log?.({ level: 'warn', msg: 'redis unreachable: the response cache is local only until it is back' });
@@ -265,7 +256,7 @@ export class SharedCacheTier {
   /** Looks `key` up after a local miss; undefined when the tier is not in use (Redis away). */
   async lookup(key: string, tags: readonly string[], signal?: AbortSignal): Promise<SharedLookup | undefined> {
     if (!this.ready) return undefined;
-    const id = createHash('sha256').update(key).digest('base64url');
+    const id = digest(key);
     const keys = [
       this.redis.key('cache', 'entry', id),
       this.redis.key('cache', 'lock', id),
@@ -308,11 +299,9 @@ export class SharedCacheTier {
   async lookupAnswer(id: string): Promise<{ payload?: string; mark: number } | undefined> {
     if (!this.ready) return undefined;
     try {
-      const [found, now, payload] = (await this.scripts.gatewayAnswerLookup(
-        1,
-        this.redis.key('answer', id),
-        this.redis.key('cache', 'tag', ''),
-      )) as [number, number, string?];
+      const entry = this.redis.key('answer', id);
+      const reply = await this.scripts.gatewayAnswerLookup(1, entry, this.tagPrefixes[0]);
+      const [found, now, payload] = reply as [number, number, string?];
       return found === 1 ? { payload: String(payload), mark: Number(now) } : { mark: Number(now) };
     } catch (e) {
       this.trouble(e);
@@ -335,16 +324,9 @@ export class SharedCacheTier {
     // The entry's format separates tags by tabs and lines; a tag holding either stays local.
     if (tags.length === 0 || tags.some((t) => /[\t\n]/.test(t))) return;
     try {
-      await this.scripts.gatewayAnswerStore(
-        1,
-        this.redis.key('answer', id),
-        this.redis.key('cache', 'tag', ''),
-        this.redis.key('cache', 'tagat', ''),
-        String(mark),
-        tags.join('\t'),
-        payload,
-        String(Math.ceil(ttlMs)),
-      );
+      const entry = this.redis.key('answer', id);
+      const args = [String(mark), tags.join('\t'), payload, String(Math.ceil(ttlMs))];
+      await this.scripts.gatewayAnswerStore(1, entry, ...this.tagPrefixes, ...args);
     } catch (e) {
       this.trouble(e);
     }
@@ -362,32 +344,20 @@ export class SharedCacheTier {
       if (r.response.bytes > this.options.maxEntryBytes || r.tags.some((t) => /[\t\n]/.test(t))) continue;
       const ttlMs = Math.floor(r.freshUntil - Date.now());
       if (ttlMs <= 0) continue;
-      const { status: s, headers: h, body: b, bytes: n } = r.response;
-      const payload: Payload = { s, h, b, n, f: r.freshUntil, r: 1 };
-      args.push(this.entryKey(r.key), r.tags.join('\t'), JSON.stringify(payload), String(ttlMs));
+      const payload = encode(r.response, r.freshUntil, true);
+      args.push(this.redis.key('cache', 'entry', digest(r.key)), r.tags.join('\t'), payload, String(ttlMs));
     }
     if (args.length === 0) return;
     try {
-      await this.scripts.gatewayRecordsStore(
-        0,
-        this.redis.key('cache', 'tag', ''),
-        this.redis.key('cache', 'tagat', ''),
-        String(mark),
-        ...args,
-      );
+      await this.scripts.gatewayRecordsStore(0, ...this.tagPrefixes, String(mark), ...args);
     } catch (e) {
       this.trouble(e);
     }
   }
 
-  private entryKey(key: string): string {
-    return this.redis.key('cache', 'entry', createHash('sha256').update(key).digest('base64url'));
-  }
-
   private miss(keys: string[], versions: string, owner: string | undefined, mark: number): SharedLookup {
     const release = () => {
-      if (owner && this.redis.ready)
-        void this.redis.bestEffort('cache fill release', this.scripts.gatewayCacheRelease(1, keys[1]!, owner));
+      if (owner) void this.redis.release('cache fill release', keys[1]!, owner);
     };
     return {
       kind: 'miss',
@@ -398,19 +368,13 @@ export class SharedCacheTier {
           release();
           return true; // not for this tier: the local tier alone decides
         }
-        const payload: Payload = {
-          s: response.status,
-          h: response.headers,
-          b: response.body,
-          n: response.bytes,
-          f: Date.now() + ttlMs,
-        };
+        const payload = encode(response, Date.now() + ttlMs);
         try {
           const stored = await this.scripts.gatewayCacheStore(
             keys.length,
             ...keys,
             versions,
-            JSON.stringify(payload),
+            payload,
             String(ttlMs),
             owner ?? '',
           );
@@ -473,9 +437,8 @@ export class SharedCacheTier {
    */
   private async bump(tags: readonly string[]): Promise<void> {
     const id = randomUUID();
-    let done!: () => void;
-    const acked = new Promise<void>((resolve) => (done = resolve));
-    const waiting = { missing: Number.POSITIVE_INFINITY, done };
+    // Acks count down from 0 as they come, those that beat the transaction's reply too.
+    const waiting: { missing: number; done?: () => void } = { missing: 0 };
     this.awaiting.set(id, waiting);
     try {
       const transaction = this.redis.client.multi() as ReturnType<Redis['multi']> & {
@@ -492,29 +455,22 @@ export class SharedCacheTier {
       const failed = replies ? replies.find(([e]) => e)?.[0] : new Error('transaction discarded');
       if (failed) throw failed;
       // PUBLISH counts the subscribers that got the message, this replica included.
-      waiting.missing = Number(replies![1]![1]) - 1 - (this.early.get(id) ?? 0);
-      this.early.delete(id);
+      waiting.missing += Number(replies![1]![1]) - 1;
       if (waiting.missing <= 0) return;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([acked, new Promise<void>((r) => (timer = setTimeout(r, this.options.ackTimeoutMs)))]);
+      await new Promise<void>((resolve) => {
+        waiting.done = resolve;
+        timer = setTimeout(resolve, this.options.ackTimeoutMs);
+      });
       clearTimeout(timer);
     } finally {
       this.awaiting.delete(id);
-      this.early.delete(id);
     }
   }
 
-  /** Acks that arrive before the transaction's reply says how many to expect. */
-  private readonly early = new Map<string, number>();
-
   private acked(id: string): void {
     const waiting = this.awaiting.get(id);
-    if (!waiting) return;
-    if (waiting.missing === Number.POSITIVE_INFINITY) {
-      this.early.set(id, (this.early.get(id) ?? 0) + 1);
-      return;
-    }
-    if (--waiting.missing <= 0) waiting.done();
+    if (waiting && --waiting.missing <= 0) waiting.done?.();
   }
 
   /** After (re)connecting: send what was invalidated meanwhile, and forget local entries whose messages may have been lost. */
@@ -537,7 +493,6 @@ export class SharedCacheTier {
         this.options.log?.({ level: 'info', msg: 'redis connected: the response cache is shared' });
       }
     } catch {
-      this.resyncing = false;
       this.trouble(); // still unreachable: try again shortly
     } finally {
       this.resyncing = false;

@@ -40,11 +40,6 @@ export interface CacheFollower {
   cleared(): void;
 }
 
-export interface CacheLookup {
-  entry: CachedResponse;
-  fresh: boolean;
-}
-
 export class ResponseCache {
   private readonly entries: TaggedLru<CachedResponse>;
   private seq = 0;
@@ -71,7 +66,7 @@ export class ResponseCache {
   }
 
   /** The entry under `key`, unless it expired more than `maxStaleMs` ago. */
-  get(key: string, now = Date.now(), maxStaleMs = this.options.maxStaleMs): CacheLookup | undefined {
+  get(key: string, now = Date.now(), maxStaleMs = this.options.maxStaleMs) {
     const entry = this.entries.get(key);
     if (!entry || now > entry.freshUntil + maxStaleMs) return undefined;
     return { entry, fresh: now < entry.freshUntil };

@@ -3,22 +3,11 @@
  * WordPress site is never flooded and single reads and writes overtake bulk page fan-out.
  * Account-wide budgets (shared between replicas) are layered on top by the traffic module.
  */
-import { UpstreamError, type UpstreamName } from './errors.js';
+import { shuttingDown, UpstreamError, type UpstreamName } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 
-/** Lower runs first (0..9). */
-export const Priority = {
-  /** Mutations. */
-  write: 2,
-  /** Single-record reads (entity, event, link by id). */
-  single: 4,
-  /** Search and list pages a query asked for directly. */
-  list: 5,
-  /** Extra pages fetched to fill a `first` larger than one upstream page. */
-  bulk: 7,
-  /** Live-update polling: after everything a client is waiting for. */
-  background: 9,
-} as const;
+/** Lanes of the fair queue, lower first (0..9); `PRIORITY_OF` (upstream-pipeline.ts) says which call takes which. */
+export const Priority = { write: 2, single: 4, list: 5, bulk: 7, background: 9 } as const;
 export type PriorityName = keyof typeof Priority;
 
 export interface LimiterOptions {
@@ -45,27 +34,40 @@ export class UpstreamLimiter {
     this.queue = new FairQueue(options.weightOf);
   }
 
-  /** `client`: the caller's fair-share key (one shared turn when absent). */
-  schedule<T>(priority: PriorityName, task: () => Promise<T>, client = ''): Promise<T> {
+  /**
+   * `client`: the caller's fair-share key (one shared turn when absent). A task still waiting at
+   * `deadline` is given up: it fails as a timeout, never started.
+   */
+  schedule<T>(priority: PriorityName, task: () => Promise<T>, client = '', deadline = Infinity): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     return new Promise<T>((resolve, reject) => {
       const job: Job = { task, resolve: resolve as (v: unknown) => void, reject };
-      if (this.running.size < this.options.maxConcurrent) this.start(job);
-      else this.queue.push(Priority[priority], client, job);
+      if (this.running.size < this.options.maxConcurrent) return this.start(job);
+      const lane = Priority[priority];
+      this.queue.push(lane, client, job);
+      if (deadline === Infinity) return;
+      job.timer = setTimeout(
+        () => {
+          if (!this.queue.delete(lane, client, job)) return;
+          const { upstream } = this.options;
+          job.reject?.(
+            new UpstreamError(upstream, 'unavailable', `The ${upstream} service did not answer in time.`, {
+              sent: false,
+            }),
+          );
+          job.task = job.resolve = job.reject = job.timer = undefined;
+        },
+        Math.max(0, deadline - Date.now()),
+      );
     });
   }
 
   private start(job: Job): void {
     this.running.add(job);
-    const done = () => {
-      // A job answered at shutdown is no longer counted.
-      if (!this.running.delete(job)) return;
-      job.resolve = job.reject = undefined;
-      this.next();
-    };
-    let result: Promise<unknown>;
+    clearTimeout(job.timer);
     const task = job.task!;
-    job.task = undefined;
+    job.task = job.timer = undefined;
+    let result: Promise<unknown>;
     try {
       result = task();
     } catch (e) {
@@ -73,20 +75,18 @@ export class UpstreamLimiter {
     }
     // A job answered at shutdown has no settle functions left: its late outcome goes nowhere.
     result.then(
-      (v) => {
-        job.resolve?.(v);
-        done();
-      },
-      (e: unknown) => {
-        job.reject?.(e);
-        done();
-      },
+      (v) => this.done(job, v, true),
+      (e: unknown) => this.done(job, e, false),
     );
   }
 
-  private next(): void {
-    if (this.queue.size === 0 || this.running.size >= this.options.maxConcurrent) return;
-    this.start(this.queue.shift()!);
+  private done(job: Job, outcome: unknown, ok: boolean): void {
+    if (ok) job.resolve?.(outcome);
+    else job.reject?.(outcome);
+    // A job answered at shutdown is no longer counted.
+    if (!this.running.delete(job)) return;
+    job.resolve = job.reject = undefined;
+    if (this.queue.size > 0 && this.running.size < this.options.maxConcurrent) this.start(this.queue.shift()!);
   }
 
   /** Tasks running and waiting now. */
@@ -97,17 +97,13 @@ export class UpstreamLimiter {
   /** Every task still waiting or running is answered with an `unavailable` error at once. */
   async stop(): Promise<void> {
     const { upstream } = this.options;
-    const error = new UpstreamError(
-      upstream,
-      'unavailable',
-      `The gateway is shutting down; the ${upstream} request was not completed.`,
-    );
-    this.stopped = error;
+    this.stopped = shuttingDown(upstream);
     const jobs = [...this.running, ...this.queue.remove(() => true)];
     this.running.clear();
     for (const job of jobs) {
-      job.reject?.(error);
-      job.task = job.resolve = job.reject = undefined;
+      clearTimeout(job.timer);
+      job.reject?.(this.stopped);
+      job.task = job.resolve = job.reject = job.timer = undefined;
     }
   }
 }
@@ -123,4 +119,6 @@ interface Job {
   task?: () => Promise<unknown>;
   resolve?: (value: unknown) => void;
   reject?: (error: unknown) => void;
+  /** Gives the wait up at its deadline. */
+  timer?: NodeJS.Timeout;
 }

@@ -87,13 +87,10 @@ export class UpstreamError extends Error {
 
 /**
  * Stack capture off for the error about to be constructed; answers the limit to put back right after.
- * The errors of this file are expected failures, answered with their code and never logged with a
- * stack (observability/logging.ts), but graphql-js copies `originalError.stack` onto the error of
- * every field that fails, and under `--enable-source-maps` (the production start) that read maps
- * each frame through the source maps: about 40 µs per error with its frames, 2 µs without, on the one
- * thread that answers every operation (and a refused call is otherwise answered in a few µs). The
- * typed GraphQL errors made from them (graph/errors.ts) are built without frames too: capturing ten
- * frames took about 14 µs of the 19 a GraphQLError cost.
+ * These are expected failures, never logged with a stack, but graphql-js copies `originalError.stack`
+ * onto every failing field's error, and under `--enable-source-maps` (the production start) that
+ * maps each frame: an error with frames cost twenty times one without, on the thread that answers
+ * every operation. graph/errors.ts builds its GraphQL errors without frames for the same reason.
  */
 export function withoutFrames(): number {
   const frames = Error.stackTraceLimit;
@@ -105,16 +102,22 @@ export const isUpstreamError = (e: unknown): e is UpstreamError => e instanceof 
 
 /** One wording for an upstream's 5xx (or any status it should not have answered), on both upstreams. */
 export function upstreamFailed(upstream: UpstreamName, status: number, upstreamCode?: string): UpstreamError {
-  return new UpstreamError(
+  const message = `The ${upstream} service failed (HTTP ${status}); try again later.`;
+  return new UpstreamError(upstream, 'unavailable', message, { status, upstreamCode });
+}
+
+export const shuttingDown = (upstream: UpstreamName): UpstreamError =>
+  new UpstreamError(
     upstream,
     'unavailable',
-    `The ${upstream} service failed (HTTP ${status}); try again later.`,
-    {
-      status,
-      upstreamCode,
-    },
+    `The gateway is shutting down; the ${upstream} request was not completed.`,
   );
-}
+
+export const cancelled = (upstream: UpstreamName, details?: UpstreamErrorOptions): UpstreamError =>
+  new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`, details);
+
+/** A request its own caller cancelled (`cancelled`): no verdict on the upstream. */
+export const cancelledByCaller = (e: UpstreamError): boolean => /was cancelled/.test(e.message);
 
 /**
  * A refusal of the record an argument addresses (not found, gone) names that argument, unless it

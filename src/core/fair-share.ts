@@ -5,37 +5,40 @@
  * Counts are this process's: with several replicas a cap holds per replica.
  */
 import type { CallerPolicy, FairShareConfig } from '../config/traffic.js';
-import { SlidingCounter, type CountedRule } from './sliding-window.js';
-
-export const NO_FAIR_SHARE: FairShareConfig = { callers: new Map(), smooth: 0 };
+import { countedRule, SlidingCounter, type CountedRule } from './sliding-window.js';
 
 export function policyOf(config: FairShareConfig, key: string): CallerPolicy {
   return config.callers.get(key) ?? config.callers.get('*') ?? {};
 }
 
 /** The pacing rules `smooth` adds: each account-wide rule over about 1/smooth of its span, with no guard. */
-export function pacingRules(rules: readonly CountedRule[], smooth: number): CountedRule[] {
+export function pacingRules(account: readonly CountedRule[], smooth: number): CountedRule[] {
   if (smooth <= 1) return [];
-  return rules
-    .filter((r) => !r.perEndpoint)
-    .map((r) => {
-      // The rule's even pace (allowed / span), never faster: a faster pace lets a backlog run ahead
-      // until the rule itself is spent, and then every span repeats that run and the gap after it,
-      // in which a newcomer waits. A loop that was late for its point catches up instead (see
-      // `countedAt`).
-      const allowed = Math.max(1, Math.round(r.allowed / smooth));
-      const spanMs = Math.max(1, Math.ceil((r.spanMs * allowed) / r.allowed));
-      return {
-        name: `${r.name}/${smooth}`,
-        limit: allowed,
-        windowMs: spanMs,
-        perEndpoint: false,
-        allowed,
-        bucketMs: Math.max(1, Math.ceil(spanMs / 50)),
-        spanMs,
-        pacing: true,
-      };
-    });
+  return account.map((r) => {
+    // The rule's even pace (allowed / span), never faster: a faster pace lets a backlog run ahead
+    // until the rule itself is spent, and then every span repeats that run and the gap after it,
+    // in which a newcomer waits. A loop that was late for its point catches up instead (see
+    // `countedAt`).
+    const allowed = Math.max(1, Math.round(r.allowed / smooth));
+    const spanMs = Math.max(1, Math.ceil((r.spanMs * allowed) / r.allowed));
+    const rule = { name: `${r.name}/${smooth}`, limit: allowed, windowMs: spanMs, perEndpoint: false };
+    return { ...countedRule(rule, 1, 0), pacing: true };
+  });
+}
+
+/** `key`'s counter, made on first use; past 4096 keys, those idle at `now` are forgotten first. */
+function counterOf(
+  counters: Map<string, SlidingCounter>,
+  key: string,
+  rule: Pick<CountedRule, 'bucketMs' | 'spanMs'>,
+  now: number,
+): SlidingCounter {
+  let counter = counters.get(key);
+  if (!counter) {
+    if (counters.size >= 4096) for (const [k, c] of counters) if (c.sum(now) === 0) counters.delete(k);
+    counters.set(key, (counter = new SlidingCounter(rule)));
+  }
+  return counter;
 }
 
 /** What one caller spent of the account: its share of the shortest rule's span. */
@@ -59,14 +62,7 @@ export class CallerShares {
   weightOf = (key: string): number => policyOf(this.config, key).weight ?? 1;
 
   record(key: string, now: number, n = 1): void {
-    if (!this.rule) return;
-    let counter = this.counters.get(key);
-    if (!counter) {
-      if (this.counters.size >= 4096) this.prune(now);
-      counter = new SlidingCounter(this.rule);
-      this.counters.set(key, counter);
-    }
-    counter.add(now, n);
+    if (this.rule) counterOf(this.counters, key, this.rule, now).add(now, n);
   }
 
   of(key: string, now = Date.now()): CallerShare {
@@ -91,10 +87,6 @@ export class CallerShares {
       .filter(([, n]) => n > 0)
       .sort((a, b) => b[1] - a[1]);
   }
-
-  private prune(now: number): void {
-    for (const [key, counter] of this.counters) if (counter.sum(now) === 0) this.counters.delete(key);
-  }
 }
 
 const MINUTE = { bucketMs: 1_200, spanMs: 60_000 };
@@ -109,12 +101,7 @@ export class OperationRates {
   take(key: string, now = Date.now()): number {
     const limit = policyOf(this.config, key).perMinute;
     if (limit === undefined) return 0;
-    let counter = this.counters.get(key);
-    if (!counter) {
-      if (this.counters.size >= 4096) for (const [k, c] of this.counters) if (c.sum(now) === 0) this.counters.delete(k);
-      counter = new SlidingCounter(MINUTE);
-      this.counters.set(key, counter);
-    }
+    const counter = counterOf(this.counters, key, MINUTE, now);
     if (counter.sum(now) >= limit) return counter.msUntilAtMost(now, limit - 1);
     counter.add(now);
     return 0;

@@ -12,7 +12,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ResponseCache } from './cache.js';
 import type { SharedCacheTier, SharedRecord } from './cache-shared.js';
-import type { HttpResponse } from './http.js';
 
 export type ReuseMode = 'off' | 'shadow' | 'on';
 
@@ -20,19 +19,6 @@ export type ReuseMode = 'off' | 'shadow' | 'on';
 export interface Harvest<Call> {
   call: Call;
   body: unknown;
-}
-
-/** A record ready to keep: its cache key and tags, as its own read would have them. */
-export type KeptRecord = SharedRecord;
-
-/**
- * A 200 answer carrying `body`, of `bytes`: its share of the answer it came in (the records of an
- * answer split its size evenly), an estimate for the cache's size bound that spares encoding every
- * record again (measured: stringifying each record of a page added about a tenth to a cold
- * EventGraph's gateway CPU).
- */
-export function recordAnswer(body: unknown, bytes: number): HttpResponse {
-  return { status: 200, headers: {}, body, bytes };
 }
 
 /** Background Redis stores in flight past which further batches stay local (best effort, bounded). */
@@ -56,7 +42,7 @@ export class RecordKeeper {
    * Keeps `records` (local `mark`: taken before the containing request was sent; `sharedMark`: the
    * Redis clock at its shared lookup, when the answer is to be shared too).
    */
-  keep(records: readonly KeptRecord[], mark: number, sharedMark?: number): void {
+  keep(records: readonly SharedRecord[], mark: number, sharedMark?: number): void {
     if (records.length === 0) return;
     if (this.shadow) {
       for (const r of records) this.shadow.set(r.key, { freshUntil: r.freshUntil, mark });

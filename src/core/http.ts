@@ -1,25 +1,17 @@
 /**
- * The wire: one undici request, bounded in time and size, its body parsed as JSON. The header
- * timeout and the request's deadline run on the gateway's own timers: undici checks its timeouts on a
- * coarse clock (they fire hundreds of ms late), ours fire within milliseconds. Transport faults
- * (connect/header/body timeouts, resets, unparseable or oversized bodies) become `UpstreamError`s of
- * kind `unavailable`; HTTP statuses are returned as they are, for the upstream adapter to interpret.
- * Each fault says whether the request may have reached the upstream (`sent`: it was being written
- * on a connected socket) and, when a status came before the fault, which one, so that the pipeline
- * can tell a write that certainly did not happen from one whose outcome is unknown.
+ * The wire: one undici request, bounded in time and size, its body parsed as JSON; the header
+ * timeout and the request's deadline on the gateway's own timers (undici's fire hundreds of ms
+ * late; docs/decisions/own-transport-handler.md). Transport faults become `unavailable`
+ * UpstreamErrors saying whether the request may have reached the upstream (`sent`) and which
+ * status came before the fault, so that the pipeline can tell a write that certainly did not
+ * happen from one whose outcome is unknown. Statuses are returned as they are, for the adapter.
  */
 import { Agent, errors as undiciErrors, util as undiciUtil, type Dispatcher } from 'undici';
-import { UpstreamError, type UpstreamName } from './errors.js';
-
-export interface HttpTimeouts {
-  connectMs: number;
-  headersMs: number;
-  bodyMs: number;
-}
+import { cancelled, UpstreamError, type UpstreamName } from './errors.js';
 
 export interface HttpOptions {
   upstream: UpstreamName;
-  timeouts: HttpTimeouts;
+  timeouts: { connectMs: number; headersMs: number; bodyMs: number };
   /** Larger bodies are refused (and the socket released) rather than buffered. */
   maxBodyBytes: number;
   /** Injected so tests can pass a MockAgent; defaults to a keep-alive Agent. */
@@ -52,21 +44,20 @@ export interface HttpResponse {
   bytes: number;
 }
 
-export function createAgent(timeouts: HttpTimeouts, connections = 32): Agent {
-  return new Agent({
-    connect: { timeout: timeouts.connectMs },
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
-    connections,
-    keepAliveTimeout: 10_000,
-  });
-}
-
 export class HttpTransport {
-  readonly dispatcher: Dispatcher;
+  private readonly dispatcher: Dispatcher;
 
   constructor(private readonly options: HttpOptions) {
-    this.dispatcher = options.dispatcher ?? createAgent(options.timeouts, options.connections);
+    const { timeouts, connections = 32 } = options;
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: timeouts.connectMs },
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+        connections,
+        keepAliveTimeout: 10_000,
+      });
   }
 
   /**
@@ -265,11 +256,7 @@ class Exchange {
     if (this.settled) return;
     this.finish();
     const { upstream, status } = this;
-    if (this.timedOut) {
-      this.reject(timeoutError(upstream, cause, this.sent, status || undefined));
-      return;
-    }
-    if (cause instanceof UpstreamError) {
+    if (cause instanceof UpstreamError && !this.timedOut) {
       this.reject(
         status
           ? new UpstreamError(upstream, cause.kind, cause.message, { status, sent: true, cause: cause.cause })
@@ -277,7 +264,7 @@ class Exchange {
       );
       return;
     }
-    this.reject(transportError(upstream, cause, this.sent || status > 0, status || undefined));
+    this.reject(transportError(upstream, cause, this.sent || status > 0, status || undefined, this.timedOut));
   }
 
   onUpgrade(): void {
@@ -303,29 +290,19 @@ class Exchange {
 
 function parseBody(text: string, status: number, headers: Record<string, string>, upstream: UpstreamName): unknown {
   if (text.length === 0) return undefined;
-  const type = headers['content-type'] ?? '';
-  const looksJson = /json/i.test(type) || /^[\s]*[[{"]/.test(text);
-  if (!looksJson) {
-    // Error pages from proxies are HTML; a 2xx that is not JSON is a broken upstream.
-    if (status >= 400) return text;
-    throw new UpstreamError(
-      upstream,
-      'unavailable',
-      `The ${upstream} service answered with an unexpected content type.`,
-      { status },
-    );
+  let problem = 'answered with an unexpected content type';
+  let cause: unknown;
+  if (/json/i.test(headers['content-type'] ?? '') || /^[\s]*[[{"]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      problem = 'sent a response that is not valid JSON';
+      cause = e;
+    }
   }
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    if (status >= 400) return text;
-    throw new UpstreamError(
-      upstream,
-      'unavailable',
-      `The ${upstream} service sent a response that is not valid JSON.`,
-      { status, cause },
-    );
-  }
+  // Error pages from proxies are HTML; a 2xx that is not JSON is a broken upstream.
+  if (status >= 400) return text;
+  throw new UpstreamError(upstream, 'unavailable', `The ${upstream} service ${problem}.`, { status, cause });
 }
 
 /**
@@ -342,30 +319,15 @@ function flattenRawHeaders(raw: Buffer[] | string[]): Record<string, string> {
   return out;
 }
 
-/** Our own timer fired: a timeout after the request went out leaves a write's outcome unknown. */
-function timeoutError(upstream: UpstreamName, cause: unknown, sent: boolean, status?: number): UpstreamError {
-  return new UpstreamError(upstream, 'unavailable', `The ${upstream} service did not answer in time.`, {
-    cause,
-    sent,
-    status,
-  });
-}
-
-function transportError(upstream: UpstreamName, cause: unknown, sent: boolean, status?: number): UpstreamError {
-  const timedOut =
+/** `timedOut`: our own timer fired (a timeout after the request went out leaves a write's outcome unknown). */
+function transportError(upstream: UpstreamName, cause: unknown, sent: boolean, status?: number, timedOut = false) {
+  timedOut ||=
     cause instanceof undiciErrors.ConnectTimeoutError ||
     cause instanceof undiciErrors.HeadersTimeoutError ||
     cause instanceof undiciErrors.BodyTimeoutError;
-  const aborted = (cause as { name?: string } | undefined)?.name === 'AbortError';
-  const message = timedOut
-    ? `The ${upstream} service did not answer in time.`
-    : aborted
-      ? `The request to the ${upstream} service was cancelled.`
-      : `The ${upstream} service could not be reached.`;
   // A connect timeout never reaches the upstream, whatever the handler saw.
-  return new UpstreamError(upstream, 'unavailable', message, {
-    cause,
-    sent: sent && !(cause instanceof undiciErrors.ConnectTimeoutError),
-    status,
-  });
+  const details = { cause, sent: sent && !(cause instanceof undiciErrors.ConnectTimeoutError), status };
+  if ((cause as { name?: string } | undefined)?.name === 'AbortError' && !timedOut) return cancelled(upstream, details);
+  const message = timedOut ? 'did not answer in time' : 'could not be reached';
+  return new UpstreamError(upstream, 'unavailable', `The ${upstream} service ${message}.`, details);
 }

@@ -38,22 +38,17 @@ export class IdempotencyStore {
   async begin(key: string, fingerprint: string): Promise<IdempotencyEntry | null> {
     const pending: IdempotencyEntry = { state: 'pending', fingerprint, startedAt: Date.now() };
     const redis = this.redis();
-    let existing: IdempotencyEntry | undefined;
-    if (redis) {
-      try {
-        const k = redis.key('idempotency', key);
-        const claimed = await redis.client.set(k, JSON.stringify(pending), 'PX', this.options.ttlMs, 'NX');
-        if (claimed === 'OK') return null;
-        const raw = await redis.client.get(k);
-        if (raw === null) return this.begin(key, fingerprint);
-        existing = JSON.parse(raw) as IdempotencyEntry;
-      } catch {
-        return this.beginLocal(key, pending);
-      }
-    } else {
+    if (!redis) return this.beginLocal(key, pending);
+    let raw: string | null;
+    try {
+      const k = redis.key('idempotency', key);
+      if ((await redis.client.set(k, JSON.stringify(pending), 'PX', this.options.ttlMs, 'NX')) === 'OK') return null;
+      raw = await redis.client.get(k);
+    } catch {
       return this.beginLocal(key, pending);
     }
-    return this.age(existing);
+    // Gone between the two commands (expired): claim it again.
+    return raw === null ? this.begin(key, fingerprint) : this.age(JSON.parse(raw) as IdempotencyEntry);
   }
 
   async finish(key: string, entry: IdempotencyEntry): Promise<void> {

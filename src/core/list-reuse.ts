@@ -24,9 +24,8 @@ interface ListFacts {
 }
 
 /**
- * Lists remembered per process, page sizes per list and pages per size: a bound on memory, not on
- * correctness. Pages are kept per size, not as a few spans in all: a list read page by page (31
- * pages of 20 in the replay bench) would otherwise forget the pages a smaller one could be cut from.
+ * Bounds on memory, not on correctness. Pages are kept per size, not as a few spans in all: a list
+ * read page by page would otherwise forget the pages a smaller one could be cut from.
  */
 const MAX_LISTS = 20_000;
 const SIZES_PER_LIST = 6;

@@ -21,7 +21,6 @@ export interface UpstreamOutcome {
 }
 
 /**
-/**
  * `record`: a hit on a record kept from another answer (`harvest.ts`); `record-redis`: a miss then
  * answered by such a record in Redis; `record-shadow`: a miss that a kept record would have answered
  * (CACHE_REUSE=shadow, counted beside the miss).

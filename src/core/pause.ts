@@ -2,9 +2,8 @@
  * The 429 pause of one upstream account: after a 429 nothing is sent to that account until the
  * pause is over. With Redis the pause is shared: its end is stored in a key (kept only if later than
  * the stored one, expiring with the pause) and announced on a channel, so every replica stops at
- * once; each replica also re-reads the key on (re)connection and every `pollMs`, in case a message
- * was missed. Without Redis, or while it is away, the pause is local, and pushed to Redis when it
- * comes back if it is still running.
+ * once; each replica also re-reads the key on (re)connection and every half second, in case a
+ * message was missed. While Redis is away the pause is local, and pushed to Redis on its return.
  */
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
@@ -12,8 +11,6 @@ import type { TrafficLogger } from './traffic-log.js';
 export interface PauseOptions {
   upstream: string;
   redis?: RedisLink;
-  /** Re-read the shared pause this often (a safety net under pub/sub). */
-  pollMs?: number;
   log?: TrafficLogger;
 }
 
@@ -36,13 +33,9 @@ export class PauseGate {
     if (!redis) return;
     this.key = redis.key('pause', options.upstream);
     this.channel = redis.key('pause-channel', options.upstream);
-    redis.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.extendLocal(Number(message), 'shared');
-    });
-    // ioredis subscribes again after each reconnection.
-    void redis.bestEffort('pause subscribe', redis.subscriber.subscribe(this.channel));
+    redis.subscribe(this.channel, (message) => this.extendLocal(Number(message), 'shared'));
     redis.onReady(() => void this.sync());
-    this.poll = setInterval(() => void this.refresh(), options.pollMs ?? 500);
+    this.poll = setInterval(() => void this.refresh(), 500);
     this.poll.unref();
   }
 

@@ -138,15 +138,7 @@ export class Ramp {
           redis.client.set(this.leaseKey, `ok:${this.forEnd}:${this.probeOkAt}`, 'PX', ttl),
         );
     } else if (redis?.ready) {
-      void redis.bestEffort(
-        'ramp probe release',
-        redis.client.eval(
-          `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`,
-          1,
-          this.leaseKey,
-          this.claim,
-        ),
-      );
+      void redis.release('ramp probe release', this.leaseKey, this.claim);
     }
   }
 }

@@ -32,7 +32,6 @@ export interface HeldLock {
   check(): void;
 }
 
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 export class RecordLocks {
@@ -153,7 +152,7 @@ export class RecordLocks {
       release: async () => {
         clearInterval(renew);
         // A lease not released expires by itself.
-        await redis.bestEffort('record lock release', redis.client.eval(RELEASE, 1, redisKey, token));
+        await redis.release('record lock release', redisKey, token);
       },
     };
   }

@@ -88,6 +88,20 @@ export class RedisLink {
     }
   }
 
+  /** Calls `listener` with each message on `channel` (ioredis subscribes again after each reconnection). */
+  subscribe(channel: string, listener: (message: string) => void): void {
+    this.subscriber.on('message', (ch: string, message: string) => {
+      if (ch === channel) listener(message);
+    });
+    void this.bestEffort(`subscribe ${channel}`, this.subscriber.subscribe(channel));
+  }
+
+  /** Deletes `key` if it still holds `token`: a lease is given up by its own holder only. Best effort. */
+  release(what: string, key: string, token: string): Promise<unknown> {
+    const script = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 0`;
+    return this.bestEffort(what, this.client.eval(script, 1, key, token));
+  }
+
   key(...parts: string[]): string {
     return this.prefix + parts.join(':');
   }

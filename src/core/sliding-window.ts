@@ -9,7 +9,7 @@
  */
 import type { RateRule } from '../config/traffic.js';
 
-export const BUCKETS_PER_WINDOW = 50;
+const BUCKETS_PER_WINDOW = 50;
 
 /** A rule with what the gateway allows itself and how it counts it. */
 export interface CountedRule extends RateRule {
@@ -47,10 +47,6 @@ export function countedAt(rule: Pick<CountedRule, 'pacing' | 'spanMs'>, now: num
   return rule.pacing ? Math.max(Math.min(now, dueAt), now - Math.floor(rule.spanMs / 4)) : now;
 }
 
-/** First bucket that still counts at `now`. */
-export const firstLiveBucket = (rule: Pick<CountedRule, 'bucketMs' | 'spanMs'>, now: number) =>
-  Math.floor((now - rule.spanMs) / rule.bucketMs);
-
 export class SlidingCounter {
   private readonly buckets = new Map<number, number>();
 
@@ -68,7 +64,7 @@ export class SlidingCounter {
 
   /** Requests counted in the span that ends at `now`. */
   sum(now: number): number {
-    const first = firstLiveBucket(this.rule, now);
+    const first = Math.floor((now - this.rule.spanMs) / this.rule.bucketMs);
     let total = 0;
     for (const [bucket, n] of this.buckets) {
       if (bucket >= first) total += n;

@@ -9,12 +9,11 @@
  * alone.
  */
 import type { AccountBudget, BudgetStatus, Claim } from './budget.js';
-import { UpstreamError, type UpstreamName } from './errors.js';
+import { cancelled, shuttingDown, UpstreamError, type UpstreamName } from './errors.js';
 import { Priority, type PriorityName } from './concurrency-cap.js';
 import { FairQueue } from './fair-queue.js';
 import type { FairShareConfig } from '../config/traffic.js';
-import { CallerShares, NO_FAIR_SHARE } from './fair-share.js';
-import type { CountedRule } from './sliding-window.js';
+import { CallerShares } from './fair-share.js';
 import type { PauseGate } from './pause.js';
 import type { Ramp } from './ramp.js';
 
@@ -25,8 +24,8 @@ export interface TrafficOptions {
   ramp: Ramp;
   /** How long a request may wait for admission, from when it was first asked for. */
   deadlineMs: number;
-  /** Callers' weights and caps (none: every caller alike, no cap). */
-  fairShare?: FairShareConfig;
+  /** Callers' weights and caps. */
+  fairShare: FairShareConfig;
 }
 
 /** A request's admission: send it before `validUntil` (else ask again); a probe must be settled. */
@@ -74,9 +73,7 @@ export class TrafficControl {
   readonly shares: CallerShares;
 
   constructor(readonly options: TrafficOptions) {
-    const account = options.budget.rules.filter((r) => !r.perEndpoint);
-    const shortest = account.reduce<CountedRule | undefined>((a, b) => (!a || b.spanMs < a.spanMs ? b : a), undefined);
-    this.shares = new CallerShares(options.fairShare ?? NO_FAIR_SHARE, shortest);
+    this.shares = new CallerShares(options.fairShare, options.budget.shortest);
     this.line = new FairQueue(this.shares.weightOf);
   }
 
@@ -308,18 +305,10 @@ export class TrafficControl {
   async stop(): Promise<void> {
     this.stopped = true;
     this.options.pause.close();
-    const error = new UpstreamError(
-      this.options.upstream,
-      'unavailable',
-      `The gateway is shutting down; the ${this.options.upstream} request was not completed.`,
-    );
+    const error = shuttingDown(this.options.upstream);
     for (const w of this.left(this.line.remove(() => true))) w.reject(error);
     this.options.budget.close();
   }
-}
-
-function cancelled(upstream: UpstreamName): UpstreamError {
-  return new UpstreamError(upstream, 'unavailable', `The request to the ${upstream} service was cancelled.`);
 }
 
 function rateLimited(upstream: UpstreamName, waitMs: number, reason: 'pause' | 'budget' | 'share'): UpstreamError {

@@ -1,16 +1,14 @@
 /**
- * One upstream as the adapters see it: `call()` runs a request through the shared response cache,
- * in-flight de-duplication, the per-operation budget, the scheduler (concurrency cap and priority),
- * admission to the account (429 pause and account budget) and bounded retries, then the wire. It
- * knows nothing of the upstream's payloads: each adapter builds the request and interprets the
- * status and body (a 429 never reaches an adapter: it pauses the account and is retried, or becomes
- * a `rate-limited` UpstreamError).
+ * One upstream as the adapters see it: `call()` runs a request through the steps ARCHITECTURE.md
+ * lists under "The upstream pipeline". It knows nothing of the upstream's payloads: each adapter
+ * builds the request and interprets the status and body (a 429 never reaches an adapter: it pauses
+ * the account and is retried, or becomes a `rate-limited` UpstreamError).
  */
 import type { BreakerState, UpstreamBreaker } from './breaker.js';
 import { ResponseCache } from './cache.js';
-import type { SharedCacheTier } from './cache-shared.js';
-import { RecordKeeper, recordAnswer, type Harvest, type KeptRecord, type ReuseMode } from './harvest.js';
-import { failureCause, UpstreamError, type UpstreamName } from './errors.js';
+import type { SharedCacheTier, SharedRecord } from './cache-shared.js';
+import { RecordKeeper, type Harvest, type ReuseMode } from './harvest.js';
+import { cancelledByCaller, failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
@@ -18,6 +16,9 @@ import type { CacheResult, UpstreamEvent, UpstreamObserver } from './observer.js
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
 import type { Admission, TrafficControl } from './traffic.js';
 import { throttledLogger, type TrafficLogger } from './traffic-log.js';
+import type { Caller } from './caller.js';
+
+export type { Caller };
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -30,21 +31,14 @@ export interface UpstreamCall {
   headers?: Record<string, string>;
   /** Safe to repeat and to share between concurrent callers: GETs and read-only search POSTs. */
   idempotent: boolean;
-  /** What the call is for; the scheduler's priority follows from it (`PRIORITY_OF` below). */
   kind: CallKind;
   /** Names the operation in metrics and logs, e.g. `entities.search`. */
   operation: string;
   /** Cache this answer for the given time, tagged for invalidation; omit for no caching. */
   cache?: { ttlMs: number; tags: readonly string[] };
-  /**
-   * The records a cacheable 2xx answer holds, each as the cacheable read by id (or slug) it answers
-   * and that read's answer (see harvest.ts); called in the background after the answer is stored.
-   */
+  /** The records a cacheable 2xx answer holds, as the reads by id they answer (harvest.ts); called in the background. */
   harvest?: (res: HttpResponse) => readonly Harvest<UpstreamCall>[];
-  /**
-   * An absolute URL on the same account instead of `path` (e.g. the OAuth token endpoint), so that
-   * such requests count against the account budget and honour its pause too.
-   */
+  /** An absolute URL on the same account instead of `path` (the OAuth token endpoint): it counts against the account too. */
   url?: URL | string;
   /** A pre-encoded body (e.g. a multipart form) instead of `json`. */
   body?: HttpRequest['body'];
@@ -52,23 +46,12 @@ export interface UpstreamCall {
   repeat?: boolean;
 }
 
-import type { Caller } from './caller.js';
-
-export type { Caller };
-
-/**
- * What a call is for: a write, an access token, one record, the page of a list a query asked for,
- * further pages fetched to fill a larger `first`, or a live-update poll.
- */
+/** What a call is for; `more-pages` fill a `first` larger than one upstream page. */
 export type CallKind = 'write' | 'token' | 'read' | 'page' | 'more-pages' | 'poll';
 
-/** A list page: the one a query asked for, or one filling out a larger `first`. */
 export type PageKind = Extract<CallKind, 'page' | 'more-pages'>;
 
-/**
- * The one place that ranks calls: writes and tokens first (someone waits on each), then single
- * reads, then the page a query asked for, then the pages that fill it out, and polls last.
- */
+/** The one place that ranks calls: someone waits on each write and token, polls go last. */
 export const PRIORITY_OF: Record<CallKind, PriorityName> = {
   write: 'write',
   token: 'write',
@@ -91,42 +74,32 @@ export interface UpstreamOptions {
   transport: HttpTransport;
   limiter: UpstreamLimiter;
   cache: ResponseCache;
-  /** The Redis tier behind `cache`, shared by the replicas (with `REDIS_URL`). */
+  /** The Redis tier behind `cache` (with `REDIS_URL`). */
   shared?: SharedCacheTier;
   retry: RetryPolicy;
   traffic: TrafficControl;
-  /** Pause after a 429: Retry-After's default and cap. */
   retryAfter: RetryAfterPolicy;
   /** Times one request is sent again after 429s before it fails `rate-limited`. */
   rateLimitRetries: number;
-  /** Total time of one request across its attempts and backoffs, from its first send. */
+  /** Total time of one request across its attempts and backoffs, from its first ask for a slot. */
   requestDeadlineMs: number;
-  log?: TrafficLogger;
-  /** Fails calls at once while the upstream is unwell (see breaker.ts). */
-  breaker?: UpstreamBreaker;
-  /** Metrics and traces watch the pipeline through this (optional; see observer.ts). */
+  log: TrafficLogger;
+  breaker: UpstreamBreaker;
   observer?: UpstreamObserver;
-  /** Records inside answers answer later reads (`on`), are only counted (`shadow`), or neither (`off`, the default). */
-  reuse?: ReuseMode;
-  /**
-   * Below `below` of the account's budget left, a read takes its cached answer up to `maxStaleMs`
-   * past its TTL (marked stale) instead of a call; absent or `maxStaleMs` 0: never.
-   */
-  budgetStale?: { below: number; maxStaleMs: number };
+  reuse: ReuseMode;
+  /** Below `below` of the account's budget left, a read takes its cached answer up to `maxStaleMs` past its TTL. */
+  budgetStale: { below: number; maxStaleMs: number };
 }
 
-/** A call's target and cache key (`Upstream.target`). */
 export interface CallTarget {
   url: Target;
   key: string;
 }
 
-/** Where a call goes, as strings (see `Upstream.url`). */
+/** Where a call goes, as strings: `path` is the path and query the transport sends. */
 export interface Target {
   origin: string;
-  /** The path without the query. */
   pathname: string;
-  /** The path and query, as the transport sends it. */
   path: string;
   href: string;
 }
@@ -147,26 +120,22 @@ interface Sending {
   caller: Caller;
   event: UpstreamEvent | undefined;
   priority: PriorityName;
-  /** The endpoint per-endpoint rules count (`endpointOf`), with the method. */
+  /** What per-endpoint rules count (`endpointOf`), with the method. */
   endpoint: string;
-  /** Queue waits end here: the queue deadline or the operation's, after the first send the request's too. */
+  /** Admission waits end here: the queue deadline or the operation's, after the first send the request's too. */
   queueDeadline: number;
   /** Set at the first send: all attempts and backoffs end here. */
   requestDeadline: number;
   /** When the request first asked for a slot: a wait for one counts toward its deadline. */
   queuedAt: number;
-  /** Failed attempts so far (retried on 502/503/504, resets and timeouts). */
   failures: number;
-  /** 429s so far. */
   rateLimited: number;
 }
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /**
- * A read in flight, which identical reads join. Emptied once it ends: a long-lived Map leaves
- * its entries in the backing stores it discards (growing, shrinking), and V8's young collector
- * keeps what those reach until the next full collection, so a finished entry must hold nothing
- * (its promise holds a whole upstream page).
+ * A read in flight, which identical reads join. Emptied once it ends: V8's young collector keeps
+ * what a long-lived Map's discarded backing stores reach, and its promise holds a whole page.
  */
 interface InFlight {
   promise?: Promise<HttpResponse>;
@@ -176,40 +145,30 @@ interface InFlight {
   signal?: AbortSignal;
 }
 
-/** Failed upstream calls are logged once per cause per this interval (an outage is not a log flood). */
+/** Failed calls are logged once per cause per this interval: an outage is not a log flood. */
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 
 export class Upstream {
   readonly name: UpstreamName;
+  readonly cache: ResponseCache;
+  readonly limiter: UpstreamLimiter;
+  readonly traffic: TrafficControl;
   private readonly inflight = new Map<string, InFlight>();
   private readonly origin: string;
   private readonly basePath: string;
-  private readonly logFailure?: ReturnType<typeof throttledLogger>;
+  private readonly logFailure: ReturnType<typeof throttledLogger>;
   private readonly records: RecordKeeper;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.name = options.name;
-    this.records = new RecordKeeper(options.reuse ?? 'off', options.cache, options.shared);
+    ({ name: this.name, cache: this.cache, limiter: this.limiter, traffic: this.traffic } = options);
+    this.records = new RecordKeeper(options.reuse, options.cache, options.shared);
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
-    if (options.log) this.logFailure = throttledLogger(options.log, FAILURE_LOG_INTERVAL_MS);
+    this.logFailure = throttledLogger(options.log, FAILURE_LOG_INTERVAL_MS);
   }
 
-  get cache(): ResponseCache {
-    return this.options.cache;
-  }
-
-  get limiter(): UpstreamLimiter {
-    return this.options.limiter;
-  }
-
-  get traffic(): TrafficControl {
-    return this.options.traffic;
-  }
-
-  /** The circuit breaker's state (`closed` without a breaker). */
   get breakerState(): BreakerState {
-    return this.options.breaker?.state ?? 'closed';
+    return this.options.breaker.state;
   }
 
   /**
@@ -230,10 +189,7 @@ export class Upstream {
     return { origin: this.origin, pathname, path: pathname + search, href: this.origin + pathname + search };
   }
 
-  /**
-   * The URL and cache key of a call. An adapter that asks `freshHit` first passes what it computed
-   * on to `call`, so a miss does not build them twice.
-   */
+  /** The URL and cache key of a call; an adapter that computed them passes them on to `freshHit` and `call`. */
   target(call: UpstreamCall, caller: Caller): CallTarget {
     const url = call.url !== undefined ? absolute(call.url) : this.url(call.path, call.query);
     const body = call.json ?? (typeof call.body === 'string' ? call.body : undefined);
@@ -255,90 +211,76 @@ export class Upstream {
     const hit = this.options.cache.get(target.key);
     if (!hit?.fresh) return undefined;
     caller.usage.readTags(call.cache.tags);
-    caller.usage.readFreshUntil(hit.entry.freshUntil);
-    caller.usage.cacheHit(this.name);
-    this.report(call, caller, as === 'hit' && hit.entry.harvested ? 'record' : as);
+    this.served(call, caller, hit.entry.freshUntil, as === 'hit' && hit.entry.harvested ? 'record' : as);
     return hit.entry.response;
   }
 
-  /** Tells the observer a cache outcome the adapter decided (a shadow count, a wasted combined list). */
+  /** Tells the observer a cache outcome (some decided by the adapter: a shadow count, a wasted combined list). */
   report(call: UpstreamCall, caller: Caller, result: CacheResult): void {
     this.options.observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, result);
   }
 
   /** `target`: what `target(call, caller)` gave for this call (headers aside), if the caller has it. */
   async call(call: UpstreamCall, caller: Caller, target = this.target(call, caller)): Promise<HttpResponse> {
-    const observer = this.options.observer;
-    const event = observer && { upstream: this.name, operation: call.operation, caller };
-    let expired = false;
-    if (call.cache) {
-      caller.usage.readTags(call.cache.tags);
-      const hit = this.options.cache.get(target.key);
-      if (hit?.fresh) {
-        caller.usage.readFreshUntil(hit.entry.freshUntil);
-        caller.usage.cacheHit(this.name);
-        observer?.cache?.(event!, hit.entry.harvested ? 'record' : 'hit');
-        return hit.entry.response;
-      }
-      // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
-      if (hit && this.options.traffic.holding()) return this.serveStale(hit.entry.response, caller, event);
-      // With the account's budget running low, an answer a little past its TTL beats spending it.
-      const kept = this.keptForBudget(target.key);
-      if (kept) return this.serveStale(kept, caller, event, 'stale-budget');
-      observer?.cache?.(event!, 'miss');
-      if (this.records.mode === 'shadow' && this.records.wouldAnswer(target.key, call.cache.tags))
-        observer?.cache?.(event!, 'record-shadow');
-      expired = hit !== undefined;
-    }
-    if (!expired) return this.load(call, caller, target, event);
+    const fresh = this.freshHit(call, caller, target);
+    if (fresh) return fresh;
+    if (!call.cache) return this.load(call, caller, target);
+    caller.usage.readTags(call.cache.tags);
+    const expired = this.options.cache.get(target.key)?.entry.response;
+    // During a 429 pause and the ramp after it, an expired answer (kept up to max-stale) beats waiting.
+    if (expired && this.options.traffic.holding()) return this.serveStale(expired, call, caller, 'stale');
+    // With the account's budget running low, an answer a little past its TTL beats spending it.
+    const kept = this.keptForBudget(target.key);
+    if (kept) return this.serveStale(kept, call, caller, 'stale-budget');
+    this.report(call, caller, 'miss');
+    if (this.records.mode === 'shadow' && this.records.wouldAnswer(target.key, call.cache.tags))
+      this.report(call, caller, 'record-shadow');
+    if (!expired) return this.load(call, caller, target);
     // Stale if error: when the upstream fails (or its breaker is open), the expired answer, still
     // within CACHE_MAX_STALE_MS when the failure comes (the cache drops it then; a stalled upstream
     // can take a whole deadline to fail) and under this caller's own key, is served.
     try {
-      const res = await this.load(call, caller, target, event);
+      const res = await this.load(call, caller, target);
       if (res.status < 500) return res;
-      const kept = this.options.cache.get(target.key)?.entry.response;
-      return kept ? this.serveStale(kept, caller, event) : res;
+      const still = this.options.cache.get(target.key)?.entry.response;
+      return still ? this.serveStale(still, call, caller, 'stale') : res;
     } catch (e) {
-      const kept = this.options.cache.get(target.key)?.entry.response;
-      if (kept && e instanceof UpstreamError && e.kind === 'unavailable') return this.serveStale(kept, caller, event);
+      const still = this.options.cache.get(target.key)?.entry.response;
+      if (still && e instanceof UpstreamError && e.kind === 'unavailable')
+        return this.serveStale(still, call, caller, 'stale');
       throw e;
     }
   }
 
+  private served(call: UpstreamCall, caller: Caller, freshUntil: number, as: CacheResult): void {
+    caller.usage.readFreshUntil(freshUntil);
+    caller.usage.cacheHit(this.name);
+    this.report(call, caller, as);
+  }
+
   /** An expired answer, counted as a stale hit (`extensions.cost`), so the field is marked stale. */
-  private serveStale(
-    response: HttpResponse,
-    caller: Caller,
-    event: UpstreamEvent | undefined,
-    result: CacheResult = 'stale',
-  ): HttpResponse {
+  private serveStale(response: HttpResponse, call: UpstreamCall, caller: Caller, result: CacheResult): HttpResponse {
     caller.usage.readFreshUntil(null);
     caller.usage.cacheHit(this.name, true);
-    if (event) this.options.observer?.cache?.(event, result);
+    this.report(call, caller, result);
     return response;
   }
 
   /** The cached answer under `key` within the budget's max staleness, while the budget is below its share. */
   private keptForBudget(key: string): HttpResponse | undefined {
-    const bend = this.options.budgetStale;
-    if (!bend || bend.maxStaleMs === 0) return undefined;
+    const { below, maxStaleMs } = this.options.budgetStale;
+    if (maxStaleMs === 0) return undefined;
     const now = Date.now();
-    const hit = this.options.cache.get(key, now, bend.maxStaleMs);
-    return hit && this.options.traffic.leftShare(now) < bend.below ? hit.entry.response : undefined;
+    const hit = this.options.cache.get(key, now, maxStaleMs);
+    return hit && this.options.traffic.leftShare(now) < below ? hit.entry.response : undefined;
   }
 
   /** A read the local cache could not answer fresh, or any write: the breaker, in-flight sharing, the wire. */
-  private async load(
-    call: UpstreamCall,
-    caller: Caller,
-    target: CallTarget,
-    event: UpstreamEvent | undefined,
-  ): Promise<HttpResponse> {
+  private async load(call: UpstreamCall, caller: Caller, target: CallTarget): Promise<HttpResponse> {
     const { url, key } = target;
-    const { cache, observer } = this.options;
+    const { cache } = this.options;
     // An open breaker fails the call before it asks Redis or waits for anything.
-    const refused = this.options.breaker?.refusal();
+    const refused = this.options.breaker.refusal();
     if (refused) throw refused;
     // This operation's call budget is charged here, by its own caller, so that a read shared with
     // other requests never carries one request's budget error to another.
@@ -354,7 +296,7 @@ export class Upstream {
     const pending = this.inflight.get(key);
     if (pending?.promise && !cache.changedSince(pending.mark, pending.tags)) {
       caller.usage.cacheHit(this.name);
-      observer?.cache?.(event!, 'shared');
+      this.report(call, caller, 'shared');
       // If the request that owns the shared call is cancelled, the others go on with their own.
       const owner = pending.signal;
       return pending.promise.catch((e: unknown) => {
@@ -389,22 +331,20 @@ export class Upstream {
     tags: readonly string[],
     mark: number,
   ): Promise<HttpResponse> {
-    const { cache, shared, observer } = this.options;
+    const { cache, shared } = this.options;
     // A wait for another replica's identical read counts toward this request's deadline, as a wait
     // for a connection slot does: else a read behind a stalled one pays that wait and a whole deadline.
     const askedAt = Date.now();
     const found = call.cache && shared ? await shared.lookup(key, tags, caller.signal) : undefined;
     if (found?.kind === 'hit') {
       // Another replica's copy: fresh only until its own time is up, not for a whole TTL from now.
-      caller.usage.readFreshUntil(found.freshUntil);
-      caller.usage.cacheHit(this.name);
-      const result = found.harvested ? 'record-redis' : 'redis';
-      observer?.cache?.({ upstream: this.name, operation: call.operation, caller }, result);
-      if (found.harvested) cache.keep(key, found.response, found.freshUntil, tags, mark);
-      else cache.set(key, found.response, found.freshUntil - Date.now(), tags, mark);
+      const { response, freshUntil, harvested } = found;
+      this.served(call, caller, freshUntil, harvested ? 'record-redis' : 'redis');
+      if (harvested) cache.keep(key, response, freshUntil, tags, mark);
+      else cache.set(key, response, freshUntil - Date.now(), tags, mark);
       // Its records were shared by the replica that fetched it: kept here, locally.
-      this.harvest(call, found.response, caller, found.freshUntil, mark);
-      return found.response;
+      if (call.harvest) this.harvest(() => call.harvest!(response), caller, response.bytes, freshUntil, mark);
+      return response;
     }
     let res: HttpResponse;
     try {
@@ -417,7 +357,8 @@ export class Upstream {
       const current = found ? await found.store(res, call.cache.ttlMs) : true;
       if (current) {
         cache.set(key, res, call.cache.ttlMs, tags, mark);
-        this.harvest(call, res, caller, Date.now() + call.cache.ttlMs, mark, found?.mark);
+        const freshUntil = Date.now() + call.cache.ttlMs;
+        if (call.harvest) this.harvest(() => call.harvest!(res), caller, res.bytes, freshUntil, mark, found?.mark);
       }
     } else {
       found?.release();
@@ -430,80 +371,70 @@ export class Upstream {
    * write's invalidation, so they are stored with a mark taken after it.
    */
   keepRecords(harvests: readonly Harvest<UpstreamCall>[], caller: Caller, bytes: number): void {
-    if (this.records.mode === 'off' || harvests.length === 0) return;
-    const mark = this.options.cache.mark();
-    setImmediate(() => this.records.keep(this.recordsOf(harvests, caller, Infinity, bytes), mark));
+    if (harvests.length > 0) this.harvest(() => harvests, caller, bytes, Infinity, this.options.cache.mark());
   }
 
   /**
-   * The records an answer holds (`call.harvest`), kept in the background: never on the answer's
-   * way. `mark`: taken before the answer's request was sent; `sharedMark`: Redis's clock at its
-   * lookup there, when the records are to be shared.
+   * Keeps the records an answer holds, in the background, under their own reads' keys (this
+   * caller's identity) and tags. `mark`: taken before the answer's request was sent; `sharedMark`:
+   * Redis's clock at its lookup there, when the records are to be shared.
    */
   private harvest(
-    call: UpstreamCall,
-    res: HttpResponse,
+    harvests: () => readonly Harvest<UpstreamCall>[],
     caller: Caller,
+    bytes: number,
     freshUntil: number,
     mark: number,
     sharedMark?: number,
   ): void {
-    const { harvest } = call;
-    if (!harvest || this.records.mode === 'off') return;
+    if (this.records.mode === 'off') return;
     setImmediate(() => {
-      let records: KeptRecord[];
+      let found: readonly Harvest<UpstreamCall>[];
       try {
-        records = this.recordsOf(harvest(res), caller, freshUntil, res.bytes);
+        found = harvests();
       } catch {
         return; // an answer the adapter cannot take apart: nothing harvested, the answer stands
+      }
+      const now = Date.now();
+      // Each record's size is its share of the answer's, for the cache's bound: encoding every
+      // record again added about a tenth to a cold EventGraph's gateway CPU.
+      const share = Math.ceil(bytes / Math.max(1, found.length));
+      const records: SharedRecord[] = [];
+      for (const { call, body } of found) {
+        if (!call.cache) continue;
+        let key: string;
+        try {
+          key = this.target(call, caller).key;
+        } catch {
+          continue; // a path the upstream would not take as it is (see url-path.ts): not a record to keep
+        }
+        const response = { status: 200, headers: {}, body, bytes: share };
+        const until = Math.min(freshUntil, now + call.cache.ttlMs);
+        records.push({ key, tags: call.cache.tags, response, freshUntil: until });
       }
       this.records.keep(records, mark, sharedMark);
     });
   }
 
-  /** Each record's key and tags as its own read makes them (this caller's identity), fresh no longer than `freshUntil`. */
-  private recordsOf(
-    harvests: readonly Harvest<UpstreamCall>[],
-    caller: Caller,
-    freshUntil: number,
-    bytes: number,
-  ): KeptRecord[] {
-    const now = Date.now();
-    const share = Math.ceil(bytes / Math.max(1, harvests.length));
-    const records: KeptRecord[] = [];
-    for (const { call, body } of harvests) {
-      if (!call.cache) continue;
-      let key: string;
-      try {
-        key = this.target(call, caller).key;
-      } catch {
-        continue; // a path the upstream would not take as it is (see url-path.ts): not a record to keep
-      }
-      const response = recordAnswer(body, share);
-      records.push({ key, tags: call.cache.tags, response, freshUntil: Math.min(freshUntil, now + call.cache.ttlMs) });
-    }
-    return records;
-  }
-
   /**
    * Sends one request: each attempt waits for a scheduler slot, then for admission, then goes on
    * the wire; backoff between attempts happens outside the slot so it never blocks other requests.
-   * Deadlines: queue waits end at the queue deadline or the operation's, whichever comes first; from
-   * the first send, all attempts and backoffs together end at the request deadline (and never past
-   * the operation's), each attempt's timeouts clipped to what is left. `askedAt`: when the request
-   * began to wait (a shared-cache lookup before it), counted like a queue wait.
+   * Queue waits end at the queue deadline or the operation's, whichever comes first; from the
+   * first send, all attempts and backoffs together end at the request deadline (never past the
+   * operation's). `askedAt`: when the request began to wait (a shared-cache lookup), counted like
+   * a queue wait.
    */
   private async send(call: UpstreamCall, url: Target, caller: Caller, askedAt = Date.now()): Promise<HttpResponse> {
     const { observer, traffic, breaker } = this.options;
     // An open breaker fails the call before it waits for anything; the half-open probe goes last.
-    const refused = breaker?.refusal();
+    const refused = breaker.refusal();
     if (refused) throw refused;
     const s: Sending = {
       call,
       url,
       caller,
       event: observer && { upstream: this.name, operation: call.operation, caller },
-      priority: breaker?.probeDue() ? 'background' : PRIORITY_OF[call.kind],
+      priority: breaker.probeDue() ? 'background' : PRIORITY_OF[call.kind],
       endpoint: `${call.method} ${endpointOf(url)}`,
       queueDeadline: Math.min(traffic.deadline(), caller.usage.deadline),
       requestDeadline: Infinity,
@@ -530,7 +461,7 @@ export class Upstream {
 
   /** One warn line per cause (DNS, refused, reset, TLS, timeout, 5xx) per interval; no URL, no credentials. */
   private failed(call: UpstreamCall, failure: UpstreamError | number): void {
-    if (!this.logFailure || (failure instanceof UpstreamError && (failure.breaker || this.aborted(failure)))) return;
+    if (failure instanceof UpstreamError && (failure.breaker || cancelledByCaller(failure))) return;
     const cause = typeof failure === 'number' ? 'http-5xx' : failureCause(failure);
     const status = typeof failure === 'number' ? failure : failure.status;
     this.logFailure(cause, {
@@ -543,95 +474,56 @@ export class Upstream {
     });
   }
 
-  /** A request cancelled by its own caller is no upstream failure. */
-  private aborted(e: UpstreamError): boolean {
-    return /was cancelled/.test(e.message);
-  }
-
-  /** One attempt: a scheduler slot, admission, the wire. A fault of the wire comes back as its error. */
+  /**
+   * One attempt: a scheduler slot (waited for no longer than the request's deadline and the
+   * operation's: higher priorities arriving all the time, each holding a slot of a stalled upstream,
+   * must not hold this one past its own), admission, the wire. A fault of the wire comes back as its error.
+   */
   private attempt(s: Sending, attempt: number): Promise<HttpResponse | UpstreamError> {
-    const { limiter, observer } = this.options;
+    const { limiter, observer, breaker, traffic } = this.options;
     const dequeued = observer?.queued?.({ ...s.event!, priority: s.priority });
+    let started = false;
     let onWire = false;
-    const slot = this.slotWait(s, dequeued);
-    const scheduled = limiter.schedule(
-      s.priority,
-      async () => {
-        if (!slot.take()) throw slot.expired;
-        const slotAt = Date.now();
-        let admission: Admission;
-        try {
-          admission = await this.admit(s);
-        } finally {
-          dequeued?.();
-        }
-        if (admission.place !== undefined) s.caller.usage.waited(this.name, admission.place);
-        // The deadline runs from the first ask for a slot: a full queue in front of a stalled upstream
-        // must not add a whole deadline on top. Waiting for the account (budget, 429 pause) is not counted.
-        const start = s.queuedAt + (Date.now() - slotAt);
-        const wire = () => {
+    const slotDeadline = Math.min(
+      s.queuedAt + this.options.requestDeadlineMs,
+      s.requestDeadline,
+      s.caller.usage.deadline,
+    );
+    const task = async () => {
+      started = true;
+      const slotAt = Date.now();
+      let admission: Admission;
+      try {
+        admission = await this.admit(s);
+      } finally {
+        dequeued?.();
+      }
+      if (admission.place !== undefined) s.caller.usage.waited(this.name, admission.place);
+      // The deadline runs from the first ask for a slot: a full queue in front of a stalled upstream
+      // must not add a whole deadline on top. Waiting for the account (budget, 429 pause) is not counted.
+      const start = s.queuedAt + (Date.now() - slotAt);
+      // The breaker may have opened while this call waited: then it is refused and its point given back.
+      return breaker
+        .run(() => {
           if (s.requestDeadline === Infinity)
             s.requestDeadline = Math.min(start + this.options.requestDeadlineMs, s.caller.usage.deadline);
           s.caller.usage.request(this.name, attempt > 0 || s.call.repeat === true);
           onWire = true;
           return this.onWire(s, attempt, admission);
-        };
-        const { breaker } = this.options;
-        if (!breaker) return wire();
-        // The breaker may have opened while this call waited: then it is refused and its point given back.
-        return breaker.run(wire).catch((e: unknown) => {
-          if (!onWire) this.options.traffic.release(admission);
+        })
+        .catch((e: unknown) => {
+          if (!onWire) traffic.release(admission);
           throw e;
         });
-      },
-      s.caller.client,
-    );
-    const answered = scheduled.catch((e: unknown) => {
+    };
+    return limiter.schedule(s.priority, task, s.caller.client, slotDeadline).catch((e: unknown) => {
+      if (!started) dequeued?.();
       // The scheduler answers running calls at shutdown: a write already on the wire then may
       // or may not have been applied; one still waiting certainly was not sent.
       if (!s.call.idempotent && onWire && e instanceof UpstreamError && e.kind === 'unavailable')
         throw outcomeUnknown(this.name, e);
       throw e;
     });
-    return Promise.race([answered, slot.givenUp]).finally(slot.done);
-  }
-
-  /**
-   * The wait for a scheduler slot ends at the request's deadline (and the operation's): calls of
-   * higher priority arriving all the time, each holding a slot of a stalled upstream until its own
-   * deadline, must not hold this one past its own. Given up, it fails as a timeout, never sent,
-   * and its task does nothing once a slot comes.
-   */
-  private slotWait(s: Sending, dequeued: (() => void) | undefined) {
-    const ends = Math.min(s.queuedAt + this.options.requestDeadlineMs, s.requestDeadline, s.caller.usage.deadline);
-    const expired = new UpstreamError(this.name, 'unavailable', `The ${this.name} service did not answer in time.`, {
-      sent: false,
-    });
-    let state: 'waiting' | 'taken' | 'given-up' = 'waiting';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const givenUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          if (state !== 'waiting') return;
-          state = 'given-up';
-          dequeued?.();
-          reject(expired);
-        },
-        Math.max(0, ends - Date.now()),
-      );
-    });
-    return {
-      expired,
-      givenUp,
-      /** At the task's start: false when the wait was given up already. */
-      take: () => {
-        if (state === 'given-up') return false;
-        state = 'taken';
-        clearTimeout(timer);
-        return true;
-      },
-      done: () => clearTimeout(timer),
-    };
   }
 
   /**
@@ -698,7 +590,7 @@ export class Upstream {
       const retryable = call.idempotent && outcome.kind === 'unavailable' && !caller.signal?.aborted;
       if (!retryable || s.failures >= retry.retries) throw outcome;
       observer?.retry?.({ ...s.event!, attempt: attempt + 1, reason: 'unavailable' });
-      await backoff(s.failures++, retry, s.requestDeadline, outcome);
+      if (!(await backoff(s.failures++, retry, s.requestDeadline))) throw outcome;
       return AGAIN;
     }
     // Not processed: the account is paused (onWire); send it again (writes too).
@@ -709,12 +601,7 @@ export class Upstream {
     const retryable = call.idempotent && RETRYABLE_STATUS.has(outcome.status);
     if (!retryable || s.failures >= retry.retries || Date.now() >= s.requestDeadline) return outcome;
     observer?.retry?.({ ...s.event!, attempt: attempt + 1, reason: String(outcome.status) });
-    try {
-      await backoff(s.failures++, retry, s.requestDeadline, new UpstreamError(this.name, 'unavailable', ''));
-    } catch {
-      return outcome;
-    }
-    return AGAIN;
+    return (await backoff(s.failures++, retry, s.requestDeadline)) ? AGAIN : outcome;
   }
 
   private rateLimited(): UpstreamError {
@@ -731,7 +618,7 @@ export class Upstream {
   private async pauseAfter429(res: HttpResponse, call: UpstreamCall): Promise<void> {
     const { log, observer, traffic } = this.options;
     const notice = readRateLimitNotice(res.headers, this.options.retryAfter);
-    log?.({
+    log({
       level: 'warn',
       msg: 'upstream answered 429: pausing the account',
       upstream: this.name,
@@ -764,12 +651,12 @@ export function endpointOf(url: { pathname: string }): string {
 const ID_SEGMENT = /\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)(?=\/|$)/gi;
 
 /**
- * Full jitter: a random delay up to the exponential bound spreads retries from many callers. A
- * delay that would end past the request's deadline gives up at once with the last error.
+ * Full jitter: a random delay up to the exponential bound spreads retries from many callers. False
+ * at once, without waiting, when the delay would end past the request's deadline.
  */
-function backoff(attempt: number, policy: RetryPolicy, deadline: number, last: UpstreamError): Promise<void> {
-  const bound = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  const delay = Math.random() * bound;
-  if (Date.now() + delay >= deadline) return Promise.reject(last);
-  return new Promise((resolve) => setTimeout(resolve, delay));
+async function backoff(attempt: number, policy: RetryPolicy, deadline: number): Promise<boolean> {
+  const delay = Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  if (Date.now() + delay >= deadline) return false;
+  await new Promise((resolve) => setTimeout(resolve, delay));
+  return true;
 }

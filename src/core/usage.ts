@@ -38,8 +38,6 @@ export interface CallerCost {
   place: number;
 }
 
-export type UpstreamCosts = Record<UpstreamName, UpstreamCost>;
-
 export interface UsageLimits {
   /** Upstream calls (not counting retries, cache hits or shared in-flight reads) per upstream per operation. */
   maxCallsPerUpstream?: number;
@@ -54,6 +52,7 @@ export interface UsageLimits {
 }
 
 const UPSTREAMS: UpstreamName[] = ['governance', 'calendar'];
+type PerUpstream<T> = Record<UpstreamName, T>;
 
 export class UsageTracker {
   private readonly byUpstream = new Map<UpstreamName, UpstreamUsage>();
@@ -61,7 +60,7 @@ export class UsageTracker {
   /** The estimate made before execution (see operation-cost.ts). */
   estimate: Partial<Record<UpstreamName, number>> = {};
   /** One snapshot of the account status per state of the operation, so the field and the extension agree. */
-  private statusSnapshot?: Record<UpstreamName, TrafficStatus>;
+  private statusSnapshot?: PerUpstream<TrafficStatus>;
   /** The earliest time a read this operation used goes stale; null once a read was not cacheable. */
   private readsFreshUntil: number | null = Number.POSITIVE_INFINITY;
   private readonly read = new Set<string>();
@@ -70,12 +69,11 @@ export class UsageTracker {
 
   constructor(private readonly limits: UsageLimits = {}) {}
 
-  /** Calls this operation makes before its first one to `upstream` (a token read), counted in the estimate. */
   setupCalls(upstream: UpstreamName): number {
     return this.limits.setupCalls?.(upstream) ?? 0;
   }
 
-  /** Epoch ms by which this operation's upstream calls must be done (Infinity: none). */
+  /** Infinity: none. */
   get deadline(): number {
     return this.limits.deadline ?? Infinity;
   }
@@ -174,12 +172,9 @@ export class UsageTracker {
   }
 
   /** The account status of every upstream, from the last known counts. */
-  accountStatus(): Record<UpstreamName, TrafficStatus> {
+  accountStatus(): PerUpstream<TrafficStatus> {
     const status = this.limits.status ?? (() => ({ shared: false, rules: [], pausedForMs: 0, ramping: false }));
-    this.statusSnapshot ??= Object.fromEntries(UPSTREAMS.map((u) => [u, status(u)])) as Record<
-      UpstreamName,
-      TrafficStatus
-    >;
+    this.statusSnapshot ??= Object.fromEntries(UPSTREAMS.map((u) => [u, status(u)])) as PerUpstream<TrafficStatus>;
     return this.statusSnapshot;
   }
 
@@ -188,14 +183,14 @@ export class UsageTracker {
    * `cached` for an answer served whole from the response cache (nothing executed). The `budget`
    * field shows them all; `extensions.cost` those of the upstreams used (cost-report.ts).
    */
-  costs(cached = false): UpstreamCosts {
+  costs(cached = false): PerUpstream<UpstreamCost> {
     const status = this.accountStatus();
     return Object.fromEntries(
       UPSTREAMS.map((u) => [
         u,
         { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached, ...this.callerCost(u) },
       ]),
-    ) as UpstreamCosts;
+    ) as PerUpstream<UpstreamCost>;
   }
 
   private callerCost(upstream: UpstreamName): { caller?: CallerCost } {
