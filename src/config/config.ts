@@ -198,6 +198,11 @@ const FIXED = {
   idempotencyTtlMs: 86_400_000,
   /** Retry-After on the 503 during a drain: about the time a replacement replica takes to be ready. */
   retryAfterS: 5,
+  /**
+   * /mcp results: a page an agent can read whole (about 6k tokens of JSON), sized for a model's
+   * context rather than for a deployment; `nextCursor` walks the rest.
+   */
+  mcpCaps: { maxRecords: 20, maxChars: 25_000 },
   /** Subscriptions' polling: the default interval and the bounds a subscription may ask for. */
   live: { pollIntervalMs: 30_000, minPollIntervalMs: 5_000, maxPollIntervalMs: 300_000 },
 };
@@ -236,12 +241,7 @@ export function loadConfig(env?: Env): Config {
     retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
     breaker: FIXED.breaker,
     graphiql,
-    mcp: {
-      enabled: s.MCP ?? !production,
-      mutations: s.MCP_MUTATIONS,
-      maxRecords: s.MCP_MAX_RECORDS,
-      maxChars: s.MCP_MAX_CHARS,
-    },
+    mcp: { enabled: s.MCP ?? !production, mutations: s.MCP_MUTATIONS, ...FIXED.mcpCaps },
     logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,

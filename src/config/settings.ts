@@ -377,18 +377,6 @@ const BY_TIER = {
       default: false,
       description: "List /mcp's write tools (to callers whose permissions allow them).",
     }),
-    MCP_MAX_RECORDS: int({
-      default: 20,
-      min: 1,
-      max: 500,
-      description: 'Most records in one /mcp list result (the rest behind `nextCursor`).',
-    }),
-    MCP_MAX_CHARS: int({
-      default: 25_000,
-      min: 1_000,
-      max: 1_000_000,
-      description: 'Most characters of JSON in one /mcp result; a longer list is cut and marked `truncated`.',
-    }),
     GATEWAY_COST_EXTENSION: bool({
       default: true,
       description:
