@@ -333,7 +333,7 @@ const BY_TIER = {
       description:
         'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
     }),
-    AUTH_ISSUERS: text({
+    AUTH_ISSUERS: list({
       defaultText: 'none (npm start adds its development issuer)',
       description:
         "Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated; audience: the gateway's name(s) there, space-separated (e.g. its /mcp URL too).",
@@ -346,7 +346,7 @@ const BY_TIER = {
       defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
       description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
     }),
-    AUTH_API_KEYS: text({
+    AUTH_API_KEYS: list({
       description:
         'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
     }),
