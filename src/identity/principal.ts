@@ -1,8 +1,8 @@
 /**
  * Who is calling the gateway, and what they may do. Authentication (at the HTTP edge) turns a
  * request's credentials into a `Principal`; every entry point (GraphQL over HTTP, subscriptions,
- * persisted operations, a future MCP endpoint) reads it with `principalOf` and checks permissions
- * with `missingPermission`. No GraphQL and no HTTP framework here.
+ * persisted operations, /mcp) reads it with `principalOf` and checks permissions with
+ * `missingPermission`. No GraphQL and no HTTP framework here.
  */
 
 /** Everything a caller can be granted. Queries need `:read`, mutations `:write`, deletes `:delete`. */

@@ -13,15 +13,11 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const MAX_OPERATION_NAMES = 200;
 
-export interface GatewayMetrics {
-  registry: Registry;
-  upstream: UpstreamObserver;
-  operations: OperationListener;
-}
+export type GatewayMetrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
+export function createMetrics() {
   const registry = new Registry();
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry });
   return { registry, upstream: upstreamMetrics([registry]), operations: operationMetrics([registry]) };
 }
 
