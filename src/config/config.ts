@@ -5,7 +5,7 @@
  */
 import { readAuthConfig } from './auth.js';
 import { readDiscoveryConfig } from './discovery.js';
-import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
+import { CACHE_KINDS, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig } from './traffic.js';
 import { readObservabilityConfig } from './observability.js';
 
@@ -83,8 +83,7 @@ const LIMITS = {
 
 /** Reads the settings (from `env`, or the process environment and a `.env` file) into a Config; throws ConfigError. */
 export function loadConfig(env?: Env) {
-  const source = env ?? processEnv();
-  const { settings: s, problems } = readSettings(source);
+  const { settings: s, problems } = readSettings(env ?? processEnv());
   const production = s.NODE_ENV === 'production';
   const graphiql = s.GRAPHIQL ?? !production;
   const upstreams = readUpstreams(s, production, problems);
@@ -106,7 +105,7 @@ export function loadConfig(env?: Env) {
     breaker: FIXED.breaker,
     graphiql,
     mcp: { enabled: s.MCP ?? !production, mutations: s.MCP_MUTATIONS, ...FIXED.mcpCaps },
-    logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
+    logLevel: s.LOG_LEVEL ?? (s.NODE_ENV === 'test' ? 'warn' : 'info'),
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,
     security: readSecurity(s, production, graphiql),

@@ -273,11 +273,11 @@ const BY_TIER = {
       description: 'Port the gateway listens on (0 = any free port).',
     }),
     HOST: text({
-      default: '0.0.0.0',
+      defaultText: '0.0.0.0',
       description: 'Address the gateway listens on (`npm run emulators`: 127.0.0.1).',
     }),
     LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, {
-      default: 'info',
+      default: undefined,
       defaultText: 'info (warn under NODE_ENV=test)',
       description: 'Lowest level written to the JSON log on stdout.',
     }),
@@ -556,11 +556,6 @@ export function readSettings(env: Env = process.env): { settings: Settings; prob
     }
   }
   return { settings: settings as Settings, problems };
-}
-
-/** True when the environment sets this (non-empty). */
-export function isSet(name: SettingName, env: Env = process.env): boolean {
-  return Boolean(env[name]?.trim());
 }
 
 /** The process environment, over a `.env` file's variables outside production (`env-file.ts`). */

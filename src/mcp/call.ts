@@ -1,7 +1,7 @@
 /**
  * One tool call, run as one GraphQL request through the gateway's own front door (the caller's
- * principal and permissions, the safelist, the estimate, the budgets, the caches and the audit all apply), then
- * shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
+ * principal and permissions, the safelist, the estimate, the budgets, the caches and the audit all
+ * apply), then shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
  * `truncated: true`, the calls spent and the budget left, and errors an agent can act on.
  */
 import { createHash } from 'node:crypto';
@@ -10,13 +10,8 @@ import { setPrincipal, type Principal } from '../identity/principal.js';
 import type { Tool } from './tools.js';
 import { canonicalJson } from '../core/canonical-json.js';
 
-/** The gateway's GraphQL endpoint as a fetch function (Yoga's `fetch`): the server context marks the call. */
-export type GatewayFetch = (request: Request, serverContext: { mcp: McpCall }) => Promise<Response>;
-
-/** What the request's context and log know of an MCP call. */
-interface McpCall {
-  tool: string;
-}
+/** The gateway's GraphQL endpoint (Yoga's `fetch`); the server context names the tool for the context and log. */
+export type GatewayFetch = (request: Request, serverContext: { mcp: { tool: string } }) => Promise<Response>;
 
 interface CallOptions {
   fetch: GatewayFetch;

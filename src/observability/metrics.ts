@@ -36,24 +36,13 @@ function upstreamMetrics(registers: Registry[]): UpstreamObserver {
     buckets: SECONDS,
     registers,
   });
-  const rateLimited = new Counter({
-    name: 'gateway_upstream_rate_limited_total',
-    help: 'Upstream answers with status 429.',
-    labelNames: ['upstream'],
-    registers,
-  });
-  const pauses = new Counter({
-    name: 'gateway_upstream_pauses_total',
-    help: 'Times traffic control paused an upstream after a 429.',
-    labelNames: ['upstream'],
-    registers,
-  });
-  const pausedSeconds = new Counter({
-    name: 'gateway_upstream_paused_seconds_total',
-    help: 'Total pause time imposed on an upstream.',
-    labelNames: ['upstream'],
-    registers,
-  });
+  const perUpstream = (name: string, help: string) => new Counter({ name, help, labelNames: ['upstream'], registers });
+  const rateLimited = perUpstream('gateway_upstream_rate_limited_total', 'Upstream answers with status 429.');
+  const pauses = perUpstream('gateway_upstream_pauses_total', 'Times traffic control paused an upstream after a 429.');
+  const pausedSeconds = perUpstream(
+    'gateway_upstream_paused_seconds_total',
+    'Total pause time imposed on an upstream.',
+  );
   const retries = new Counter({
     name: 'gateway_upstream_retries_total',
     help: 'Upstream request attempts repeated after a failure.',
