@@ -26,7 +26,6 @@ export interface IssuerConfig {
 
 export interface ApiKeyConfig {
   name: string;
-  /** Hex SHA-256 of the key. */
   sha256: string;
   permissions: readonly Permission[];
 }

@@ -21,9 +21,7 @@ export interface Principal {
   /** Stable and non-secret: `${issuer}|${subject}` for a token, `key:<name>` for an API key, `anonymous`. */
   id: string;
   kind: 'user' | 'service' | 'apikey' | 'anonymous';
-  /** The token's `sub`. */
   subject?: string;
-  /** The token's `iss`. */
   issuer?: string;
   /** The token's `client_id` / `azp`, when it has one. */
   clientId?: string;

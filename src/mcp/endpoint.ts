@@ -20,7 +20,6 @@ import { loadTools } from './tools.js';
 export interface McpOptions {
   schema: GraphQLSchema;
   config: Pick<Config, 'mcp' | 'persistedOperations' | 'auth' | 'governance' | 'calendar'>;
-  /** The gateway's own endpoint (Yoga's `fetch`). */
   fetch: GatewayFetch;
 }
 
