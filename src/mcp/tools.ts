@@ -2,10 +2,10 @@
  * The MCP tools: one per named operation in `tools/*.graphql`. A tool's description is the comment
  * block above its operation plus the calls the gateway's own estimator gives it; its text is the
  * safelisted document codegen printed for it (with the fragments it shares with src/operations/, so
- * it passes PERSISTED_OPERATIONS=only as it is); its input schema
- * comes from the operation's variables, its output schema from the selection set. List tools (an
- * `$after` variable on a connection) take `cursor` and `limit` instead of `after` and `first`; a
- * `$clientMutationId` is never asked for: the gateway derives it from the call (see call.ts).
+ * it passes PERSISTED_OPERATIONS=only as it is); its input schema comes from the operation's
+ * variables, its output schema from the selection set. List tools (an `$after` variable on a
+ * connection) take `cursor` and `limit` instead of `after` and `first`; a `$clientMutationId` is
+ * never asked for: the gateway derives it from the call (see call.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import {
