@@ -5,15 +5,14 @@
  */
 import { startCalendarEmulator } from './calendar/emulator/index.js';
 import { startGovernanceEmulator } from './governance/emulator/index.js';
-import { isSet, processEnv, readSettings } from './config/settings.js';
+import { processEnv, readSettings } from './config/settings.js';
 
-const env = processEnv();
-const { settings, problems } = readSettings(env);
+const { settings, problems } = readSettings(processEnv());
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-const host = isSet('HOST', env) ? settings.HOST! : '127.0.0.1';
+const host = settings.HOST ?? '127.0.0.1';
 /** A port in use is one line, not Node's stack. */
 const orExit = <T>(port: number, started: Promise<T>) =>
   started.catch((e: NodeJS.ErrnoException) => {

@@ -185,7 +185,7 @@ describe('MCP endpoint', () => {
   });
 
   it('a list over the character cap is cut with truncated: true and the cursor of its last record', async () => {
-    const small = await startStack({ env: { MCP_MAX_CHARS: '1000' } });
+    const small = await startStack({ configure: (c) => ({ ...c, mcp: { ...c.mcp, maxChars: 1000 } }) });
     const c = await connect(small);
     const first = await call(c, 'FindEntities', { limit: 20 });
     expect(first.out.truncated).toBe(true);
@@ -204,8 +204,8 @@ describe('MCP endpoint', () => {
 });
 
 describe('MCP endpoint, settings', () => {
-  it('write tools are listed only with MCP_MUTATIONS=true; MCP_MAX_RECORDS caps a list', async () => {
-    const stack = await startStack({ env: { MCP_MAX_RECORDS: '5' } });
+  it('write tools are listed only with MCP_MUTATIONS=true; the record cap caps a list', async () => {
+    const stack = await startStack({ configure: (c) => ({ ...c, mcp: { ...c.mcp, maxRecords: 5 } }) });
     const client = await connect(stack);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(

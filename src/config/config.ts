@@ -3,32 +3,17 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
-import { readAuthConfig, type AuthConfig } from './auth.js';
-import { readDiscoveryConfig, type DiscoveryConfig } from './discovery.js';
-import { CACHE_KINDS, isSet, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
-import { readTrafficConfig, type RateProfile, type TrafficConfig } from './traffic.js';
-import { readObservabilityConfig, type ObservabilityConfig } from './observability.js';
+import { readAuthConfig } from './auth.js';
+import { readDiscoveryConfig } from './discovery.js';
+import { CACHE_KINDS, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
+import { readTrafficConfig } from './traffic.js';
+import { readObservabilityConfig } from './observability.js';
 
 export type { CacheKind } from './settings.js';
 
-export type AuthMode = 'configured' | 'forward';
-
-export interface UpstreamTimeouts {
-  connectMs: number;
-  headersMs: number;
-  bodyMs: number;
-}
-
-export interface GovernanceConfig {
-  /** Tenant origin, e.g. `https://tenant.example.com`; undefined → embedded emulator. */
-  url?: string;
-  tokenUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-  /** `configured`: client credentials above; `forward`: the caller's own `Authorization: Bearer`. */
-  authMode: AuthMode;
-  rateProfile: RateProfile;
-}
+/** What `loadConfig` builds: the settings checked and typed, with the fixed values below. */
+export type Config = ReturnType<typeof loadConfig>;
+export type SecurityConfig = ReturnType<typeof readSecurity>;
 
 export interface CalendarConfig {
   /** API root including the namespace, e.g. `https://site.example/wp-json/calendar/events/v1`. */
@@ -36,129 +21,7 @@ export interface CalendarConfig {
   user?: string;
   appPassword?: string;
   /** `configured`: writes use the application password above; `forward`: the caller's `Authorization`. */
-  authMode: AuthMode;
-}
-
-export interface Config {
-  port: number;
-  host: string;
-  env: 'development' | 'production' | 'test';
-  governance: GovernanceConfig;
-  calendar: CalendarConfig;
-  redisUrl?: string;
-  /** A Redis of its own for the shared response cache (an evicting one); defaults to `redisUrl`. */
-  redisCacheUrl?: string;
-  /** Largest `first` a list accepts; larger asks are a BAD_USER_INPUT. */
-  maxPageSize: number;
-  timeouts: UpstreamTimeouts;
-  /** Upstream bodies larger than this are refused. */
-  maxUpstreamBodyBytes: number;
-  /** Concurrent requests per upstream. */
-  maxConcurrent: { governance: number; calendar: number };
-  cache: {
-    maxBytes: number;
-    /** The default freshness of a cached upstream read. */
-    ttlMs: number;
-    /** Freshness by kind of resource (CACHE_TTL_<KIND>_MS, else `ttlMs`); an answer's max-age follows the shortest it read. */
-    ttlMsByKind: Record<CacheKind, number>;
-    maxStaleMs: number;
-    /** Records inside answers and cached list prefixes answer later reads (`on`), or are only counted (`shadow`). */
-    reuse: 'off' | 'shadow' | 'on';
-    /** Below this share of an account's budget left, reads accept cached records up to `maxStaleMs` past their TTL. */
-    budgetStale: { below: number; maxStaleMs: number };
-    /** The Redis tier shared by replicas (`src/core/cache-shared.ts`), used when a Redis is configured. */
-    shared: { waitMs: number; maxEntryBytes: number };
-    /** How long a list of events that has to go upstream waits for others to share its request (`calendar/list-batch.ts`). */
-    listBatchWindowMs: number;
-    /** Whole answers (`src/http/response-cache.ts`), in memory and in the shared tier. */
-    answers: { enabled: boolean; maxBytes: number };
-  };
-  retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
-  /** Per-upstream circuit breaker (`core/breaker.ts`): failures in a row that open it, time it stays open. */
-  breaker: { failures: number; openMs: number };
-  /** GraphiQL at /graphql for browsers; on by default outside production. */
-  graphiql: boolean;
-  /** The MCP endpoint /mcp (`src/mcp/`): on, write tools listed, result caps. */
-  mcp: { enabled: boolean; mutations: boolean; maxRecords: number; maxChars: number };
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** /metrics, /ready timeout, OpenTelemetry export (`src/config/observability.ts`). */
-  observability: ObservabilityConfig;
-  /** `only`: execute nothing but the safelisted operations (by hash); `allow`: hashes or full text; `off`: text only. */
-  persistedOperations: 'off' | 'allow' | 'only';
-  /** Account budget, 429 pause, queue deadline, per-operation budget, Redis sharing (`src/config/traffic.ts`). */
-  traffic: TrafficConfig;
-  /** Request hardening (see `src/http/plugins/use-security.ts`); production defaults are the strict ones. */
-  security: SecurityConfig;
-  /** Who may call: token issuers, API keys, anonymous permissions (`src/identity/`). */
-  auth: AuthConfig;
-  /** CORS, compression and graceful shutdown (`src/http/drain.ts`). */
-  http: HttpConfig;
-  /** Serve the built-in emulators' fake data (never implicitly in production). */
-  embeddedEmulators: boolean;
-  /** Mount the emulators' /_emulator/* fault and latency routes (off unless asked for). */
-  emulatorFaultRoutes: boolean;
-  /** Write integrity: record locks and idempotency keys (see docs/writes.md). */
-  writes: WritesConfig;
-  /** Relationship types, workflow stages and attribute options the governance API cannot list (`discovery.ts`). */
-  discovery: DiscoveryConfig;
-  /** The file `discovery` was read from (GOVERNANCE_DISCOVERY_FILE), when one is configured. */
-  discoveryFile?: string;
-  /** Subscriptions: polling of changes made outside the gateway (`src/live/`). */
-  live: LiveConfig;
-}
-
-export interface LiveConfig {
-  /** Polling interval of a subscription that asks for none. */
-  pollIntervalMs: number;
-  /** Bounds of the interval a subscription may ask for. */
-  minPollIntervalMs: number;
-  maxPollIntervalMs: number;
-  /** Largest share of an upstream's per-minute budget that polling may use, per replica. */
-  pollBudgetShare: number;
-}
-
-export interface HttpConfig {
-  /** Browser origins allowed by CORS; `['*']` any, `[]` none. */
-  corsOrigins: string[];
-  /** How long in-flight operations may run after SIGTERM/SIGINT. */
-  drainMs: number;
-  /** Retry-After (s) on the 503 answering new requests during the drain. */
-  retryAfterS: number;
-}
-
-export interface WritesConfig {
-  /** Lease of a record's Redis lock; must outlast one write (connect + header + body timeouts). */
-  lockLeaseMs: number;
-  /** Longest wait for a record's lock before RECORD_BUSY. */
-  lockWaitMs: number;
-  /** How long an idempotency key answers with its first result. */
-  idempotencyTtlMs: number;
-}
-
-export interface SecurityConfig {
-  /** `__schema`/`__type` allowed; off in production unless ALLOW_INTROSPECTION (or GRAPHIQL) says so. */
-  introspection: boolean;
-  /** "Did you mean …?" hints in error messages; hidden in production. */
-  fieldSuggestions: boolean;
-  /** Requests that a browser could send without a preflight must carry a custom header. */
-  csrfPrevention: boolean;
-  /** Operations per batched (JSON array) request; 0 turns batching off. */
-  maxBatch: number;
-  /** Request bodies larger than this are answered 413 before they are parsed. */
-  maxRequestBodyBytes: number;
-  /** Errors kept in one response; the rest are summed up in a last error. */
-  maxErrors: number;
-  /** GraphQL Armor limits, checked at parse/validation time, before anything runs. */
-  maxDepth: number;
-  maxAliases: number;
-  maxDirectives: number;
-  maxTokens: number;
-  /** The same field literally repeated in one selection set ("field duplication"). */
-  maxFieldRepeats: number;
-  /** With introspection off, `_service`/`_entities` answer only requests carrying this secret (secret). */
-  federationSecret?: string;
-  /** The header the federation router sends the secret in. */
-  federationSecretHeader: string;
+  authMode: 'configured' | 'forward';
 }
 
 export class ConfigError extends Error {
@@ -169,8 +32,8 @@ export class ConfigError extends Error {
 }
 
 /**
- * Fixed values that used to be settings. Each follows from the upstreams, the schema or the
- * protocol rather than from a deployment; tests that need other values inject a config object.
+ * Values no deployment changes: each follows from the upstreams, the schema or the protocol. Tests
+ * that need others inject a config object.
  */
 const FIXED = {
   /** The governance platform pages at 50; 500 bounds one list's fan-out while staying generous. */
@@ -198,6 +61,11 @@ const FIXED = {
   idempotencyTtlMs: 86_400_000,
   /** Retry-After on the 503 during a drain: about the time a replacement replica takes to be ready. */
   retryAfterS: 5,
+  /**
+   * /mcp results: a page an agent can read whole (about 6k tokens of JSON), sized for a model's
+   * context rather than for a deployment; `nextCursor` walks the rest.
+   */
+  mcpCaps: { maxRecords: 20, maxChars: 25_000 },
   /** Subscriptions' polling: the default interval and the bounds a subscription may ask for. */
   live: { pollIntervalMs: 30_000, minPollIntervalMs: 5_000, maxPollIntervalMs: 300_000 },
 };
@@ -214,19 +82,19 @@ const LIMITS = {
 };
 
 /** Reads the settings (from `env`, or the process environment and a `.env` file) into a Config; throws ConfigError. */
-export function loadConfig(env?: Env): Config {
-  const source = env ?? processEnv();
-  const { settings: s, problems } = readSettings(source);
+export function loadConfig(env?: Env) {
+  const { settings: s, problems } = readSettings(env ?? processEnv());
   const production = s.NODE_ENV === 'production';
   const graphiql = s.GRAPHIQL ?? !production;
   const upstreams = readUpstreams(s, production, problems);
   const traffic = readTrafficConfig(s, upstreams.governance.rateProfile, problems);
-  const config: Config = {
+  const config = {
     port: s.PORT,
     host: s.HOST ?? '0.0.0.0',
     env: s.NODE_ENV,
     ...upstreams,
     redisUrl: s.REDIS_URL,
+    /** A Redis of its own for the shared response cache (an evicting one); defaults to `redisUrl`. */
     redisCacheUrl: s.REDIS_CACHE_URL,
     maxPageSize: FIXED.maxPageSize,
     timeouts: FIXED.timeouts,
@@ -236,13 +104,8 @@ export function loadConfig(env?: Env): Config {
     retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
     breaker: FIXED.breaker,
     graphiql,
-    mcp: {
-      enabled: s.MCP ?? !production,
-      mutations: s.MCP_MUTATIONS,
-      maxRecords: s.MCP_MAX_RECORDS,
-      maxChars: s.MCP_MAX_CHARS,
-    },
-    logLevel: isSet('LOG_LEVEL', source) ? s.LOG_LEVEL : s.NODE_ENV === 'test' ? 'warn' : 'info',
+    mcp: { enabled: s.MCP ?? !production, mutations: s.MCP_MUTATIONS, ...FIXED.mcpCaps },
+    logLevel: s.LOG_LEVEL ?? (s.NODE_ENV === 'test' ? 'warn' : 'info'),
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,
     security: readSecurity(s, production, graphiql),
@@ -269,13 +132,14 @@ export function loadConfig(env?: Env): Config {
   return config;
 }
 
-function readCache(s: Settings): Config['cache'] {
+function readCache(s: Settings) {
   const ttlMsByKind = Object.fromEntries(
     CACHE_KINDS.map((kind) => [kind, s.CACHE_TTL_BY_KIND[kind] ?? s.CACHE_TTL_MS]),
   ) as Record<CacheKind, number>;
   return {
     maxBytes: s.CACHE_MAX_BYTES,
     ttlMs: s.CACHE_TTL_MS,
+    /** An answer's max-age follows the shortest freshness it read. */
     ttlMsByKind,
     maxStaleMs: s.CACHE_MAX_STALE_MS,
     reuse: s.CACHE_REUSE,
@@ -287,13 +151,17 @@ function readCache(s: Settings): Config['cache'] {
   };
 }
 
-type Upstreams = Pick<Config, 'governance' | 'calendar' | 'embeddedEmulators'>;
-
 /** The two upstreams (or the embedded emulators), with every problem a deployment can have with them. */
-function readUpstreams(s: Settings, production: boolean, problems: string[]): Upstreams {
+function readUpstreams(s: Settings, production: boolean, problems: string[]) {
   const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
   const embeddedEmulators = s.EMBEDDED_EMULATORS ?? (!production && !s.GOVERNANCE_URL && !s.CALENDAR_URL);
-  const out: Upstreams = {
+  const calendar: CalendarConfig = {
+    url: s.CALENDAR_URL?.replace(/\/+$/, ''),
+    user: s.CALENDAR_USER,
+    appPassword: s.CALENDAR_APP_PASSWORD,
+    authMode: s.CALENDAR_AUTH_MODE,
+  };
+  const out = {
     governance: {
       url: governanceUrl,
       tokenUrl: governanceUrl ? `${governanceUrl}/api/access/v1/oauth/token` : undefined,
@@ -303,12 +171,7 @@ function readUpstreams(s: Settings, production: boolean, problems: string[]): Up
       // The emulators (and so development) run the production tier; production must say which.
       rateProfile: s.GOVERNANCE_RATE_PROFILE ?? 'production',
     },
-    calendar: {
-      url: s.CALENDAR_URL?.replace(/\/+$/, ''),
-      user: s.CALENDAR_USER,
-      appPassword: s.CALENDAR_APP_PASSWORD,
-      authMode: s.CALENDAR_AUTH_MODE,
-    },
+    calendar,
     embeddedEmulators,
   };
   if (production && !embeddedEmulators && !s.GOVERNANCE_RATE_PROFILE)
@@ -318,6 +181,8 @@ function readUpstreams(s: Settings, production: boolean, problems: string[]): Up
   problems.push(...upstreamProblems(out, production));
   return out;
 }
+
+type Upstreams = Pick<Config, 'governance' | 'calendar' | 'embeddedEmulators'>;
 
 function upstreamProblems({ governance: g, calendar: c, embeddedEmulators }: Upstreams, production: boolean): string[] {
   if (embeddedEmulators && (g.url || c.url))
@@ -357,7 +222,7 @@ function upstreamProblems({ governance: g, calendar: c, embeddedEmulators }: Ups
   return problems;
 }
 
-function readSecurity(s: Settings, production: boolean, graphiql: boolean): SecurityConfig {
+function readSecurity(s: Settings, production: boolean, graphiql: boolean) {
   return {
     // GraphiQL needs introspection, so turning GraphiQL on in production turns introspection on too,
     // unless ALLOW_INTROSPECTION says otherwise.

@@ -4,15 +4,8 @@
  * GOVERNANCE_DISCOVERY_FILE. The platform's documented defaults apply without it (see
  * `src/governance/discovery.ts`); what the gateway sees in upstream answers is merged in at run time.
  * Problems are reported like any other configuration problem, before the server starts. The file the
- * embedded emulators load, `src/governance/emulator/discovery.example.json`, is a complete example.
- *
- * {
- *   "relationshipTypes": [{ "name": "model-training-data", "id": "<uuid>", "forwardLabel": "is trained on",
- *                           "reverseLabel": "trains", "ends": [["models", "datasets"]] }],
- *   "workflows": { "models": ["Ideation", "Development", { "name": "Testing", "id": "<uuid>" }] },
- *   "attributeOptions": { "datasets": { "type": ["Audio", { "option": "Image", "id": "<uuid>" }] } },
- *   "organizations": [{ "id": "<uuid>", "name": "Acme Holdings" }, { "id": "<uuid>", "name": "Acme Europe", "parentId": "<uuid>" }]
- * }
+ * embedded emulators load, `src/governance/emulator/discovery.example.json`, is a complete example;
+ * FILE below is its shape.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -45,12 +38,7 @@ const FILE = z.object({
 
 export type DiscoveryConfig = z.infer<typeof FILE>;
 
-const empty = (): DiscoveryConfig => ({
-  relationshipTypes: [],
-  workflows: {},
-  attributeOptions: {},
-  organizations: [],
-});
+const empty = (): DiscoveryConfig => FILE.parse({});
 
 export function readDiscoveryConfig(file: string | undefined, problems: string[]): DiscoveryConfig {
   if (!file) return empty();

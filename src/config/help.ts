@@ -15,25 +15,7 @@ const TIERS: { tier: Tier; title: string; note: string }[] = [
   { tier: 'advanced', title: 'Advanced settings', note: 'Defaults that suit nearly every deployment.' },
 ];
 
-const GROUP_TITLES: Record<SettingInfo['group'], string> = {
-  server: 'Server',
-  governance: 'Governance upstream',
-  calendar: 'Calendar upstream',
-  cache: 'Cache',
-  traffic: 'Traffic (rate budget, deadlines, retries)',
-  redis: 'Redis',
-  security: 'Security',
-  observability: 'Observability',
-  emulators: 'Emulators',
-};
-const GROUP_ORDER = Object.keys(GROUP_TITLES);
-
-/** The settings of a tier, by group in the order above (declaration order within a group). */
-function ofTier(tier: Tier): SettingInfo[] {
-  return SETTINGS.filter((s) => s.tier === tier).sort(
-    (a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group),
-  );
-}
+const ofTier = (tier: Tier): SettingInfo[] => SETTINGS.filter((s) => s.tier === tier);
 
 const defaultText = (s: SettingInfo) => (s.default !== undefined ? `default: ${s.default}` : '');
 

@@ -4,32 +4,17 @@
  */
 import type { Settings } from './settings.js';
 
-export interface ObservabilityConfig {
-  /** GET /metrics in Prometheus format. */
-  metrics: boolean;
-  /** OTLP/HTTP collector base URL (OTEL_EXPORTER_OTLP_ENDPOINT); unset → no tracing at all. */
-  otlpEndpoint?: string;
-  serviceName: string;
-  /** How long GET /ready waits for its checks. */
-  readyTimeoutMs: number;
-  /** How long an upstream probe's outcome is reused by /ready. */
-  readyProbeTtlMs: number;
-  /** /ready fails (503) while an upstream is down; off by default, since every replica shares that outage. */
-  readyRequireUpstreams: boolean;
-  /** Where the audit trail goes: `off`, `stdout` or a file path (JSON lines, see audit.ts). */
-  auditSink: string;
-}
-
-/** Built from the validated settings (`src/config/settings.ts`). */
-export function readObservabilityConfig(s: Settings): ObservabilityConfig {
+export function readObservabilityConfig(s: Settings) {
   return {
     metrics: s.METRICS,
+    /** Unset: no tracing at all (the SDK is not even loaded). */
     otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
     serviceName: s.OTEL_SERVICE_NAME ?? 'governance-calendar-gateway',
     // Within a probe's usual timeout; a probe's outcome is reused so /ready never fans out per request.
     readyTimeoutMs: 2_000,
     readyProbeTtlMs: 5_000,
     readyRequireUpstreams: s.READY_REQUIRE_UPSTREAMS,
+    /** `off`, `stdout` or a file path (JSON lines, see audit.ts). */
     auditSink: s.AUDIT_SINK ?? (s.NODE_ENV === 'test' ? 'off' : 'stdout'),
   };
 }

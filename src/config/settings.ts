@@ -2,11 +2,11 @@
  * The one schema of every environment setting: name, tier, type, default, description and whether
  * the value is secret. Every setting the gateway (and `npm run emulators`) reads is declared here and
  * read through `readSettings`; nothing else in `src/` touches `process.env` (a test checks).
- * `--help`, `.env.example` and `docs/settings.md` are generated from this list.
+ * `--help`, `.env.example` and `docs/settings.md` are generated from this list, in its order.
  *
  * A setting is here only when an operator would change it; everything else is a constant next to the
- * code that uses it, with its reason. Adding one: a line in DEFINITIONS (tier, group, description),
- * then read `s.NAME` where the config is built, and set it by name in a test.
+ * code that uses it, with its reason. Adding one: a line in its tier of BY_TIER, then read `s.NAME`
+ * where the config is built, and set it by name in a test.
  *
  * Each value is validated with zod; a bad value becomes one line naming the setting, the rule and
  * (unless secret) what was given, and the default is used so every problem is reported at once.
@@ -19,13 +19,9 @@ export type Env = Record<string, string | undefined>;
 /** `production`: a production deployment must set it; `common`: often changed; `advanced`: rarely. */
 export type Tier = 'production' | 'common' | 'advanced';
 
-export type SettingGroup =
-  'server' | 'governance' | 'calendar' | 'cache' | 'traffic' | 'redis' | 'security' | 'observability' | 'emulators';
-
 export interface SettingInfo {
   name: string;
   tier: Tier;
-  group: SettingGroup;
   /** What the value looks like, for people: `integer 0..65535`, `true|false`, `URL (http, https)`. */
   type: string;
   /** The default as text, or a sentence when it depends on other settings; undefined = unset. */
@@ -35,39 +31,39 @@ export interface SettingInfo {
   secret: boolean;
 }
 
-interface Setting<T> extends SettingInfo {
+/** A setting as declared in BY_TIER, which gives it its name and tier. */
+interface Declared<T> extends Omit<SettingInfo, 'name' | 'tier'> {
   /** Parses the trimmed, non-empty raw value. */
   schema: z.ZodType<T>;
   fallback: T;
   problem(raw: string): string;
 }
 
-type Common = { tier: Tier; group: SettingGroup; description: string; secret?: boolean };
+type Common = { description: string; secret?: boolean; defaultText?: string };
+
+/** `defaultText` (a sentence for people) replaces the default's own text. */
+function declare<T>(o: Common, d: Omit<Declared<T>, 'description' | 'secret'>): Declared<T> {
+  return { ...d, description: o.description, secret: o.secret ?? false, default: o.defaultText ?? d.default };
+}
 
 const shown = (raw: string, secret?: boolean) => (secret ? '***' : raw.replace(/\/\/[^@/]*@/, '//***@'));
 
-function int(o: Common & { default: number; min: number; max: number }): Setting<number> {
-  return {
-    name: '',
-    ...o,
-    secret: o.secret ?? false,
+function int(o: Common & { default: number; min: number; max: number }): Declared<number> {
+  return declare(o, {
     type: `integer ${o.min}..${o.max}`,
     default: String(o.default),
     fallback: o.default,
     schema: z.coerce.number().int().min(o.min).max(o.max),
     problem: (raw) => `must be a whole number from ${o.min} to ${o.max} (got "${shown(raw, o.secret)}").`,
-  };
+  });
 }
 
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off'];
-function bool<D extends boolean | undefined>(o: Common & { default: D; defaultText?: string }): Setting<boolean | D> {
-  return {
-    name: '',
-    ...o,
-    secret: false,
+function bool<D extends boolean | undefined>(o: Common & { default: D }): Declared<boolean | D> {
+  return declare<boolean | D>(o, {
     type: 'true|false',
-    default: o.defaultText ?? (o.default === undefined ? undefined : String(o.default)),
+    default: o.default === undefined ? undefined : String(o.default),
     fallback: o.default,
     schema: z
       .string()
@@ -75,58 +71,45 @@ function bool<D extends boolean | undefined>(o: Common & { default: D; defaultTe
       .pipe(z.enum([...TRUE, ...FALSE]))
       .transform((v) => TRUE.includes(v)),
     problem: (raw) => `must be true or false (got "${raw.toLowerCase()}").`,
-  };
+  });
 }
 
 function oneOf<const V extends readonly [string, ...string[]], D extends V[number] | undefined>(
   values: V,
-  o: Common & { default: D; defaultText?: string },
-): Setting<V[number] | D> {
-  return {
-    name: '',
-    ...o,
-    secret: false,
+  o: Common & { default: D },
+): Declared<V[number] | D> {
+  return declare<V[number] | D>(o, {
     type: values.join('|'),
-    default: o.defaultText ?? o.default,
+    default: o.default,
     fallback: o.default,
     schema: z.enum(values),
     problem: (raw) => `must be one of ${values.join(', ')} (got "${raw}").`,
-  };
+  });
 }
 
-function text(o: Common & { default?: string; defaultText?: string }): Setting<string | undefined> {
-  return {
-    name: '',
-    ...o,
-    secret: o.secret ?? false,
+function text(o: Common & { default?: string }): Declared<string | undefined> {
+  return declare(o, {
     type: 'string',
-    default: o.defaultText ?? o.default,
+    default: o.default,
     fallback: o.default,
     schema: z.string(),
     problem: () => 'must be text.',
-  };
+  });
 }
 
-function url(o: Common & { protocols?: string[]; defaultText?: string }): Setting<string | undefined> {
+function url(o: Common & { protocols?: string[] }): Declared<string | undefined> {
   const protocols = o.protocols ?? ['http', 'https'];
-  return {
-    name: '',
-    ...o,
-    secret: o.secret ?? false,
+  return declare(o, {
     type: `URL (${protocols.join(', ')})`,
-    default: o.defaultText,
     fallback: undefined,
     schema: z.url({ protocol: new RegExp(`^(${protocols.join('|')})$`) }),
     problem: (raw) => `must be a ${protocols.join(' or ')} URL (got "${shown(raw, o.secret)}").`,
-  };
+  });
 }
 
 /** `0.9` or `90%`, above 0 and at most 1. */
-function fraction(o: Common & { default: number }): Setting<number> {
-  return {
-    name: '',
-    ...o,
-    secret: false,
+function fraction(o: Common & { default: number }): Declared<number> {
+  return declare(o, {
     type: 'fraction (0, 1] or percent',
     default: String(o.default),
     fallback: o.default,
@@ -135,7 +118,7 @@ function fraction(o: Common & { default: number }): Setting<number> {
       .transform((s) => (s.endsWith('%') ? Number(s.slice(0, -1)) / 100 : Number(s)))
       .pipe(z.number().gt(0).lte(1)),
     problem: (raw) => `must be a fraction above 0 and at most 1, e.g. 0.9 or 90% (got "${raw}").`,
-  };
+  });
 }
 
 /** The rule names a rate-limit list may use, and their windows. */
@@ -178,13 +161,9 @@ function parseRateList(s: string): RateList {
 }
 
 /** `minute:30,hour:500` and/or `limit/duration` (`5/10s`, `100/2m`, `20/1500ms`), `endpoint:` before it to count per endpoint. */
-function rateList(o: Common & { defaultText?: string }): Setting<RateList> {
-  return {
-    name: '',
-    ...o,
-    secret: false,
+function rateList(o: Common): Declared<RateList> {
+  return declare(o, {
     type: 'rule:number or limit/duration, comma-separated',
-    default: o.defaultText,
     fallback: { named: new Map(), custom: [] },
     schema: z
       .string()
@@ -192,7 +171,7 @@ function rateList(o: Common & { defaultText?: string }): Setting<RateList> {
       .transform(parseRateList),
     problem: (raw) =>
       `must look like "minute:30,hour:500" (rules ${Object.keys(RATE_WINDOWS_MS).join(', ')}) or "5/10s,endpoint:3/1s" (limit per duration in ms, s, m or h) (got "${raw}").`,
-  };
+  });
 }
 
 /** The kinds of upstream resource whose cached reads may have a freshness of their own. */
@@ -201,13 +180,9 @@ export type CacheKind = (typeof CACHE_KINDS)[number];
 const KIND_TTL = new RegExp(`^\\s*(${CACHE_KINDS.join('|')})\\s*:\\s*(\\d{1,8})\\s*$`);
 
 /** `kind:ms` pairs, e.g. `entityTypes:600000,terms:0`. */
-function ttlByKind(o: Common & { defaultText: string }): Setting<Partial<Record<CacheKind, number>>> {
-  return {
-    name: '',
-    ...o,
-    secret: false,
+function ttlByKind(o: Common): Declared<Partial<Record<CacheKind, number>>> {
+  return declare(o, {
     type: `kind:ms,… (${CACHE_KINDS.join(', ')})`,
-    default: o.defaultText,
     fallback: {},
     schema: z
       .string()
@@ -222,17 +197,13 @@ function ttlByKind(o: Common & { defaultText: string }): Setting<Partial<Record<
       }),
     problem: (raw) =>
       `must look like "entityTypes:600000,terms:0" (kinds ${CACHE_KINDS.join(', ')}; ms up to 86400000) (got "${raw}").`,
-  };
+  });
 }
 
 /** Comma-separated list; `*` alone means any. */
-function list(o: Common & { defaultText?: string }): Setting<string[] | undefined> {
-  return {
-    name: '',
-    ...o,
-    secret: false,
+function list(o: Common): Declared<string[] | undefined> {
+  return declare(o, {
     type: 'comma-separated list',
-    default: o.defaultText,
     fallback: undefined,
     schema: z.string().transform((s) =>
       s
@@ -241,469 +212,337 @@ function list(o: Common & { defaultText?: string }): Setting<string[] | undefine
         .filter(Boolean),
     ),
     problem: (raw) => `must be a comma-separated list (got "${raw}").`,
-  };
+  });
 }
 
 const MB = 1024 * 1024;
-const PROD = { tier: 'production' } as const;
-const COMMON = { tier: 'common' } as const;
-const ADVANCED = { tier: 'advanced' } as const;
 
-const DEFINITIONS = {
+const BY_TIER = {
   // The production checklist: NODE_ENV=production refuses to start without these.
-  NODE_ENV: oneOf(['development', 'production', 'test'] as const, {
-    ...PROD,
-    group: 'server',
-    default: 'development',
-    description:
-      '`production` is the strict profile: real upstreams and a rate profile required, introspection/GraphiQL/suggestions off, CSRF prevention on, CORS closed, no .env file read.',
-  }),
-  GOVERNANCE_URL: url({
-    ...PROD,
-    group: 'governance',
-    defaultText: 'embedded emulator (not in production)',
-    description:
-      'Governance tenant origin, e.g. https://tenant.example.com (token endpoint: /api/access/v1/oauth/token).',
-  }),
-  GOVERNANCE_CLIENT_ID: text({
-    ...PROD,
-    group: 'governance',
-    description:
-      'OAuth client id (client credentials); required with GOVERNANCE_URL unless GOVERNANCE_AUTH_MODE=forward.',
-  }),
-  GOVERNANCE_CLIENT_SECRET: text({
-    ...PROD,
-    group: 'governance',
-    secret: true,
-    description: 'OAuth client secret of GOVERNANCE_CLIENT_ID.',
-  }),
-  GOVERNANCE_RATE_PROFILE: oneOf(['production', 'sandbox'] as const, {
-    ...PROD,
-    group: 'governance',
-    default: undefined,
-    defaultText: 'required in production; production outside it (the emulators)',
-    description:
-      "The governance account's tier: production (20,000/min, 200,000/h) or sandbox (5,000/min, 50,000/h). A sandbox tenant run as production gets 429s.",
-  }),
-  CALENDAR_URL: url({
-    ...PROD,
-    group: 'calendar',
-    defaultText: 'embedded emulator (not in production)',
-    description: 'Calendar API root incl. namespace, e.g. https://site.example/wp-json/calendar/events/v1.',
-  }),
-  CALENDAR_USER: text({
-    ...PROD,
-    group: 'calendar',
-    description:
-      'WordPress user for writes (application password); required in production unless CALENDAR_AUTH_MODE=forward.',
-  }),
-  CALENDAR_APP_PASSWORD: text({
-    ...PROD,
-    group: 'calendar',
-    secret: true,
-    description: 'WordPress application password of CALENDAR_USER.',
-  }),
-
-  // Common: what most deployments look at.
-  PORT: int({
-    ...COMMON,
-    group: 'server',
-    default: 4000,
-    min: 0,
-    max: 65535,
-    description: 'Port the gateway listens on (0 = any free port).',
-  }),
-  HOST: text({
-    ...COMMON,
-    group: 'server',
-    default: '0.0.0.0',
-    description: 'Address the gateway listens on (`npm run emulators`: 127.0.0.1).',
-  }),
-  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, {
-    ...COMMON,
-    group: 'server',
-    default: 'info',
-    defaultText: 'info (warn under NODE_ENV=test)',
-    description: 'Lowest level written to the JSON log on stdout.',
-  }),
-  CORS_ORIGINS: list({
-    ...COMMON,
-    group: 'server',
-    defaultText: '* outside production, none in production',
-    description: 'Origins allowed to call from a browser (`*` = any, empty = none).',
-  }),
-  PERSISTED_OPERATIONS: oneOf(['off', 'allow', 'only'] as const, {
-    ...COMMON,
-    group: 'server',
-    default: 'off',
-    description: '`only`: run safelisted operations only (by hash); `allow`: hashes or text; `off`: text only.',
-  }),
-  SHUTDOWN_DRAIN_MS: int({
-    ...COMMON,
-    group: 'server',
-    default: 25_000,
-    min: 0,
-    max: 600_000,
-    description:
-      "On SIGTERM/SIGINT, how long in-flight operations may run before they are answered SHUTTING_DOWN / OUTCOME_UNKNOWN; keep it below the orchestrator's grace period.",
-  }),
-  GOVERNANCE_AUTH_MODE: oneOf(['configured', 'forward'] as const, {
-    ...COMMON,
-    group: 'governance',
-    default: 'configured',
-    description: "`configured`: the client credentials above; `forward`: the caller's own Authorization: Bearer.",
-  }),
-  GOVERNANCE_DISCOVERY_FILE: text({
-    ...COMMON,
-    group: 'governance',
-    description:
-      'JSON file of relationship types, workflow stages, attribute options and organizations the governance API cannot list (the embedded emulators load their example).',
-  }),
-  CALENDAR_AUTH_MODE: oneOf(['configured', 'forward'] as const, {
-    ...COMMON,
-    group: 'calendar',
-    default: 'configured',
-    description: "`configured`: writes use the application password; `forward`: the caller's Authorization.",
-  }),
-  REDIS_URL: url({
-    ...COMMON,
-    group: 'redis',
-    protocols: ['redis', 'rediss'],
-    secret: true,
-    defaultText: 'none (budget per replica)',
-    description:
-      'Redis shared by replicas for the account budget, 429 pauses and cache (a noeviction instance). Needed as soon as more than one replica runs.',
-  }),
-  CACHE_MAX_BYTES: int({
-    ...COMMON,
-    group: 'cache',
-    default: 64 * MB,
-    min: 0,
-    max: 16 * 1024 ** 3,
-    description:
-      'In-memory cache of upstream reads per replica (0 = off); the whole-answer cache gets half as much again.',
-  }),
-  CACHE_TTL_MS: int({
-    ...COMMON,
-    group: 'cache',
-    default: 30_000,
-    min: 0,
-    max: 86_400_000,
-    description: 'How long a cached upstream read is fresh.',
-  }),
-  FEDERATION_SECRET: text({
-    ...COMMON,
-    group: 'security',
-    secret: true,
-    description:
-      'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
-  }),
-  AUTH_ISSUERS: text({
-    ...COMMON,
-    group: 'security',
-    defaultText: 'none (npm start adds its development issuer)',
-    description:
-      "Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated; audience: the gateway's name(s) there, space-separated (e.g. its /mcp URL too).",
-  }),
-  AUTH_ANONYMOUS: list({
-    ...COMMON,
-    group: 'security',
-    defaultText: '* outside production, none in production',
-    description: 'Permissions of a caller without credentials (`*` all, `none`); with none, such a request is 401.',
-  }),
-  AUTH_PERMISSIONS_FILE: text({
-    ...COMMON,
-    group: 'security',
-    defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
-    description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
-  }),
-  AUTH_API_KEYS: text({
-    ...COMMON,
-    group: 'security',
-    description:
-      'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
-  }),
-  OTEL_EXPORTER_OTLP_ENDPOINT: url({
-    ...COMMON,
-    group: 'observability',
-    defaultText: 'none (no tracing)',
-    description:
-      'OTLP/HTTP collector base URL; set → spans per operation and per upstream call, traceparent sent upstream.',
-  }),
-
-  // Advanced: defaults that suit nearly every deployment.
-  GRAPHIQL: bool({
-    ...ADVANCED,
-    group: 'server',
-    default: undefined,
-    defaultText: 'on outside production',
-    description: 'Serve GraphiQL to browsers at /graphql (precompressed, cached).',
-  }),
-  MCP: bool({
-    ...ADVANCED,
-    group: 'server',
-    default: undefined,
-    defaultText: 'on outside production',
-    description: 'Serve the Model Context Protocol endpoint /mcp (curated operations as tools; docs/mcp.md).',
-  }),
-  MCP_MUTATIONS: bool({
-    ...ADVANCED,
-    group: 'server',
-    default: false,
-    description: "List /mcp's write tools (to callers whose permissions allow them).",
-  }),
-  MCP_MAX_RECORDS: int({
-    ...ADVANCED,
-    group: 'server',
-    default: 20,
-    min: 1,
-    max: 500,
-    description: 'Most records in one /mcp list result (the rest behind `nextCursor`).',
-  }),
-  MCP_MAX_CHARS: int({
-    ...ADVANCED,
-    group: 'server',
-    default: 25_000,
-    min: 1_000,
-    max: 1_000_000,
-    description: 'Most characters of JSON in one /mcp result; a longer list is cut and marked `truncated`.',
-  }),
-  GATEWAY_COST_EXTENSION: bool({
-    ...ADVANCED,
-    group: 'server',
-    default: true,
-    description:
-      'Add `extensions.cost` (estimated and actual upstream calls, cache hits, budget left; the full account status on `Cost-Detail: full`) to responses that used an upstream.',
-  }),
-  GRAPHQL_MAX_BATCH: int({
-    ...ADVANCED,
-    group: 'server',
-    default: 0,
-    min: 0,
-    max: 100,
-    description: 'Operations per batched (JSON array) request; 0 = batching off.',
-  }),
-  LIVE_POLL_BUDGET_PERCENT: int({
-    ...ADVANCED,
-    group: 'server',
-    default: 10,
-    min: 0,
-    max: 100,
-    description: "Largest share (%) of an upstream's per-minute budget that subscription polling may use, per replica.",
-  }),
-  GOVERNANCE_MAX_CONCURRENT: int({
-    ...ADVANCED,
-    group: 'governance',
-    default: 64,
-    min: 1,
-    max: 1024,
-    description: 'Concurrent requests to the governance API per replica.',
-  }),
-  CALENDAR_MAX_CONCURRENT: int({
-    ...ADVANCED,
-    group: 'calendar',
-    default: 8,
-    min: 1,
-    max: 1024,
-    description: 'Concurrent requests to the calendar API per replica (a WordPress site serves few at once).',
-  }),
-  GOVERNANCE_RATE_LIMITS: rateList({
-    ...ADVANCED,
-    group: 'traffic',
-    defaultText: 'from GOVERNANCE_RATE_PROFILE',
-    description:
-      'Override governance rules, e.g. minute:30,hour:500 (0 drops a rule), endpoint-minute:1000 (the newer per-endpoint rule), or add rules of any window: 5/10s, endpoint:3/1s.',
-  }),
-  GOVERNANCE_RATE_MARGIN: fraction({
-    ...ADVANCED,
-    group: 'traffic',
-    default: 0.9,
-    description:
-      'Fraction of each governance rule the gateway allows itself (lower it when other clients share the account).',
-  }),
-  CALENDAR_RATE_LIMITS: rateList({
-    ...ADVANCED,
-    group: 'traffic',
-    defaultText: 'none',
-    description: 'Calendar rules, e.g. minute:60 or 5/10s (none published; the concurrency cap still applies).',
-  }),
-  UPSTREAM_QUEUE_DEADLINE_MS: int({
-    ...ADVANCED,
-    group: 'traffic',
-    default: 30_000,
-    min: 0,
-    max: 3_600_000,
-    description: 'How long a request may wait for budget or a 429 pause before its field fails RATE_LIMITED.',
-  }),
-  GATEWAY_OPERATION_DEADLINE_MS: int({
-    ...ADVANCED,
-    group: 'traffic',
-    default: 20_000,
-    min: 1,
-    max: 3_600_000,
-    description:
-      'Time one GraphQL operation may spend on upstream calls (queue waits included) before its fields fail.',
-  }),
-  GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: int({
-    ...ADVANCED,
-    group: 'traffic',
-    default: 1000,
-    min: 1,
-    max: 1_000_000,
-    description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
-  }),
-  GATEWAY_REPLICAS: int({
-    ...PROD,
-    group: 'traffic',
-    default: 2,
-    min: 1,
-    max: 1_000,
-    description:
-      'Replicas sharing the account: while Redis is away each spends 1 / this of every rule, so together they never overspend.',
-  }),
-  FAIR_SHARE: text({
-    ...ADVANCED,
-    group: 'traffic',
-    defaultText: 'every caller alike, no caps, no pacing',
-    description:
-      'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
-  }),
-  UPSTREAM_RETRIES: int({
-    ...ADVANCED,
-    group: 'traffic',
-    default: 2,
-    min: 0,
-    max: 10,
-    description: 'Retries of an idempotent upstream read after a 5xx/timeout.',
-  }),
-  CACHE_TTL_BY_KIND: ttlByKind({
-    ...ADVANCED,
-    group: 'cache',
-    defaultText: 'CACHE_TTL_MS for every kind',
-    description:
-      'Freshness of some kinds of upstream read, in ms, e.g. entityTypes:600000,terms:600000 (they change rarely).',
-  }),
-  CACHE_MAX_STALE_MS: int({
-    ...ADVANCED,
-    group: 'cache',
-    default: 300_000,
-    min: 0,
-    max: 86_400_000,
-    description: 'How long past its TTL a cached read may answer while the upstream is failing.',
-  }),
-  CACHE_REUSE: oneOf(['off', 'shadow', 'on'] as const, {
-    ...ADVANCED,
-    group: 'cache',
-    default: 'on',
-    description:
-      'Reuse of what upstream answers already hold: records inside lists, embeds and writes answer lookups by id, and a cached list answers its prefixes. `shadow` only counts what it would save (metrics).',
-  }),
-  CACHE_BUDGET_STALE_BELOW: fraction({
-    ...ADVANCED,
-    group: 'cache',
-    default: 0.2,
-    description:
-      "When the least share left of an account's budget (across its rules, as last counted; shared through Redis) falls below this, reads of expired cached records answer from them (marked stale) instead of refetching, up to CACHE_BUDGET_MAX_STALE_MS past their TTL.",
-  }),
-  CACHE_BUDGET_MAX_STALE_MS: int({
-    ...ADVANCED,
-    group: 'cache',
-    default: 120_000,
-    min: 0,
-    max: 86_400_000,
-    description:
-      'How long past its TTL a cached read may answer while the budget is below CACHE_BUDGET_STALE_BELOW (0 = never). Cached reads are kept for their TTL plus the larger of this and CACHE_MAX_STALE_MS.',
-  }),
-  RESPONSE_CACHE: bool({
-    ...ADVANCED,
-    group: 'cache',
-    default: true,
-    description:
-      'Whole-answer cache of successful queries, per credential, served before parsing; dropped by the writes that change what an answer read.',
-  }),
-  REDIS_CACHE_URL: url({
-    ...ADVANCED,
-    group: 'redis',
-    protocols: ['redis', 'rediss'],
-    secret: true,
-    defaultText: 'REDIS_URL',
-    description: 'A Redis of its own for the response cache tier (with maxmemory and an eviction policy).',
-  }),
-  REDIS_KEY_PREFIX: text({
-    ...ADVANCED,
-    group: 'redis',
-    default: 'gateway:',
-    description: 'Prefix of every Redis key and channel (several gateways can share one Redis).',
-  }),
-  ALLOW_INTROSPECTION: bool({
-    ...ADVANCED,
-    group: 'security',
-    default: undefined,
-    defaultText: 'off in production (unless GRAPHIQL=true)',
-    description: '__schema/__type queries allowed.',
-  }),
-  METRICS: bool({
-    ...ADVANCED,
-    group: 'observability',
-    default: true,
-    description: 'GET /metrics in Prometheus format.',
-  }),
-  OTEL_SERVICE_NAME: text({
-    ...ADVANCED,
-    group: 'observability',
-    default: 'governance-calendar-gateway',
-    description: 'service.name of the traces.',
-  }),
-  AUDIT_SINK: text({
-    ...COMMON,
-    group: 'observability',
-    defaultText: 'stdout (off under NODE_ENV=test)',
-    description:
-      'Audit trail of every mutation attempt, JSON lines apart from the request log: `stdout`, a file path (appended), or `off`.',
-  }),
-  READY_REQUIRE_UPSTREAMS: bool({
-    ...ADVANCED,
-    group: 'observability',
-    default: false,
-    description:
-      '/ready fails (503) while an upstream is down; off by default, since every replica shares that outage.',
-  }),
-  EMBEDDED_EMULATORS: bool({
-    ...ADVANCED,
-    group: 'emulators',
-    default: undefined,
-    defaultText: 'on outside production when no upstream URL is set',
-    description: 'Serve the built-in emulators (fake data) instead of real upstreams; must be explicit in production.',
-  }),
-  EMULATOR_FAULT_ROUTES: bool({
-    ...ADVANCED,
-    group: 'emulators',
-    default: false,
-    defaultText: 'false (always on under npm run emulators)',
-    description: "Mount the embedded emulators' /_emulator/* control routes (fault and latency injection).",
-  }),
+  production: {
+    NODE_ENV: oneOf(['development', 'production', 'test'] as const, {
+      default: 'development',
+      description:
+        '`production` is the strict profile: real upstreams and a rate profile required, introspection/GraphiQL/suggestions off, CSRF prevention on, CORS closed, no .env file read.',
+    }),
+    GOVERNANCE_URL: url({
+      defaultText: 'embedded emulator (not in production)',
+      description:
+        'Governance tenant origin, e.g. https://tenant.example.com (token endpoint: /api/access/v1/oauth/token).',
+    }),
+    GOVERNANCE_CLIENT_ID: text({
+      description:
+        'OAuth client id (client credentials); required with GOVERNANCE_URL unless GOVERNANCE_AUTH_MODE=forward.',
+    }),
+    GOVERNANCE_CLIENT_SECRET: text({
+      secret: true,
+      description: 'OAuth client secret of GOVERNANCE_CLIENT_ID.',
+    }),
+    GOVERNANCE_RATE_PROFILE: oneOf(['production', 'sandbox'] as const, {
+      default: undefined,
+      defaultText: 'required in production; production outside it (the emulators)',
+      description:
+        "The governance account's tier: production (20,000/min, 200,000/h) or sandbox (5,000/min, 50,000/h). A sandbox tenant run as production gets 429s.",
+    }),
+    CALENDAR_URL: url({
+      defaultText: 'embedded emulator (not in production)',
+      description: 'Calendar API root incl. namespace, e.g. https://site.example/wp-json/calendar/events/v1.',
+    }),
+    CALENDAR_USER: text({
+      description:
+        'WordPress user for writes (application password); required in production unless CALENDAR_AUTH_MODE=forward.',
+    }),
+    CALENDAR_APP_PASSWORD: text({
+      secret: true,
+      description: 'WordPress application password of CALENDAR_USER.',
+    }),
+    GATEWAY_REPLICAS: int({
+      default: 2,
+      min: 1,
+      max: 1_000,
+      description:
+        'Replicas sharing the account: while Redis is away each spends 1 / this of every rule, so together they never overspend.',
+    }),
+  },
+  // What most deployments look at.
+  common: {
+    PORT: int({
+      default: 4000,
+      min: 0,
+      max: 65535,
+      description: 'Port the gateway listens on (0 = any free port).',
+    }),
+    HOST: text({
+      defaultText: '0.0.0.0',
+      description: 'Address the gateway listens on (`npm run emulators`: 127.0.0.1).',
+    }),
+    LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, {
+      default: undefined,
+      defaultText: 'info (warn under NODE_ENV=test)',
+      description: 'Lowest level written to the JSON log on stdout.',
+    }),
+    CORS_ORIGINS: list({
+      defaultText: '* outside production, none in production',
+      description: 'Origins allowed to call from a browser (`*` = any, empty = none).',
+    }),
+    PERSISTED_OPERATIONS: oneOf(['off', 'allow', 'only'] as const, {
+      default: 'off',
+      description: '`only`: run safelisted operations only (by hash); `allow`: hashes or text; `off`: text only.',
+    }),
+    SHUTDOWN_DRAIN_MS: int({
+      default: 25_000,
+      min: 0,
+      max: 600_000,
+      description:
+        "On SIGTERM/SIGINT, how long in-flight operations may run before they are answered SHUTTING_DOWN / OUTCOME_UNKNOWN; keep it below the orchestrator's grace period.",
+    }),
+    GOVERNANCE_AUTH_MODE: oneOf(['configured', 'forward'] as const, {
+      default: 'configured',
+      description: "`configured`: the client credentials above; `forward`: the caller's own Authorization: Bearer.",
+    }),
+    GOVERNANCE_DISCOVERY_FILE: text({
+      description:
+        'JSON file of relationship types, workflow stages, attribute options and organizations the governance API cannot list (the embedded emulators load their example).',
+    }),
+    CALENDAR_AUTH_MODE: oneOf(['configured', 'forward'] as const, {
+      default: 'configured',
+      description: "`configured`: writes use the application password; `forward`: the caller's Authorization.",
+    }),
+    CACHE_MAX_BYTES: int({
+      default: 64 * MB,
+      min: 0,
+      max: 16 * 1024 ** 3,
+      description:
+        'In-memory cache of upstream reads per replica (0 = off); the whole-answer cache gets half as much again.',
+    }),
+    CACHE_TTL_MS: int({
+      default: 30_000,
+      min: 0,
+      max: 86_400_000,
+      description: 'How long a cached upstream read is fresh.',
+    }),
+    REDIS_URL: url({
+      protocols: ['redis', 'rediss'],
+      secret: true,
+      defaultText: 'none (budget per replica)',
+      description:
+        'Redis shared by replicas for the account budget, 429 pauses and cache (a noeviction instance). Needed as soon as more than one replica runs.',
+    }),
+    FEDERATION_SECRET: text({
+      secret: true,
+      description:
+        'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
+    }),
+    AUTH_ISSUERS: list({
+      defaultText: 'none (npm start adds its development issuer)',
+      description:
+        "Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated; audience: the gateway's name(s) there, space-separated (e.g. its /mcp URL too).",
+    }),
+    AUTH_ANONYMOUS: list({
+      defaultText: '* outside production, none in production',
+      description: 'Permissions of a caller without credentials (`*` all, `none`); with none, such a request is 401.',
+    }),
+    AUTH_PERMISSIONS_FILE: text({
+      defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
+      description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
+    }),
+    AUTH_API_KEYS: list({
+      description:
+        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
+    }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: url({
+      defaultText: 'none (no tracing)',
+      description:
+        'OTLP/HTTP collector base URL; set → spans per operation and per upstream call, traceparent sent upstream.',
+    }),
+    AUDIT_SINK: text({
+      defaultText: 'stdout (off under NODE_ENV=test)',
+      description:
+        'Audit trail of every mutation attempt, JSON lines apart from the request log: `stdout`, a file path (appended), or `off`.',
+    }),
+  },
+  // Defaults that suit nearly every deployment.
+  advanced: {
+    GRAPHIQL: bool({
+      default: undefined,
+      defaultText: 'on outside production',
+      description: 'Serve GraphiQL to browsers at /graphql (precompressed, cached).',
+    }),
+    MCP: bool({
+      default: undefined,
+      defaultText: 'on outside production',
+      description: 'Serve the Model Context Protocol endpoint /mcp (curated operations as tools; docs/mcp.md).',
+    }),
+    MCP_MUTATIONS: bool({
+      default: false,
+      description: "List /mcp's write tools (to callers whose permissions allow them).",
+    }),
+    GATEWAY_COST_EXTENSION: bool({
+      default: true,
+      description:
+        'Add `extensions.cost` (estimated and actual upstream calls, cache hits, budget left; the full account status on `Cost-Detail: full`) to responses that used an upstream.',
+    }),
+    GRAPHQL_MAX_BATCH: int({
+      default: 0,
+      min: 0,
+      max: 100,
+      description: 'Operations per batched (JSON array) request; 0 = batching off.',
+    }),
+    LIVE_POLL_BUDGET_PERCENT: int({
+      default: 10,
+      min: 0,
+      max: 100,
+      description:
+        "Largest share (%) of an upstream's per-minute budget that subscription polling may use, per replica.",
+    }),
+    GOVERNANCE_MAX_CONCURRENT: int({
+      default: 64,
+      min: 1,
+      max: 1024,
+      description: 'Concurrent requests to the governance API per replica.',
+    }),
+    CALENDAR_MAX_CONCURRENT: int({
+      default: 8,
+      min: 1,
+      max: 1024,
+      description: 'Concurrent requests to the calendar API per replica (a WordPress site serves few at once).',
+    }),
+    CACHE_TTL_BY_KIND: ttlByKind({
+      defaultText: 'CACHE_TTL_MS for every kind',
+      description:
+        'Freshness of some kinds of upstream read, in ms, e.g. entityTypes:600000,terms:600000 (they change rarely).',
+    }),
+    CACHE_MAX_STALE_MS: int({
+      default: 300_000,
+      min: 0,
+      max: 86_400_000,
+      description: 'How long past its TTL a cached read may answer while the upstream is failing.',
+    }),
+    CACHE_REUSE: oneOf(['off', 'shadow', 'on'] as const, {
+      default: 'on',
+      description:
+        'Reuse of what upstream answers already hold: records inside lists, embeds and writes answer lookups by id, and a cached list answers its prefixes. `shadow` only counts what it would save (metrics).',
+    }),
+    CACHE_BUDGET_STALE_BELOW: fraction({
+      default: 0.2,
+      description:
+        "When the least share left of an account's budget (across its rules, as last counted; shared through Redis) falls below this, reads of expired cached records answer from them (marked stale) instead of refetching, up to CACHE_BUDGET_MAX_STALE_MS past their TTL.",
+    }),
+    CACHE_BUDGET_MAX_STALE_MS: int({
+      default: 120_000,
+      min: 0,
+      max: 86_400_000,
+      description:
+        'How long past its TTL a cached read may answer while the budget is below CACHE_BUDGET_STALE_BELOW (0 = never). Cached reads are kept for their TTL plus the larger of this and CACHE_MAX_STALE_MS.',
+    }),
+    RESPONSE_CACHE: bool({
+      default: true,
+      description:
+        'Whole-answer cache of successful queries, per credential, served before parsing; dropped by the writes that change what an answer read.',
+    }),
+    GOVERNANCE_RATE_LIMITS: rateList({
+      defaultText: 'from GOVERNANCE_RATE_PROFILE',
+      description:
+        'Override governance rules, e.g. minute:30,hour:500 (0 drops a rule), endpoint-minute:1000 (the newer per-endpoint rule), or add rules of any window: 5/10s, endpoint:3/1s.',
+    }),
+    GOVERNANCE_RATE_MARGIN: fraction({
+      default: 0.9,
+      description:
+        'Fraction of each governance rule the gateway allows itself (lower it when other clients share the account).',
+    }),
+    CALENDAR_RATE_LIMITS: rateList({
+      defaultText: 'none',
+      description: 'Calendar rules, e.g. minute:60 or 5/10s (none published; the concurrency cap still applies).',
+    }),
+    UPSTREAM_QUEUE_DEADLINE_MS: int({
+      default: 30_000,
+      min: 0,
+      max: 3_600_000,
+      description: 'How long a request may wait for budget or a 429 pause before its field fails RATE_LIMITED.',
+    }),
+    GATEWAY_OPERATION_DEADLINE_MS: int({
+      default: 20_000,
+      min: 1,
+      max: 3_600_000,
+      description:
+        'Time one GraphQL operation may spend on upstream calls (queue waits included) before its fields fail.',
+    }),
+    GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION: int({
+      default: 1000,
+      min: 1,
+      max: 1_000_000,
+      description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
+    }),
+    FAIR_SHARE: text({
+      defaultText: 'every caller alike, no caps, no pacing',
+      description:
+        'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
+    }),
+    UPSTREAM_RETRIES: int({
+      default: 2,
+      min: 0,
+      max: 10,
+      description: 'Retries of an idempotent upstream read after a 5xx/timeout.',
+    }),
+    REDIS_CACHE_URL: url({
+      protocols: ['redis', 'rediss'],
+      secret: true,
+      defaultText: 'REDIS_URL',
+      description: 'A Redis of its own for the response cache tier (with maxmemory and an eviction policy).',
+    }),
+    REDIS_KEY_PREFIX: text({
+      default: 'gateway:',
+      description: 'Prefix of every Redis key and channel (several gateways can share one Redis).',
+    }),
+    ALLOW_INTROSPECTION: bool({
+      default: undefined,
+      defaultText: 'off in production (unless GRAPHIQL=true)',
+      description: '__schema/__type queries allowed.',
+    }),
+    METRICS: bool({
+      default: true,
+      description: 'GET /metrics in Prometheus format.',
+    }),
+    OTEL_SERVICE_NAME: text({
+      default: 'governance-calendar-gateway',
+      description: 'service.name of the traces.',
+    }),
+    READY_REQUIRE_UPSTREAMS: bool({
+      default: false,
+      description:
+        '/ready fails (503) while an upstream is down; off by default, since every replica shares that outage.',
+    }),
+    EMBEDDED_EMULATORS: bool({
+      default: undefined,
+      defaultText: 'on outside production when no upstream URL is set',
+      description:
+        'Serve the built-in emulators (fake data) instead of real upstreams; must be explicit in production.',
+    }),
+    EMULATOR_FAULT_ROUTES: bool({
+      default: false,
+      defaultText: 'false (always on under npm run emulators)',
+      description: "Mount the embedded emulators' /_emulator/* control routes (fault and latency injection).",
+    }),
+  },
 };
 
-type Definitions = typeof DEFINITIONS;
+type ByTier = typeof BY_TIER;
+type Definitions = ByTier['production'] & ByTier['common'] & ByTier['advanced'];
 export type SettingName = keyof Definitions;
-export type Settings = { [K in SettingName]: Definitions[K] extends Setting<infer T> ? T : never };
+export type Settings = { [K in SettingName]: Definitions[K] extends Declared<infer T> ? T : never };
 
-/** Every setting, in the order of the table. */
-export const SETTINGS: readonly SettingInfo[] = Object.entries(DEFINITIONS).map(([name, d]) => ({
-  name,
-  tier: d.tier,
-  group: d.group,
-  type: d.type,
-  default: d.default,
-  description: d.description,
-  secret: d.secret,
-}));
+const DECLARED = (Object.keys(BY_TIER) as Tier[]).flatMap((tier) =>
+  Object.entries(BY_TIER[tier]).map(([name, d]: [string, Declared<unknown>]) => ({ ...d, name, tier })),
+);
+
+/** Every setting, in the order of the tables: by tier, then as declared. */
+export const SETTINGS: readonly SettingInfo[] = DECLARED;
 
 /** Reads and validates every setting; a bad value adds a problem line and falls back to the default. */
 export function readSettings(env: Env = process.env): { settings: Settings; problems: string[] } {
   const problems: string[] = [];
   const settings: Record<string, unknown> = {};
-  for (const [name, d] of Object.entries(DEFINITIONS) as [string, Setting<unknown>][]) {
+  for (const { name, ...d } of DECLARED) {
     const raw = env[name]?.trim();
     if (!raw) {
       settings[name] = d.fallback;
@@ -717,11 +556,6 @@ export function readSettings(env: Env = process.env): { settings: Settings; prob
     }
   }
   return { settings: settings as Settings, problems };
-}
-
-/** True when the environment sets this (non-empty). */
-export function isSet(name: SettingName, env: Env = process.env): boolean {
-  return Boolean(env[name]?.trim());
 }
 
 /** The process environment, over a `.env` file's variables outside production (`env-file.ts`). */

@@ -50,40 +50,6 @@ export interface FairShareConfig {
   smooth: number;
 }
 
-export interface TrafficConfig {
-  governance: UpstreamTrafficConfig;
-  calendar: UpstreamTrafficConfig;
-  /** How long an upstream request may wait for budget or a 429 pause before its field fails RATE_LIMITED. */
-  queueDeadlineMs: number;
-  /** Total time one upstream request may take across its attempts and backoffs, from its first send. */
-  requestDeadlineMs: number;
-  /** Time one GraphQL operation may spend on upstream calls (queue waits included) before its fields fail. */
-  operationDeadlineMs: number;
-  /** After a 429 pause: the ramp doubles its pace every step once the probe came back. */
-  rampStepMs: number;
-  /** Pause after a 429 without a usable Retry-After. */
-  defaultRetryAfterMs: number;
-  /** Longest pause a Retry-After can impose. */
-  maxPauseMs: number;
-  /** How often one request is sent again after 429s before its field fails RATE_LIMITED. */
-  rateLimitRetries: number;
-  /** Upstream calls one GraphQL operation may make per upstream (estimated before, counted during execution). */
-  maxCallsPerOperation: number;
-  /** Prefix of every Redis key and channel (several gateways can share one Redis). */
-  redisKeyPrefix: string;
-  /**
-   * Fraction of each rule a replica allows itself while Redis is unreachable, when it never saw the
-   * shared counts (otherwise it spends its share of what the counts left, see budget-redis.ts).
-   */
-  localShare: number;
-  /** Adds `extensions.cost` (core/cost-report.ts) to responses that used an upstream. */
-  costExtension: boolean;
-  /** Redis commands slower than this count as Redis being down (the local budget takes over). */
-  redisCommandTimeoutMs: number;
-  /** Callers' weights, caps and the account's pacing (`FAIR_SHARE`). */
-  fairShare: FairShareConfig;
-}
-
 const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
   production: { minute: 20_000, hour: 200_000 },
   sandbox: { minute: 5_000, hour: 50_000 },
@@ -93,10 +59,11 @@ const PROFILES: Record<RateProfile, { minute: number; hour: number }> = {
  * Fixed parts of the traffic model. They follow from the platform's behaviour, not from a deployment,
  * so they are constants; tests that need a faster clock inject a config object instead.
  */
-export const TRAFFIC_DEFAULTS = {
-  /** The calendar publishes no limits: configured rules are taken as they are. */
-  calendarMargin: 1,
-  /** One upstream request across its attempts and backoffs: below the operation deadline, above one slow answer. */
+const FIXED = {
+  /**
+   * One upstream request across its attempts and backoffs, from its first send: below the
+   * operation deadline, above one slow answer.
+   */
   requestDeadlineMs: 10_000,
   /** A 429's pause ends with a probe; then the pace doubles every step (a few steps back to full pace). */
   rampStepMs: 500,
@@ -104,42 +71,37 @@ export const TRAFFIC_DEFAULTS = {
   defaultRetryAfterMs: 1_000,
   /** A Retry-After longer than the hour window is a broken header, not a real pause. */
   maxPauseMs: 3_600_000,
-  /** Resends after 429s; the pause and ramp make each one likely to pass, ten covers a long outage of budget. */
+  /**
+   * Resends after 429s before a field fails RATE_LIMITED; the pause and ramp make each one likely to
+   * pass, ten covers a long outage of budget.
+   */
   rateLimitRetries: 10,
-  /** Redis on the same network answers in a few ms; slower than this, the local budget is safer. */
+  /** Redis on the same network answers in a few ms; a command slower than this counts as Redis down. */
   redisCommandTimeoutMs: 500,
-} as const;
+};
 
 /** Built from the validated settings (`settings.ts` parses the rule lists); adds cross-setting problems. */
-export function readTrafficConfig(s: Settings, profile: RateProfile, problems: string[]): TrafficConfig {
-  const base = PROFILES[profile];
+export function readTrafficConfig(s: Settings, profile: RateProfile, problems: string[]) {
+  const governance: UpstreamTrafficConfig = {
+    rules: rules(s.GOVERNANCE_RATE_LIMITS, 'GOVERNANCE_RATE_LIMITS', PROFILES[profile], problems),
+    margin: s.GOVERNANCE_RATE_MARGIN,
+  };
+  // No published limits: none unless configured, taken as they are; the concurrency cap still applies.
+  const calendar: UpstreamTrafficConfig = {
+    rules: rules(s.CALENDAR_RATE_LIMITS, 'CALENDAR_RATE_LIMITS', {}, problems),
+    margin: 1,
+  };
   return {
-    governance: {
-      rules: rules(
-        s.GOVERNANCE_RATE_LIMITS,
-        'GOVERNANCE_RATE_LIMITS',
-        { minute: base.minute, hour: base.hour },
-        problems,
-      ),
-      margin: s.GOVERNANCE_RATE_MARGIN,
-    },
-    // No published limits: none unless configured; the concurrency cap still applies.
-    calendar: {
-      rules: rules(s.CALENDAR_RATE_LIMITS, 'CALENDAR_RATE_LIMITS', {}, problems),
-      margin: TRAFFIC_DEFAULTS.calendarMargin,
-    },
+    governance,
+    calendar,
+    ...FIXED,
     queueDeadlineMs: s.UPSTREAM_QUEUE_DEADLINE_MS,
-    requestDeadlineMs: TRAFFIC_DEFAULTS.requestDeadlineMs,
     operationDeadlineMs: s.GATEWAY_OPERATION_DEADLINE_MS,
-    rampStepMs: TRAFFIC_DEFAULTS.rampStepMs,
-    defaultRetryAfterMs: TRAFFIC_DEFAULTS.defaultRetryAfterMs,
-    maxPauseMs: TRAFFIC_DEFAULTS.maxPauseMs,
-    rateLimitRetries: TRAFFIC_DEFAULTS.rateLimitRetries,
     maxCallsPerOperation: s.GATEWAY_MAX_UPSTREAM_CALLS_PER_OPERATION,
     redisKeyPrefix: s.REDIS_KEY_PREFIX ?? 'gateway:',
     // While Redis is away each replica spends its share alone: N replicas × 1/N never overspend.
+    // (Once it saw the shared counts, it spends its share of what they left: budget-redis.ts.)
     localShare: 1 / s.GATEWAY_REPLICAS,
-    redisCommandTimeoutMs: TRAFFIC_DEFAULTS.redisCommandTimeoutMs,
     costExtension: s.GATEWAY_COST_EXTENSION,
     fairShare: fairShare(s.FAIR_SHARE ?? '', problems),
   };

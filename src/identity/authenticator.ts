@@ -26,7 +26,6 @@ export interface IssuerConfig {
 
 export interface ApiKeyConfig {
   name: string;
-  /** Hex SHA-256 of the key. */
   sha256: string;
   permissions: readonly Permission[];
 }
@@ -39,7 +38,6 @@ export interface AuthenticatorOptions {
   permissionMap?: PermissionMap;
   /** Credentials the gateway does not know are the upstream's (forward mode): let through. */
   forwardUnknown?: boolean;
-  clockSkewS?: number;
   /** Shortest time between two JWKS fetches of one issuer (an unknown `kid` refetches). */
   jwksCooldownMs?: number;
   now?: () => number;
@@ -71,6 +69,8 @@ export type AuthResult =
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const BEARER = /^bearer +(\S+)\s*$/i;
+/** exp and nbf are checked with this much slack (seconds): the issuer's clock and ours differ a little. */
+const CLOCK_SKEW_S = 30;
 
 interface Remembered {
   principal: Principal;
@@ -151,7 +151,7 @@ export class Authenticator {
         issuer: entry.config.issuer,
         audience: entry.config.audience,
         algorithms: ALGORITHMS,
-        clockTolerance: this.options.clockSkewS ?? 30,
+        clockTolerance: CLOCK_SKEW_S,
         currentDate: new Date(this.now()),
         requiredClaims: ['sub', 'exp'],
       }));
@@ -179,16 +179,15 @@ export class Authenticator {
   }
 }
 
+const CLAIM_FAILURES: Record<string, AuthFailure> = {
+  aud: 'wrong-audience',
+  nbf: 'not-yet-valid',
+  iss: 'unknown-issuer',
+};
+
 function reasonOf(e: unknown): AuthFailure {
   if (e instanceof errors.JWTExpired) return 'expired';
-  if (e instanceof errors.JWTClaimValidationFailed)
-    return e.claim === 'aud'
-      ? 'wrong-audience'
-      : e.claim === 'nbf'
-        ? 'not-yet-valid'
-        : e.claim === 'iss'
-          ? 'unknown-issuer'
-          : 'malformed';
+  if (e instanceof errors.JWTClaimValidationFailed) return CLAIM_FAILURES[e.claim] ?? 'malformed';
   if (e instanceof errors.JOSEAlgNotAllowed) return 'algorithm';
   if (e instanceof errors.JWKSNoMatchingKey) return 'unknown-key';
   if (e instanceof errors.JWSSignatureVerificationFailed) return 'signature';

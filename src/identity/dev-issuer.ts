@@ -32,7 +32,7 @@ interface Key {
 }
 
 export class DevIssuer {
-  private keys: Key[] = [];
+  private key!: Key;
   private generation = 0;
 
   private constructor(
@@ -54,7 +54,7 @@ export class DevIssuer {
       url === '/.well-known/openid-configuration'
         ? { issuer: this.issuer, jwks_uri: this.jwksUrl, id_token_signing_alg_values_supported: ['ES256'] }
         : url === '/jwks.json'
-          ? { keys: this.keys.map((k) => k.jwk) }
+          ? { keys: [this.key.jwk] }
           : undefined;
     res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
   }
@@ -67,17 +67,17 @@ export class DevIssuer {
   async rotate(): Promise<void> {
     const { privateKey, publicKey } = await generateKeyPair('ES256');
     const kid = `dev-${++this.generation}`;
-    this.keys = [{ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } }];
+    this.key = { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } };
   }
 
   /** The current public key, as served in the JWKS. */
   get publicJwk(): JWK {
-    return this.keys[0]!.jwk;
+    return this.key.jwk;
   }
 
   /** Signs any claims with the current key; `exp` defaults to an hour from now. */
   async sign(claims: JWTPayload, options: { kid?: string; audience?: string; issuer?: string } = {}): Promise<string> {
-    const key = this.keys[0]!;
+    const key = this.key;
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ exp: now + 3600, iat: now, ...claims })
       .setProtectedHeader({ alg: 'ES256', kid: options.kid ?? key.kid, typ: 'JWT' })

@@ -1,8 +1,8 @@
 /**
  * Who is calling the gateway, and what they may do. Authentication (at the HTTP edge) turns a
  * request's credentials into a `Principal`; every entry point (GraphQL over HTTP, subscriptions,
- * persisted operations, a future MCP endpoint) reads it with `principalOf` and checks permissions
- * with `missingPermission`. No GraphQL and no HTTP framework here.
+ * persisted operations, /mcp) reads it with `principalOf` and checks permissions with
+ * `missingPermission`. No GraphQL and no HTTP framework here.
  */
 
 /** Everything a caller can be granted. Queries need `:read`, mutations `:write`, deletes `:delete`. */
@@ -21,9 +21,7 @@ export interface Principal {
   /** Stable and non-secret: `${issuer}|${subject}` for a token, `key:<name>` for an API key, `anonymous`. */
   id: string;
   kind: 'user' | 'service' | 'apikey' | 'anonymous';
-  /** The token's `sub`. */
   subject?: string;
-  /** The token's `iss`. */
   issuer?: string;
   /** The token's `client_id` / `azp`, when it has one. */
   clientId?: string;

@@ -1,7 +1,7 @@
 /**
  * One tool call, run as one GraphQL request through the gateway's own front door (the caller's
- * principal and permissions, the safelist, the estimate, the budgets, the caches and the audit all apply), then
- * shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
+ * principal and permissions, the safelist, the estimate, the budgets, the caches and the audit all
+ * apply), then shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
  * `truncated: true`, the calls spent and the budget left, and errors an agent can act on.
  */
 import { createHash } from 'node:crypto';
@@ -10,29 +10,15 @@ import { setPrincipal, type Principal } from '../identity/principal.js';
 import type { Tool } from './tools.js';
 import { canonicalJson } from '../core/canonical-json.js';
 
-/** The gateway's GraphQL endpoint as a fetch function (Yoga's `fetch`): the server context marks the call. */
-export type GatewayFetch = (request: Request, serverContext: { mcp: McpCall }) => Promise<Response>;
+/** The gateway's GraphQL endpoint (Yoga's `fetch`); the server context names the tool for the context and log. */
+export type GatewayFetch = (request: Request, serverContext: { mcp: { tool: string } }) => Promise<Response>;
 
-/** What the request's context and log know of an MCP call. */
-export interface McpCall {
-  tool: string;
-}
-
-export interface CallOptions {
+interface CallOptions {
   fetch: GatewayFetch;
   maxRecords: number;
   maxChars: number;
-  /** Safelisted document ids by operation name (PERSISTED_OPERATIONS on). */
-  documentIds?: ReadonlyMap<string, string>;
-}
-
-/**
- * Who calls: the principal authentication gave the MCP request. The tool call carries it to the
- * gateway's endpoint as the request's principal, not the agent's token: no header of the agent's
- * can reach an upstream (forward mode passes the request's `Authorization` on).
- */
-export interface Caller {
-  principal: Principal;
+  /** Send the safelisted document's id rather than its text (PERSISTED_OPERATIONS on). */
+  byId: boolean;
 }
 
 interface GraphQLBody {
@@ -48,21 +34,25 @@ interface CostEntry {
   remaining?: number;
 }
 
+/**
+ * `principal` is the one authentication gave the MCP request. The tool call carries it to the
+ * gateway's endpoint as the request's principal, not the agent's token: no header of the agent's
+ * can reach an upstream (forward mode passes the request's `Authorization` on).
+ */
 export async function callTool(
   tool: Tool,
   args: Record<string, unknown>,
-  caller: Caller,
+  principal: Principal,
   options: CallOptions,
 ): Promise<CallToolResult> {
-  const variables = variablesOf(tool, args, caller, options.maxRecords);
-  const id = options.documentIds?.get(tool.name);
+  const variables = variablesOf(tool, args, principal, options.maxRecords);
   const request = new Request('http://gateway.internal/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-    body: JSON.stringify(id ? { documentId: id, variables } : { query: tool.query, variables }),
+    body: JSON.stringify(options.byId ? { documentId: tool.documentId, variables } : { query: tool.query, variables }),
   });
-  setPrincipal(request, caller.principal);
-  const res = await options.fetch(request, { mcp: { tool: tool.name } });
+  setPrincipal(request, principal);
+  const res = await options.fetch(request, { mcp: { tool: tool.definition.name } });
   const body = (await res.json()) as GraphQLBody;
   const cost = costOf(body.extensions?.cost);
   const failed = body.errors?.length && !Object.values(body.data ?? {}).some((v) => v != null);
@@ -73,7 +63,7 @@ export async function callTool(
   return result({ ...shaped, ...rest });
 }
 
-function variablesOf(tool: Tool, args: Record<string, unknown>, caller: Caller, maxRecords: number) {
+function variablesOf(tool: Tool, args: Record<string, unknown>, principal: Principal, maxRecords: number) {
   const { cursor, limit, ...rest } = args;
   const variables: Record<string, unknown> = { ...rest };
   if (tool.list) {
@@ -83,7 +73,7 @@ function variablesOf(tool: Tool, args: Record<string, unknown>, caller: Caller, 
   // The same call by the same caller gets the same key: a retry returns the first record.
   if (tool.idempotent)
     variables.clientMutationId = `mcp-${createHash('sha256')
-      .update(canonicalJson([caller.principal.id, tool.name, args]))
+      .update(canonicalJson([principal.id, tool.definition.name, args]))
       .digest('base64url')
       .slice(0, 32)}`;
   return variables;

@@ -13,42 +13,46 @@ import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.js';
 import { parsePermissions } from '../identity/permissions.js';
-import { anonymous, missingPermission, principalOf, type Principal } from '../identity/principal.js';
+import { anonymous, missingPermission, principalOf } from '../identity/principal.js';
 import { callTool, type GatewayFetch } from './call.js';
-import { loadTools, safelistByName, type Tool } from './tools.js';
+import { loadTools } from './tools.js';
 
 export interface McpOptions {
   schema: GraphQLSchema;
   config: Pick<Config, 'mcp' | 'persistedOperations' | 'auth' | 'governance' | 'calendar'>;
-  /** The gateway's own endpoint (Yoga's `fetch`). */
   fetch: GatewayFetch;
-  path?: string;
 }
 
-export function useMcp(options: McpOptions): Plugin {
-  const { mcp } = options.config;
-  const tools = loadTools({ schema: options.schema, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars }).filter(
-    (t) => !forwardedUpstreams(options.config).some((u) => (t.estimate.max[u] ?? 0) > 0),
+export function useMcp({ schema, config, fetch }: McpOptions): Plugin {
+  const { mcp } = config;
+  // Upstreams read with each caller's own credential: an agent's token never goes upstream.
+  const forwarded = (['governance', 'calendar'] as const).filter((u) => config[u].authMode === 'forward');
+  const tools = loadTools({ schema, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars }).filter(
+    (t) => !forwarded.some((u) => (t.estimate.max[u] ?? 0) > 0),
   );
-  const documentIds = options.config.persistedOperations === 'off' ? undefined : safelistIds();
-  const path = options.path ?? '/mcp';
-  const call = { fetch: options.fetch, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars, documentIds };
+  // Under PERSISTED_OPERATIONS a tool call sends its safelisted document's id, not its text.
+  const call = {
+    fetch,
+    maxRecords: mcp.maxRecords,
+    maxChars: mcp.maxChars,
+    byId: config.persistedOperations !== 'off',
+  };
   // Authentication runs before this plugin and sets the principal; a request it let through without
   // one is an anonymous caller with AUTH_ANONYMOUS's permissions, never more.
-  const nobody = anonymous(parsePermissions(options.config.auth.anonymous).permissions);
+  const nobody = anonymous(parsePermissions(config.auth.anonymous).permissions);
   return {
     async onRequest(payload) {
       const { request, url, serverContext } = payload;
-      if (url.pathname !== path) return;
+      if (url.pathname !== '/mcp') return;
       const req = (serverContext as { req?: object } | undefined)?.req;
       const principal = principalOf(req) ?? principalOf(request) ?? nobody;
-      const visible = tools.filter((t) => t.kind === 'query' || (mcp.mutations && allowed(t, principal)));
+      const visible = tools.filter((t) => !t.write || (mcp.mutations && !missingPermission(principal, t.permissions)));
       const server = new Server({ name: 'governance-calendar-gateway', version: '1' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(definition) }));
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map((t) => t.definition) }));
       server.setRequestHandler(CallToolRequestSchema, ({ params }): Promise<CallToolResult> | CallToolResult => {
-        const tool = visible.find((t) => t.name === params.name);
+        const tool = visible.find((t) => t.definition.name === params.name);
         if (!tool) return unknownTool(params.name);
-        return callTool(tool, params.arguments ?? {}, { principal }, call);
+        return callTool(tool, params.arguments ?? {}, principal, call);
       });
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
       await server.connect(transport);
@@ -61,29 +65,6 @@ export function useMcp(options: McpOptions): Plugin {
   };
 }
 
-/**
- * Upstreams read with each caller's own credential (`*_AUTH_MODE=forward`). An agent's token is
- * never passed upstream, so their tools are not offered.
- */
-function forwardedUpstreams(config: Pick<Config, 'governance' | 'calendar'>) {
-  return (['governance', 'calendar'] as const).filter((u) => config[u].authMode === 'forward');
-}
-
-function allowed(tool: Tool, principal: Principal): boolean {
-  return !missingPermission(principal, tool.permissions);
-}
-
-/** What `tools/list` shows of a tool. */
-export function definition(t: Tool) {
-  return {
-    name: t.name,
-    description: t.description,
-    inputSchema: t.inputSchema as { type: 'object' },
-    outputSchema: t.outputSchema as { type: 'object' },
-    annotations: t.annotations,
-  };
-}
-
 function unknownTool(name: string): CallToolResult {
   return {
     isError: true,
@@ -91,9 +72,4 @@ function unknownTool(name: string): CallToolResult {
       { type: 'text', text: `There is no tool "${name}" for this caller; tools/list shows the ones there are.` },
     ],
   };
-}
-
-/** Operation name → safelisted document id, so tool calls pass PERSISTED_OPERATIONS=only. */
-function safelistIds(): Map<string, string> {
-  return new Map([...safelistByName()].map(([name, { id }]) => [name, id]));
 }

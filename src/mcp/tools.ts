@@ -2,10 +2,10 @@
  * The MCP tools: one per named operation in `tools/*.graphql`. A tool's description is the comment
  * block above its operation plus the calls the gateway's own estimator gives it; its text is the
  * safelisted document codegen printed for it (with the fragments it shares with src/operations/, so
- * it passes PERSISTED_OPERATIONS=only as it is); its input schema
- * comes from the operation's variables, its output schema from the selection set. List tools (an
- * `$after` variable on a connection) take `cursor` and `limit` instead of `after` and `first`; a
- * `$clientMutationId` is never asked for: the gateway derives it from the call (see call.ts).
+ * it passes PERSISTED_OPERATIONS=only as it is); its input schema comes from the operation's
+ * variables, its output schema from the selection set. List tools (an `$after` variable on a
+ * connection) take `cursor` and `limit` instead of `after` and `first`; a `$clientMutationId` is
+ * never asked for: the gateway derives it from the call (see call.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import {
@@ -20,21 +20,19 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as ToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { estimateOperationCost, defaultCostModel, type CostEstimate } from '../http/plugins/operation-cost.js';
 import { loadSafelist } from '../http/persisted.js';
 import { isPermission, type Permission } from '../identity/principal.js';
 import { inputSchema, outputSchema, variableDescriptions, type JsonSchema } from './json-schema.js';
 
 export interface Tool {
-  name: string;
-  kind: 'query' | 'mutation';
-  /** The operation's text, sent to the gateway's own GraphQL endpoint. */
+  /** What `tools/list` shows. */
+  definition: ToolDefinition;
+  write: boolean;
+  /** The operation's text and its id in the safelist, sent to the gateway's own GraphQL endpoint. */
   query: string;
-  description: string;
-  inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
-  annotations: ToolAnnotations;
+  documentId: string;
   /** The root field holding the connection, for list tools. */
   list?: string;
   /** Takes a `clientMutationId` derived from the call, so a retried call creates once. */
@@ -44,33 +42,18 @@ export interface Tool {
   estimate: { default: CostEstimate; max: CostEstimate };
 }
 
-export interface ToolOptions {
+interface ToolOptions {
   schema: GraphQLSchema;
   maxRecords: number;
   maxChars: number;
-  folder?: URL;
 }
 
 /** A safelisted document, parsed, with its one operation. */
-export interface Safelisted {
+interface Safelisted {
   id: string;
   text: string;
   document: DocumentNode;
   operation: OperationDefinitionNode;
-}
-
-let byName: ReadonlyMap<string, Safelisted> | undefined;
-
-/** The safelist (src/generated/persisted-documents.json) by operation name, parsed once per process. */
-export function safelistByName(): ReadonlyMap<string, Safelisted> {
-  if (byName) return byName;
-  const parsed = new Map<string, Safelisted>();
-  for (const [id, text] of loadSafelist()) {
-    const document = parse(text);
-    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-    if (operation?.name) parsed.set(operation.name.value, { id, text, document, operation });
-  }
-  return (byName = parsed);
 }
 
 const FOLDER = new URL('./tools/', import.meta.url);
@@ -79,13 +62,17 @@ const RENAMED: Record<string, string> = { after: 'cursor', first: 'limit' };
 const HIDDEN = new Set(['clientMutationId']);
 
 export function loadTools(options: ToolOptions): Tool[] {
-  const folder = options.folder ?? FOLDER;
-  const safelist = safelistByName();
-  return readdirSync(folder)
+  const safelist = new Map<string, Safelisted>();
+  for (const [id, text] of loadSafelist()) {
+    const document = parse(text);
+    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    if (operation?.name) safelist.set(operation.name.value, { id, text, document, operation });
+  }
+  return readdirSync(FOLDER)
     .filter((f) => f.endsWith('.graphql'))
     .sort()
     .flatMap((file) => {
-      const source = readFileSync(new URL(file, folder), 'utf8');
+      const source = readFileSync(new URL(file, FOLDER), 'utf8');
       return parse(source)
         .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
         .map((op) => {
@@ -106,7 +93,7 @@ function commentAbove(source: string, offset: number): string {
   return comment.join(' ');
 }
 
-function toolOf({ text, document, operation: op }: Safelisted, comment: string, options: ToolOptions): Tool {
+function toolOf({ id, text, document, operation: op }: Safelisted, comment: string, options: ToolOptions): Tool {
   const { schema } = options;
   const name = op.name?.value;
   if (!name || op.operation === OperationTypeNode.SUBSCRIPTION)
@@ -119,15 +106,13 @@ function toolOf({ text, document, operation: op }: Safelisted, comment: string, 
     default: estimateOperationCost(schema, document, name, {}).total,
     max: estimateOperationCost(schema, document, name, { first: options.maxRecords }).total,
   };
-  const mutation = op.operation === OperationTypeNode.MUTATION;
-  return {
+  const write = op.operation === OperationTypeNode.MUTATION;
+  const definition: ToolDefinition = {
     name,
-    kind: mutation ? 'mutation' : 'query',
-    query: text,
     description: [comment, costSentence(estimate), list ? pagingSentence(options) : ''].filter(Boolean).join(' '),
-    inputSchema: toolInput(schema, op, options.maxRecords),
-    outputSchema: toolOutput(schema, document, op, list),
-    annotations: mutation
+    inputSchema: toolInput(schema, op, options.maxRecords) as ToolDefinition['inputSchema'],
+    outputSchema: toolOutput(schema, document, op, list) as ToolDefinition['outputSchema'],
+    annotations: write
       ? {
           readOnlyHint: false,
           destructiveHint: false,
@@ -135,9 +120,15 @@ function toolOf({ text, document, operation: op }: Safelisted, comment: string, 
           openWorldHint: false,
         }
       : { readOnlyHint: true, openWorldHint: false },
+  };
+  return {
+    definition,
+    write,
+    query: text,
+    documentId: id,
     list,
     idempotent: vars.has('clientMutationId'),
-    permissions: mutation ? fields.flatMap((f) => permissionsOf(root.getFields()[f.name.value])) : [],
+    permissions: write ? fields.flatMap((f) => permissionsOf(root.getFields()[f.name.value])) : [],
     estimate,
   };
 }

@@ -45,7 +45,6 @@ export interface AuditEvent {
   time: string;
   requestId: string;
   caller: AuditCaller;
-  /** The operation's name, when it has one. */
   operation: string | null;
   /** `applied` when every write was, `refused`/`failed`/`unknown` when every one was that, else `partial`. */
   outcome: AuditOutcome | 'partial';

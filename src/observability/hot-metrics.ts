@@ -111,7 +111,6 @@ export class HotCounter extends HotMetric<Tally> {
 }
 
 export interface HotHistogramChild {
-  /** Observes a value in seconds. */
   observe(seconds: number): void;
   /** Starts a timer; the returned function observes the seconds since. */
   startTimer(): () => void;

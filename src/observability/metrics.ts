@@ -13,15 +13,11 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const MAX_OPERATION_NAMES = 200;
 
-export interface GatewayMetrics {
-  registry: Registry;
-  upstream: UpstreamObserver;
-  operations: OperationListener;
-}
+export type GatewayMetrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
+export function createMetrics() {
   const registry = new Registry();
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry });
   return { registry, upstream: upstreamMetrics([registry]), operations: operationMetrics([registry]) };
 }
 
@@ -40,24 +36,13 @@ function upstreamMetrics(registers: Registry[]): UpstreamObserver {
     buckets: SECONDS,
     registers,
   });
-  const rateLimited = new Counter({
-    name: 'gateway_upstream_rate_limited_total',
-    help: 'Upstream answers with status 429.',
-    labelNames: ['upstream'],
-    registers,
-  });
-  const pauses = new Counter({
-    name: 'gateway_upstream_pauses_total',
-    help: 'Times traffic control paused an upstream after a 429.',
-    labelNames: ['upstream'],
-    registers,
-  });
-  const pausedSeconds = new Counter({
-    name: 'gateway_upstream_paused_seconds_total',
-    help: 'Total pause time imposed on an upstream.',
-    labelNames: ['upstream'],
-    registers,
-  });
+  const perUpstream = (name: string, help: string) => new Counter({ name, help, labelNames: ['upstream'], registers });
+  const rateLimited = perUpstream('gateway_upstream_rate_limited_total', 'Upstream answers with status 429.');
+  const pauses = perUpstream('gateway_upstream_pauses_total', 'Times traffic control paused an upstream after a 429.');
+  const pausedSeconds = perUpstream(
+    'gateway_upstream_paused_seconds_total',
+    'Total pause time imposed on an upstream.',
+  );
   const retries = new Counter({
     name: 'gateway_upstream_retries_total',
     help: 'Upstream request attempts repeated after a failure.',

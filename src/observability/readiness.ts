@@ -6,7 +6,7 @@
  * upstream's data, which keeps flowing. The body names checks and states, never a URL.
  */
 import { Redis } from 'ioredis';
-import type { UpstreamProbe, UpstreamReport } from './upstream-probe.js';
+import type { UpstreamProbe } from './upstream-probe.js';
 
 export type ReadinessCheck = (signal: AbortSignal) => Promise<void>;
 
@@ -17,13 +17,7 @@ export interface ReadinessSources {
   requireUpstreams: boolean;
 }
 
-export interface ReadinessReport {
-  ready: boolean;
-  checks: Record<string, 'ok' | 'failed'>;
-  upstreams: Record<string, UpstreamReport>;
-}
-
-export async function runReadiness(sources: ReadinessSources, timeoutMs: number): Promise<ReadinessReport> {
+export async function runReadiness(sources: ReadinessSources, timeoutMs: number) {
   const signal = AbortSignal.timeout(timeoutMs);
   const [local, upstreams] = await Promise.all([
     Promise.all(

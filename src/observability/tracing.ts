@@ -5,7 +5,15 @@
  * lazily), so tracing off costs nothing per request.
  */
 import { createRequire } from 'node:module';
-import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  defaultTextMapSetter,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type * as Core from '@opentelemetry/core';
 import type * as Exporter from '@opentelemetry/exporter-trace-otlp-http';
 import type * as Resources from '@opentelemetry/resources';
@@ -15,35 +23,15 @@ import type { AuditEvent } from './audit.js';
 import type { UpstreamObserver } from '../core/observer.js';
 import type { OperationListener } from './operation-record.js';
 
-export interface TracingOptions {
-  /** OTLP/HTTP base URL, e.g. `http://collector:4318`; traces go to `<endpoint>/v1/traces`. */
-  endpoint: string;
-  serviceName: string;
-}
-
-export interface Tracing {
-  tracer: Tracer;
-  upstream: UpstreamObserver;
-  operations: OperationListener;
-  /** Adds an `audit` event to the operation's span (see audit.ts). */
-  audit(event: AuditEvent): void;
-  /** Sends every finished span now. */
-  flush(): Promise<void>;
-  shutdown(): Promise<void>;
-}
-
-const headerSetter = {
-  set: (carrier: Record<string, string>, key: string, value: string) => {
-    carrier[key] = value;
-  },
-};
+export type Tracing = ReturnType<typeof createTracing>;
 
 const headerGetter = {
   get: (h: Headers, key: string) => h.get(key) ?? undefined,
   keys: (h: Headers) => [...h.keys()],
 };
 
-export function createTracing(options: TracingOptions): Tracing {
+/** `endpoint`: the OTLP/HTTP base URL, e.g. `http://collector:4318`; traces go to `<endpoint>/v1/traces`. */
+export function createTracing(options: { endpoint: string; serviceName: string }) {
   const require = createRequire(import.meta.url);
   const sdk = require('@opentelemetry/sdk-trace-base') as typeof Sdk;
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof Exporter;
@@ -63,10 +51,10 @@ export function createTracing(options: TracingOptions): Tracing {
   const byUsage = new WeakMap<UsageTracker, Span>();
   const byRequest = new Map<string, Span>();
   return {
-    tracer,
     operations: operationSpans(tracer, propagator, byUsage, byRequest),
-    upstream: { request: upstreamSpan(tracer, propagator, byUsage) },
-    audit(event) {
+    upstream: { request: upstreamSpan(tracer, propagator, byUsage) } satisfies UpstreamObserver,
+    /** Adds an `audit` event to the operation's span (see audit.ts). */
+    audit(event: AuditEvent) {
       byRequest.get(event.requestId)?.addEvent('audit', {
         'audit.outcome': event.outcome,
         'audit.caller': event.caller.id,
@@ -75,6 +63,7 @@ export function createTracing(options: TracingOptions): Tracing {
         'audit.writes': JSON.stringify(event.writes),
       });
     },
+    /** Sends every finished span now. */
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
@@ -145,7 +134,7 @@ function upstreamSpan(
       ctx,
     );
     // W3C trace context upstream: the attempt's span is the parent of whatever the upstream traces.
-    propagator.inject(trace.setSpan(ctx, span), e.headers, headerSetter);
+    propagator.inject(trace.setSpan(ctx, span), e.headers, defaultTextMapSetter);
     return ({ status, error }) => {
       if (status !== undefined) span.setAttribute('http.response.status_code', status);
       if (error !== undefined || (status !== undefined && (status >= 500 || status === 429))) {
