@@ -20,8 +20,6 @@ const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal'
   } as const,
 });
 
-recordFields(EntitySummaryRef);
-
 EntitySummaryRef.implement({
   description: 'The basic details of an AI governance record, as the light search returns them.',
   fields: (t) => ({
@@ -40,6 +38,7 @@ EntitySummaryRef.implement({
       description: 'The full record (one upstream read per record, shared within the request).',
       resolve: (e, _a, ctx) => ctx.governance.loaders.entity.load(e.id),
     }),
+    ...recordFields(t),
   }),
 });
 

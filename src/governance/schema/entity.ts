@@ -32,8 +32,6 @@ function attributesOf(e: EntityInformation): EntityAttributeShape[] {
 const STAGE_COST =
   'The upstream cannot filter by stage, so the gateway reads the list in pages of 50 from the cursor on and keeps the matching records: a page of `first` reads at most ceil(first / 50) + 3 upstream pages (the estimate counts them all) and stops once it has seen a match beyond the page (`hasNextPage` true) or the end of the list (false). When it stops at its most pages before the end, `hasNextPage` is true because the rest is unread, and the next page may be empty; `endCursor` continues where it stopped. `totalCount` is null unless that read covered the whole list; `last`/`before` are refused.';
 
-recordFields(EntityRef);
-
 EntityRef.implement({
   description: 'An AI governance record: a model, dataset, AI system or AI agent.',
   fields: (t) => ({
@@ -68,10 +66,10 @@ EntityRef.implement({
       args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
     }),
+    ...recordFields(t),
+    ...auditFields(t, 'the record'),
   }),
 });
-
-auditFields(EntityRef, 'the record');
 
 builder.queryFields((t) => ({
   entity: t.field({

@@ -194,10 +194,9 @@ LinkRef.implement({
       type: 'JSONObject',
       description: "The link's own attributes, as the upstream sends them.",
     }),
+    ...auditFields(t, 'the link'),
   }),
 });
-
-auditFields(LinkRef, 'the link');
 
 builder.queryField('link', (t) =>
   t.field({
