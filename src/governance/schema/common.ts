@@ -46,11 +46,7 @@ export const recordFields = (t: Fields<Omit<BasicEntity, 'displayLabel'>>) => ({
     nullable: false,
     description: "The uuid of the schema that defines the record's attributes.",
   }),
-  type: t.expose('entityType', {
-    nullable: false,
-    type: EntityTypeRef,
-    description: "The record's entity type.",
-  }),
+  type: t.expose('entityType', { nullable: false, type: EntityTypeRef, description: "The record's entity type." }),
 });
 
 UserRef.implement({
