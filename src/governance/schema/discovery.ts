@@ -6,6 +6,7 @@
 import { requires } from '../../graph/auth.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { lowerCaseValues } from '../../graph/enum-values.js';
 import { badInput } from '../../graph/errors.js';
 import { quotedList } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
@@ -27,14 +28,11 @@ const SOURCES =
 
 const DiscoverySource = builder.enumType('DiscoverySource', {
   description: 'Where the gateway learned a discovered name.',
-  values: {
-    DOCUMENTED: { value: 'documented', description: "The platform's documentation (a default of the gateway)." },
-    CONFIGURED: { value: 'configured', description: "The gateway's configuration (GOVERNANCE_DISCOVERY_FILE)." },
-    OBSERVED: {
-      value: 'observed',
-      description: "An upstream answer the gateway has seen, read with the gateway's own credential.",
-    },
-  } as const,
+  values: lowerCaseValues({
+    DOCUMENTED: "The platform's documentation (a default of the gateway).",
+    CONFIGURED: "The gateway's configuration (GOVERNANCE_DISCOVERY_FILE).",
+    OBSERVED: "An upstream answer the gateway has seen, read with the gateway's own credential.",
+  }),
 });
 
 const RelationshipEnds = builder.objectRef<[string, string]>('RelationshipEnds').implement({
