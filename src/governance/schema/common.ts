@@ -34,6 +34,9 @@ export const auditFields = (t: Fields<{ auditFields: AuditFields }>, the: string
   }),
 });
 
+/** `displayLabel` of a record in full (`Entity`) and in brief (`EntitySummary`). */
+export const DISPLAY_LABEL_HELP = 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.';
+
 /** The fields an AI governance record shows in full (`Entity`) and in brief (`EntitySummary`) alike. */
 export const recordFields = (t: Fields<Omit<BasicEntity, 'displayLabel'>>) => ({
   id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),

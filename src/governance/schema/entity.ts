@@ -9,7 +9,7 @@ import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import type { EntityInformation } from '../model.js';
 import type { PageRequest } from '../client.js';
-import { auditFields, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
+import { auditFields, DISPLAY_LABEL_HELP, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityStageRef, type EntityAttributeShape } from './refs.js';
 import { checkRecordFilters, stageFilter } from './filters.js';
@@ -42,7 +42,7 @@ EntityRef.implement({
     version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({
       nullable: false,
-      description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
+      description: DISPLAY_LABEL_HELP,
       resolve: (e) => `${e.number} | ${e.name}`,
     }),
     kind: t.field({
