@@ -2,14 +2,12 @@
 import type { ObjectRef } from '@pothos/core';
 import type { UpstreamName } from '../core/errors.js';
 import { requires } from '../graph/auth.js';
-import { builder, type SchemaTypes } from '../graph/builder.js';
+import { builder, type Types } from '../graph/builder.js';
 import { lowerCaseValues } from '../graph/enum-values.js';
 import type { Context } from '../graph/context.js';
 import type { Change } from './changes.js';
 import type { LiveScope } from './scope.js';
 import { onePerVersion, pollInterval, watchAndListen, type RecordChange } from './subscribe.js';
-
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 export const ChangeOrigin = builder.enumType('ChangeOrigin', {
   description: 'How the gateway learned of a change.',

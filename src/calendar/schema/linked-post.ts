@@ -5,7 +5,7 @@
 import type DataLoader from 'dataloader';
 import type { ObjectRef } from '@pothos/core';
 import { requires } from '../../graph/auth.js';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import { listKeyOf, type ConnectionArgs } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
 import type { CalendarOrganizer, CalendarVenue } from '../model.js';
@@ -15,8 +15,6 @@ import { GLOBAL_ID_HELP, HTMLScalar } from './common.js';
 import { pagedConnection } from './paged.js';
 import { PostStatus, postStatusOf, statusInput, STATUS_DEPRECATION, type PostStatusValue } from './post-status.js';
 import { connectionTypes, ImageRef, LinkedPostRef } from './refs.js';
-
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 LinkedPostRef.implement({
   description: 'A venue or an organizer: a post of the site that events link to.',

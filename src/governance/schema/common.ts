@@ -2,11 +2,11 @@
  * Small shared governance types: users in audit fields, attribute values, search filters.
  */
 import { badInput } from '../../graph/errors.js';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import type { AttributePredicate, AuditFields, BasicEntity } from '../model.js';
 import { AttributeValueRef, EntityAttributeRef, EntityTypeRef, UserRef } from './refs.js';
 
-type Fields<Shape> = PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Shape>;
+type Fields<Shape> = PothosSchemaTypes.ObjectFieldBuilder<Types, Shape>;
 
 /** `createdAt`, `updatedAt`, `createdBy` and `lastModifiedBy` of a record the platform audits, e.g. `the link`. */
 export const auditFields = (t: Fields<{ auditFields: AuditFields }>, the: string) => ({
