@@ -32,6 +32,9 @@ export interface SchemaTypes {
   DefaultNodeNullability: false;
 }
 
+/** SchemaTypes with Pothos's defaults filled in: what refs (`ObjectRef<Types, Shape>`) and field builders take. */
+export type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
+
 export const builder = new SchemaBuilder<SchemaTypes>({
   // Scope-auth first, so no other plugin's wrapper runs before the check; federation last: it reads
   // what the others declared (directives carry its @key, @requiresScopes, @cost and @listSize into

@@ -8,7 +8,7 @@ import type { ObjectRef } from '@pothos/core';
 import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { Kind } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { builder, type SchemaTypes } from './builder.js';
+import { builder, type Types } from './builder.js';
 import { ErrorCode } from './errors.js';
 
 export interface Deleted<T> {
@@ -22,7 +22,7 @@ export interface Deleted<T> {
  */
 export function deletePayload<T>(
   name: string,
-  ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, T>,
+  ref: ObjectRef<Types, T>,
   o: { what: string; idWord: string; node: string },
 ) {
   return builder.objectRef<Deleted<T>>(name).implement({

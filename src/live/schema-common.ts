@@ -2,20 +2,19 @@
 import type { ObjectRef } from '@pothos/core';
 import type { UpstreamName } from '../core/errors.js';
 import { requires } from '../graph/auth.js';
-import { builder, type SchemaTypes } from '../graph/builder.js';
+import { builder, type Types } from '../graph/builder.js';
+import { lowerCaseValues } from '../graph/enum-values.js';
 import type { Context } from '../graph/context.js';
 import type { Change } from './changes.js';
 import type { LiveScope } from './scope.js';
 import { onePerVersion, pollInterval, watchAndListen, type RecordChange } from './subscribe.js';
 
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
-
 export const ChangeOrigin = builder.enumType('ChangeOrigin', {
   description: 'How the gateway learned of a change.',
-  values: {
-    GATEWAY: { value: 'gateway', description: 'A mutation through the gateway (any replica).' },
-    POLL: { value: 'poll', description: 'Polling the upstream found it (a change made outside the gateway).' },
-  } as const,
+  values: lowerCaseValues({
+    GATEWAY: 'A mutation through the gateway (any replica).',
+    POLL: 'Polling the upstream found it (a change made outside the gateway).',
+  }),
 });
 
 export const POLL_ARG_HELP =

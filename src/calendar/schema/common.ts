@@ -1,5 +1,6 @@
 /**
- * Shared calendar value types: the HTML scalar, images, cost details and custom fields.
+ * Shared calendar value types: the HTML scalar, images, cost details and custom fields; and the
+ * description of `globalId`, which events, venues and organizers share.
  */
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from '../../graph/builder.js';
@@ -9,6 +10,8 @@ const asString = (value: unknown): string => {
   if (typeof value !== 'string') throw new GraphQLError('HTML must be a string.');
   return value;
 };
+
+export const GLOBAL_ID_HELP = 'A stable identifier across sites (`host?id=N`); do not parse it.';
 
 // The builder's scalar table is shared and not ours to edit; HTML is a plain string at the type level.
 export const HTMLScalar = builder.scalarType('HTML' as 'JSON', {

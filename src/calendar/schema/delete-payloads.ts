@@ -6,7 +6,7 @@
  * stay, deprecated, until those clients move to `deletedId` and `node`.
  */
 import type { ObjectRef } from '@pothos/core';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import { deletePayload, type Deleted } from '../../graph/delete-payload.js';
 import { EventRef } from './refs.js';
 
@@ -15,7 +15,7 @@ const MOVE = 'Read `deletedId` (or `node { … }`): every delete in the graph an
 /** The delete payload of a kind of record, `what` with its article; `trash`: a delete moves it there. */
 export function calendarDeletePayload<T extends { id: number | string; status?: string | null }>(
   name: string,
-  ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, T>,
+  ref: ObjectRef<Types, T>,
   what: string,
   trash: boolean,
 ) {

@@ -76,9 +76,7 @@ const eventFields = (create: boolean) =>
       categories: t.stringList({
         description: `The categories, by id, slug or name; replaces the current ones. ${TERMS_HELP}`,
       }),
-      tags: t.stringList({
-        description: `The tags, by id, slug or name; replaces the current ones. ${TERMS_HELP}`,
-      }),
+      tags: t.stringList({ description: `The tags, by id, slug or name; replaces the current ones. ${TERMS_HELP}` }),
       venueId: t.id({
         description: create
           ? 'An existing venue for the event.'

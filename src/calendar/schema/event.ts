@@ -9,7 +9,7 @@ import { eventVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
 import { eventsQuery, excludedIds, recordRef } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
-import { HTMLScalar } from './common.js';
+import { GLOBAL_ID_HELP, HTMLScalar } from './common.js';
 import { PostStatus, postStatusOf, STATUS_DEPRECATION } from './post-status.js';
 import { pagedConnection } from './paged.js';
 import { EventFilter } from './event-filter.js';
@@ -29,10 +29,7 @@ EventRef.implement({
   description: 'A calendar event.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress post id of the event.' }),
-    globalId: t.exposeString('globalId', {
-      nullable: false,
-      description: 'A stable identifier across sites (`host?id=N`); do not parse it.',
-    }),
+    globalId: t.exposeString('globalId', { nullable: false, description: GLOBAL_ID_HELP }),
     globalIdLineage: t.exposeStringList('globalIdLineage', {
       nullable: false,
       description: 'The global ids of the sites the event was imported through, its own first.',

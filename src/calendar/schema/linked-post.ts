@@ -5,27 +5,22 @@
 import type DataLoader from 'dataloader';
 import type { ObjectRef } from '@pothos/core';
 import { requires } from '../../graph/auth.js';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import { listKeyOf, type ConnectionArgs } from '../../graph/paging.js';
 import { postListQuery, recordRef } from '../inputs.js';
 import type { CalendarOrganizer, CalendarVenue } from '../model.js';
 import type { Page, PageKey } from '../loaders.js';
 import type { CalendarScope } from '../service.js';
-import { HTMLScalar } from './common.js';
+import { GLOBAL_ID_HELP, HTMLScalar } from './common.js';
 import { pagedConnection } from './paged.js';
 import { PostStatus, postStatusOf, statusInput, STATUS_DEPRECATION, type PostStatusValue } from './post-status.js';
 import { connectionTypes, ImageRef, LinkedPostRef } from './refs.js';
-
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 LinkedPostRef.implement({
   description: 'A venue or an organizer: a post of the site that events link to.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: 'The WordPress post id.' }),
-    globalId: t.exposeString('globalId', {
-      nullable: false,
-      description: 'A stable identifier across sites (`host?id=N`); do not parse it.',
-    }),
+    globalId: t.exposeString('globalId', { nullable: false, description: GLOBAL_ID_HELP }),
     name: t.exposeString('name', { nullable: false, description: 'The name as plain text.' }),
     slug: t.exposeString('slug', { description: 'The URL slug.' }),
     status: t.exposeString('status', {

@@ -4,24 +4,22 @@
  * string) and the input refuses it.
  */
 import { builder } from '../../graph/builder.js';
+import { lowerCaseValues } from '../../graph/enum-values.js';
 import { badInput } from '../../graph/errors.js';
 
 const KNOWN = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
 
 export const PostStatus = builder.enumType('PostStatus', {
   description: 'The status of a WordPress post (event, venue or organizer).',
-  values: {
-    PUBLISH: { value: 'publish', description: 'Published: visible to everyone.' },
-    FUTURE: { value: 'future', description: 'Scheduled to be published later.' },
-    DRAFT: { value: 'draft', description: 'A draft.' },
-    PENDING: { value: 'pending', description: 'Waiting for review.' },
-    PRIVATE: { value: 'private', description: 'Visible only to users who may read private posts.' },
-    TRASH: { value: 'trash', description: 'In the trash (deleted, but restorable on the site).' },
-    OTHER: {
-      value: 'other',
-      description: 'A status a plugin of the site registered; the raw value is in `status`. Output only.',
-    },
-  } as const,
+  values: lowerCaseValues({
+    PUBLISH: 'Published: visible to everyone.',
+    FUTURE: 'Scheduled to be published later.',
+    DRAFT: 'A draft.',
+    PENDING: 'Waiting for review.',
+    PRIVATE: 'Visible only to users who may read private posts.',
+    TRASH: 'In the trash (deleted, but restorable on the site).',
+    OTHER: 'A status a plugin of the site registered; the raw value is in `status`. Output only.',
+  }),
 });
 
 export type PostStatusValue = (typeof KNOWN)[number] | 'other';

@@ -5,7 +5,7 @@
  * the loader shares the upstream page, and the request's memo shares the connection built on it.
  */
 import type { ObjectRef } from '@pothos/core';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import { listKeyOf, type ConnectionArgs } from '../../graph/paging.js';
 import { eventsQuery, excludedIds, type EventFilterInput } from '../inputs.js';
@@ -27,11 +27,7 @@ type Kind = keyof typeof KINDS;
 type EventsArgs = ConnectionArgs & { filter?: EventFilterInput | null };
 
 /** Declares `<record>.events`; `where` says how the events relate to it, e.g. `at this venue`. */
-export function recordEventsField(
-  ref: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, { id: number }>,
-  kind: Kind,
-  where: string,
-) {
+export function recordEventsField(ref: ObjectRef<Types, { id: number }>, kind: Kind, where: string) {
   builder.objectField(ref, 'events', (t) =>
     t.connection(
       {

@@ -3,14 +3,11 @@
  * `createEvent`'s inline venue and organizers. Each is typed by the writer's input shape
  * (`../writes.ts`), so a field of the wrong type fails to compile.
  */
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import type { OrganizerInput, TermInput, VenueInput } from '../writes.js';
 import { PostStatus } from './post-status.js';
 
-type InputFields = PothosSchemaTypes.InputFieldBuilder<
-  PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>,
-  'InputObject'
->;
+type InputFields = PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>;
 
 /** An input's `postStatus` (the enum, e.g. `example`) and the deprecated raw `status` beside it. */
 export const postStatusFields = (t: InputFields, example: string) => ({

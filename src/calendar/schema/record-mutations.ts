@@ -6,7 +6,7 @@
  */
 import type { ArgBuilder, ArgumentRef, InputObjectRef, ObjectRef } from '@pothos/core';
 import { requires } from '../../graph/auth.js';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import type { Deleted } from '../../graph/delete-payload.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { refuseNulls } from '../../graph/update-input.js';
@@ -26,7 +26,6 @@ import {
 import { calendarDeletePayload, deleted } from './delete-payloads.js';
 import { CategoryRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
 
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 type Name = 'Venue' | 'Organizer' | 'Category' | 'Tag';
 
 /** What the writer (`../writes.ts`) takes and gives for a kind of record, by its methods' names. */

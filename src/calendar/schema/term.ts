@@ -3,6 +3,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { lowerCaseValues } from '../../graph/enum-values.js';
 import { VERSION_HELP } from '../../graph/write-args.js';
 import { termVersion } from '../versions.js';
 import { listKeyOf } from '../../graph/paging.js';
@@ -13,10 +14,7 @@ import { CategoryConnection, CategoryRef, TagConnection, TagRef } from './refs.j
 
 export const TermOrder = builder.enumType('TermOrder', {
   description: "The direction of a category or tag list's order; only for the deprecated one-word `orderBy` values.",
-  values: {
-    ASC: { value: 'asc', description: 'Ascending (the default).' },
-    DESC: { value: 'desc', description: 'Descending.' },
-  } as const,
+  values: lowerCaseValues({ ASC: 'Ascending (the default).', DESC: 'Descending.' }),
 });
 
 const TERM_SORT_FIELDS = {

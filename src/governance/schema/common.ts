@@ -2,61 +2,55 @@
  * Small shared governance types: users in audit fields, attribute values, search filters.
  */
 import { badInput } from '../../graph/errors.js';
-import type { ObjectRef } from '@pothos/core';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
 import type { AttributePredicate, AuditFields, BasicEntity } from '../model.js';
 import { AttributeValueRef, EntityAttributeRef, EntityTypeRef, UserRef } from './refs.js';
 
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
+type Fields<Shape> = PothosSchemaTypes.ObjectFieldBuilder<Types, Shape>;
 
 /** `createdAt`, `updatedAt`, `createdBy` and `lastModifiedBy` of a record the platform audits, e.g. `the link`. */
-export function auditFields(ref: ObjectRef<Types, { auditFields: AuditFields }>, the: string) {
-  builder.objectFields(ref, (t) => ({
-    createdAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: `When ${the} was created.`,
-      resolve: (r) => r.auditFields.createdDate,
-    }),
-    updatedAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: `When ${the} was last changed.`,
-      resolve: (r) => r.auditFields.lastUpdatedDate,
-    }),
-    createdBy: t.field({
-      type: UserRef,
-      description: `Who created ${the}.`,
-      resolve: (r) => r.auditFields.createdBy ?? null,
-    }),
-    lastModifiedBy: t.field({
-      type: UserRef,
-      description: `Who last changed ${the}.`,
-      resolve: (r) => r.auditFields.lastModifiedBy ?? null,
-    }),
-  }));
-}
+export const auditFields = (t: Fields<{ auditFields: AuditFields }>, the: string) => ({
+  createdAt: t.field({
+    nullable: false,
+    type: 'DateTime',
+    description: `When ${the} was created.`,
+    resolve: (r) => r.auditFields.createdDate,
+  }),
+  updatedAt: t.field({
+    nullable: false,
+    type: 'DateTime',
+    description: `When ${the} was last changed.`,
+    resolve: (r) => r.auditFields.lastUpdatedDate,
+  }),
+  createdBy: t.field({
+    type: UserRef,
+    description: `Who created ${the}.`,
+    resolve: (r) => r.auditFields.createdBy ?? null,
+  }),
+  lastModifiedBy: t.field({
+    type: UserRef,
+    description: `Who last changed ${the}.`,
+    resolve: (r) => r.auditFields.lastModifiedBy ?? null,
+  }),
+});
+
+/** `displayLabel` of a record in full (`Entity`) and in brief (`EntitySummary`). */
+export const DISPLAY_LABEL_HELP = 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.';
 
 /** The fields an AI governance record shows in full (`Entity`) and in brief (`EntitySummary`) alike. */
-export function recordFields(ref: ObjectRef<Types, Omit<BasicEntity, 'displayLabel'>>) {
-  builder.objectFields(ref, (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
-    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
-    organizationId: t.exposeID('orgGroupId', {
-      nullable: false,
-      description: 'The uuid of the organization that owns the record.',
-    }),
-    schemaId: t.exposeID('schemaId', {
-      nullable: false,
-      description: "The uuid of the schema that defines the record's attributes.",
-    }),
-    type: t.expose('entityType', {
-      nullable: false,
-      type: EntityTypeRef,
-      description: "The record's entity type.",
-    }),
-  }));
-}
+export const recordFields = (t: Fields<Omit<BasicEntity, 'displayLabel'>>) => ({
+  id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
+  name: t.exposeString('name', { nullable: false, description: "The record's name." }),
+  organizationId: t.exposeID('orgGroupId', {
+    nullable: false,
+    description: 'The uuid of the organization that owns the record.',
+  }),
+  schemaId: t.exposeID('schemaId', {
+    nullable: false,
+    description: "The uuid of the schema that defines the record's attributes.",
+  }),
+  type: t.expose('entityType', { nullable: false, type: EntityTypeRef, description: "The record's entity type." }),
+});
 
 UserRef.implement({
   description: 'A user of the governance platform, as recorded in audit fields.',

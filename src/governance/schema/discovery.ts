@@ -5,7 +5,8 @@
  */
 import { requires } from '../../graph/auth.js';
 import type { ObjectRef } from '@pothos/core';
-import { builder, type SchemaTypes } from '../../graph/builder.js';
+import { builder, type Types } from '../../graph/builder.js';
+import { lowerCaseValues } from '../../graph/enum-values.js';
 import { badInput } from '../../graph/errors.js';
 import { quotedList } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
@@ -20,21 +21,16 @@ import { full } from './entity-type.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityTypeRef } from './refs.js';
 
-type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
-
 const SOURCES =
   "Served by the gateway, not the governance API (which lists none of these): first its configuration (GOVERNANCE_DISCOVERY_FILE, the same on every replica from the start; the embedded emulators ship an example), then defaults from the platform's documentation, merged with what any replica has seen in upstream answers read with the gateway's own credential (shared through Redis when configured; with GOVERNANCE_AUTH_MODE=forward, answers read with a caller's credential teach nothing). `sources` says which, per item; no upstream call is made.";
 
 const DiscoverySource = builder.enumType('DiscoverySource', {
   description: 'Where the gateway learned a discovered name.',
-  values: {
-    DOCUMENTED: { value: 'documented', description: "The platform's documentation (a default of the gateway)." },
-    CONFIGURED: { value: 'configured', description: "The gateway's configuration (GOVERNANCE_DISCOVERY_FILE)." },
-    OBSERVED: {
-      value: 'observed',
-      description: "An upstream answer the gateway has seen, read with the gateway's own credential.",
-    },
-  } as const,
+  values: lowerCaseValues({
+    DOCUMENTED: "The platform's documentation (a default of the gateway).",
+    CONFIGURED: "The gateway's configuration (GOVERNANCE_DISCOVERY_FILE).",
+    OBSERVED: "An upstream answer the gateway has seen, read with the gateway's own credential.",
+  }),
 });
 
 const RelationshipEnds = builder.objectRef<[string, string]>('RelationshipEnds').implement({

@@ -4,7 +4,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
-import { NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
+import { DISPLAY_LABEL_HELP, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef } from './refs.js';
 import { checkRecordFilters } from './filters.js';
@@ -20,16 +20,11 @@ const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal'
   } as const,
 });
 
-recordFields(EntitySummaryRef);
-
 EntitySummaryRef.implement({
   description: 'The basic details of an AI governance record, as the light search returns them.',
   fields: (t) => ({
     number: t.exposeInt('number', { nullable: false, description: "The record's sequence number." }),
-    displayLabel: t.exposeString('displayLabel', {
-      nullable: false,
-      description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
-    }),
+    displayLabel: t.exposeString('displayLabel', { nullable: false, description: DISPLAY_LABEL_HELP }),
     kind: t.field({
       type: EntityKind,
       description: "The record's AI governance kind.",
@@ -40,6 +35,7 @@ EntitySummaryRef.implement({
       description: 'The full record (one upstream read per record, shared within the request).',
       resolve: (e, _a, ctx) => ctx.governance.loaders.entity.load(e.id),
     }),
+    ...recordFields(t),
   }),
 });
 

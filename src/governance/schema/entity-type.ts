@@ -77,10 +77,7 @@ EntityTypeRef.implement({
       description: 'A human name of the type for display, e.g. `AI System` for `aisystems`.',
       resolve: (type) => typeDisplayName(type.name),
     }),
-    nameKey: t.string({
-      description: 'The localisation key of the name.',
-      resolve: fromReference('nameKey'),
-    }),
+    nameKey: t.string({ description: 'The localisation key of the name.', resolve: fromReference('nameKey') }),
     seeded: t.boolean({
       description: 'Whether the type is built into the platform (true) or was added by the tenant.',
       resolve: fromReference('seeded'),
@@ -93,10 +90,7 @@ EntityTypeRef.implement({
       description: "The name of the schema that holds the type's attributes.",
       resolve: fromReference('schemaName'),
     }),
-    description: t.string({
-      description: 'What records of this type are.',
-      resolve: fromFull('description'),
-    }),
+    description: t.string({ description: 'What records of this type are.', resolve: fromFull('description') }),
     descriptionKey: t.string({
       description: 'The localisation key of the description.',
       resolve: fromFull('descriptionKey'),

@@ -9,7 +9,7 @@ import { VERSION_HELP } from '../../graph/write-args.js';
 import { entityVersion } from '../versions.js';
 import type { EntityInformation } from '../model.js';
 import type { PageRequest } from '../client.js';
-import { auditFields, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
+import { auditFields, DISPLAY_LABEL_HELP, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityAttributeRef, EntityRef, EntityStageRef, type EntityAttributeShape } from './refs.js';
 import { checkRecordFilters, stageFilter } from './filters.js';
@@ -32,8 +32,6 @@ function attributesOf(e: EntityInformation): EntityAttributeShape[] {
 const STAGE_COST =
   'The upstream cannot filter by stage, so the gateway reads the list in pages of 50 from the cursor on and keeps the matching records: a page of `first` reads at most ceil(first / 50) + 3 upstream pages (the estimate counts them all) and stops once it has seen a match beyond the page (`hasNextPage` true) or the end of the list (false). When it stops at its most pages before the end, `hasNextPage` is true because the rest is unread, and the next page may be empty; `endCursor` continues where it stopped. `totalCount` is null unless that read covered the whole list; `last`/`before` are refused.';
 
-recordFields(EntityRef);
-
 EntityRef.implement({
   description: 'An AI governance record: a model, dataset, AI system or AI agent.',
   fields: (t) => ({
@@ -44,7 +42,7 @@ EntityRef.implement({
     version: t.string({ nullable: false, description: VERSION_HELP, resolve: (e) => entityVersion(e) }),
     displayLabel: t.string({
       nullable: false,
-      description: 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.',
+      description: DISPLAY_LABEL_HELP,
       resolve: (e) => `${e.number} | ${e.name}`,
     }),
     kind: t.field({
@@ -68,10 +66,10 @@ EntityRef.implement({
       args: { name: t.arg.string({ required: true, description: "The attribute's field name, e.g. `description`." }) },
       resolve: (e, args) => attributesOf(e).find((a) => a.name === args.name) ?? null,
     }),
+    ...recordFields(t),
+    ...auditFields(t, 'the record'),
   }),
 });
-
-auditFields(EntityRef, 'the record');
 
 builder.queryFields((t) => ({
   entity: t.field({

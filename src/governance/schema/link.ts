@@ -118,11 +118,7 @@ LinkEndRef.implement({
       description: "A human name of the record's entity type, e.g. `AI System` or `Vendor`.",
       resolve: (e) => typeDisplayName(e.entityType.name),
     }),
-    type: t.expose('entityType', {
-      nullable: false,
-      type: EntityTypeRef,
-      description: "The record's entity type.",
-    }),
+    type: t.expose('entityType', { nullable: false, type: EntityTypeRef, description: "The record's entity type." }),
     kind: t.field({
       type: EntityKind,
       description: 'The AI governance kind of the record; null for records of other kinds.',
@@ -153,11 +149,7 @@ LinkRef.implement({
   description: 'A link between two records, of a given link type.',
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false, description: "The link's uuid." }),
-    linkType: t.expose('linkType', {
-      nullable: false,
-      type: LinkTypeRef,
-      description: "The link's type.",
-    }),
+    linkType: t.expose('linkType', { nullable: false, type: LinkTypeRef, description: "The link's type." }),
     forwardLabel: t.string({
       nullable: false,
       description: 'The label read from `entity1` to `entity2`, e.g. `is composed of`.',
@@ -176,16 +168,8 @@ LinkRef.implement({
       description: 'The localisation key of the reverse label.',
       resolve: (l) => l.linkTypeLabel.entityType2ToEntityType1EntityLinkNameKey ?? null,
     }),
-    entity1: t.expose('entity1', {
-      nullable: false,
-      type: LinkEndRef,
-      description: 'The first end of the link.',
-    }),
-    entity2: t.expose('entity2', {
-      nullable: false,
-      type: LinkEndRef,
-      description: 'The second end of the link.',
-    }),
+    entity1: t.expose('entity1', { nullable: false, type: LinkEndRef, description: 'The first end of the link.' }),
+    entity2: t.expose('entity2', { nullable: false, type: LinkEndRef, description: 'The second end of the link.' }),
     schemaId: t.exposeID('schemaId', {
       nullable: false,
       description: "The uuid of the schema of the link's attributes.",
@@ -194,10 +178,9 @@ LinkRef.implement({
       type: 'JSONObject',
       description: "The link's own attributes, as the upstream sends them.",
     }),
+    ...auditFields(t, 'the link'),
   }),
 });
-
-auditFields(LinkRef, 'the link');
 
 builder.queryField('link', (t) =>
   t.field({
