@@ -199,16 +199,15 @@ export class GovernanceClient {
   }
 
   /** False when there was no such entity. */
-  async deleteEntity(id: string): Promise<boolean> {
-    const res = await this.send<unknown>({
+  deleteEntity(id: string): Promise<boolean> {
+    return this.send<unknown>({
       operation: 'entities.delete',
       method: 'DELETE',
       path: urlPath`/entities/${id}`,
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
-    });
-    return res !== null;
+    }).then((res) => res !== null);
   }
 
   // ------------------------------------------------------------------ workflow (op 1)
@@ -292,8 +291,8 @@ export class GovernanceClient {
   }
 
   /** False when there was no such link. */
-  async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
-    const res = await this.send<unknown>({
+  deleteLink(id: string, linkTypeId: string): Promise<boolean> {
+    return this.send<unknown>({
       operation: 'links.delete',
       method: 'DELETE',
       path: urlPath`/links/${id}`,
@@ -302,8 +301,7 @@ export class GovernanceClient {
       invalidates: [Tags.link(id), Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
-    });
-    return res !== null;
+    }).then((res) => res !== null);
   }
 
   // ------------------------------------------------------------------ attributes (ops 14, 15)
@@ -407,6 +405,4 @@ export class GovernanceClient {
   }
 }
 
-function pageQuery(page: PageRequest): Record<string, string | number | undefined> {
-  return { page: page.page, size: page.size, sort: page.sort };
-}
+const pageQuery = ({ page, size, sort }: PageRequest) => ({ page, size, sort });
