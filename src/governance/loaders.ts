@@ -22,8 +22,6 @@ interface LinksPageKey {
   page: PageRequest;
 }
 
-export type GovernanceLoaders = ReturnType<typeof createGovernanceLoaders>;
-
 export function createGovernanceLoaders(client: GovernanceClient) {
   // Every key is its own upstream request (the API has no multi-id read), so these loaders do not
   // batch: each answer flows on the moment it arrives (a links page's counterparts are asked for
