@@ -36,12 +36,11 @@ export const encodeSlug = (value: string) =>
  */
 export function slugArg(value: string, argument: string): string {
   const encoded = encodeSlug(value);
-  if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded)) {
+  if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded))
     throw invalidInput(
       `"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`,
       argument,
     );
-  }
   return encoded;
 }
 
@@ -200,16 +199,12 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`);
   if (f.ticketed != null) q.ticketed = f.ticketed;
   if (f.geoloc != null) q.geoloc = f.geoloc;
-  if ((f.geolocLat == null) !== (f.geolocLng == null)) {
+  if ((f.geolocLat == null) !== (f.geolocLng == null))
     throw invalidInput(
       `"${argument}.geolocLat" and "${argument}.geolocLng" go together.`,
       `${argument}.${f.geolocLat == null ? 'geolocLat' : 'geolocLng'}`,
     );
-  }
-  if (f.geolocLat != null) {
-    q.geoloc_lat = f.geolocLat;
-    q.geoloc_lng = f.geolocLng!;
-  }
+  if (f.geolocLat != null) Object.assign(q, { geoloc_lat: f.geolocLat, geoloc_lng: f.geolocLng! });
   return q;
 }
 

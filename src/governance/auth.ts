@@ -104,13 +104,8 @@ export class GovernanceAuth {
 
   private async fetchToken(usage: UsageTracker, repeat: boolean): Promise<CachedToken> {
     const { tokenUrl, clientId, clientSecret } = this.config.governance;
-    if (!tokenUrl || !clientId || !clientSecret) {
-      throw new UpstreamError(
-        'governance',
-        'unauthenticated',
-        'The gateway has no governance client credentials configured.',
-      );
-    }
+    const missing = 'The gateway has no governance client credentials configured.';
+    if (!tokenUrl || !clientId || !clientSecret) throw new UpstreamError('governance', 'unauthenticated', missing);
     // undici's own FormData: Node's global one belongs to its bundled undici and is not encoded by this one.
     const form = new UndiciFormData();
     form.set('grant_type', 'client_credentials');
