@@ -68,32 +68,18 @@ type Kind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
  * count by their events, hence the events tag), the kind of cache freshness, and the shapes checked
  * of a record and of a page (built once: zod compiles a checker on first use).
  */
-const KINDS: Record<Kind, { tags: readonly string[]; ttl: CalendarCacheKind; shape: z.ZodType; page: z.ZodType }> = {
-  events: {
-    tags: [TAG.events, TAG.venues, TAG.organizers, TAG.terms],
-    ttl: 'events',
-    shape: eventShape,
-    page: archivePageShape('events', eventShape),
-  },
-  venues: {
-    tags: [TAG.venues, TAG.events],
-    ttl: 'venues',
-    shape: linkedPostShape,
-    page: archivePageShape('venues', linkedPostShape),
-  },
-  organizers: {
-    tags: [TAG.organizers, TAG.events],
-    ttl: 'organizers',
-    shape: linkedPostShape,
-    page: archivePageShape('organizers', linkedPostShape),
-  },
-  categories: {
-    tags: [TAG.terms, TAG.events],
-    ttl: 'terms',
-    shape: termShape,
-    page: archivePageShape('categories', termShape),
-  },
-  tags: { tags: [TAG.terms, TAG.events], ttl: 'terms', shape: termShape, page: archivePageShape('tags', termShape) },
+const entry = (key: Kind, tags: readonly string[], ttl: CalendarCacheKind, shape: z.ZodType) => ({
+  tags,
+  ttl,
+  shape,
+  page: archivePageShape(key, shape),
+});
+const KINDS: Record<Kind, ReturnType<typeof entry>> = {
+  events: entry('events', [TAG.events, TAG.venues, TAG.organizers, TAG.terms], 'events', eventShape),
+  venues: entry('venues', [TAG.venues, TAG.events], 'venues', linkedPostShape),
+  organizers: entry('organizers', [TAG.organizers, TAG.events], 'organizers', linkedPostShape),
+  categories: entry('categories', [TAG.terms, TAG.events], 'terms', termShape),
+  tags: entry('tags', [TAG.terms, TAG.events], 'terms', termShape),
 };
 const EVENT_TAGS = KINDS.events.tags;
 

@@ -36,12 +36,11 @@ export const encodeSlug = (value: string) =>
  */
 export function slugArg(value: string, argument: string): string {
   const encoded = encodeSlug(value);
-  if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded)) {
+  if (encoded.length === 0 || encoded.length > MAX_SLUG_LENGTH || !SLUG.test(encoded))
     throw invalidInput(
       `"${argument}" must be a slug of lower-case letters, digits, "-" and "_" (at most ${MAX_SLUG_LENGTH} characters), got "${printable(value)}".`,
       argument,
     );
-  }
   return encoded;
 }
 
@@ -110,46 +109,27 @@ export function termRefs(values: readonly string[], argument: string, names = fa
   return values.map((raw, i) => {
     const v = raw.trim();
     if (/^\d+$/.test(v)) return recordId(v, `${argument}[${i}]`);
-    if (names) {
-      if (!v) throw invalidInput(`"${argument}[${i}]" must not be empty.`, `${argument}[${i}]`);
-      return v;
-    }
-    return slugArg(v, `${argument}[${i}]`);
+    return names ? nonEmpty(v, `${argument}[${i}]`) : slugArg(v, `${argument}[${i}]`);
   });
 }
 
-/** A search text: an empty one would match everything, which is surely not what was meant. */
-function searchText(value: string, argument: string): string {
+/** A text that must not be blank (a blank search would match everything, surely not what was meant). */
+export function nonEmpty(value: string, argument: string): string {
   if (!value.trim()) throw invalidInput(`"${argument}" must not be empty.`, argument);
   return value;
 }
 
-export interface EventFilterInput {
-  startDate?: string | null;
-  endDate?: string | null;
-  startDay?: string | null;
-  endDay?: string | null;
-  startsBefore?: string | null;
-  startsAfter?: string | null;
-  endsBefore?: string | null;
-  endsAfter?: string | null;
-  strictDates?: boolean | null;
-  search?: string | null;
-  categories?: readonly string[] | null;
-  tags?: readonly string[] | null;
-  venues?: readonly string[] | null;
-  organizers?: readonly string[] | null;
-  featured?: boolean | null;
-  statuses?: readonly string[] | null;
-  status?: readonly string[] | null;
-  include?: readonly string[] | null;
-  exclude?: readonly string[] | null;
-  postParent?: string | null;
-  ticketed?: boolean | null;
-  geoloc?: boolean | null;
-  geolocLat?: number | null;
-  geolocLng?: number | null;
-}
+export type Maybe<T> = T | null | undefined;
+/** Optional texts, yes/no values and lists of texts, by name. */
+export type Texts<K extends string> = { [P in K]?: Maybe<string> };
+export type Flags<K extends string> = { [P in K]?: Maybe<boolean> };
+type Lists<K extends string> = { [P in K]?: Maybe<readonly string[]> };
+
+type DateFilters = 'startDate' | 'endDate' | 'startDay' | 'endDay' | 'startsBefore' | 'startsAfter' | 'endsBefore';
+export type EventFilterInput = Texts<DateFilters | 'endsAfter' | 'search' | 'postParent'> &
+  Flags<'strictDates' | 'featured' | 'ticketed' | 'geoloc'> &
+  Lists<'categories' | 'tags' | 'venues' | 'organizers' | 'statuses' | 'status' | 'include' | 'exclude'> &
+  Partial<Record<'geolocLat' | 'geolocLng', Maybe<number>>>;
 
 const DATE_FILTERS = [
   ['startDate', 'start_date'],
@@ -194,7 +174,7 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
     q[wire] = filterDate(`${v} ${time}`, `${argument}.${day}`);
   }
   if (f.strictDates != null) q.strict_dates = f.strictDates;
-  if (f.search != null) q.search = searchText(f.search, `${argument}.search`);
+  if (f.search != null) q.search = nonEmpty(f.search, `${argument}.search`);
   if (f.categories?.length) q.categories = termRefs(f.categories, `${argument}.categories`);
   if (f.tags?.length) q.tags = termRefs(f.tags, `${argument}.tags`);
   if (f.venues?.length) q.venue = recordIds(f.venues, `${argument}.venues`);
@@ -219,16 +199,12 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`);
   if (f.ticketed != null) q.ticketed = f.ticketed;
   if (f.geoloc != null) q.geoloc = f.geoloc;
-  if ((f.geolocLat == null) !== (f.geolocLng == null)) {
+  if ((f.geolocLat == null) !== (f.geolocLng == null))
     throw invalidInput(
       `"${argument}.geolocLat" and "${argument}.geolocLng" go together.`,
       `${argument}.${f.geolocLat == null ? 'geolocLat' : 'geolocLng'}`,
     );
-  }
-  if (f.geolocLat != null) {
-    q.geoloc_lat = f.geolocLat;
-    q.geoloc_lng = f.geolocLng!;
-  }
+  if (f.geolocLat != null) Object.assign(q, { geoloc_lat: f.geolocLat, geoloc_lng: f.geolocLng! });
   return q;
 }
 
@@ -243,18 +219,12 @@ export function excludedIds(filter: EventFilterInput | null | undefined, argumen
   return [...new Set(recordIds(ids, `${argument}.exclude`))];
 }
 
-export interface PostListInput {
-  search?: string | null;
-  eventId?: string | null;
-  hasEvents?: boolean | null;
-  onlyWithUpcoming?: boolean | null;
-  status?: string | null;
-}
+export type PostListInput = Texts<'search' | 'eventId' | 'status'> & Flags<'hasEvents' | 'onlyWithUpcoming'>;
 
 /** `GET /venues` and `GET /organizers` filters. */
 export function postListQuery(args: PostListInput): WireQuery {
   const q: WireQuery = {};
-  if (args.search != null) q.search = searchText(args.search, 'search');
+  if (args.search != null) q.search = nonEmpty(args.search, 'search');
   if (args.eventId != null) q.event = recordId(args.eventId, 'eventId');
   if (args.hasEvents != null) q.has_events = args.hasEvents;
   if (args.onlyWithUpcoming != null) q.only_with_upcoming = args.onlyWithUpcoming;
@@ -262,22 +232,14 @@ export function postListQuery(args: PostListInput): WireQuery {
   return q;
 }
 
-export interface TermListInput {
-  search?: string | null;
-  include?: readonly string[] | null;
-  exclude?: readonly string[] | null;
-  order?: 'asc' | 'desc' | null;
-  orderBy?: string | null;
-  hideEmpty?: boolean | null;
-  eventId?: string | null;
-  slug?: string | null;
-  parentId?: string | null;
-}
+export type TermListInput = Texts<'search' | 'orderBy' | 'eventId' | 'slug' | 'parentId'> &
+  Flags<'hideEmpty'> &
+  Lists<'include' | 'exclude'> & { order?: Maybe<'asc' | 'desc'> };
 
 /** `GET /categories` and `GET /tags` filters. `hide_empty` is sent always: its upstream default hides terms. */
 export function termListQuery(args: TermListInput): WireQuery {
   const q: WireQuery = { hide_empty: args.hideEmpty ?? true };
-  if (args.search != null) q.search = searchText(args.search, 'search');
+  if (args.search != null) q.search = nonEmpty(args.search, 'search');
   if (args.include?.length) q.include = recordIds(args.include, 'include');
   if (args.exclude?.length) q.exclude = recordIds(args.exclude, 'exclude');
   if (args.order != null) q.order = args.order;

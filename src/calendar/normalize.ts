@@ -79,9 +79,8 @@ export function normalizeCost(details: WireCostDetails | undefined): CostDetails
 
 /*
  * The records are classes over their wire objects: each field is worked out when a resolver reads
- * it (and kept, where that costs anything), not for every record of every page. A cold EventGraph
- * reads a few fields of each venue and organizer it embeds; decoding every name and address and
- * formatting every date of them showed as the largest share of the calendar's CPU in the bench.
+ * it (and kept, where that costs anything), not for every record of every page: a query reads a few
+ * fields of each venue and organizer an event embeds, and decoding all of them costs.
  */
 
 /** Serialises as the plain record (every field worked out): idempotent replays store results as JSON. */
@@ -99,9 +98,7 @@ abstract class LazyRecord {
   }
 }
 
-export function normalizeTerm(term: WireTerm | WireEmbeddedTerm): CalendarTerm {
-  return new Term(term);
-}
+export const normalizeTerm = (term: WireTerm | WireEmbeddedTerm): CalendarTerm => new Term(term);
 
 class Term extends LazyRecord implements CalendarTerm {
   readonly id: number;
@@ -234,13 +231,8 @@ class Organizer extends LinkedPost<WireOrganizer> implements CalendarOrganizer {
   }
 }
 
-export function normalizeVenue(v: WireVenue): CalendarVenue {
-  return new Venue(v);
-}
-
-export function normalizeOrganizer(o: WireOrganizer): CalendarOrganizer {
-  return new Organizer(o);
-}
+export const normalizeVenue = (v: WireVenue): CalendarVenue => new Venue(v);
+export const normalizeOrganizer = (o: WireOrganizer): CalendarOrganizer => new Organizer(o);
 
 /** `venue` is one object, `[]` for none, or a list. */
 export function venueList(venue: WireEvent['venue'] | undefined): WireVenue[] {
@@ -250,9 +242,7 @@ export function venueList(venue: WireEvent['venue'] | undefined): WireVenue[] {
   return typeof venue === 'object' && 'id' in venue ? [venue] : [];
 }
 
-export function normalizeEvent(e: WireEvent): CalendarEvent {
-  return new CalendarEventRecord(e);
-}
+export const normalizeEvent = (e: WireEvent): CalendarEvent => new CalendarEventRecord(e);
 
 class CalendarEventRecord extends LazyRecord implements CalendarEvent {
   readonly id: number;

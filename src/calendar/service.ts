@@ -11,17 +11,10 @@ import { calendarAuth } from './auth.js';
 import { ListIndex } from '../core/list-reuse.js';
 import { CalendarClient, type CalendarListReuse } from './client.js';
 import { eventListBatcher } from './list-batch.js';
-import { createCalendarLoaders, type CalendarLoaders } from './loaders.js';
+import { createCalendarLoaders } from './loaders.js';
 import { CalendarWrites } from './writes.js';
 
-export interface CalendarScope {
-  requestId: string;
-  client: CalendarClient;
-  loaders: CalendarLoaders;
-  writes: CalendarWrites;
-  /** Largest `first`/`last` a calendar list accepts. */
-  maxPageSize: number;
-}
+export type CalendarScope = ReturnType<CalendarService['forRequest']>;
 
 export class CalendarService {
   /** Lists from lists, per process: the pages cached and the batcher of event lists (`list-batch.ts`). */
@@ -37,7 +30,7 @@ export class CalendarService {
     this.reuse = { mode: config.cache.reuse, index, batches: eventListBatcher(index, config.cache.listBatchWindowMs) };
   }
 
-  forRequest(info: RequestInfo): CalendarScope {
+  forRequest(info: RequestInfo) {
     const client: CalendarClient = new CalendarClient({
       upstream: this.upstream,
       auth: calendarAuth(this.config.calendar, info.headers),
@@ -54,6 +47,7 @@ export class CalendarService {
       client,
       loaders,
       writes: new CalendarWrites(client, loaders, this.locks, info.signal),
+      /** Largest `first`/`last` a calendar list accepts. */
       maxPageSize: this.config.maxPageSize,
     };
   }

@@ -4,25 +4,17 @@ import type { CalendarEvent, CalendarOrganizer, CalendarTerm, CalendarVenue } fr
 
 const ids = (list: { id: number }[]) => list.map((x) => x.id).sort((a, b) => a - b);
 
+/** Words of a space-separated list, as a union. */
+type Words<S extends string> = S extends `${infer Head} ${infer Tail}` ? Head | Words<Tail> : S;
+/** The values of the named fields (space-separated, each a field of `record`), in that order. */
+const fields = <T, S extends string>(record: T, names: S & ([Words<S>] extends [keyof T] ? S : never)) =>
+  names.split(' ').map((name) => record[name as keyof T]);
+
 export const eventVersion = (e: CalendarEvent): string =>
   versionOf([
     'event',
-    e.title,
-    e.description,
-    e.excerpt,
-    e.slug,
-    e.status,
-    e.startDate,
-    e.endDate,
-    e.allDay,
-    e.timezone,
-    e.cost,
-    e.website,
-    e.showMap,
-    e.showMapLink,
-    e.hideFromListings,
-    e.sticky,
-    e.featured,
+    ...fields(e, 'title description excerpt slug status startDate endDate allDay timezone cost website showMap'),
+    ...fields(e, 'showMapLink hideFromListings sticky featured'),
     e.image?.url ?? null,
     ids(e.categories),
     ids(e.tags),
@@ -33,22 +25,9 @@ export const eventVersion = (e: CalendarEvent): string =>
 export const venueVersion = (v: CalendarVenue): string =>
   versionOf([
     'venue',
-    v.name,
-    v.slug,
-    v.status,
-    v.description,
-    v.address,
-    v.city,
-    v.country,
-    v.province,
-    v.state,
-    v.stateProvince,
-    v.zip,
-    v.phone,
-    v.website,
+    ...fields(v, 'name slug status description address city country province state stateProvince zip phone website'),
     v.image?.url ?? null,
-    v.showMap,
-    v.showMapLink,
+    ...fields(v, 'showMap showMapLink'),
   ]);
 
 export const organizerVersion = (o: CalendarOrganizer): string =>

@@ -17,7 +17,6 @@ import { z } from 'zod';
 
 /** `Y-m-d H:i:s`, no `T`, no offset (site/event-local or UTC depending on the field). */
 const wireDateTime = z.string();
-export type WireDateTime = z.infer<typeof wireDateTime>;
 
 /** Every part a zero-padded string (`"07"`), never a number. */
 const wireDateDetails = z.object({
@@ -37,7 +36,6 @@ const wireImageSize = z.object({
   filesize: z.number().optional(),
   url: z.string(),
 });
-export type WireImageSize = z.infer<typeof wireImageSize>;
 
 /** Featured image: WP attachment metadata minus `file`/`image_meta`, empty entries dropped. */
 const wireImage = z.object({
@@ -127,7 +125,6 @@ const wireLinkedPost = z.object({
   global_id: z.string(),
   global_id_lineage: z.array(z.string()),
 });
-export type WireLinkedPost = z.infer<typeof wireLinkedPost>;
 
 /** A venue's postal address, as read and as written. */
 const wireAddress = z.object({
@@ -163,7 +160,6 @@ const wireOrganizer = wireLinkedPost.extend({
 export type WireOrganizer = z.infer<typeof wireOrganizer>;
 
 const wireCustomField = z.object({ label: z.string(), value: z.string() });
-export type WireCustomField = z.infer<typeof wireCustomField>;
 
 /** All keys always present, in this order. */
 const wireEvent = z.object({
@@ -239,14 +235,6 @@ const wirePaging = z.object({
 
 export const wireEventsPage = wirePaging.extend({ events: z.array(wireEvent) });
 export type WireEventsPage = z.infer<typeof wireEventsPage>;
-export const wireVenuesPage = wirePaging.extend({ venues: z.array(wireVenue) });
-export type WireVenuesPage = z.infer<typeof wireVenuesPage>;
-export const wireOrganizersPage = wirePaging.extend({ organizers: z.array(wireOrganizer) });
-export type WireOrganizersPage = z.infer<typeof wireOrganizersPage>;
-export const wireCategoriesPage = wirePaging.extend({ categories: z.array(wireTerm) });
-export type WireCategoriesPage = z.infer<typeof wireCategoriesPage>;
-export const wireTagsPage = wirePaging.extend({ tags: z.array(wireTerm) });
-export type WireTagsPage = z.infer<typeof wireTagsPage>;
 
 // ---------------------------------------------------------------------------------------------
 // Errors: `{code, message, data: {status, params?}}`; HTTP status = data.status.

@@ -12,6 +12,7 @@ import { eventVersion, organizerVersion, termVersion, venueVersion } from './ver
 import type { CalendarClient, RecordRef } from './client.js';
 import { isBareDay, writeDate } from './dates.js';
 import { printable, recordId, recordIds, slugArg, statusArg, termRefs, timezoneArg, urlArg } from './inputs.js';
+import { nonEmpty, type Flags, type Maybe, type Texts } from './inputs.js';
 import type { CalendarLoaders } from './loaders.js';
 import type { CalendarEvent } from './model.js';
 import { normalizeEvent, normalizeOrganizer, normalizeTerm, normalizeVenue, venueList } from './normalize.js';
@@ -35,12 +36,6 @@ interface Kind<W, T, I, B> {
 }
 /** A Kind, its types inferred from the client's routes and the functions it names. */
 const kindOf = <W, T, I, B>(k: Kind<W, T, I, B>) => k;
-
-type Maybe<T> = T | null | undefined;
-
-/** Optional text and yes/no inputs, by name. */
-type Texts<K extends string> = { [P in K]?: Maybe<string> };
-type Flags<K extends string> = { [P in K]?: Maybe<boolean> };
 
 /** What venue and organizer inputs share; `postStatus` (the PostStatus enum's value) wins over the deprecated `status`. */
 type LinkedPostInput = Texts<'name' | 'phone' | 'website' | 'description' | 'status' | 'postStatus' | 'image'>;
@@ -78,59 +73,22 @@ export type EventInput = Texts<
     organizers?: Maybe<OrganizerInput[]>;
   };
 
-/** Copies the given (non-null) fields under their wire names. */
-function pick<W>(input: object, names: Record<string, string>): W {
+/** Copies the given (non-null) fields under their wire names: `from:to`, else the name in snake case. */
+function pick<W>(input: object, fields: string): W {
   const out: Record<string, unknown> = {};
-  for (const [from, to] of Object.entries(names)) {
-    const v = (input as Record<string, unknown>)[from];
+  for (const field of fields.split(' ')) {
+    const [from, to = from!.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = field.split(':');
+    const v = (input as Record<string, unknown>)[from!];
     if (v !== undefined && v !== null) out[to] = v;
   }
   return out as W;
 }
 
-const VENUE_FIELDS = {
-  name: 'venue',
-  address: 'address',
-  city: 'city',
-  country: 'country',
-  province: 'province',
-  state: 'state',
-  stateProvince: 'stateprovince',
-  zip: 'zip',
-  phone: 'phone',
-  website: 'website',
-  description: 'description',
-  status: 'status',
-  image: 'image',
-  showMap: 'show_map',
-  showMapLink: 'show_map_link',
-};
-const ORGANIZER_FIELDS = {
-  name: 'organizer',
-  email: 'email',
-  phone: 'phone',
-  website: 'website',
-  description: 'description',
-  status: 'status',
-  image: 'image',
-};
-const EVENT_FIELDS = {
-  title: 'title',
-  description: 'description',
-  excerpt: 'excerpt',
-  slug: 'slug',
-  status: 'status',
-  allDay: 'all_day',
-  image: 'image',
-  cost: 'cost',
-  website: 'website',
-  showMap: 'show_map',
-  showMapLink: 'show_map_link',
-  hideFromListings: 'hide_from_listings',
-  sticky: 'sticky',
-  featured: 'featured',
-  timezone: 'timezone',
-};
+const POST_FIELDS = 'phone website description status image';
+const VENUE_FIELDS = `name:venue address city country province state stateProvince:stateprovince zip ${POST_FIELDS} showMap showMapLink`;
+const ORGANIZER_FIELDS = `name:organizer email ${POST_FIELDS}`;
+const EVENT_FIELDS =
+  'title description excerpt slug status allDay image cost website showMap showMapLink hideFromListings sticky featured timezone';
 
 /** The enum status (or the deprecated string) as the upstream's; OTHER is not a status to write. */
 function withStatus<T extends { status?: Maybe<string>; postStatus?: Maybe<string> }>(input: T, argument: string): T {
@@ -154,8 +112,7 @@ export const organizerBody = (input: OrganizerInput, argument = 'input'): WireOr
 
 /** Checks the free-text and URL-bound fields a venue or organizer write carries. */
 function checkLinked(input: VenueInput | OrganizerInput, argument: string): void {
-  if (input.name != null && !input.name.trim())
-    throw invalidInput(`"${argument}.name" must not be empty.`, `${argument}.name`);
+  if (input.name != null) nonEmpty(input.name, `${argument}.name`);
   if (input.website != null) urlArg(input.website, `${argument}.website`);
   if (input.status != null) statusArg(input.status, `${argument}.status`);
   if (input.image != null && !/^\d+$/.test(input.image)) urlArg(input.image, `${argument}.image`);
@@ -169,7 +126,7 @@ function checkLinked(input: VenueInput | OrganizerInput, argument: string): void
 
 /** The changes the input asks for; `zone` is the time zone its dates are read in. */
 function eventChanges(input: EventInput, zone: string | undefined): WireEventWrite {
-  if (input.title != null && !input.title.trim()) throw invalidInput('"input.title" must not be empty.', 'input.title');
+  if (input.title != null) nonEmpty(input.title, 'input.title');
   if (input.timezone != null) timezoneArg(input.timezone, 'input.timezone');
   if (input.status != null) statusArg(input.status, 'input.status');
   if (input.website != null) urlArg(input.website, 'input.website');
@@ -271,8 +228,8 @@ export interface EventWriteOptions {
 }
 
 function termBody(input: TermInput): WireCategoryWrite {
-  if (input.name != null && !input.name.trim()) throw invalidInput('"input.name" must not be empty.', 'input.name');
-  const body: WireCategoryWrite = pick(input, { name: 'name', description: 'description' });
+  if (input.name != null) nonEmpty(input.name, 'input.name');
+  const body: WireCategoryWrite = pick(input, 'name description');
   if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
   if (input.parentId != null) body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId');
   return body;

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { FormData as UndiciFormData } from 'undici';
 import type { Config } from '../config/config.js';
-import { UpstreamError } from '../core/errors.js';
+import { UpstreamError, type UpstreamErrorKind } from '../core/errors.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { UsageTracker } from '../core/usage.js';
 import type { TokenResponse } from './wire.js';
@@ -57,7 +57,6 @@ export class GovernanceAuth {
     }
   }
 
-  /** The credential for one incoming request (its headers matter only in `forward` mode). */
   /**
    * Calls an operation makes before its first governance read: a token read (1) while the gateway
    * uses its own credentials and holds no valid token; a forwarded credential is the caller's (0).
@@ -67,6 +66,7 @@ export class GovernanceAuth {
     return this.token && Date.now() < this.token.renewAt ? 0 : 1;
   }
 
+  /** The credential for one incoming request (its headers matter only in `forward` mode). */
   credentialFor(headers: Headers): GovernanceCredential {
     if (this.clientCredential) return this.clientCredential;
     const header = headers.get('authorization') ?? '';
@@ -104,13 +104,8 @@ export class GovernanceAuth {
 
   private async fetchToken(usage: UsageTracker, repeat: boolean): Promise<CachedToken> {
     const { tokenUrl, clientId, clientSecret } = this.config.governance;
-    if (!tokenUrl || !clientId || !clientSecret) {
-      throw new UpstreamError(
-        'governance',
-        'unauthenticated',
-        'The gateway has no governance client credentials configured.',
-      );
-    }
+    const missing = 'The gateway has no governance client credentials configured.';
+    if (!tokenUrl || !clientId || !clientSecret) throw new UpstreamError('governance', 'unauthenticated', missing);
     // undici's own FormData: Node's global one belongs to its bundled undici and is not encoded by this one.
     const form = new UndiciFormData();
     form.set('grant_type', 'client_credentials');
@@ -132,28 +127,14 @@ export class GovernanceAuth {
       },
       { identity: `client:${clientId}`, usage },
     );
-    if (res.status === 400 || res.status === 401 || res.status === 403) {
-      throw new UpstreamError(
-        'governance',
-        'unauthenticated',
-        "The governance service refused the gateway's client credentials.",
-        { status: res.status },
-      );
-    }
-    if (res.status === 429) {
-      throw new UpstreamError(
-        'governance',
-        'rate-limited',
-        'The governance token service is rate limiting the gateway.',
-        { status: 429 },
-      );
-    }
+    const fail = (kind: UpstreamErrorKind, message: string) =>
+      new UpstreamError('governance', kind, message, { status: res.status });
+    if (res.status === 400 || res.status === 401 || res.status === 403)
+      throw fail('unauthenticated', "The governance service refused the gateway's client credentials.");
+    if (res.status === 429) throw fail('rate-limited', 'The governance token service is rate limiting the gateway.');
     const body = res.body as Partial<TokenResponse> | undefined;
-    if (res.status < 200 || res.status >= 300 || typeof body?.access_token !== 'string') {
-      throw new UpstreamError('governance', 'unavailable', 'The governance token service did not issue a token.', {
-        status: res.status,
-      });
-    }
+    if (res.status < 200 || res.status >= 300 || typeof body?.access_token !== 'string')
+      throw fail('unavailable', 'The governance token service did not issue a token.');
     const lifetimeMs =
       (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_S) * 1000;
     // Renew a minute early (a tenth of the lifetime for short-lived tokens) so no call carries a token that expires in flight.

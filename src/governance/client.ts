@@ -64,7 +64,8 @@ export interface PageRequest {
 interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' | 'operation' | 'cache' | 'harvest'> {
   /** Default: `write` for a call that invalidates, else `read`. */
   kind?: UpstreamCall['kind'];
-  scopes: ScopeGroup;
+  /** The contract's scope row, named on a 403. Default: `write` for a call that invalidates, else `read`. */
+  scopes?: ScopeGroup;
   /** Answer an unknown id with null instead of an error. */
   nullIfNotFound?: boolean;
   /** What the gateway reads of a successful answer, checked before anyone sees it (see core/contract.ts). */
@@ -106,7 +107,6 @@ export class GovernanceClient {
       cache: this.cache('entities', [Tags.entityLists]),
       // Full-details items are whole entities (see entityRecords); basic-details ones never are.
       harvest: (res) => this.entityRecords((res.body as { content?: unknown } | undefined)?.content),
-      scopes: 'read',
       shape: ENTITY_PAGE,
     });
   }
@@ -120,7 +120,6 @@ export class GovernanceClient {
       json: request,
       kind: page.kind,
       cache: this.cache('entities', [Tags.entityLists]),
-      scopes: 'read',
       shape: ENTITY_PAGE,
     });
   }
@@ -141,7 +140,6 @@ export class GovernanceClient {
       path: urlPath`/entities/${id}`,
       kind: typeof fresh === 'object' && fresh.background ? 'poll' : 'read',
       cache: fresh ? undefined : this.cache('entities', [Tags.entity(id)]),
-      scopes: 'read',
       shape: entityShape,
       nullIfNotFound: true as const,
     } satisfies Send;
@@ -165,7 +163,7 @@ export class GovernanceClient {
     return items.flatMap((e: unknown) => {
       const id = (e as { id?: unknown } | null)?.id;
       if (typeof id !== 'string') return [];
-      const { scopes: _s, nullIfNotFound: _n, shape: _shape, ...read } = this.entityRead(id);
+      const { nullIfNotFound: _n, shape: _shape, ...read } = this.entityRead(id);
       return [{ call: { ...read, idempotent: true }, body: e }];
     });
   }
@@ -178,7 +176,6 @@ export class GovernanceClient {
       query: { entityTypeName: typeName },
       json: body,
       invalidates: [Tags.entityLists, Tags.linkLists],
-      scopes: 'write',
       shape: entityShape,
       records: (body) => this.entityRecords([body]),
     });
@@ -191,7 +188,6 @@ export class GovernanceClient {
       path: urlPath`/entities/${id}`,
       json: body,
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
-      scopes: 'write',
       shape: entityShape,
       nullIfNotFound: true,
       records: (body) => this.entityRecords([body]),
@@ -199,16 +195,15 @@ export class GovernanceClient {
   }
 
   /** False when there was no such entity. */
-  async deleteEntity(id: string): Promise<boolean> {
-    const res = await this.send<unknown>({
+  deleteEntity(id: string): Promise<boolean> {
+    return this.send<unknown>({
       operation: 'entities.delete',
       method: 'DELETE',
       path: urlPath`/entities/${id}`,
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
-    });
-    return res !== null;
+    }).then((res) => res !== null);
   }
 
   // ------------------------------------------------------------------ workflow (op 1)
@@ -220,7 +215,6 @@ export class GovernanceClient {
       path: urlPath`/assignments/entities/${entityId}/types/${workflowType}/stage`,
       json: body,
       invalidates: [Tags.entity(entityId), Tags.entityLists],
-      scopes: 'write',
       nullIfNotFound: true,
     });
   }
@@ -236,7 +230,6 @@ export class GovernanceClient {
       json: criteria,
       kind: page.kind,
       cache: this.cache('entityTypes', [Tags.entityTypeLists]),
-      scopes: 'read',
     });
   }
 
@@ -246,7 +239,6 @@ export class GovernanceClient {
       method: 'GET',
       path: urlPath`/entity-types/${id}`,
       cache: this.cache('entityTypes', [Tags.entityType(id)]),
-      scopes: 'read',
       nullIfNotFound: true,
     });
   }
@@ -274,7 +266,6 @@ export class GovernanceClient {
       path: urlPath`/links/${id}`,
       query: { linkTypeId },
       cache: this.cache('links', [Tags.link(id)]),
-      scopes: 'read',
       nullIfNotFound: true,
     });
   }
@@ -287,13 +278,12 @@ export class GovernanceClient {
       query: { linkTypeId },
       json: body,
       invalidates: [Tags.links(body.entity1.id), Tags.links(body.entity2.id), Tags.linkLists],
-      scopes: 'write',
     });
   }
 
   /** False when there was no such link. */
-  async deleteLink(id: string, linkTypeId: string): Promise<boolean> {
-    const res = await this.send<unknown>({
+  deleteLink(id: string, linkTypeId: string): Promise<boolean> {
+    return this.send<unknown>({
       operation: 'links.delete',
       method: 'DELETE',
       path: urlPath`/links/${id}`,
@@ -302,8 +292,7 @@ export class GovernanceClient {
       invalidates: [Tags.link(id), Tags.linkLists],
       scopes: 'delete',
       nullIfNotFound: true,
-    });
-    return res !== null;
+    }).then((res) => res !== null);
   }
 
   // ------------------------------------------------------------------ attributes (ops 14, 15)
@@ -316,7 +305,6 @@ export class GovernanceClient {
       query: { attributeId },
       json: options,
       invalidates: [Tags.entityTypeLists],
-      scopes: 'write',
       nullIfNotFound: true,
     });
   }
@@ -329,7 +317,6 @@ export class GovernanceClient {
       query: { schemaName },
       json: body,
       invalidates: [Tags.entityTypeLists],
-      scopes: 'write',
     });
   }
 
@@ -403,10 +390,8 @@ export class GovernanceClient {
     // A not-found of something the input refers to (an organization on an update) is not the record's.
     const sent = { json: call.json, query: call.query };
     if (isNotFound(res) && nullIfNotFound && !refusedArgument(res, call.operation, sent)) return null;
-    throw statusError(res, scopes, call.operation, sent);
+    throw statusError(res, scopes ?? (write ? 'write' : 'read'), call.operation, sent);
   }
 }
 
-function pageQuery(page: PageRequest): Record<string, string | number | undefined> {
-  return { page: page.page, size: page.size, sort: page.sort };
-}
+const pageQuery = ({ page, size, sort }: PageRequest) => ({ page, size, sort });

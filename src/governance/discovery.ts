@@ -273,53 +273,32 @@ export class GovernanceDiscovery {
   }
 
   private observeRelated(l: RelatedEntityLink): void {
-    const d = l.relationshipTypeDetail;
-    if (!d?.name) return;
-    this.learnType(
-      d.name,
-      d.id ?? null,
-      d.entityType1ToEntityType2EntityLinkName ?? null,
-      d.entityType2ToEntityType1EntityLinkName ?? null,
-      [l.source?.entityType?.name, l.target?.entityType?.name],
-    );
+    this.learnType(l.relationshipTypeDetail, l.relationshipTypeDetail, [l.source, l.target]);
   }
 
   private observeLink(l: LinkInformation): void {
-    if (!l.linkType?.name) return;
-    this.learnType(
-      l.linkType.name,
-      l.linkType.id ?? null,
-      l.linkTypeLabel?.entityType1ToEntityType2EntityLinkName ?? null,
-      l.linkTypeLabel?.entityType2ToEntityType1EntityLinkName ?? null,
-      [l.entity1?.entityType?.name, l.entity2?.entityType?.name],
-    );
+    this.learnType(l.linkType, l.linkTypeLabel, [l.entity1, l.entity2]);
   }
 
+  /** A relationship type as a link or a related-entities item names it, with the kinds of its two ends. */
   private learnType(
-    name: string,
-    id: string | null,
-    fwd: string | null,
-    rev: string | null,
-    seen: (string | undefined)[],
-  ) {
-    const ends: [string, string][] = seen[0] && seen[1] ? [[seen[0], seen[1]]] : [];
-    this.learn({ t: 'type', name, id, fwd, rev, ends });
+    type: { name?: string; id?: string } | undefined,
+    labels:
+      { entityType1ToEntityType2EntityLinkName?: string; entityType2ToEntityType1EntityLinkName?: string } | undefined,
+    ends: ({ entityType?: { name?: string } } | undefined)[],
+  ): void {
+    if (!type?.name) return;
+    const [a, b] = ends.map((end) => end?.entityType?.name);
+    const fwd = labels?.entityType1ToEntityType2EntityLinkName ?? null;
+    const rev = labels?.entityType2ToEntityType1EntityLinkName ?? null;
+    this.learn({ t: 'type', name: type.name, id: type.id ?? null, fwd, rev, ends: a && b ? [[a, b]] : [] });
   }
 
   private observeAttribute(a: AttributeInformation): void {
-    const typeName = a.schemaName;
-    const field = a.fieldName;
-    if (!typeName || !field || !Array.isArray(a.options)) return;
-    for (const o of a.options)
-      if (o.option)
-        this.learn({
-          t: 'option',
-          type: typeName,
-          field,
-          option: o.option,
-          id: o.id ?? null,
-          key: o.optionKey ?? null,
-        });
+    const { schemaName: type, fieldName: field, options } = a;
+    if (!type || !field || !Array.isArray(options)) return;
+    for (const { option, id = null, optionKey: key = null } of options)
+      if (option) this.learn({ t: 'option', type, field, option, id, key });
   }
 
   private observeOptions(typeName: string, field: string, values: unknown): void {
@@ -366,20 +345,13 @@ export class GovernanceDiscovery {
   }
 
   private addType(f: Extract<DiscoveryFact, { t: 'type' }>, source: DiscoverySource): boolean {
-    const found = this.itemIn(this.types, nameKey(f.name), (): KnownRelationshipType => ({
-      name: f.name,
-      id: null,
-      forwardLabel: null,
-      reverseLabel: null,
-      ends: [],
-      sources: [],
-    }));
-    if (!found) return false;
-    const t = found.item;
-    let changed = merge(t, { id: f.id, forwardLabel: f.fwd, reverseLabel: f.rev }, source) || found.added;
-    for (const [a, b] of f.ends) {
-      if (t.ends.some(([x, y]) => x === a && y === b)) continue;
-      t.ends.push([a, b]);
+    const key = nameKey(f.name);
+    const values = { id: f.id, forwardLabel: f.fwd, reverseLabel: f.rev };
+    let changed = this.note(this.types, key, { name: f.name, ends: [] }, values, source);
+    const ends = this.types.get(key)?.ends;
+    for (const [a, b] of ends ? f.ends : []) {
+      if (ends!.some(([x, y]) => x === a && y === b)) continue;
+      ends!.push([a, b]);
       changed = true;
     }
     return changed;

@@ -15,32 +15,14 @@ import type {
   RelatedEntityLink,
 } from './wire.js';
 
-export interface LinksPageKey {
+interface LinksPageKey {
   typeName: AiEntityTypeName;
   entityId: string;
   criteria: AttributeQueryCriteria;
   page: PageRequest;
 }
 
-export interface GovernanceLoaders {
-  entity: DataLoader<string, EntityInformation | null>;
-  entityType: DataLoader<string, EntityTypeInformation | null>;
-  linksPage: DataLoader<LinksPageKey, LinksPage<RelatedEntityLink> | null, string>;
-  /** Remembers full entity payloads (replacing an older copy) so later reads in the request reuse them. */
-  primeEntities(entities: readonly EntityInformation[]): void;
-  /** Forgets what this request knew about an entity (after a write to it). */
-  forgetEntity(id: string): void;
-  /**
-   * After any write: forgets the links pages and entity types this request read, so a later field
-   * of the mutation reads them again. Entity records are kept: the mutations that change one prime
-   * the answer of their write or forget that record themselves.
-   */
-  forget(): void;
-  /** Forgets everything this request read, records too (a subscription's next push). */
-  forgetAll(): void;
-}
-
-export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoaders {
+export function createGovernanceLoaders(client: GovernanceClient) {
   // Every key is its own upstream request (the API has no multi-id read), so these loaders do not
   // batch: each answer flows on the moment it arrives (a links page's counterparts are asked for
   // while slower pages are still out), and DataLoader's per-request cache still dedupes keys.
@@ -68,13 +50,21 @@ export function createGovernanceLoaders(client: GovernanceClient): GovernanceLoa
     entity,
     entityType,
     linksPage,
-    primeEntities(entities) {
+    /** Remembers full entity payloads (replacing an older copy) so later reads in the request reuse them. */
+    primeEntities(entities: readonly EntityInformation[]) {
       for (const e of entities) entity.clear(e.id).prime(e.id, e);
     },
-    forgetEntity(id) {
+    /** Forgets what this request knew about an entity (after a write to it). */
+    forgetEntity(id: string) {
       entity.clear(id);
     },
+    /**
+     * After any write: forgets the links pages and entity types this request read, so a later field
+     * of the mutation reads them again. Entity records are kept: the mutations that change one prime
+     * the answer of their write or forget that record themselves.
+     */
     forget,
+    /** Forgets everything this request read, records too (a subscription's next push). */
     forgetAll() {
       forget();
       entity.clearAll();

@@ -12,19 +12,9 @@ import { GovernanceAuth } from './auth.js';
 import { GovernanceClient } from './client.js';
 import { GovernanceDiscovery } from './discovery.js';
 import { shareDiscovery } from './discovery-share.js';
-import { createGovernanceLoaders, type GovernanceLoaders } from './loaders.js';
+import { createGovernanceLoaders } from './loaders.js';
 
-export interface GovernanceScope {
-  requestId: string;
-  client: GovernanceClient;
-  loaders: GovernanceLoaders;
-  /** Largest `first`/`last` a governance list accepts. */
-  maxPageSize: number;
-  /** Per-record write locks, for writes with a precondition. */
-  locks: RecordLocks;
-  /** Relationship types, workflow stages, attribute options and organizations: documented, configured and seen (`current()` brings in other replicas'). */
-  discovery: GovernanceDiscovery;
-}
+export type GovernanceScope = ReturnType<GovernanceService['forRequest']>;
 
 export class GovernanceService {
   private readonly auth: GovernanceAuth;
@@ -43,7 +33,7 @@ export class GovernanceService {
     if (redis && this.discovery.observes) shareDiscovery(this.discovery, redis);
   }
 
-  forRequest(info: RequestInfo): GovernanceScope {
+  forRequest(info: RequestInfo) {
     const credential = this.auth.credentialFor(info.headers);
     const discovery = this.discovery;
     const client: GovernanceClient = new GovernanceClient(
@@ -60,8 +50,11 @@ export class GovernanceService {
       requestId: info.requestId,
       client,
       loaders,
+      /** Largest `first`/`last` a governance list accepts. */
       maxPageSize: this.config.maxPageSize,
+      /** Per-record write locks, for writes with a precondition. */
       locks: this.locks,
+      /** Relationship types, workflow stages, attribute options and organizations: documented, configured and seen (`current()` brings in other replicas'). */
       discovery,
     };
   }

@@ -4,6 +4,7 @@
  * contract (to name the missing scope on a 403) and `Retry-After` on a 429 that reached it.
  */
 import { sanitizeDetail, UpstreamError, upstreamFailed } from '../core/errors.js';
+import type { UpstreamErrorKind, UpstreamErrorOptions } from '../core/errors.js';
 import type { HttpResponse } from '../core/http.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import { governanceRefusal, type SentRequest } from './refusals.js';
@@ -48,44 +49,33 @@ export function statusError(
 ): UpstreamError {
   const { code, detail } = firstError(res.body);
   const status = res.status;
+  const fail = (kind: UpstreamErrorKind, message: string, details: Omit<UpstreamErrorOptions, 'status'> = {}) =>
+    new UpstreamError('governance', kind, message, { status, ...details });
   // A not-found here is not the record asked for (reads answer that with null) but one the input
   // refers to (an organization, a link end, a schema): the caller's input is wrong.
   if (status === 400 || status === 404 || status === 422) {
     const known = governanceRefusal(code, detail, operation, request);
     const why = detail ? `: ${sanitizeDetail(detail)}` : '.';
-    return new UpstreamError(
-      'governance',
-      'bad-request',
-      known?.message ?? `The governance service rejected the request${why}`,
-      { status, upstreamCode: code, argument: known?.argument },
-    );
+    return fail('bad-request', known?.message ?? `The governance service rejected the request${why}`, {
+      upstreamCode: code,
+      argument: known?.argument,
+    });
   }
-  if (status === 401) {
-    return new UpstreamError(
-      'governance',
-      'unauthenticated',
-      'The governance service did not accept the credentials.',
-      { status },
-    );
-  }
+  if (status === 401) return fail('unauthenticated', 'The governance service did not accept the credentials.');
   if (status === 403) {
     const accepted = ACCEPTED_SCOPES[scopes];
-    return new UpstreamError(
-      'governance',
+    return fail(
       'forbidden',
       `The governance credentials lack the scope this operation (${operation}) needs: one of ${accepted.join(', ')}.`,
-      { status, missingScope: accepted[0] },
+      { missingScope: accepted[0] },
     );
   }
   if (status === 429) {
     // Normally the pipeline pauses and retries a 429 itself; this is the answer once it gave up.
     const retryAfter = Math.max(1, Math.ceil((parseRetryAfter(res.headers['retry-after']) ?? 1000) / 1000));
-    return new UpstreamError(
-      'governance',
-      'rate-limited',
-      `The governance service is rate limiting this account; retry after ${retryAfter} s.`,
-      { status, retryAfter },
-    );
+    return fail('rate-limited', `The governance service is rate limiting this account; retry after ${retryAfter} s.`, {
+      retryAfter,
+    });
   }
   return upstreamFailed('governance', status, code);
 }

@@ -77,7 +77,6 @@ export type OptionValueItem = z.infer<typeof optionValueItem>;
 const entityDetail = z
   .object({ extendedBaseAttributes: z.record(z.string(), z.array(optionValueItem)).optional() })
   .catchall(z.union([z.array(valueItem), z.record(z.string(), z.array(optionValueItem))]).optional());
-export type EntityDetail = z.infer<typeof entityDetail>;
 
 const workflowAndStage = z.object({
   id: uuid,
@@ -178,13 +177,11 @@ const linkTypeLabel = z.object({
   entityType2ToEntityType1EntityLinkName: z.string(),
   entityType2ToEntityType1EntityLinkNameKey: z.string().optional(),
 });
-export type LinkTypeLabel = z.infer<typeof linkTypeLabel>;
 
 const linkEntityDetail = z.object({
   extendedBaseAttributes: z.record(z.string(), z.array(optionValueItem)).optional(),
   displayLabel: z.string().optional(),
 });
-export type LinkEntityDetail = z.infer<typeof linkEntityDetail>;
 
 /** One end of a link. `number` is null in `/links` responses, filled in on the related-entities page. */
 const linkEndpoint = z.object({
@@ -335,7 +332,6 @@ export type AttributeInformation = z.infer<typeof attributeInformation>;
 // Envelopes
 
 const sortInfo = z.object({ empty: z.boolean(), sorted: z.boolean(), unsorted: z.boolean() });
-export type SortInfo = z.infer<typeof sortInfo>;
 
 /** What both page envelopes hold: the items, the page's number and size, and the totals. */
 const pageOf = <S extends z.ZodType>(item: S) =>
@@ -376,7 +372,6 @@ const errorItem = z.object({
   detail: z.string(),
   source: z.string().optional(),
 });
-export type ErrorItem = z.infer<typeof errorItem>;
 
 /** `{errors:[{code,title,detail}],traceId}`; codes such as `INVALID_REQUEST`, `ERROR_ONETRUST_ENTITY_NOT_FOUND`. */
 export const errorBody = z.object({ errors: z.array(errorItem), traceId: uuid });
