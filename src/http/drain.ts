@@ -16,13 +16,6 @@ export interface DrainOptions {
   log?: (line: string) => void;
 }
 
-export interface DrainReport {
-  /** Operations that finished on their own during the drain. */
-  finished: number;
-  /** Answered at the deadline: mutations as OUTCOME_UNKNOWN, the rest as SHUTTING_DOWN. */
-  cutOff: { writes: number; reads: number };
-}
-
 interface InFlight {
   res: ServerResponse;
   write: boolean;
@@ -70,8 +63,11 @@ export class Drain {
     };
   }
 
-  /** Starts draining; resolves when everything in flight is answered (on its own or at the deadline). */
-  async begin(): Promise<DrainReport> {
+  /**
+   * Starts draining; resolves when everything in flight is answered, with how many operations
+   * `finished` on their own and how many were cut off at the deadline (`writes` as OUTCOME_UNKNOWN).
+   */
+  async begin() {
     this.draining = true;
     // Keep-alive connections of the requests in flight close after their answer.
     for (const { res } of this.inFlight.values()) if (!res.headersSent) res.setHeader('connection', 'close');
