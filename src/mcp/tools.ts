@@ -209,10 +209,7 @@ function toolOutput(
         truncated: { type: 'boolean' },
       }
     : { data };
-  return {
-    type: 'object',
-    properties: { ...paging, errors: { type: 'array' }, cost, error: { type: 'object' } },
-  };
+  return { type: 'object', properties: { ...paging, errors: { type: 'array' }, cost, error: { type: 'object' } } };
 }
 
 /** The schema of one record of a list tool: `<list>.edges[].node`. */
