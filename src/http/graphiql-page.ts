@@ -110,10 +110,8 @@ export function useGraphiQLPage(endpoint: string, callers?: CallerPresets): Plug
         'cache-control': 'public, max-age=3600',
         vary: 'accept, accept-encoding',
       };
-      if (request.headers.get('if-none-match') === page.etag) {
-        endResponse(new Response(null, { status: 304, headers }));
-        return;
-      }
+      if (request.headers.get('if-none-match') === page.etag)
+        return endResponse(new Response(null, { status: 304, headers }));
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       const body = encoding ? page[encoding] : page.identity;
       if (encoding) headers['content-encoding'] = encoding;
