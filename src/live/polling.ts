@@ -62,7 +62,10 @@ export class LivePolling {
   private readonly replica = randomUUID();
   private readonly pollers = new Map<string, Poller>();
   private readonly recentPolls: Record<UpstreamName, number[]> = { governance: [], calendar: [] };
-  /** Rounds polled, skipped to leave the budget to ordinary requests (`yielded`) or because another replica holds the lease. */
+  /**
+   * Rounds polled, rounds skipped to leave the budget to ordinary requests (`yielded`) or because
+   * another replica holds the lease (`leasedElsewhere`), and changes found.
+   */
   private readonly counters = { polls: 0, yielded: 0, leasedElsewhere: 0, changes: 0 };
 
   constructor(private readonly options: PollingOptions) {}
