@@ -12,7 +12,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { AuthFailure, AuthResult, Authenticator } from '../identity/authenticator.js';
-import { principalOf, setPrincipal, type Principal } from '../identity/principal.js';
+import { principalOf, setPrincipal } from '../identity/principal.js';
 import { isGraphiQLPage } from './graphiql-page.js';
 import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
 
@@ -32,12 +32,6 @@ export interface AuthenticationOptions {
 
 /** What a path needs: a principal (`graphql`), the gateway's own one (`mcp`), a non-anonymous one (`metrics`). */
 type Guard = 'graphql' | 'mcp' | 'metrics';
-
-interface Refusal {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 const MESSAGES: Partial<Record<AuthFailure, string>> = {
   missing: 'Authentication required: send `Authorization: Bearer <token>`.',
@@ -109,7 +103,8 @@ export class Authentication {
     return 'graphql';
   }
 
-  private decide(result: AuthResult, guard: Guard, origin: () => string): Principal | Refusal {
+  /** The principal, or the refusal's status, headers and body. */
+  private decide(result: AuthResult, guard: Guard, origin: () => string) {
     // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
     const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
     if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))

@@ -29,9 +29,7 @@ export function chooseEncoding(header: string | null): 'br' | 'gzip' | undefined
   const of = (name: string) => q.get(name) ?? q.get('*') ?? 0;
   const br = of('br');
   const gzip = of('gzip');
-  if (br > 0 && br >= gzip) return 'br';
-  if (gzip > 0) return 'gzip';
-  return undefined;
+  return br > 0 && br >= gzip ? 'br' : gzip > 0 ? 'gzip' : undefined;
 }
 
 export function useCompression(): Plugin {

@@ -16,13 +16,6 @@ export interface DrainOptions {
   log?: (line: string) => void;
 }
 
-export interface DrainReport {
-  /** Operations that finished on their own during the drain. */
-  finished: number;
-  /** Answered at the deadline: mutations as OUTCOME_UNKNOWN, the rest as SHUTTING_DOWN. */
-  cutOff: { writes: number; reads: number };
-}
-
 interface InFlight {
   res: ServerResponse;
   write: boolean;
@@ -70,8 +63,11 @@ export class Drain {
     };
   }
 
-  /** Starts draining; resolves when everything in flight is answered (on its own or at the deadline). */
-  async begin(): Promise<DrainReport> {
+  /**
+   * Starts draining; resolves when everything in flight is answered, with how many operations
+   * `finished` on their own and how many were cut off at the deadline (`writes` as OUTCOME_UNKNOWN).
+   */
+  async begin() {
     this.draining = true;
     // Keep-alive connections of the requests in flight close after their answer.
     for (const { res } of this.inFlight.values()) if (!res.headersSent) res.setHeader('connection', 'close');
@@ -96,31 +92,15 @@ export class Drain {
 
   private refuse(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/health') {
-      // Liveness stays green: the process is healthy, only leaving.
-      res
-        .writeHead(200, { 'content-type': 'application/json', connection: 'close' })
-        .end('{"status":"ok","draining":true}');
-      return;
-    }
-    if (path === '/ready') {
-      res
-        .writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' })
-        .end('{"ready":false,"draining":true}');
-      return;
-    }
+    // Liveness stays green: the process is healthy, only leaving.
+    if (path === '/health') return closing(res, 200, {}, '{"status":"ok","draining":true}');
+    if (path === '/ready') return closing(res, 503, { 'cache-control': 'no-store' }, '{"ready":false,"draining":true}');
     req.resume();
     this.unavailable(res, 'SHUTTING_DOWN', 'This gateway is shutting down; retry (another replica will answer).');
   }
 
   private unavailable(res: ServerResponse, code: string, message: string): void {
-    res
-      .writeHead(503, {
-        'content-type': 'application/json',
-        'retry-after': String(this.options.retryAfterS),
-        connection: 'close',
-      })
-      .end(JSON.stringify(errorBody(code, message)));
+    closing(res, 503, { 'retry-after': String(this.options.retryAfterS) }, JSON.stringify(errorBody(code, message)));
   }
 
   private cutOff(req: IncomingMessage, { res, write }: InFlight): Promise<void> {
@@ -143,6 +123,11 @@ export class Drain {
     );
     return done;
   }
+}
+
+/** A JSON answer on a connection that closes after it. */
+function closing(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers, connection: 'close' }).end(body);
 }
 
 function errorBody(code: string, message: string) {

@@ -21,8 +21,8 @@ export interface GraphiQLPage {
   gzip: Buffer;
 }
 
-export const PRECOMPRESSED_DIR = new URL('./graphiql/', import.meta.url);
-const FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphiql.html.gz' } as const;
+const PRECOMPRESSED_DIR = new URL('./graphiql/', import.meta.url);
+export const GRAPHIQL_FILES = { identity: 'graphiql.html', br: 'graphiql.html.br', gzip: 'graphiql.html.gz' } as const;
 
 /** Sample callers' tokens by name (the development issuer's): each gets a tab sending its token. */
 export type CallerPresets = Record<string, string>;
@@ -45,16 +45,6 @@ query As_${name} {
 
 const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
 
-export function brotli(identity: Buffer, best: boolean): Buffer {
-  return zlib.brotliCompressSync(identity, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: best ? 11 : 6,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    },
-  });
-}
-
 /** Compresses the page; `best` is the build's setting (slow: a minute), otherwise fast settings, each encoding on first use. */
 export function compressGraphiQLPage(html: string, best: boolean): GraphiQLPage {
   const identity = Buffer.from(html);
@@ -64,15 +54,15 @@ export function compressGraphiQLPage(html: string, best: boolean): GraphiQLPage 
     etag: etagOf(identity),
     identity,
     get br() {
-      return (br ??= brotli(identity, best));
+      const { BROTLI_PARAM_QUALITY: quality, BROTLI_PARAM_SIZE_HINT: size, BROTLI_PARAM_MODE: mode } = zlib.constants;
+      const params = { [quality]: best ? 11 : 6, [size]: identity.length, [mode]: zlib.constants.BROTLI_MODE_TEXT };
+      return (br ??= zlib.brotliCompressSync(identity, { params }));
     },
     get gzip() {
       return (gzip ??= zlib.gzipSync(identity, { level: best ? 9 : 6 }));
     },
   };
 }
-
-export const GRAPHIQL_FILES = FILES;
 
 let cached: Promise<GraphiQLPage> | undefined;
 /**
@@ -81,11 +71,11 @@ let cached: Promise<GraphiQLPage> | undefined;
  */
 export function loadGraphiQLPage(callers?: CallerPresets): Promise<GraphiQLPage> {
   return (cached ??= (async () => {
-    const at = (name: string) => new URL(name, PRECOMPRESSED_DIR);
+    const at = (file: keyof typeof GRAPHIQL_FILES) => new URL(GRAPHIQL_FILES[file], PRECOMPRESSED_DIR);
     if (callers) return compressGraphiQLPage(await renderGraphiQLPage(callers), false);
-    if (existsSync(at(FILES.br))) {
-      const identity = readFileSync(at(FILES.identity));
-      return { etag: etagOf(identity), identity, br: readFileSync(at(FILES.br)), gzip: readFileSync(at(FILES.gzip)) };
+    if (existsSync(at('br'))) {
+      const identity = readFileSync(at('identity'));
+      return { etag: etagOf(identity), identity, br: readFileSync(at('br')), gzip: readFileSync(at('gzip')) };
     }
     return compressGraphiQLPage(await renderGraphiQLPage(), false);
   })().catch((error: unknown) => {
@@ -94,7 +84,6 @@ export function loadGraphiQLPage(callers?: CallerPresets): Promise<GraphiQLPage>
   }));
 }
 
-/** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
 /** A browser asking for GraphiQL's page (it holds no data: authentication lets it through). */
 export function isGraphiQLPage(
   method: string | undefined,
@@ -107,6 +96,7 @@ export function isGraphiQLPage(
   );
 }
 
+/** Serves the page at GET /graphql to browsers (Accept: text/html), before Yoga sees the request. */
 export function useGraphiQLPage(endpoint: string, callers?: CallerPresets): Plugin {
   return {
     // eslint-disable-next-line @typescript-eslint/unbound-method -- Yoga hands these as plain functions
@@ -120,10 +110,8 @@ export function useGraphiQLPage(endpoint: string, callers?: CallerPresets): Plug
         'cache-control': 'public, max-age=3600',
         vary: 'accept, accept-encoding',
       };
-      if (request.headers.get('if-none-match') === page.etag) {
-        endResponse(new Response(null, { status: 304, headers }));
-        return;
-      }
+      if (request.headers.get('if-none-match') === page.etag)
+        return endResponse(new Response(null, { status: 304, headers }));
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       const body = encoding ? page[encoding] : page.identity;
       if (encoding) headers['content-encoding'] = encoding;

@@ -131,21 +131,9 @@ export class ResponseCacheEdge {
   private keyOf(req: IncomingMessage, body: Buffer | undefined): string {
     const h = req.headers;
     this.namespace ??= this.options.namespace();
-    const hash = createHash('sha256')
-      .update(this.namespace)
-      .update('\0')
-      .update(req.method!)
-      .update('\0')
-      .update(req.url!)
-      .update('\0')
-      .update(this.options.partition(req))
-      .update('\0')
-      .update(h.accept ?? '')
-      .update('\0')
-      .update(h.origin ?? '')
-      .update('\0')
-      .update(h['content-type'] ?? '');
-    for (const name of this.options.keyHeaders) hash.update('\0').update(String(h[name] ?? ''));
+    const parts = [this.namespace, req.method!, req.url!, this.options.partition(req), h.accept ?? '', h.origin ?? ''];
+    parts.push(h['content-type'] ?? '', ...this.options.keyHeaders.map((name) => String(h[name] ?? '')));
+    const hash = createHash('sha256').update(parts.join('\0'));
     if (body) hash.update('\0').update(body);
     return hash.digest('base64url');
   }

@@ -37,17 +37,6 @@ export interface PollingOptions {
   log?: (message: string) => void;
 }
 
-export interface PollingStats {
-  polls: number;
-  /** Rounds skipped to leave the budget to ordinary requests. */
-  yielded: number;
-  /** Rounds skipped because another replica holds the lease. */
-  leasedElsewhere: number;
-  changes: number;
-  /** Pollers running now. */
-  active: number;
-}
-
 interface Poller {
   key: string;
   watch: Watch;
@@ -73,6 +62,10 @@ export class LivePolling {
   private readonly replica = randomUUID();
   private readonly pollers = new Map<string, Poller>();
   private readonly recentPolls: Record<UpstreamName, number[]> = { governance: [], calendar: [] };
+  /**
+   * Rounds polled, rounds skipped to leave the budget to ordinary requests (`yielded`) or because
+   * another replica holds the lease (`leasedElsewhere`), and changes found.
+   */
   private readonly counters = { polls: 0, yielded: 0, leasedElsewhere: 0, changes: 0 };
 
   constructor(private readonly options: PollingOptions) {}
@@ -97,16 +90,13 @@ export class LivePolling {
     };
   }
 
-  stats(): PollingStats {
+  /** The counters, and `active`: pollers running now. */
+  stats() {
     return { ...this.counters, active: this.pollers.size };
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.pollers.values()].map((p) => this.stop(p)));
-  }
-
-  private intervalOf(p: Poller): number {
-    return Math.min(...p.intervals.values());
   }
 
   private schedule(p: Poller, delayMs: number): void {
@@ -129,7 +119,7 @@ export class LivePolling {
   }
 
   private async round(p: Poller): Promise<void> {
-    const interval = this.intervalOf(p);
+    const interval = Math.min(...p.intervals.values());
     try {
       if (!(await this.holdLease(p, interval))) {
         this.counters.leasedElsewhere++;

@@ -25,18 +25,14 @@ export interface McpOptions {
 
 export function useMcp({ schema, config, fetch }: McpOptions): Plugin {
   const { mcp } = config;
+  const { maxRecords, maxChars } = mcp;
   // Upstreams read with each caller's own credential: an agent's token never goes upstream.
   const forwarded = (['governance', 'calendar'] as const).filter((u) => config[u].authMode === 'forward');
-  const tools = loadTools({ schema, maxRecords: mcp.maxRecords, maxChars: mcp.maxChars }).filter(
+  const tools = loadTools({ schema, maxRecords, maxChars }).filter(
     (t) => !forwarded.some((u) => (t.estimate.max[u] ?? 0) > 0),
   );
   // Under PERSISTED_OPERATIONS a tool call sends its safelisted document's id, not its text.
-  const call = {
-    fetch,
-    maxRecords: mcp.maxRecords,
-    maxChars: mcp.maxChars,
-    byId: config.persistedOperations !== 'off',
-  };
+  const call = { fetch, maxRecords, maxChars, byId: config.persistedOperations !== 'off' };
   // Authentication runs before this plugin and sets the principal; a request it let through without
   // one is an anonymous caller with AUTH_ANONYMOUS's permissions, never more.
   const nobody = anonymous(parsePermissions(config.auth.anonymous).permissions);

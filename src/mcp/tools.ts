@@ -14,14 +14,19 @@ import {
   parse,
   typeFromAST,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Tool as ToolDefinition } from '@modelcontextprotocol/sdk/types.js';
-import { estimateOperationCost, defaultCostModel, type CostEstimate } from '../http/plugins/operation-cost.js';
+import {
+  defaultCostModel,
+  estimateOperationCost,
+  fragmentsOf,
+  operationsOf,
+  type CostEstimate,
+} from '../http/plugins/operation-cost.js';
 import { loadSafelist } from '../http/persisted.js';
 import { isPermission, type Permission } from '../identity/principal.js';
 import { inputSchema, outputSchema, variableDescriptions, type JsonSchema } from './json-schema.js';
@@ -73,14 +78,11 @@ export function loadTools(options: ToolOptions): Tool[] {
     .sort()
     .flatMap((file) => {
       const source = readFileSync(new URL(file, FOLDER), 'utf8');
-      return parse(source)
-        .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
-        .map((op) => {
-          const listed = safelist.get(op.name?.value ?? '');
-          if (!listed)
-            throw new Error(`The MCP tool ${op.name?.value} is not in the safelist: run \`npm run codegen\`.`);
-          return toolOf(listed, commentAbove(source, op.loc?.start ?? 0), options);
-        });
+      return operationsOf(parse(source)).map((op) => {
+        const listed = safelist.get(op.name?.value ?? '');
+        if (!listed) throw new Error(`The MCP tool ${op.name?.value} is not in the safelist: run \`npm run codegen\`.`);
+        return toolOf(listed, commentAbove(source, op.loc?.start ?? 0), options);
+      });
     });
 }
 
@@ -192,12 +194,7 @@ function toolOutput(
   list: string | undefined,
 ): JsonSchema {
   const root = schema.getRootType(op.operation)!;
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((f) => [f.name.value, f]),
-  );
-  const data = outputSchema(root, op.selectionSet, fragments);
+  const data = outputSchema(root, op.selectionSet, fragmentsOf(document));
   const cost = {
     type: 'object',
     description: 'Upstream calls this call spent, and what is left of each account budget.',
@@ -212,10 +209,7 @@ function toolOutput(
         truncated: { type: 'boolean' },
       }
     : { data };
-  return {
-    type: 'object',
-    properties: { ...paging, errors: { type: 'array' }, cost, error: { type: 'object' } },
-  };
+  return { type: 'object', properties: { ...paging, errors: { type: 'array' }, cost, error: { type: 'object' } } };
 }
 
 /** The schema of one record of a list tool: `<list>.edges[].node`. */

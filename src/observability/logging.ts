@@ -51,15 +51,12 @@ function expected(error: unknown): boolean {
  * operation, request id, upstream and status), so they print nothing more; an unexpected error
  * prints one JSON line on stderr with its stack, which is what whoever fixes it needs.
  */
-// Yoga's logger interface passes its arguments as any[]; they are only handed on or inspected.
-/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment */
+// Yoga's logger interface passes its arguments as any[]; they are only inspected.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment */
 export function yogaLogger(minLevel: Config['logLevel']): YogaLogger | false {
   if (minLevel === 'silent') return false;
-  const base = createLogger(minLevel);
   return {
-    debug: (...args) => base.debug(...args),
-    info: (...args) => base.info(...args),
-    warn: (...args) => base.warn(...args),
+    ...createLogger(minLevel),
     error: (...args) => {
       for (const arg of args) {
         if (expected(arg)) continue;

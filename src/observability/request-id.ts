@@ -12,10 +12,7 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestIdOf(request: Request): string {
   let id = ids.get(request);
-  if (!id) {
-    id = randomUUID();
-    ids.set(request, id);
-  }
+  if (!id) ids.set(request, (id = randomUUID()));
   return id;
 }
 

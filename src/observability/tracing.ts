@@ -25,10 +25,7 @@ import type { OperationListener } from './operation-record.js';
 
 export type Tracing = ReturnType<typeof createTracing>;
 
-const headerGetter = {
-  get: (h: Headers, key: string) => h.get(key) ?? undefined,
-  keys: (h: Headers) => [...h.keys()],
-};
+const headerGetter = { get: (h: Headers, key: string) => h.get(key) ?? undefined, keys: (h: Headers) => [...h.keys()] };
 
 /** `endpoint`: the OTLP/HTTP base URL, e.g. `http://collector:4318`; traces go to `<endpoint>/v1/traces`. */
 export function createTracing(options: { endpoint: string; serviceName: string }) {

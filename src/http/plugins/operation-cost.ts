@@ -53,20 +53,26 @@ export function estimateOperationCost(
   variables: Record<string, unknown> | null | undefined,
   model: CostModel = defaultCostModel,
 ): DetailedEstimate {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
+  const operations = operationsOf(document);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return { total: {}, dominant: {} };
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   // Coerced as execution will coerce them: variable defaults apply, so a literal, a variable and a
   // default of the same value cost the same. Invalid variables cost nothing here: execution refuses them.
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
-  const walk = new CostWalk(schema, model, fragments, coerced.coerced ?? {});
+  const walk = new CostWalk(schema, model, fragmentsOf(document), coerced.coerced ?? {});
   walk.selections(operation.selectionSet, root, 1, true, new Set(), '');
   return walk.detailed();
+}
+
+export function operationsOf(document: DocumentNode): OperationDefinitionNode[] {
+  return document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+}
+
+export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  return fragments;
 }
 
 /** The field's arguments as execution will see them; ones it would refuse (it fails them itself) count as none. */

@@ -74,10 +74,8 @@ export function useArgumentNames(): Plugin {
   return {
     onValidate({ params }) {
       return ({ valid, result, setResult }) => {
-        if (!valid) {
-          const document = params.documentAST as DocumentNode;
-          setResult((result as readonly GraphQLError[]).map((e) => named(e, document)));
-        }
+        const document = params.documentAST as DocumentNode;
+        if (!valid) setResult((result as readonly GraphQLError[]).map((e) => named(e, document)));
       };
     },
     onExecute({ args }) {

@@ -78,16 +78,10 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // incremental delivery: not for mutations
-          if (operation.operation !== OperationTypeNode.MUTATION)
-            return emit(
-              args.contextValue,
-              operation,
-              [],
-              (args.variableValues ?? {}) as Record<string, unknown>,
-              readOutcome(result),
-            );
-          const schema = args.schema as GraphQLSchema;
           const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+          if (operation.operation !== OperationTypeNode.MUTATION)
+            return emit(args.contextValue, operation, [], variables, readOutcome(result));
+          const schema = args.schema as GraphQLSchema;
           const fieldArgs: Record<string, unknown> = {};
           const writes = rootFields(operation).map((node) => {
             const key = node.alias?.value ?? node.name.value;
@@ -111,9 +105,13 @@ function audited(operation: OperationDefinitionNode, ctx: AuditContext): boolean
 function readOutcome(result: ExecutionResult): AuditEvent['outcome'] {
   if (!result.errors?.length) return 'applied';
   if (result.data && Object.values(result.data).some((v) => v != null)) return 'partial';
-  const given = maskError(result.errors[0]!, 'Unexpected error.');
-  const code = given instanceof GraphQLError ? given.extensions?.code : undefined;
-  return outcomeOf(typeof code === 'string' ? code : ErrorCode.INTERNAL_SERVER_ERROR);
+  return outcomeOf(codeOf(maskError(result.errors[0]!, 'Unexpected error.')));
+}
+
+/** The code of an error as the client sees it (masked); an uncoded one is an internal error. */
+function codeOf(masked: Error): string {
+  const given = masked instanceof GraphQLError ? masked.extensions?.code : undefined;
+  return typeof given === 'string' ? given : ErrorCode.INTERNAL_SERVER_ERROR;
 }
 
 function rootFields(operation: OperationDefinitionNode): FieldNode[] {
@@ -149,24 +147,19 @@ function write(node: FieldNode, args: Record<string, unknown>, result: Execution
   // The field's own error (not one of a sub-field of what it wrote), or one of the whole operation.
   const error =
     result.errors?.find((e) => e.path?.length === 1 && e.path[0] === key) ?? result.errors?.find((e) => !e.path);
-  const base = { field, ...(node.alias ? { alias: key } : {}), records };
-  if (!error) return { ...base, outcome: result.data ? 'applied' : 'refused' };
+  if (!error) return { ...named(node), records, outcome: result.data ? 'applied' : 'refused' };
   const masked = maskError(error, 'Unexpected error.');
-  const given = masked instanceof GraphQLError ? masked.extensions?.code : undefined;
-  const code = typeof given === 'string' ? given : ErrorCode.INTERNAL_SERVER_ERROR;
-  return { ...base, outcome: outcomeOf(code), code, reason: masked.message.slice(0, 300) };
+  const code = codeOf(masked);
+  return { ...named(node), records, outcome: outcomeOf(code), code, reason: masked.message.slice(0, 300) };
 }
 
 function refused(node: FieldNode, code: string, reason: string): AuditWrite {
-  const field = node.name.value;
-  return {
-    field,
-    ...(node.alias ? { alias: node.alias.value } : {}),
-    records: [],
-    outcome: 'refused',
-    code,
-    reason: reason.slice(0, 300),
-  };
+  return { ...named(node), records: [], outcome: 'refused', code, reason: reason.slice(0, 300) };
+}
+
+/** The write's field, and its alias when the operation renamed it. */
+function named(node: FieldNode): Pick<AuditWrite, 'field' | 'alias'> {
+  return { field: node.name.value, ...(node.alias ? { alias: node.alias.value } : {}) };
 }
 
 /** Refused: the gateway or the platform said no and nothing changed. Failed: it could not be done. */

@@ -43,17 +43,10 @@ export interface FederationGuardOptions {
 
 const routerOnlyRule: ValidationRule = (context) => ({
   Field(node) {
-    if (
-      !ROUTER_FIELDS.has(node.name.value) ||
-      context.getParentType()?.name !== context.getSchema().getQueryType()?.name
-    )
-      return;
-    context.reportError(
-      new GraphQLError(`"${node.name.value}" answers the federation router only.`, {
-        nodes: [node],
-        extensions: { code: 'FORBIDDEN' },
-      }),
-    );
+    const name = node.name.value;
+    if (!ROUTER_FIELDS.has(name) || context.getParentType()?.name !== context.getSchema().getQueryType()?.name) return;
+    const message = `"${name}" answers the federation router only.`;
+    context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code: 'FORBIDDEN' } }));
   },
 });
 

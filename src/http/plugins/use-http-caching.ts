@@ -22,11 +22,6 @@ interface Policy {
   partition: string;
 }
 
-export interface HttpCachingOptions {
-  /** max-age for an answer that read nothing upstream (discovery, introspection): the cache TTL. */
-  defaultMaxAgeSeconds: number;
-}
-
 /**
  * The tag covers the caller's partition and the answer's `data`, not its `extensions`: those report what
  * this one request cost (calls, cache hits; the short or full form `Cost-Detail` asks for), which differs
@@ -54,7 +49,8 @@ export function matchesEtag(header: string | null, etag: string): boolean {
   });
 }
 
-export function useHttpCaching(options: HttpCachingOptions): Plugin<Context> {
+/** `defaultMaxAgeSeconds`: the max-age of an answer that read nothing upstream (discovery, introspection), the cache TTL. */
+export function useHttpCaching(options: { defaultMaxAgeSeconds: number }): Plugin<Context> {
   const policies = new WeakMap<Request, Policy>();
   return {
     onExecute({ args }) {

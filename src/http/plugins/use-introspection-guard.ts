@@ -13,17 +13,11 @@ const META_FIELDS = new Set(['__schema', '__type']);
 
 export const noIntrospectionRule: ValidationRule = (context) => ({
   Field(node) {
-    if (META_FIELDS.has(node.name.value)) {
-      context.reportError(
-        new GraphQLError(
-          `GraphQL introspection is disabled on this server, but the query asked for "${node.name.value}".`,
-          {
-            nodes: [node],
-            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-          },
-        ),
-      );
-    }
+    if (!META_FIELDS.has(node.name.value)) return;
+    const message = `GraphQL introspection is disabled on this server, but the query asked for "${node.name.value}".`;
+    context.reportError(
+      new GraphQLError(message, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+    );
   },
 });
 

@@ -23,13 +23,13 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type FieldNode,
-  type FragmentDefinitionNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import { withChanges } from '../../graph/errors.js';
+import { fragmentsOf, operationsOf } from './operation-cost.js';
 
 /** Executions of a document before it is compiled. */
 const COMPILE_AFTER = 1;
@@ -98,9 +98,7 @@ export function useJit(log: Log): Plugin {
 
 /** The document's one query or mutation, when it has one and no incremental delivery. */
 function soleOperation(document: DocumentNode): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
+  const operations = operationsOf(document);
   if (operations.length !== 1 || operations[0]!.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
   // No `@` in its text, no directive: the walk below (about 20 µs) is left out for most documents.
   if (document.loc && !document.loc.source.body.includes('@')) return operations[0];
@@ -147,11 +145,7 @@ function fieldAt(
   root: SelectionSetNode,
   path: readonly (string | number)[],
 ): FieldNode | undefined {
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d]),
-  );
+  const fragments = fragmentsOf(document);
   const find = (set: SelectionSetNode, key: string): FieldNode | undefined => {
     for (const s of set.selections) {
       if (s.kind === Kind.FIELD && (s.alias ?? s.name).value === key) return s;

@@ -6,16 +6,11 @@ export function useMetricsEndpoint(registry: Registry, endpoint = '/metrics'): P
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
       if (url.pathname !== endpoint) return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-        return;
-      }
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
       const body = await registry.metrics();
-      endResponse(
-        new fetchAPI.Response(request.method === 'HEAD' ? null : body, {
-          headers: { 'content-type': registry.contentType },
-        }),
-      );
+      const headers = { 'content-type': registry.contentType };
+      endResponse(new fetchAPI.Response(request.method === 'HEAD' ? null : body, { headers }));
     },
   };
 }

@@ -87,12 +87,6 @@ function useErrorLimit(max: number): Plugin {
   };
 }
 
-/**
- * Every error a client sees carries `extensions.code`: parse errors (including the token limit)
- * become GRAPHQL_PARSE_FAILED, validation errors GRAPHQL_VALIDATION_FAILED (Apollo's names), and
- * request errors raised before parsing without a code (the CSRF refusal) BAD_REQUEST, as Yoga
- * codes its own.
- */
 /** graphql-js stops validating a document past its work budget with a bare "Validation aborted." */
 function explainAbort(error: GraphQLError): GraphQLError {
   return error.message === 'Validation aborted.'
@@ -121,6 +115,12 @@ function collapse(errors: readonly GraphQLError[]): GraphQLError[] {
   });
 }
 
+/**
+ * Every error a client sees carries `extensions.code`: parse errors (including the token limit)
+ * become GRAPHQL_PARSE_FAILED, validation errors GRAPHQL_VALIDATION_FAILED (Apollo's names), and
+ * request errors raised before parsing without a code (the CSRF refusal) BAD_REQUEST, as Yoga
+ * codes its own.
+ */
 function useValidationCodes(): Plugin {
   const withCode = (error: GraphQLError, code: string) =>
     error.extensions?.code ? error : withChanges(error, { extensions: { ...error.extensions, code } });
