@@ -170,10 +170,12 @@ export function serializeEvent(
   const tz = e.timezone || 'UTC';
   const utcStart = localToUtc(e.start, tz);
   const utcEnd = localToUtc(e.end, tz);
-  const venues = e.venueIds.map((id) => store.venue(id)).filter((v): v is VenueRecord => !!v && v.status !== 'trash');
+  const venues = e.venueIds
+    .map((id) => store.postOf('venue', id))
+    .filter((v): v is VenueRecord => !!v && v.status !== 'trash');
   const venueData = venues.map((v) => serializeVenue(site, v, single));
   const organizers = e.organizerIds
-    .map((id) => store.organizer(id))
+    .map((id) => store.postOf('organizer', id))
     .filter((o): o is OrganizerRecord => !!o && o.status !== 'trash');
   const terms = (ids: number[]) =>
     ids

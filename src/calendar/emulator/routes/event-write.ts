@@ -18,7 +18,7 @@ import {
   type ArgSpecs,
   type Params,
 } from '../validate.js';
-import { createOrganizer, createVenue } from './linked-write.js';
+import { createLinked } from './linked-write.js';
 
 export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
   const { store } = deps;
@@ -138,7 +138,7 @@ function linkedIds(deps: RouteDeps, kind: 'venue' | 'organizer', v: unknown): nu
     if (typeof item === 'object') {
       const o = item as Params;
       if (o.id !== undefined) ids.push(Number(o.id));
-      else ids.push(kind === 'venue' ? createVenue(deps, o).id : createOrganizer(deps, o).id);
+      else ids.push(createLinked(deps, kind, o).id);
     } else ids.push(Number(item));
   }
   return [...new Set(ids)];
@@ -183,7 +183,7 @@ export function applyEventBody(deps: RouteDeps, event: EventRecord, p: Params, c
   event.organizerIds = linkedIds(deps, 'organizer', p.organizer);
   if (typeof p.slug === 'string' && p.slug.trim() !== '') {
     event.slug = deps.store.uniqueSlug(p.slug, (s) =>
-      deps.store.events().some((e) => e.slug === s && e.id !== event.id),
+      deps.store.posts('event').some((e) => e.slug === s && e.id !== event.id),
     );
   }
   event.modified = utcWall(now);
@@ -206,7 +206,7 @@ export function newEvent(deps: RouteDeps, p: Params): EventRecord {
     status: 'publish',
     date: now,
     modified: now,
-    slug: deps.store.uniqueSlug(title, (s) => deps.store.events().some((e) => e.slug === s)),
+    slug: deps.store.uniqueSlug(title, (s) => deps.store.posts('event').some((e) => e.slug === s)),
     title,
     description: '',
     excerpt: '',

@@ -59,13 +59,13 @@ export function eventListArgs(deps: RouteDeps, user: CalendarUser | null): ArgSp
       type: 'array',
       items: { type: 'integer' },
       description: 'Venue ids',
-      validate: allExist((s) => (isPositiveInt(s) ? store.venue(Number(s)) : undefined)),
+      validate: allExist((s) => (isPositiveInt(s) ? store.postOf('venue', Number(s)) : undefined)),
     },
     organizer: {
       type: 'array',
       items: { type: 'integer' },
       description: 'Organizer ids',
-      validate: allExist((s) => (isPositiveInt(s) ? store.organizer(Number(s)) : undefined)),
+      validate: allExist((s) => (isPositiveInt(s) ? store.postOf('organizer', Number(s)) : undefined)),
     },
     featured: {
       type: 'boolean',
@@ -92,7 +92,7 @@ export function eventListArgs(deps: RouteDeps, user: CalendarUser | null): ArgSp
     post_parent: {
       type: 'integer',
       description: 'Events whose parent is this event',
-      validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined,
+      validate: (v) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined,
     },
     // Event Tickets is not active: asking for ticketed events is invalid.
     ticketed: {
@@ -146,7 +146,7 @@ export function listEvents(
   const search = typeof params.search === 'string' ? params.search.toLowerCase() : undefined;
 
   const events = store
-    .events()
+    .posts('event')
     .filter((e) => !e.hidden)
     // Editors' default is WordPress's `any`: every status but trash.
     .filter((e) => (statuses ? statuses.includes(e.status) : e.status !== 'trash'))

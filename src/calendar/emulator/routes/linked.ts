@@ -14,7 +14,7 @@ import { REGISTERED_STATUSES, type OrganizerRecord, type VenueRecord } from '../
 import { checkArgs, isBoolish, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams } from '../validate.js';
 import { toList, truthy } from '../validate.js';
 import type { ArgSpecs } from '../validate.js';
-import { applyOrganizerBody, applyVenueBody, createOrganizer, createVenue, linkedWriteArgs } from './linked-write.js';
+import { applyLinkedBody, createLinked, linkedWriteArgs } from './linked-write.js';
 
 type Kind = 'venue' | 'organizer';
 type Rec = VenueRecord | OrganizerRecord;
@@ -23,12 +23,12 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
   const { store, site } = deps;
   const plural = `${kind}s`;
-  const all = (): Rec[] => (kind === 'venue' ? store.venues() : store.organizers());
-  const get = (id: number): Rec | undefined => (kind === 'venue' ? store.venue(id) : store.organizer(id));
+  const all = (): Rec[] => store.posts(kind);
+  const get = (id: number): Rec | undefined => store.postOf(kind, id);
   const serialize = (r: Rec, single = false) =>
     r.kind === 'venue' ? serializeVenue(site, r, single) : serializeOrganizer(site, r, single);
   const linkKey = kind === 'venue' ? 'venueIds' : 'organizerIds';
-  const eventsOf = (r: Rec) => store.events().filter((e) => e.status !== 'trash' && e[linkKey].includes(r.id));
+  const eventsOf = (r: Rec) => store.posts('event').filter((e) => e.status !== 'trash' && e[linkKey].includes(r.id));
 
   const listArgs = (canEdit: boolean): ArgSpecs => ({
     ...pageArgs(),
@@ -40,7 +40,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     event: {
       type: 'integer',
       description: `${kind}s related to this event`,
-      validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined,
+      validate: (v) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined,
     },
     has_events: { type: 'boolean', description: `${kind}s with (true) or without (false) events`, validate: isBoolish },
     only_with_upcoming: {
@@ -63,7 +63,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     checkArgs(params, listArgs(!!user?.canEdit));
     const statuses = params.status !== undefined ? toList(params.status) : user?.canEdit ? undefined : ['publish'];
     const search = typeof params.search === 'string' ? params.search.toLowerCase() : undefined;
-    const event = params.event !== undefined ? store.event(Number(params.event)) : undefined;
+    const event = params.event !== undefined ? store.postOf('event', Number(params.event)) : undefined;
     const now = utcWall(deps.now());
     const rows = all()
       .filter((r) => (statuses ? statuses.includes(r.status) : r.status !== 'trash'))
@@ -129,7 +129,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     const params = await readParams(c);
     checkArgs(params, linkedWriteArgs(kind, true));
     requireEditor(user);
-    const r = kind === 'venue' ? createVenue(deps, params) : createOrganizer(deps, params);
+    const r = createLinked(deps, kind, params);
     return sendJson(c, serialize(r), 201);
   };
 
@@ -139,8 +139,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     const r = resolve(c);
     checkArgs(params, linkedWriteArgs(kind, false));
     requireEditor(user);
-    if (r.kind === 'venue') applyVenueBody(deps, r, params);
-    else applyOrganizerBody(deps, r, params);
+    applyLinkedBody(deps, r, params);
     return sendJson(c, serialize(r));
   };
 

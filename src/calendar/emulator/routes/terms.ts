@@ -23,7 +23,7 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
   const hierarchical = taxonomy === 'tribe_events_cat';
   const plural = hierarchical ? 'categories' : 'tags';
   const isId = (v: unknown) => /^\d+$/.test(String(v).trim()) && Number(v) >= 0;
-  const isEvent = (v: unknown) => isPositiveInt(v) && store.event(Number(v)) !== undefined;
+  const isEvent = (v: unknown) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined;
 
   const listArgs: ArgSpecs = {
     ...pageArgs(),
@@ -111,7 +111,7 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
     const exclude = toList(params.exclude).map(Number);
     const slugs = toList(params.slug);
     const post = params.post ?? params.event;
-    const event = post !== undefined ? store.event(Number(post)) : undefined;
+    const event = post !== undefined ? store.postOf('event', Number(post)) : undefined;
     const search = typeof params.search === 'string' ? params.search.toLowerCase() : '';
     const hideEmpty = params.hide_empty === undefined ? true : truthy(params.hide_empty);
     const by = String(params.orderby ?? 'name');
