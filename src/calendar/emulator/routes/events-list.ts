@@ -9,8 +9,7 @@ import type { Context } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, type CalendarUser } from '../auth.js';
 import { addMonths, endOfDay, parseDate, startOfDay, toSiteWall, utcWall } from '../dates.js';
-import { RestError } from '../errors.js';
-import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import { sendArchive, type RouteDeps } from '../respond.js';
 import { serializeEvent } from '../serialize.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
 import { checkArgs, isBoolish, isDate, isNonEmptyString, isPositiveInt, pageArgs, paging } from '../validate.js';
@@ -196,18 +195,8 @@ export async function getEvents(c: Context<Env>, deps: RouteDeps): Promise<Respo
   const params = await readParams(c);
   checkArgs(params, eventListArgs(deps, user));
   const { events, query } = listEvents(deps, params, user);
-  const { page, perPage } = paging(params);
-  const { items, total, totalPages } = slicePage(events, page, perPage);
-  if (page > 1 && items.length === 0) {
-    throw new RestError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
-  }
-  const base = `${deps.site.apiRoot}/events/`;
-  const body = {
-    events: items.map((e) => serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined })),
-    rest_url: withQuery(base, query),
-    ...pageLinks(base, query, page, totalPages),
-    total,
-    total_pages: totalPages,
-  };
-  return sendJson(c, body, 200, totalsHeaders(total, totalPages));
+  const archive = { kind: 'event', base: `${deps.site.apiRoot}/events/`, query, ...paging(params) };
+  return sendArchive(c, archive, events, (e) =>
+    serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined }),
+  );
 }

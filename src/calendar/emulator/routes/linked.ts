@@ -8,7 +8,7 @@ import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, requireEditor } from '../auth.js';
 import { utcWall } from '../dates.js';
 import { invalidParams, RestError } from '../errors.js';
-import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import { sendArchive, sendJson, type RouteDeps } from '../respond.js';
 import { serializeOrganizer, serializeVenue } from '../serialize.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type VenueRecord } from '../store.js';
 import { checkArgs, isBoolish, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams } from '../validate.js';
@@ -75,11 +75,6 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
       )
       .sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
     const { page, perPage } = paging(params);
-    const { items, total, totalPages } = slicePage(rows, page, perPage);
-    if (page > 1 && items.length === 0) {
-      throw new RestError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`);
-    }
-    const base = `${site.apiRoot}/${plural}/`;
     const query: [string, unknown][] = [
       ['page', page > 1 ? page : undefined],
       ['per_page', perPage],
@@ -89,17 +84,8 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
       ['only_with_upcoming', params.only_with_upcoming],
       ['status', statuses?.join(',')],
     ];
-    return sendJson(
-      c,
-      {
-        [plural]: items.map((r) => serialize(r)),
-        rest_url: withQuery(base, query),
-        ...pageLinks(base, query, page, totalPages),
-        total,
-        total_pages: totalPages,
-      },
-      200,
-      totalsHeaders(total, totalPages),
+    return sendArchive(c, { kind, base: `${site.apiRoot}/${plural}/`, query, page, perPage }, rows, (r) =>
+      serialize(r),
     );
   };
 
