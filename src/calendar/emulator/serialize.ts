@@ -59,59 +59,36 @@ function postDates(p: { date: string; modified: string }) {
   return { date: p.date, date_utc: p.date, modified: p.modified, modified_utc: p.modified };
 }
 
-export function serializeVenue(site: Site, v: VenueRecord, single = false): WireVenue {
+/** A venue or organizer: the post fields, the kind's own `fields` (empty ones dropped), then `tail`. */
+function linkedPost(site: Site, r: VenueRecord | OrganizerRecord, fields: object, jsonLd: unknown, tail = {}) {
   const base = dropEmpty({
-    id: v.id,
-    author: String(v.author),
-    status: v.status,
-    ...postDates(v),
-    url: `${site.origin}/venue/${v.slug}/`,
-    venue: texturize(v.title),
-    description: autop(v.description),
-    excerpt: autop(v.excerpt),
-    slug: v.slug,
-    image: v.image,
-    address: v.address,
-    city: v.city,
-    country: v.country,
-    province: v.province,
-    state: v.state,
-    zip: v.zip,
-    phone: v.phone,
-    website: v.website,
-    stateprovince: v.stateprovince,
-    json_ld: single ? venueJsonLd(site, v) : undefined,
+    id: r.id,
+    author: String(r.author),
+    status: r.status,
+    ...postDates(r),
+    url: `${site.origin}/${r.kind}/${r.slug}/`,
+    [r.kind]: texturize(r.title),
+    description: autop(r.description),
+    excerpt: autop(r.excerpt),
+    slug: r.slug,
+    image: r.image,
+    ...fields,
+    json_ld: jsonLd,
   });
-  const gid = globalId(site, v.id);
-  return {
-    ...base,
-    id: v.id,
-    show_map: v.showMap,
-    show_map_link: v.showMapLink,
-    global_id: gid,
-    global_id_lineage: [gid],
-  };
+  const gid = globalId(site, r.id);
+  return { ...base, id: r.id, ...tail, global_id: gid, global_id_lineage: [gid] };
+}
+
+export function serializeVenue(site: Site, v: VenueRecord, single = false): WireVenue {
+  const { address, city, country, province, state, zip, phone, website, stateprovince } = v;
+  const fields = { address, city, country, province, state, zip, phone, website, stateprovince };
+  const tail = { show_map: v.showMap, show_map_link: v.showMapLink };
+  return linkedPost(site, v, fields, single ? venueJsonLd(site, v) : undefined, tail) as WireVenue;
 }
 
 export function serializeOrganizer(site: Site, o: OrganizerRecord, single = false): WireOrganizer {
-  const gid = globalId(site, o.id);
-  const base = dropEmpty({
-    id: o.id,
-    author: String(o.author),
-    status: o.status,
-    ...postDates(o),
-    url: `${site.origin}/organizer/${o.slug}/`,
-    organizer: texturize(o.title),
-    description: autop(o.description),
-    excerpt: autop(o.excerpt),
-    slug: o.slug,
-    image: o.image,
-    phone: o.phone,
-    website: o.website,
-    email: o.email,
-    json_ld: single ? organizerJsonLd(site, o) : undefined,
-  });
-  return { ...base, id: o.id, global_id: gid, global_id_lineage: [gid] };
+  const fields = { phone: o.phone, website: o.website, email: o.email };
+  return linkedPost(site, o, fields, single ? organizerJsonLd(site, o) : undefined) as WireOrganizer;
 }
 
 function termUrls(site: Site, t: TermRecord): WireTermUrls {
