@@ -21,7 +21,7 @@ export interface RouteDeps {
  * character past ASCII as a `\uXXXX` escape (UTF-16 units, lower-case hex), so the bytes are
  * ASCII. Parsed, it is the same value as plain JSON.
  */
-export function wpJsonEncode(value: unknown): string {
+function wpJsonEncode(value: unknown): string {
   return (JSON.stringify(value) ?? '').replace(/[/\u0080-\uffff]/g, (ch) =>
     ch === '/' ? '\\/' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -26,7 +26,7 @@ export function texturize(raw: string): string {
 }
 
 /** `the_content`: plain text gets wrapped in paragraphs; HTML is kept; empty stays empty. */
-export function autop(text: string): string {
+function autop(text: string): string {
   const t = text.trim();
   if (t === '') return '';
   if (/^<(p|div|h\d|ul|ol|figure|blockquote)[\s>]/i.test(t)) return t;
@@ -38,7 +38,7 @@ export function autop(text: string): string {
 
 const globalId = (site: Site, id: number) => `${new URL(site.origin).hostname}?id=${id}`;
 
-export function costDisplay(cost: CostRecord): string {
+function costDisplay(cost: CostRecord): string {
   if (cost.values.length === 0) return '';
   if (cost.values.length === 1 && Number(cost.values[0]) === 0) return 'Free';
   const fmt = (v: string) => (cost.position === 'postfix' ? `${v}${cost.symbol}` : `${cost.symbol}${v}`);
@@ -96,7 +96,7 @@ function termUrls(site: Site, t: TermRecord): WireTermUrls {
   return { self: `${coll}/${t.id}`, collection: coll, ...(t.parent ? { up: `${coll}/${t.parent}` } : {}) };
 }
 
-export function serializeEmbeddedTerm(site: Site, store: CalendarStore, t: TermRecord): WireEmbeddedTerm {
+function serializeEmbeddedTerm(site: Site, store: CalendarStore, t: TermRecord): WireEmbeddedTerm {
   return {
     name: texturize(t.name),
     slug: t.slug,
@@ -128,7 +128,7 @@ export function serializeTerm(site: Site, store: CalendarStore, t: TermRecord): 
   };
 }
 
-export interface EventSerializeOptions {
+interface EventSerializeOptions {
   /** Single GET: adds json_ld to the event and its venue/organizers. */
   single?: boolean;
   /** Archive view of a password-protected event: content fields blanked. */

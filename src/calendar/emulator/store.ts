@@ -89,8 +89,8 @@ export interface OrganizerRecord extends PostBase {
 }
 
 export type PostRecord = EventRecord | VenueRecord | OrganizerRecord;
-export type PostKind = PostRecord['kind'];
-export type PostOf<K extends PostKind> = Extract<PostRecord, { kind: K }>;
+type PostKind = PostRecord['kind'];
+type PostOf<K extends PostKind> = Extract<PostRecord, { kind: K }>;
 
 export interface TermRecord {
   id: number;

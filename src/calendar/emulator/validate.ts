@@ -35,7 +35,7 @@ export function checkArgs(params: Params, specs: ArgSpecs): void {
 }
 
 /** Query string → params; `a[]=1&a[]=2` and `a[0]=1` become arrays, as PHP parses them. */
-export function queryParams(url: string): Params {
+function queryParams(url: string): Params {
   const out: Params = {};
   for (const [rawKey, value] of new URL(url).searchParams) {
     const m = /^([^[]+)\[[^\]]*\]$/.exec(rawKey);

@@ -101,7 +101,7 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
 const CURRENCIES: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' };
 
 /** "$10", "5 - 20", "€5 – €20", "10 €", "Free" → cost record. */
-export function parseCost(raw: unknown): CostRecord {
+function parseCost(raw: unknown): CostRecord {
   const s = String(raw ?? '').trim();
   if (s === '') return { values: [], symbol: '', code: '', position: '' };
   const numbers = (s.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
