@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
 import { sendJson, type RouteDeps } from '../respond.js';
 import type { ArgSpec, ArgSpecs } from '../validate.js';
+import { arg } from '../validate.js';
 import { eventWriteArgs } from './event-write.js';
 import { eventListArgs } from './events-list.js';
 import { linkedWriteArgs } from './linked-write.js';
@@ -17,11 +18,11 @@ interface RouteInfo {
   endpoints: { methods: string[]; args: ArgSpecs }[];
 }
 
-const idArg: ArgSpecs = { id: { type: 'integer', description: 'The id', required: true } };
-const slugArg: ArgSpecs = { slug: { type: 'string', description: 'The slug', required: true } };
+const idArg: ArgSpecs = { id: arg('integer', 'The id', { required: true }) };
+const slugArg: ArgSpecs = { slug: arg('string', 'The slug', { required: true }) };
 const pageArgs: ArgSpecs = {
-  page: { type: 'integer', description: 'The archive page to return', default: 1 },
-  per_page: { type: 'integer', description: 'The number of items to return per page', default: 10 },
+  page: arg('integer', 'The archive page to return', { default: 1 }),
+  per_page: arg('integer', 'The number of items to return per page', { default: 10 }),
 };
 const W = ['POST', 'PUT', 'PATCH'];
 
@@ -53,15 +54,15 @@ const singles = (base: string, read: ArgSpecs, write: ArgSpecs): RouteInfo[] =>
 function routeTable(deps: RouteDeps, namespace: string): RouteInfo[] {
   const termArgs: ArgSpecs = {
     ...pageArgs,
-    search: { type: 'string', description: 'Search string' },
-    hide_empty: { type: 'boolean', description: 'Hide terms without events', default: true },
+    search: arg('string', 'Search string'),
+    hide_empty: arg('boolean', 'Hide terms without events', { default: true }),
   };
   const termWrite: ArgSpecs = {
-    name: { type: 'string', description: 'Term name', required: true },
-    description: { type: 'string', description: 'Description' },
-    slug: { type: 'string', description: 'Slug' },
+    name: arg('string', 'Term name', { required: true }),
+    description: arg('string', 'Description'),
+    slug: arg('string', 'Slug'),
   };
-  const password: ArgSpecs = { password: { type: 'string', description: 'The event password' } };
+  const password: ArgSpecs = { password: arg('string', 'The event password') };
   return [
     {
       path: '',
@@ -69,8 +70,8 @@ function routeTable(deps: RouteDeps, namespace: string): RouteInfo[] {
         {
           methods: ['GET'],
           args: {
-            namespace: { type: 'string', description: '', default: namespace },
-            context: { type: 'string', description: '', default: 'view' },
+            namespace: arg('string', '', { default: namespace }),
+            context: arg('string', '', { default: 'view' }),
           },
         },
       ],

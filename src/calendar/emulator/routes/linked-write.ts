@@ -6,6 +6,7 @@ import { utcWall } from '../dates.js';
 import type { RouteDeps } from '../respond.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type PostStatus, type VenueRecord } from '../store.js';
 import { isBoolish, isDate, isPositiveInt, isUrlOrEmpty, truthy, type ArgSpecs, type Params } from '../validate.js';
+import { arg } from '../validate.js';
 
 const VENUE_FIELDS = [
   'address',
@@ -33,15 +34,11 @@ export function linkedWriteArgs(kind: Kind, creating: boolean): ArgSpecs {
       required: creating,
       validate: (v) => typeof v === 'string' && v.trim() !== '',
     },
-    author: { type: 'integer', description: 'The author id', validate: isPositiveInt },
-    date: { type: 'string', description: 'Publication date', validate: isDate },
-    date_utc: { type: 'string', description: 'Publication date (UTC)', validate: isDate },
+    author: arg('integer', 'The author id', { validate: isPositiveInt }),
+    date: arg('string', 'Publication date', { validate: isDate }),
+    date_utc: arg('string', 'Publication date (UTC)', { validate: isDate }),
     description: str(`The ${kind} description`),
-    status: {
-      type: 'string',
-      description: 'Post status',
-      validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v),
-    },
+    status: arg('string', 'Post status', { validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v) }),
     ...Object.fromEntries(
       fields.map((f) => [f, { ...str(`The ${kind} ${f}`), ...(f === 'website' ? { validate: isUrlOrEmpty } : {}) }]),
     ),

@@ -12,6 +12,7 @@ import { sendArchive, sendJson, type RouteDeps } from '../respond.js';
 import { serializeOrganizer, serializeVenue } from '../serialize.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type VenueRecord } from '../store.js';
 import { checkArgs, isBoolish, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams } from '../validate.js';
+import { arg } from '../validate.js';
 import { toList, truthy } from '../validate.js';
 import type { ArgSpecs } from '../validate.js';
 import { applyLinkedBody, createLinked, linkedWriteArgs } from './linked-write.js';
@@ -32,29 +33,16 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
 
   const listArgs = (canEdit: boolean): ArgSpecs => ({
     ...pageArgs(),
-    search: {
-      type: 'string',
-      description: `${kind}s whose name or description contains this text`,
-      validate: isNonEmptyString,
-    },
-    event: {
-      type: 'integer',
-      description: `${kind}s related to this event`,
+    search: arg('string', `${kind}s whose name or description contains this text`, { validate: isNonEmptyString }),
+    event: arg('integer', `${kind}s related to this event`, {
       validate: (v) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined,
-    },
-    has_events: { type: 'boolean', description: `${kind}s with (true) or without (false) events`, validate: isBoolish },
-    only_with_upcoming: {
-      type: 'boolean',
-      description: `Only ${kind}s with upcoming events`,
-      default: false,
-      validate: isBoolish,
-    },
-    status: {
-      type: 'string',
-      description: 'Post status(es)',
+    }),
+    has_events: arg('boolean', `${kind}s with (true) or without (false) events`, { validate: isBoolish }),
+    only_with_upcoming: arg('boolean', `Only ${kind}s with upcoming events`, { default: false, validate: isBoolish }),
+    status: arg('string', 'Post status(es)', {
       validate: (v) =>
         toList(v).length > 0 && toList(v).every((s) => (canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')),
-    },
+    }),
   });
 
   const list = async (c: Context<Env>) => {
