@@ -158,21 +158,25 @@ export function createSeed(seed: number, now: Date, size: SeedSize = DEFAULT_SEE
     .slice(0, USED_TAGS)
     .map((t) => t.id);
 
+  /** A published venue's or organizer's post fields, under the next id; dates are days ago. */
+  const post = (name: string, date: number, modified: number, description: string) => ({
+    id: data.nextPostId++,
+    author: 1,
+    status: 'publish' as const,
+    date: published(date),
+    modified: published(modified),
+    slug: slugify(name),
+    title: name,
+    description,
+    excerpt: '',
+  });
+
   const venues: VenueRecord[] = Array.from({ length: size.venues }, (_, i) => {
     const [name, address, city, sp, country, zip, phone, website] = nth(VENUES, i);
-    const id = data.nextPostId++;
     const us = country === 'United States';
     const venue: VenueRecord = {
       kind: 'venue',
-      id,
-      author: 1,
-      status: 'publish',
-      date: published(400 - i),
-      modified: published(300 - i),
-      slug: slugify(name),
-      title: name,
-      description: i % 3 === 0 ? `${name} hosts concerts, talks and community events.` : '',
-      excerpt: '',
+      ...post(name, 400 - i, 300 - i, i % 3 === 0 ? `${name} hosts concerts, talks and community events.` : ''),
       address,
       city,
       country,
@@ -185,29 +189,20 @@ export function createSeed(seed: number, now: Date, size: SeedSize = DEFAULT_SEE
       showMap: i % 5 !== 4,
       showMapLink: true,
     };
-    data.posts.set(id, venue);
+    data.posts.set(venue.id, venue);
     return venue;
   });
 
   const organizers: OrganizerRecord[] = Array.from({ length: size.organizers }, (_, i) => {
     const [name, email, phone, website] = nth(ORGANIZERS, i);
-    const id = data.nextPostId++;
     const organizer: OrganizerRecord = {
       kind: 'organizer',
-      id,
-      author: 1,
-      status: 'publish',
-      date: published(380 - i),
-      modified: published(200 - i),
-      slug: slugify(name),
-      title: name,
-      description: i % 4 === 0 ? `${name} organises events around the city.` : '',
-      excerpt: '',
+      ...post(name, 380 - i, 200 - i, i % 4 === 0 ? `${name} organises events around the city.` : ''),
       email,
       phone,
       website,
     };
-    data.posts.set(id, organizer);
+    data.posts.set(organizer.id, organizer);
     return organizer;
   });
 
