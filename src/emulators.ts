@@ -23,19 +23,17 @@ const orExit = <T>(port: number, started: Promise<T>) =>
 const governance = await orExit(4010, startGovernanceEmulator({ port: 4010, host, controlRoutes: true }));
 const calendar = await orExit(4020, startCalendarEmulator({ port: 4020, host, controlRoutes: true }));
 
+const { full } = governance.clients;
+const { editor } = calendar.users;
 console.log(`governance emulator: ${governance.origin}  (API ${governance.apiRoot}, token ${governance.tokenUrl})`);
-console.log(
-  `  client credentials: ${governance.clients.full.clientId} / ${governance.clients.full.clientSecret} (AI_GOVERNANCE)`,
-);
+console.log(`  client credentials: ${full.clientId} / ${full.clientSecret} (AI_GOVERNANCE)`);
 console.log(`calendar emulator:   ${calendar.apiRoot}`);
-console.log(`  application password: ${calendar.users.editor.username} / ${calendar.users.editor.appPassword}`);
+console.log(`  application password: ${editor.username} / ${editor.appPassword}`);
 console.log('To use them from a gateway:');
 console.log(
-  `  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${governance.clients.full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`,
+  `  GOVERNANCE_URL=${governance.origin} GOVERNANCE_CLIENT_ID=${full.clientId} GOVERNANCE_CLIENT_SECRET=… \\`,
 );
-console.log(
-  `  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${calendar.users.editor.username} CALENDAR_APP_PASSWORD=… npm start`,
-);
+console.log(`  CALENDAR_URL=${calendar.apiRoot} CALENDAR_USER=${editor.username} CALENDAR_APP_PASSWORD=… npm start`);
 
 const stop = async () => {
   await Promise.all([governance.close(), calendar.close()]);

@@ -46,3 +46,6 @@ export function createRng(seed: number): Rng {
     uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[int(0, 3)]}${hex(3)}-${hex(12)}`,
   };
 }
+
+/** A seed vocabulary written as comma-separated text (across lines if long) as an array. */
+export const list = (text: string): string[] => text.split(',').map((s) => s.trim());

@@ -51,22 +51,8 @@ export function offsetMinutes(tz: string, at: Date): number {
   return zoneOffsetMinutes(tz, at.getTime()) ?? 0;
 }
 
-// Every event rendered converts its dates; the results are pure, so the recent ones are kept.
-const utcOfLocal = new LRUCache<string, WallClock>({ max: 8192 });
-const abbreviations = new LRUCache<string, string>({ max: 8192 });
-
 /** The UTC wall clock of a wall clock in `tz` (two passes settle DST edges). */
 export function localToUtc(wall: WallClock, tz: string): WallClock {
-  const key = `${wall}|${tz}`;
-  let utc = utcOfLocal.get(key);
-  if (utc === undefined) {
-    utc = convertLocalToUtc(wall, tz);
-    utcOfLocal.set(key, utc);
-  }
-  return utc;
-}
-
-function convertLocalToUtc(wall: WallClock, tz: string): WallClock {
   const naive = wallAsUtc(wall).getTime();
   let guess = naive - offsetMinutes(tz, new Date(naive)) * 60_000;
   guess = naive - offsetMinutes(tz, new Date(guess)) * 60_000;
@@ -75,16 +61,6 @@ function convertLocalToUtc(wall: WallClock, tz: string): WallClock {
 
 /** PHP-like abbreviation: `CEST`, `EDT`, `WET`, `UTC`; `+09` where there is no common one. */
 export function timezoneAbbr(tz: string, utc: WallClock): string {
-  const key = `${utc}|${tz}`;
-  let abbr = abbreviations.get(key);
-  if (abbr === undefined) {
-    abbr = abbreviationOf(tz, utc);
-    abbreviations.set(key, abbr);
-  }
-  return abbr;
-}
-
-function abbreviationOf(tz: string, utc: WallClock): string {
   if (tz === '') return '';
   if (tz === 'UTC') return 'UTC';
   const at = wallAsUtc(utc);

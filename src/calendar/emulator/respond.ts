@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { Env } from '../../emulator-kit/control.js';
+import { RestError } from './errors.js';
 import type { CalendarStore } from './store.js';
 import type { Site } from './serialize.js';
 
@@ -20,7 +21,7 @@ export interface RouteDeps {
  * character past ASCII as a `\uXXXX` escape (UTF-16 units, lower-case hex), so the bytes are
  * ASCII. Parsed, it is the same value as plain JSON.
  */
-export function wpJsonEncode(value: unknown): string {
+function wpJsonEncode(value: unknown): string {
   return (JSON.stringify(value) ?? '').replace(/[/\u0080-\uffff]/g, (ch) =>
     ch === '/' ? '\\/' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
@@ -41,20 +42,14 @@ function jsonHeaders(headers: Record<string, string>): Record<string, string> {
 }
 
 /** `base?k=v&…`, values URL-encoded, skipping undefined ones. */
-export function withQuery(base: string, query: [string, unknown][]): string {
+function withQuery(base: string, query: [string, unknown][]): string {
   const parts = query
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`);
   return parts.length ? `${base}?${parts.join('&')}` : base;
 }
 
-export interface PageInfo<T> {
-  items: T[];
-  total: number;
-  totalPages: number;
-}
-
-export function slicePage<T>(all: T[], page: number, perPage: number): PageInfo<T> {
+export function slicePage<T>(all: T[], page: number, perPage: number) {
   return {
     items: all.slice((page - 1) * perPage, page * perPage),
     total: all.length,
@@ -76,3 +71,25 @@ export const totalsHeaders = (total: number, totalPages: number) => ({
   'X-TEC-Total': String(total),
   'X-TEC-TotalPages': String(totalPages),
 });
+
+/** A post archive page (events, venues, organizers); a page past the end (beyond page 1) is a 404. */
+export function sendArchive<T>(
+  c: Context<Env>,
+  archive: { kind: string; base: string; query: [string, unknown][]; page: number; perPage: number },
+  rows: T[],
+  render: (row: T) => unknown,
+): Response {
+  const { kind, base, query, page, perPage } = archive;
+  const { items, total, totalPages } = slicePage(rows, page, perPage);
+  if (page > 1 && items.length === 0) {
+    throw new RestError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`);
+  }
+  const body = {
+    [`${kind}s`]: items.map(render),
+    rest_url: withQuery(base, query),
+    ...pageLinks(base, query, page, totalPages),
+    total,
+    total_pages: totalPages,
+  };
+  return sendJson(c, body, 200, totalsHeaders(total, totalPages));
+}

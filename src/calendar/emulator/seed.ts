@@ -6,7 +6,7 @@
  * listed events over the default window (about two years), with more venues and organizers named
  * after the same ones, and a password on one listed event in 150 besides.
  */
-import { createRng } from '../../emulator-kit/random.js';
+import { createRng, list } from '../../emulator-kit/random.js';
 import type { WireImage } from '../wire.js';
 import { addDays, startOfDay, utcWall, wallAsUtc, type WallClock } from './dates.js';
 import {
@@ -19,110 +19,40 @@ import {
   type VenueRecord,
 } from './store.js';
 
-const VENUES: [
-  name: string,
-  address: string,
-  city: string,
-  stateOrProvince: string,
-  country: string,
-  zip: string,
-  phone: string,
-  website: string,
-][] = [
-  [
-    'Blue Note Hall',
-    '131 W 3rd St',
-    'New York',
-    'NY',
-    'United States',
-    '10012',
-    '+1 212-475-8592',
-    'https://bluenote.example.com',
-  ],
-  [
-    'Kulturbrauerei',
-    'Schönhauser Allee 36',
-    'Berlin',
-    '',
-    'Germany',
-    '10435',
-    '+49 30 44352170',
-    'https://kulturbrauerei.example.de',
-  ],
-  ['LX Factory', 'Rua Rodrigues de Faria 103', 'Lisboa', '', 'Portugal', '1300-501', '+351 21 314 3399', ''],
-  [
-    'The Riverside Pavilion',
-    '400 Riverside Dr',
-    'New York',
-    'NY',
-    'United States',
-    '10025',
-    '',
-    'https://riverside.example.org',
-  ],
-  ['Tempelhofer Feld', 'Tempelhofer Damm', 'Berlin', '', 'Germany', '12101', '', ''],
-  ['Community Library Annex', '12 Elm Street', 'Brooklyn', 'NY', 'United States', '11201', '+1 718-555-0143', ''],
-  [
-    'Café Tati',
-    'Rua da Ribeira Nova 36',
-    'Lisboa',
-    '',
-    'Portugal',
-    '1200-376',
-    '+351 21 346 1279',
-    'https://cafetati.example.pt',
-  ],
-  [
-    'Old Town Hall',
-    '1 Market Square',
-    'London',
-    '',
-    'United Kingdom',
-    'EC2V 7HH',
-    '+44 20 7946 0000',
-    'https://oldtownhall.example.co.uk',
-  ],
-  [
-    'Makerspace 42',
-    '42 Industrial Way',
-    'Portland',
-    'OR',
-    'United States',
-    '97209',
-    '+1 503-555-0199',
-    'https://makerspace42.example.com',
-  ],
-  ['Greenhouse Gardens', '', 'Berlin', '', 'Germany', '', '', 'https://greenhouse.example.de'],
-  ['Harbour Stage', 'Doca de Alcântara', 'Lisboa', '', 'Portugal', '1350-352', '', ''],
-  ["St. Mark's Church Hall", '131 E 10th St', 'New York', 'NY', 'United States', '10003', '+1 212-674-6377', ''],
-  ['Online', '', '', '', '', '', '', ''],
-  [
-    'Westside Conference Center',
-    '900 W Olympic Blvd',
-    'Los Angeles',
-    'CA',
-    'United States',
-    '90015',
-    '+1 213-555-0110',
-    'https://westside.example.com',
-  ],
-  ['Dockside Warehouse', 'Pier 7', 'Hamburg', '', 'Germany', '20457', '', ''],
-];
+/** name|address|city|state or province|country|zip|phone|website */
+const VENUES = [
+  'Blue Note Hall|131 W 3rd St|New York|NY|United States|10012|+1 212-475-8592|https://bluenote.example.com',
+  'Kulturbrauerei|Schönhauser Allee 36|Berlin||Germany|10435|+49 30 44352170|https://kulturbrauerei.example.de',
+  'LX Factory|Rua Rodrigues de Faria 103|Lisboa||Portugal|1300-501|+351 21 314 3399|',
+  'The Riverside Pavilion|400 Riverside Dr|New York|NY|United States|10025||https://riverside.example.org',
+  'Tempelhofer Feld|Tempelhofer Damm|Berlin||Germany|12101||',
+  'Community Library Annex|12 Elm Street|Brooklyn|NY|United States|11201|+1 718-555-0143|',
+  'Café Tati|Rua da Ribeira Nova 36|Lisboa||Portugal|1200-376|+351 21 346 1279|https://cafetati.example.pt',
+  'Old Town Hall|1 Market Square|London||United Kingdom|EC2V 7HH|+44 20 7946 0000|https://oldtownhall.example.co.uk',
+  'Makerspace 42|42 Industrial Way|Portland|OR|United States|97209|+1 503-555-0199|https://makerspace42.example.com',
+  'Greenhouse Gardens||Berlin||Germany|||https://greenhouse.example.de',
+  'Harbour Stage|Doca de Alcântara|Lisboa||Portugal|1350-352||',
+  "St. Mark's Church Hall|131 E 10th St|New York|NY|United States|10003|+1 212-674-6377|",
+  'Online|||||||',
+  'Westside Conference Center|900 W Olympic Blvd|Los Angeles|CA|United States|90015|+1 213-555-0110|https://westside.example.com',
+  'Dockside Warehouse|Pier 7|Hamburg||Germany|20457||',
+].map((row) => row.split('|') as [string, string, string, string, string, string, string, string]);
 
-const ORGANIZERS: [name: string, email: string, phone: string, website: string][] = [
-  ['Riverside Arts Council', 'hello@riversidearts.example.org', '+1 212-555-0101', 'https://riversidearts.example.org'],
-  ['Berlin Jazz Collective', 'info@bjc.example.de', '+49 30 555 0102', ''],
-  ['Lisbon Makers', 'ola@lisbonmakers.example.pt', '', 'https://lisbonmakers.example.pt'],
-  ['Open Source Meetup Group', 'organizers@osmeetup.example.com', '', 'https://osmeetup.example.com'],
-  ['Friends of the Library', 'friends@library.example.org', '+1 718-555-0188', ''],
-  ['Green City Initiative', '', '+49 30 555 0177', 'https://greencity.example.de'],
-  ['Founders & Friends', 'team@foundersfriends.example.com', '', ''],
-  ['The Food Collective', 'eat@foodcollective.example.com', '+1 503-555-0166', 'https://foodcollective.example.com'],
-  ['Dr. Maria Costa', 'maria.costa@example.pt', '', ''],
-  ['City Running Club', 'run@cityrunning.example.org', '+44 20 7946 0199', 'https://cityrunning.example.org'],
-  ['Film Society', 'screenings@filmsociety.example.com', '', 'https://filmsociety.example.com'],
-  ['Youth Orchestra Trust', 'contact@youthorchestra.example.org', '+1 213-555-0122', ''],
-];
+/** name|email|phone|website */
+const ORGANIZERS = [
+  'Riverside Arts Council|hello@riversidearts.example.org|+1 212-555-0101|https://riversidearts.example.org',
+  'Berlin Jazz Collective|info@bjc.example.de|+49 30 555 0102|',
+  'Lisbon Makers|ola@lisbonmakers.example.pt||https://lisbonmakers.example.pt',
+  'Open Source Meetup Group|organizers@osmeetup.example.com||https://osmeetup.example.com',
+  'Friends of the Library|friends@library.example.org|+1 718-555-0188|',
+  'Green City Initiative||+49 30 555 0177|https://greencity.example.de',
+  'Founders & Friends|team@foundersfriends.example.com||',
+  'The Food Collective|eat@foodcollective.example.com|+1 503-555-0166|https://foodcollective.example.com',
+  'Dr. Maria Costa|maria.costa@example.pt||',
+  'City Running Club|run@cityrunning.example.org|+44 20 7946 0199|https://cityrunning.example.org',
+  'Film Society|screenings@filmsociety.example.com||https://filmsociety.example.com',
+  'Youth Orchestra Trust|contact@youthorchestra.example.org|+1 213-555-0122|',
+].map((row) => row.split('|') as [string, string, string, string]);
 
 /** Parent category → children. "Conferences" and its "Unconference" child stay unused. */
 const CATEGORIES: [string, string[]][] = [
@@ -131,69 +61,20 @@ const CATEGORIES: [string, string[]][] = [
   ['Community', ['Markets', 'Volunteering']],
   ['Conferences', ['Unconference']],
 ];
-const USED_CATEGORIES = [
-  'Music',
-  'Jazz',
-  'Classical',
-  'Workshops',
-  'Crafts',
-  'Coding',
-  'Community',
-  'Markets',
-  'Volunteering',
-];
+const USED_CATEGORIES = list(`Music, Jazz, Classical, Workshops, Crafts, Coding, Community, Markets, Volunteering`);
 
-const TAGS = [
-  'outdoor',
-  'family-friendly',
-  'free-entry',
-  'live music',
-  'networking',
-  'beginners',
-  'wheelchair accessible',
-  'food',
-  'art',
-  'tech',
-  'evening',
-  'weekend',
-  'archived',
-  'rooftop',
-  'members only',
-];
+const TAGS = list(`outdoor, family-friendly, free-entry, live music, networking, beginners, wheelchair accessible, food,
+  art, tech, evening, weekend, archived, rooftop, members only`);
 const USED_TAGS = 12;
 
-const TITLES = [
-  'Jazz & Blues Night',
-  "Founders' Breakfast",
-  'Spring Market - Opening Day',
-  'Intro to TypeScript Workshop',
-  'Community Garden Volunteer Day',
-  'String Quartet in the Park',
-  'Pottery for Beginners',
-  'Open Source Hack Night',
-  'Farmers Market',
-  'Late Night Film Screening',
-  'Charity Fun Run',
-  'Youth Orchestra Concert',
-  'Book Club: Modern Classics',
-  "Makers' Fair",
-  'Rooftop Yoga',
-  'Wine & Cheese Tasting',
-  'Startup Pitch Evening',
-  'Neighbourhood Clean-up',
-  'Piano Recital',
-  'Data Science Meetup',
-  'Street Food Festival',
-  'Knitting Circle',
-  'Photography Walk',
-  'Choir Rehearsal - Open Session',
-  'Kids Coding Club',
-  "Collectors' Record Fair",
-  'Sunset Salsa Social',
-  'Repair Café',
-  'Poetry & Prose Open Mic',
-  'Winter Lights Parade',
-];
+const TITLES = list(`Jazz & Blues Night, Founders' Breakfast, Spring Market - Opening Day, Intro to TypeScript Workshop,
+  Community Garden Volunteer Day, String Quartet in the Park, Pottery for Beginners,
+  Open Source Hack Night, Farmers Market, Late Night Film Screening, Charity Fun Run,
+  Youth Orchestra Concert, Book Club: Modern Classics, Makers' Fair, Rooftop Yoga,
+  Wine & Cheese Tasting, Startup Pitch Evening, Neighbourhood Clean-up, Piano Recital,
+  Data Science Meetup, Street Food Festival, Knitting Circle, Photography Walk,
+  Choir Rehearsal - Open Session, Kids Coding Club, Collectors' Record Fair, Sunset Salsa Social,
+  Repair Café, Poetry & Prose Open Mic, Winter Lights Parade`);
 
 const TIMEZONES = ['Europe/Berlin', 'America/New_York', 'Europe/Lisbon', 'UTC'];
 
@@ -277,21 +158,25 @@ export function createSeed(seed: number, now: Date, size: SeedSize = DEFAULT_SEE
     .slice(0, USED_TAGS)
     .map((t) => t.id);
 
+  /** A published venue's or organizer's post fields, under the next id; dates are days ago. */
+  const post = (name: string, date: number, modified: number, description: string) => ({
+    id: data.nextPostId++,
+    author: 1,
+    status: 'publish' as const,
+    date: published(date),
+    modified: published(modified),
+    slug: slugify(name),
+    title: name,
+    description,
+    excerpt: '',
+  });
+
   const venues: VenueRecord[] = Array.from({ length: size.venues }, (_, i) => {
     const [name, address, city, sp, country, zip, phone, website] = nth(VENUES, i);
-    const id = data.nextPostId++;
     const us = country === 'United States';
     const venue: VenueRecord = {
       kind: 'venue',
-      id,
-      author: 1,
-      status: 'publish',
-      date: published(400 - i),
-      modified: published(300 - i),
-      slug: slugify(name),
-      title: name,
-      description: i % 3 === 0 ? `${name} hosts concerts, talks and community events.` : '',
-      excerpt: '',
+      ...post(name, 400 - i, 300 - i, i % 3 === 0 ? `${name} hosts concerts, talks and community events.` : ''),
       address,
       city,
       country,
@@ -304,29 +189,20 @@ export function createSeed(seed: number, now: Date, size: SeedSize = DEFAULT_SEE
       showMap: i % 5 !== 4,
       showMapLink: true,
     };
-    data.posts.set(id, venue);
+    data.posts.set(venue.id, venue);
     return venue;
   });
 
   const organizers: OrganizerRecord[] = Array.from({ length: size.organizers }, (_, i) => {
     const [name, email, phone, website] = nth(ORGANIZERS, i);
-    const id = data.nextPostId++;
     const organizer: OrganizerRecord = {
       kind: 'organizer',
-      id,
-      author: 1,
-      status: 'publish',
-      date: published(380 - i),
-      modified: published(200 - i),
-      slug: slugify(name),
-      title: name,
-      description: i % 4 === 0 ? `${name} organises events around the city.` : '',
-      excerpt: '',
+      ...post(name, 380 - i, 200 - i, i % 4 === 0 ? `${name} organises events around the city.` : ''),
       email,
       phone,
       website,
     };
-    data.posts.set(id, organizer);
+    data.posts.set(organizer.id, organizer);
     return organizer;
   });
 

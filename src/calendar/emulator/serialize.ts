@@ -26,7 +26,7 @@ export function texturize(raw: string): string {
 }
 
 /** `the_content`: plain text gets wrapped in paragraphs; HTML is kept; empty stays empty. */
-export function autop(text: string): string {
+function autop(text: string): string {
   const t = text.trim();
   if (t === '') return '';
   if (/^<(p|div|h\d|ul|ol|figure|blockquote)[\s>]/i.test(t)) return t;
@@ -38,7 +38,7 @@ export function autop(text: string): string {
 
 const globalId = (site: Site, id: number) => `${new URL(site.origin).hostname}?id=${id}`;
 
-export function costDisplay(cost: CostRecord): string {
+function costDisplay(cost: CostRecord): string {
   if (cost.values.length === 0) return '';
   if (cost.values.length === 1 && Number(cost.values[0]) === 0) return 'Free';
   const fmt = (v: string) => (cost.position === 'postfix' ? `${v}${cost.symbol}` : `${cost.symbol}${v}`);
@@ -59,59 +59,36 @@ function postDates(p: { date: string; modified: string }) {
   return { date: p.date, date_utc: p.date, modified: p.modified, modified_utc: p.modified };
 }
 
-export function serializeVenue(site: Site, v: VenueRecord, single = false): WireVenue {
+/** A venue or organizer: the post fields, the kind's own `fields` (empty ones dropped), then `tail`. */
+function linkedPost(site: Site, r: VenueRecord | OrganizerRecord, fields: object, jsonLd: unknown, tail = {}) {
   const base = dropEmpty({
-    id: v.id,
-    author: String(v.author),
-    status: v.status,
-    ...postDates(v),
-    url: `${site.origin}/venue/${v.slug}/`,
-    venue: texturize(v.title),
-    description: autop(v.description),
-    excerpt: autop(v.excerpt),
-    slug: v.slug,
-    image: v.image,
-    address: v.address,
-    city: v.city,
-    country: v.country,
-    province: v.province,
-    state: v.state,
-    zip: v.zip,
-    phone: v.phone,
-    website: v.website,
-    stateprovince: v.stateprovince,
-    json_ld: single ? venueJsonLd(site, v) : undefined,
+    id: r.id,
+    author: String(r.author),
+    status: r.status,
+    ...postDates(r),
+    url: `${site.origin}/${r.kind}/${r.slug}/`,
+    [r.kind]: texturize(r.title),
+    description: autop(r.description),
+    excerpt: autop(r.excerpt),
+    slug: r.slug,
+    image: r.image,
+    ...fields,
+    json_ld: jsonLd,
   });
-  const gid = globalId(site, v.id);
-  return {
-    ...base,
-    id: v.id,
-    show_map: v.showMap,
-    show_map_link: v.showMapLink,
-    global_id: gid,
-    global_id_lineage: [gid],
-  };
+  const gid = globalId(site, r.id);
+  return { ...base, id: r.id, ...tail, global_id: gid, global_id_lineage: [gid] };
+}
+
+export function serializeVenue(site: Site, v: VenueRecord, single = false): WireVenue {
+  const { address, city, country, province, state, zip, phone, website, stateprovince } = v;
+  const fields = { address, city, country, province, state, zip, phone, website, stateprovince };
+  const tail = { show_map: v.showMap, show_map_link: v.showMapLink };
+  return linkedPost(site, v, fields, single ? venueJsonLd(site, v) : undefined, tail) as WireVenue;
 }
 
 export function serializeOrganizer(site: Site, o: OrganizerRecord, single = false): WireOrganizer {
-  const gid = globalId(site, o.id);
-  const base = dropEmpty({
-    id: o.id,
-    author: String(o.author),
-    status: o.status,
-    ...postDates(o),
-    url: `${site.origin}/organizer/${o.slug}/`,
-    organizer: texturize(o.title),
-    description: autop(o.description),
-    excerpt: autop(o.excerpt),
-    slug: o.slug,
-    image: o.image,
-    phone: o.phone,
-    website: o.website,
-    email: o.email,
-    json_ld: single ? organizerJsonLd(site, o) : undefined,
-  });
-  return { ...base, id: o.id, global_id: gid, global_id_lineage: [gid] };
+  const fields = { phone: o.phone, website: o.website, email: o.email };
+  return linkedPost(site, o, fields, single ? organizerJsonLd(site, o) : undefined) as WireOrganizer;
 }
 
 function termUrls(site: Site, t: TermRecord): WireTermUrls {
@@ -119,7 +96,7 @@ function termUrls(site: Site, t: TermRecord): WireTermUrls {
   return { self: `${coll}/${t.id}`, collection: coll, ...(t.parent ? { up: `${coll}/${t.parent}` } : {}) };
 }
 
-export function serializeEmbeddedTerm(site: Site, store: CalendarStore, t: TermRecord): WireEmbeddedTerm {
+function serializeEmbeddedTerm(site: Site, store: CalendarStore, t: TermRecord): WireEmbeddedTerm {
   return {
     name: texturize(t.name),
     slug: t.slug,
@@ -151,7 +128,7 @@ export function serializeTerm(site: Site, store: CalendarStore, t: TermRecord): 
   };
 }
 
-export interface EventSerializeOptions {
+interface EventSerializeOptions {
   /** Single GET: adds json_ld to the event and its venue/organizers. */
   single?: boolean;
   /** Archive view of a password-protected event: content fields blanked. */
@@ -170,10 +147,12 @@ export function serializeEvent(
   const tz = e.timezone || 'UTC';
   const utcStart = localToUtc(e.start, tz);
   const utcEnd = localToUtc(e.end, tz);
-  const venues = e.venueIds.map((id) => store.venue(id)).filter((v): v is VenueRecord => !!v && v.status !== 'trash');
+  const venues = e.venueIds
+    .map((id) => store.postOf('venue', id))
+    .filter((v): v is VenueRecord => !!v && v.status !== 'trash');
   const venueData = venues.map((v) => serializeVenue(site, v, single));
   const organizers = e.organizerIds
-    .map((id) => store.organizer(id))
+    .map((id) => store.postOf('organizer', id))
     .filter((o): o is OrganizerRecord => !!o && o.status !== 'trash');
   const terms = (ids: number[]) =>
     ids

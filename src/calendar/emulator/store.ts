@@ -89,6 +89,8 @@ export interface OrganizerRecord extends PostBase {
 }
 
 export type PostRecord = EventRecord | VenueRecord | OrganizerRecord;
+type PostKind = PostRecord['kind'];
+type PostOf<K extends PostKind> = Extract<PostRecord, { kind: K }>;
 
 export interface TermRecord {
   id: number;
@@ -117,14 +119,9 @@ export class CalendarStore {
     this.data = this.seed();
   }
 
-  events(): EventRecord[] {
-    return [...this.data.posts.values()].filter((p): p is EventRecord => p.kind === 'event');
-  }
-  venues(): VenueRecord[] {
-    return [...this.data.posts.values()].filter((p): p is VenueRecord => p.kind === 'venue');
-  }
-  organizers(): OrganizerRecord[] {
-    return [...this.data.posts.values()].filter((p): p is OrganizerRecord => p.kind === 'organizer');
+  /** The posts of one kind, in insertion (id) order. */
+  posts<K extends PostKind>(kind: K): Array<PostOf<K>> {
+    return [...this.data.posts.values()].filter((p): p is PostOf<K> => p.kind === kind);
   }
   terms(taxonomy: WireTaxonomy): TermRecord[] {
     return [...this.data.terms.values()].filter((t) => t.taxonomy === taxonomy);
@@ -133,21 +130,13 @@ export class CalendarStore {
   post(id: number): PostRecord | undefined {
     return this.data.posts.get(id);
   }
-  event(id: number): EventRecord | undefined {
+  /** The post with that id when it is of that kind. */
+  postOf<K extends PostKind>(kind: K, id: number): PostOf<K> | undefined {
     const p = this.data.posts.get(id);
-    return p?.kind === 'event' ? p : undefined;
+    return p?.kind === kind ? (p as PostOf<K>) : undefined;
   }
-  venue(id: number): VenueRecord | undefined {
-    const p = this.data.posts.get(id);
-    return p?.kind === 'venue' ? p : undefined;
-  }
-  organizer(id: number): OrganizerRecord | undefined {
-    const p = this.data.posts.get(id);
-    return p?.kind === 'organizer' ? p : undefined;
-  }
-  bySlug<K extends PostRecord['kind']>(kind: K, slug: string): Extract<PostRecord, { kind: K }> | undefined {
-    for (const p of this.data.posts.values())
-      if (p.kind === kind && p.slug === slug) return p as Extract<PostRecord, { kind: K }>;
+  bySlug<K extends PostKind>(kind: K, slug: string): PostOf<K> | undefined {
+    for (const p of this.data.posts.values()) if (p.kind === kind && p.slug === slug) return p as PostOf<K>;
     return undefined;
   }
   term(id: number, taxonomy?: WireTaxonomy): TermRecord | undefined {
@@ -164,7 +153,7 @@ export class CalendarStore {
   /** Published events using the term: WordPress's term count. */
   termCount(term: TermRecord): number {
     const key = term.taxonomy === 'post_tag' ? 'tagIds' : 'categoryIds';
-    return this.events().filter((e) => e.status === 'publish' && e[key].includes(term.id)).length;
+    return this.posts('event').filter((e) => e.status === 'publish' && e[key].includes(term.id)).length;
   }
 
   nextPostId(): number {
@@ -183,7 +172,7 @@ export class CalendarStore {
     this.data.terms.delete(term.id);
     // WordPress re-parents children and strips the term from posts.
     for (const t of this.data.terms.values()) if (t.parent === term.id) t.parent = term.parent;
-    for (const e of this.events()) {
+    for (const e of this.posts('event')) {
       e.categoryIds = e.categoryIds.filter((id) => id !== term.id);
       e.tagIds = e.tagIds.filter((id) => id !== term.id);
     }

@@ -23,6 +23,15 @@ export interface ArgSpec {
 }
 export type ArgSpecs = Record<string, ArgSpec>;
 
+export const arg = (type: ArgSpec['type'], description: string, more: Partial<ArgSpec> = {}): ArgSpec => ({
+  type,
+  description,
+  ...more,
+});
+/** An array arg whose items are ids (also names or slugs where the route says so). */
+export const idsArg = (description: string, more: Partial<ArgSpec> = {}): ArgSpec =>
+  arg('array', description, { items: { type: 'integer' }, ...more });
+
 export function checkArgs(params: Params, specs: ArgSpecs): void {
   const missing = Object.entries(specs)
     .filter(([name, spec]) => spec.required && (params[name] === undefined || params[name] === null))
@@ -35,7 +44,7 @@ export function checkArgs(params: Params, specs: ArgSpecs): void {
 }
 
 /** Query string → params; `a[]=1&a[]=2` and `a[0]=1` become arrays, as PHP parses them. */
-export function queryParams(url: string): Params {
+function queryParams(url: string): Params {
   const out: Params = {};
   for (const [rawKey, value] of new URL(url).searchParams) {
     const m = /^([^[]+)\[[^\]]*\]$/.exec(rawKey);
@@ -104,13 +113,11 @@ export const isUrlOrEmpty = (v: unknown) => {
 };
 
 export const pageArgs = (perPageDefault = 10): ArgSpecs => ({
-  page: { type: 'integer', description: 'The archive page to return', default: 1, validate: isPositiveInt },
-  per_page: {
-    type: 'integer',
-    description: 'The number of items to return per page (at most 50)',
+  page: arg('integer', 'The archive page to return', { default: 1, validate: isPositiveInt }),
+  per_page: arg('integer', 'The number of items to return per page (at most 50)', {
     default: perPageDefault,
     validate: isPositiveInt,
-  },
+  }),
 });
 
 /** per_page is silently clamped to 50 (`sanitize_per_page`). */

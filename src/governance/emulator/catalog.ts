@@ -3,102 +3,42 @@
  * workflow stages, link types and the name parts seed records are built from. Ids are not here;
  * `seed.ts` draws them from the seeded generator.
  */
+import { list } from '../../emulator-kit/random.js';
 import type { AiEntityTypeName } from '../wire.js';
 
-export interface TypeDefinition {
-  name: string;
-  nameKey: string;
-  description: string;
-  moduleName: string;
-  moduleScopes: string[];
-  seeded: boolean;
-  enabled: boolean;
-  workflow: boolean;
-}
-
-/** The four AI kinds plus record kinds of other modules that entity-types search also returns. */
-export const TYPE_DEFINITIONS: TypeDefinition[] = [
-  {
-    name: 'models',
-    nameKey: 'CE.Models.Name',
-    description: 'Machine learning and AI models.',
-    moduleName: 'AIGovernance',
-    moduleScopes: ['AIG'],
-    seeded: true,
-    enabled: true,
-    workflow: true,
-  },
-  {
-    name: 'datasets',
-    nameKey: 'CE.Datasets.Name',
-    description: 'Datasets used for ML / AI applications.',
-    moduleName: 'AIGovernance',
-    moduleScopes: ['AIG'],
-    seeded: true,
-    enabled: true,
-    workflow: false,
-  },
-  {
-    name: 'aisystems',
-    nameKey: 'CE.AISystems.Name',
-    description: 'AI systems built from models, datasets and agents.',
-    moduleName: 'AIGovernance',
-    moduleScopes: ['AIG'],
-    seeded: true,
-    enabled: true,
-    workflow: true,
-  },
-  {
-    name: 'aiagents',
-    nameKey: 'CE.AIAgents.Name',
-    description: 'Autonomous or assistive AI agents.',
-    moduleName: 'AIGovernance',
-    moduleScopes: ['AIG'],
-    seeded: true,
-    enabled: true,
-    workflow: true,
-  },
-  {
-    name: 'vendors',
-    nameKey: 'CE.Vendors.Name',
-    description: 'Third parties that supply products or services.',
-    moduleName: 'Vendor',
-    moduleScopes: ['ITRM', 'DM'],
-    seeded: true,
-    enabled: true,
-    workflow: true,
-  },
-  {
-    name: 'assets',
-    nameKey: 'CE.Assets.Name',
-    description: 'Systems and applications that process data.',
-    moduleName: 'DataMapping',
-    moduleScopes: ['DM'],
-    seeded: true,
-    enabled: true,
-    workflow: false,
-  },
-  {
-    name: 'projects',
-    nameKey: 'CE.Projects.Name',
-    description: 'Assessment projects.',
-    moduleName: 'Assessments',
-    moduleScopes: ['AA'],
-    seeded: true,
-    enabled: true,
-    workflow: true,
-  },
-  {
-    name: 'model-cards',
-    nameKey: 'CE.ModelCards.Name',
-    description: 'Custom record kind, switched off.',
-    moduleName: 'CustomEntityManagement',
-    moduleScopes: ['AIG', 'ESG'],
-    seeded: false,
-    enabled: false,
-    workflow: false,
-  },
-];
+/**
+ * The four AI kinds plus record kinds of other modules that entity-types search also returns, as
+ * [name, key, description, module, scopes, workflow, seeded and enabled]; `CE.{key}.Name` and
+ * `CE.{key}.Description` are the localisation keys.
+ */
+export const TYPE_DEFINITIONS = (
+  [
+    ['models', 'Models', 'Machine learning and AI models.', 'AIGovernance', 'AIG', true],
+    ['datasets', 'Datasets', 'Datasets used for ML / AI applications.', 'AIGovernance', 'AIG', false],
+    ['aisystems', 'AISystems', 'AI systems built from models, datasets and agents.', 'AIGovernance', 'AIG', true],
+    ['aiagents', 'AIAgents', 'Autonomous or assistive AI agents.', 'AIGovernance', 'AIG', true],
+    ['vendors', 'Vendors', 'Third parties that supply products or services.', 'Vendor', 'ITRM DM', true],
+    ['assets', 'Assets', 'Systems and applications that process data.', 'DataMapping', 'DM', false],
+    ['projects', 'Projects', 'Assessment projects.', 'Assessments', 'AA', true],
+    [
+      'model-cards',
+      'ModelCards',
+      'Custom record kind, switched off.',
+      'CustomEntityManagement',
+      'AIG ESG',
+      false,
+      false,
+    ],
+  ] as const
+).map(([name, key, description, moduleName, scopes, workflow, on = true]) => ({
+  name,
+  key,
+  description,
+  moduleName,
+  moduleScopes: scopes.split(' '),
+  workflow,
+  on,
+}));
 
 export interface AttributeDefinition {
   field: string;
@@ -142,79 +82,55 @@ export const ATTRIBUTES: Record<AiEntityTypeName, AttributeDefinition[]> = {
 export const STAGES = ['Ideation', 'Development', 'Testing', 'Approved', 'Deployed', 'Retired'] as const;
 export const STAGE_BADGES = ['New', 'InProgress', 'InProgress', 'Success', 'Success', 'Archived'];
 
-export interface LinkTypeDefinition {
-  name: string;
-  nameKey: string;
-  description: string;
-  seeded: boolean;
-  moduleName: string;
-  labelId: number;
-  forward: string;
-  backward: string;
-  keyStem: string;
-  /** Allowed [entity1 type, entity2 type] pairs. */
-  associations: Array<[string, string]>;
-}
-
-export const LINK_TYPES: LinkTypeDefinition[] = [
-  {
-    name: 'ai-system-composition',
-    nameKey: 'CE.Link.AISystemComposition.Name',
-    seeded: true,
-    moduleName: 'CustomEntityManagement',
-    labelId: 5,
-    description:
+/**
+ * Link types, all of the CustomEntityManagement module, as [name, key, seeded, label id, forward and
+ * backward labels, allowed `entity1>entity2` kinds, description]; `CE.Link.{key}` stems the
+ * localisation keys.
+ */
+export const LINK_TYPES = (
+  [
+    [
+      'ai-system-composition',
+      'AISystemComposition',
+      true,
+      5,
+      'is composed of|is a component of',
+      'aisystems>models aisystems>aisystems aisystems>datasets aisystems>aiagents',
       'Defines a compositional relationship between AI Systems where one system is an integral part or component of another system',
-    forward: 'is composed of',
-    backward: 'is a component of',
-    keyStem: 'CE.Link.AISystemComposition',
-    associations: [
-      ['aisystems', 'models'],
-      ['aisystems', 'aisystems'],
-      ['aisystems', 'datasets'],
-      ['aisystems', 'aiagents'],
     ],
-  },
-  {
-    name: 'model-training-data',
-    nameKey: 'CE.Link.ModelTrainingData.Name',
-    seeded: false,
-    moduleName: 'CustomEntityManagement',
-    labelId: 11,
-    description: 'Datasets a model is trained on',
-    forward: 'is trained on',
-    backward: 'trains',
-    keyStem: 'CE.Link.ModelTrainingData',
-    associations: [['models', 'datasets']],
-  },
-  {
-    name: 'agent-model-usage',
-    nameKey: 'CE.Link.AgentModelUsage.Name',
-    seeded: false,
-    moduleName: 'CustomEntityManagement',
-    labelId: 12,
-    description: 'Models an AI agent calls',
-    forward: 'uses',
-    backward: 'is used by',
-    keyStem: 'CE.Link.AgentModelUsage',
-    associations: [['aiagents', 'models']],
-  },
-  {
-    name: 'model-vendor-sourcing',
-    nameKey: 'CE.Link.ModelVendorSourcing.Name',
-    seeded: false,
-    moduleName: 'CustomEntityManagement',
-    labelId: 13,
-    description: 'Third parties a model or AI system is sourced from',
-    forward: 'is sourced from',
-    backward: 'supplies',
-    keyStem: 'CE.Link.ModelVendorSourcing',
-    associations: [
-      ['models', 'vendors'],
-      ['aisystems', 'vendors'],
+    [
+      'model-training-data',
+      'ModelTrainingData',
+      false,
+      11,
+      'is trained on|trains',
+      'models>datasets',
+      'Datasets a model is trained on',
     ],
-  },
-];
+    [
+      'agent-model-usage',
+      'AgentModelUsage',
+      false,
+      12,
+      'uses|is used by',
+      'aiagents>models',
+      'Models an AI agent calls',
+    ],
+    [
+      'model-vendor-sourcing',
+      'ModelVendorSourcing',
+      false,
+      13,
+      'is sourced from|supplies',
+      'models>vendors aisystems>vendors',
+      'Third parties a model or AI system is sourced from',
+    ],
+  ] as const
+).map(([name, key, seeded, labelId, labels, pairs, description]) => {
+  const [forward, backward] = labels.split('|') as [string, string];
+  const associations = pairs.split(' ').map((pair) => pair.split('>') as [string, string]);
+  return { name, keyStem: `CE.Link.${key}`, seeded, labelId, forward, backward, associations, description };
+});
 
 /** Organization tree of the tenant; the first entry is the root, where the API credentials live. */
 export const ORGANIZATIONS: Array<{ name: string; parent: string | null }> = [
@@ -237,103 +153,35 @@ export const NAME_PARTS: Record<
   { first: string[]; second: string[]; versions: boolean }
 > = {
   models: {
-    first: [
-      'Fraud',
-      'Credit Risk',
-      'Customer Churn',
-      'Demand',
-      'Sentiment',
-      'Claims Triage',
-      'Dynamic Pricing',
-      'Product Recommendation',
-      'Document OCR',
-      'Speech-to-Text',
-      'Anomaly',
-      'Lead',
-      'Supply Chain',
-      'Support Ticket',
-      'Attrition',
-      'Medical Coding',
-      'Translation',
-      'Image Moderation',
-      'bert-base',
-      'Invoice Extraction',
-    ],
-    second: ['Scoring Model', 'Classifier', 'Forecasting Model', 'Embedding Model', 'Detector', 'LLM'],
+    first: list(`Fraud, Credit Risk, Customer Churn, Demand, Sentiment, Claims Triage, Dynamic Pricing,
+      Product Recommendation, Document OCR, Speech-to-Text, Anomaly, Lead, Supply Chain, Support Ticket,
+      Attrition, Medical Coding, Translation, Image Moderation, bert-base, Invoice Extraction`),
+    second: list('Scoring Model, Classifier, Forecasting Model, Embedding Model, Detector, LLM'),
     versions: true,
   },
   datasets: {
-    first: [
-      'Customer Churn',
-      'Transaction History',
-      'Call Center Audio',
-      'Product Images',
-      'Support Tickets',
-      'Claims',
-      'Web Clickstream',
-      'Loan Applications',
-      'Sensor Telemetry',
-      'Employee Survey',
-      'Medical Notes',
-      'Marketing Leads',
-      'invoice scans',
-      'Chat Transcripts',
-    ],
-    second: ['Dataset', 'Training Set', 'Holdout Set', 'Corpus'],
+    first: list(`Customer Churn, Transaction History, Call Center Audio, Product Images, Support Tickets, Claims,
+      Web Clickstream, Loan Applications, Sensor Telemetry, Employee Survey, Medical Notes,
+      Marketing Leads, invoice scans, Chat Transcripts`),
+    second: list('Dataset, Training Set, Holdout Set, Corpus'),
     versions: false,
   },
   aisystems: {
-    first: [
-      'Underwriting',
-      'Customer Service',
-      'Fraud Prevention',
-      'Marketing Personalisation',
-      'Claims Automation',
-      'HR Screening',
-      'Clinical Decision',
-      'Supply Planning',
-      'Content Moderation',
-      'Document Intake',
-      'Pricing Engine',
-      'Sales Forecast',
-      'Voice Assistant',
-      'Knowledge Search',
-      'IT Helpdesk',
-    ],
-    second: ['Platform', 'Assistant', 'Pipeline', 'Service', 'Copilot'],
+    first: list(`Underwriting, Customer Service, Fraud Prevention, Marketing Personalisation, Claims Automation,
+      HR Screening, Clinical Decision, Supply Planning, Content Moderation, Document Intake,
+      Pricing Engine, Sales Forecast, Voice Assistant, Knowledge Search, IT Helpdesk`),
+    second: list('Platform, Assistant, Pipeline, Service, Copilot'),
     versions: false,
   },
   aiagents: {
-    first: [
-      'Expense Review',
-      'Meeting Notes',
-      'Onboarding',
-      'Code Review',
-      'Procurement',
-      'Travel Booking',
-      'Contract Redline',
-      'Sales Outreach',
-      'Incident Triage',
-      'Research',
-    ],
-    second: ['Agent', 'Bot', 'Copilot'],
+    first: list(`Expense Review, Meeting Notes, Onboarding, Code Review, Procurement, Travel Booking,
+      Contract Redline, Sales Outreach, Incident Triage, Research`),
+    second: list('Agent, Bot, Copilot'),
     versions: false,
   },
   vendors: {
-    first: [
-      'OpenAI',
-      'Anthropic',
-      'Cohere',
-      'Mistral AI',
-      'Hugging Face',
-      'Databricks',
-      'Snowflake',
-      'Scale AI',
-      'DataRobot',
-      'Amazon Web Services',
-      'Microsoft',
-      'Google Cloud',
-    ],
+    first: list(`OpenAI, Anthropic, Cohere, Mistral AI, Hugging Face, Databricks, Snowflake, Scale AI, DataRobot,
+      Amazon Web Services, Microsoft, Google Cloud`),
     second: [''],
     versions: false,
   },

@@ -11,7 +11,7 @@ export interface PageRequest {
   sort: string;
 }
 
-export const MAX_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 50;
 
 export function parsePageParams(
   query: (name: string) => string | undefined,

@@ -43,6 +43,14 @@ interface Block {
   counter: () => number;
 }
 
+const newBlock = (until: number, period: Period, allowed: number, counter: () => number): Block => ({
+  until,
+  period,
+  allowed,
+  eventId: randomUUID(),
+  counter,
+});
+
 export function createRateLimiter(options: RateLimitOptions) {
   const minuteMs = options.windows?.minuteMs ?? 60_000;
   const hourMs = options.windows?.hourMs ?? 3_600_000;
@@ -98,36 +106,18 @@ export function createRateLimiter(options: RateLimitOptions) {
     if (hour.count > hourLimit) {
       const h = hour;
       const until = options.profile === 'production' ? h.start + hourMs : now + 2 * minuteMs;
-      accountBlock = {
-        until,
-        period: 'HOUR',
-        allowed: hourLimit,
-        eventId: randomUUID(),
-        counter: () => (hour === h ? h.count : hour.count),
-      };
+      accountBlock = newBlock(until, 'HOUR', hourLimit, () => (hour === h ? h.count : hour.count));
       return accountBlock;
     }
     if (minute.count > minuteLimit) {
-      accountBlock = {
-        until: minute.start + minuteMs,
-        period: 'MINUTE',
-        allowed: minuteLimit,
-        eventId: randomUUID(),
-        counter: () => minute.count,
-      };
+      accountBlock = newBlock(minute.start + minuteMs, 'MINUTE', minuteLimit, () => minute.count);
       return accountBlock;
     }
     if (perEndpoint === null) return null;
     const blocked = endpointBlocks.get(key);
     if (blocked && now < blocked.until) return blocked;
     if (endpoint.count <= perEndpoint) return null;
-    const block: Block = {
-      until: endpoint.start + minuteMs,
-      period: 'MINUTE',
-      allowed: perEndpoint,
-      eventId: randomUUID(),
-      counter: () => endpoints.get(key)?.count ?? 0,
-    };
+    const block = newBlock(endpoint.start + minuteMs, 'MINUTE', perEndpoint, () => endpoints.get(key)?.count ?? 0);
     endpointBlocks.set(key, block);
     return block;
   };
@@ -153,13 +143,7 @@ export function createRateLimiter(options: RateLimitOptions) {
     enforce,
     /** Headers an injected 429 fault carries besides Retry-After. */
     faultHeaders(): Record<string, string> {
-      const block: Block = {
-        until: Date.now() + 1000,
-        period: 'MINUTE',
-        allowed: minuteLimit,
-        eventId: randomUUID(),
-        counter: () => minute.count,
-      };
+      const block = newBlock(Date.now() + 1000, 'MINUTE', minuteLimit, () => minute.count);
       const { 'Retry-After': _dropped, ...rest } = headers(block, Date.now());
       return rest;
     },

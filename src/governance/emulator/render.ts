@@ -15,7 +15,7 @@ import type {
 } from '../wire.js';
 import type { EntityRecord, EntityTypeRecord, LinkRecord, LinkTypeRecord, StageRecord } from './records.js';
 
-export function typeReference(type: EntityTypeRecord): EntityTypeReference {
+function typeReference(type: EntityTypeRecord): EntityTypeReference {
   return {
     id: type.id,
     name: type.name,
@@ -103,7 +103,7 @@ export function renderEntityType(t: EntityTypeRecord): EntityTypeInformation {
 }
 
 /** A link end; `detailed` fills number and linkEntityDetail as the related-entities page does. */
-export function renderEndpoint(e: EntityRecord, type: EntityTypeRecord, detailed: boolean): LinkEndpoint {
+function renderEndpoint(e: EntityRecord, type: EntityTypeRecord, detailed: boolean): LinkEndpoint {
   return {
     linkEntityDetail: detailed ? { extendedBaseAttributes: e.options, displayLabel: e.name } : null,
     id: e.id,

@@ -18,7 +18,8 @@ import {
   type ArgSpecs,
   type Params,
 } from '../validate.js';
-import { createOrganizer, createVenue } from './linked-write.js';
+import { arg, idsArg } from '../validate.js';
+import { createLinked } from './linked-write.js';
 
 export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
   const { store } = deps;
@@ -36,64 +37,36 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
     });
   };
   return {
-    title: {
-      type: 'string',
-      description: 'The event title',
-      required: creating,
-      validate: (v) => typeof v === 'string',
-    },
-    start_date: { type: 'string', description: 'The event start date and time', required: creating, validate: isDate },
-    end_date: { type: 'string', description: 'The event end date and time', required: creating, validate: isDate },
-    author: { type: 'integer', description: 'The author id', validate: isPositiveInt },
-    date: { type: 'string', description: 'Publication date', validate: isDate },
-    date_utc: { type: 'string', description: 'Publication date (UTC)', validate: isDate },
-    description: { type: 'string', description: 'The event description' },
-    slug: { type: 'string', description: 'The event slug' },
-    excerpt: { type: 'string', description: 'The event excerpt' },
-    status: {
-      type: 'string',
-      description: 'The event post status',
+    title: arg('string', 'The event title', { required: creating, validate: (v) => typeof v === 'string' }),
+    start_date: arg('string', 'The event start date and time', { required: creating, validate: isDate }),
+    end_date: arg('string', 'The event end date and time', { required: creating, validate: isDate }),
+    author: arg('integer', 'The author id', { validate: isPositiveInt }),
+    date: arg('string', 'Publication date', { validate: isDate }),
+    date_utc: arg('string', 'Publication date (UTC)', { validate: isDate }),
+    description: arg('string', 'The event description'),
+    slug: arg('string', 'The event slug'),
+    excerpt: arg('string', 'The event excerpt'),
+    status: arg('string', 'The event post status', {
       validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v),
-    },
-    timezone: {
-      type: 'string',
-      description: 'The event time zone',
+    }),
+    timezone: arg('string', 'The event time zone', {
       validate: (v) => v === '' || (typeof v === 'string' && isValidTimezone(v)),
-    },
+    }),
     all_day: { ...bool('Whether the event lasts the whole day'), default: false },
-    image: {
-      type: 'string',
-      description: 'Featured image id or URL',
+    image: arg('string', 'Featured image id or URL', {
       validate: (v) => isPositiveInt(v) || (typeof v === 'string' && isUrlOrEmpty(v)),
-    },
-    cost: { type: 'string', description: 'The event cost, e.g. "$10" or "5 - 20"' },
-    website: { type: 'string', description: 'The event website URL', default: null, validate: isUrlOrEmpty },
+    }),
+    cost: arg('string', 'The event cost, e.g. "$10" or "5 - 20"'),
+    website: arg('string', 'The event website URL', { default: null, validate: isUrlOrEmpty }),
     show_map: bool('Whether to show a map'),
     show_map_link: bool('Whether to show a map link'),
     hide_from_listings: bool('Hide the event in listings'),
     sticky: bool('Stick the event in month views'),
     featured: bool('Feature the event'),
-    categories: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Category ids, names or slugs',
-      default: null,
-    },
-    tags: { type: 'array', items: { type: 'integer' }, description: 'Tag ids, names or slugs', default: null },
-    venue: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Venue id or data',
-      default: null,
-      validate: linked('venue'),
-    },
-    organizer: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Organizer ids or data',
-      default: null,
-      validate: linked('organizer'),
-    },
+    categories: idsArg('Category ids, names or slugs', { default: null }),
+    tags: idsArg('Tag ids, names or slugs', { default: null }),
+    venue: idsArg('Venue id or data', { default: null, validate: linked('venue') }),
+    organizer: idsArg('Organizer ids or data', { default: null, validate: linked('organizer') }),
     ...(creating ? {} : { password: { type: 'string' as const, description: 'The event password' } }),
   };
 }
@@ -101,7 +74,7 @@ export function eventWriteArgs(deps: RouteDeps, creating: boolean): ArgSpecs {
 const CURRENCIES: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' };
 
 /** "$10", "5 - 20", "€5 – €20", "10 €", "Free" → cost record. */
-export function parseCost(raw: unknown): CostRecord {
+function parseCost(raw: unknown): CostRecord {
   const s = String(raw ?? '').trim();
   if (s === '') return { values: [], symbol: '', code: '', position: '' };
   const numbers = (s.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
@@ -138,7 +111,7 @@ function linkedIds(deps: RouteDeps, kind: 'venue' | 'organizer', v: unknown): nu
     if (typeof item === 'object') {
       const o = item as Params;
       if (o.id !== undefined) ids.push(Number(o.id));
-      else ids.push(kind === 'venue' ? createVenue(deps, o).id : createOrganizer(deps, o).id);
+      else ids.push(createLinked(deps, kind, o).id);
     } else ids.push(Number(item));
   }
   return [...new Set(ids)];
@@ -183,7 +156,7 @@ export function applyEventBody(deps: RouteDeps, event: EventRecord, p: Params, c
   event.organizerIds = linkedIds(deps, 'organizer', p.organizer);
   if (typeof p.slug === 'string' && p.slug.trim() !== '') {
     event.slug = deps.store.uniqueSlug(p.slug, (s) =>
-      deps.store.events().some((e) => e.slug === s && e.id !== event.id),
+      deps.store.posts('event').some((e) => e.slug === s && e.id !== event.id),
     );
   }
   event.modified = utcWall(now);
@@ -206,7 +179,7 @@ export function newEvent(deps: RouteDeps, p: Params): EventRecord {
     status: 'publish',
     date: now,
     modified: now,
-    slug: deps.store.uniqueSlug(title, (s) => deps.store.events().some((e) => e.slug === s)),
+    slug: deps.store.uniqueSlug(title, (s) => deps.store.posts('event').some((e) => e.slug === s)),
     title,
     description: '',
     excerpt: '',

@@ -9,11 +9,11 @@ import type { Context } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, type CalendarUser } from '../auth.js';
 import { addMonths, endOfDay, parseDate, startOfDay, toSiteWall, utcWall } from '../dates.js';
-import { RestError } from '../errors.js';
-import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import { sendArchive, type RouteDeps } from '../respond.js';
 import { serializeEvent } from '../serialize.js';
 import { REGISTERED_STATUSES, type EventRecord } from '../store.js';
 import { checkArgs, isBoolish, isDate, isNonEmptyString, isPositiveInt, pageArgs, paging } from '../validate.js';
+import { arg, idsArg } from '../validate.js';
 import { readParams, toList, truthy } from '../validate.js';
 import type { ArgSpecs, Params } from '../validate.js';
 
@@ -32,46 +32,20 @@ export function eventListArgs(deps: RouteDeps, user: CalendarUser | null): ArgSp
     starts_after: dateArg('Events starting after this date'),
     ends_before: dateArg('Events ending before this date'),
     ends_after: dateArg('Events ending after this date'),
-    strict_dates: {
-      type: 'boolean',
-      description: 'Use the given times exactly instead of whole days',
+    strict_dates: arg('boolean', 'Use the given times exactly instead of whole days', {
       default: false,
       validate: isBoolish,
-    },
-    search: {
-      type: 'string',
-      description: 'Events whose title or description contains this text',
-      validate: isNonEmptyString,
-    },
-    categories: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Category ids or slugs',
-      validate: allExist((s) => store.findTerm('tribe_events_cat', s)),
-    },
-    tags: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Tag ids or slugs',
-      validate: allExist((s) => store.findTerm('post_tag', s)),
-    },
-    venue: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Venue ids',
-      validate: allExist((s) => (isPositiveInt(s) ? store.venue(Number(s)) : undefined)),
-    },
-    organizer: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Organizer ids',
-      validate: allExist((s) => (isPositiveInt(s) ? store.organizer(Number(s)) : undefined)),
-    },
-    featured: {
-      type: 'boolean',
-      description: 'Only featured (true) or non-featured (false) events',
-      validate: isBoolish,
-    },
+    }),
+    search: arg('string', 'Events whose title or description contains this text', { validate: isNonEmptyString }),
+    categories: idsArg('Category ids or slugs', { validate: allExist((s) => store.findTerm('tribe_events_cat', s)) }),
+    tags: idsArg('Tag ids or slugs', { validate: allExist((s) => store.findTerm('post_tag', s)) }),
+    venue: idsArg('Venue ids', {
+      validate: allExist((s) => (isPositiveInt(s) ? store.postOf('venue', Number(s)) : undefined)),
+    }),
+    organizer: idsArg('Organizer ids', {
+      validate: allExist((s) => (isPositiveInt(s) ? store.postOf('organizer', Number(s)) : undefined)),
+    }),
+    featured: arg('boolean', 'Only featured (true) or non-featured (false) events', { validate: isBoolish }),
     status: {
       type: 'string',
       description: 'Post status(es), CSV',
@@ -80,26 +54,17 @@ export function eventListArgs(deps: RouteDeps, user: CalendarUser | null): ArgSp
         toList(v).length > 0 &&
         toList(v).every((s) => (user?.canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')),
     },
-    geoloc: { type: 'boolean', description: 'Requires Events Calendar Pro (not active)', validate: () => false },
-    geoloc_lat: { type: 'number', description: 'Requires Events Calendar Pro (not active)', validate: () => false },
-    geoloc_lng: { type: 'number', description: 'Requires Events Calendar Pro (not active)', validate: () => false },
-    include: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Only these event ids; date filters are ignored',
+    geoloc: arg('boolean', 'Requires Events Calendar Pro (not active)', { validate: () => false }),
+    geoloc_lat: arg('number', 'Requires Events Calendar Pro (not active)', { validate: () => false }),
+    geoloc_lng: arg('number', 'Requires Events Calendar Pro (not active)', { validate: () => false }),
+    include: idsArg('Only these event ids; date filters are ignored', {
       validate: (v) => toList(v).length > 0 && toList(v).every(isPositiveInt),
-    },
-    post_parent: {
-      type: 'integer',
-      description: 'Events whose parent is this event',
-      validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined,
-    },
+    }),
+    post_parent: arg('integer', 'Events whose parent is this event', {
+      validate: (v) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined,
+    }),
     // Event Tickets is not active: asking for ticketed events is invalid.
-    ticketed: {
-      type: 'boolean',
-      description: 'Requires Event Tickets (not active)',
-      validate: (v) => isBoolish(v) && !truthy(v),
-    },
+    ticketed: arg('boolean', 'Requires Event Tickets (not active)', { validate: (v) => isBoolish(v) && !truthy(v) }),
   };
 }
 
@@ -146,7 +111,7 @@ export function listEvents(
   const search = typeof params.search === 'string' ? params.search.toLowerCase() : undefined;
 
   const events = store
-    .events()
+    .posts('event')
     .filter((e) => !e.hidden)
     // Editors' default is WordPress's `any`: every status but trash.
     .filter((e) => (statuses ? statuses.includes(e.status) : e.status !== 'trash'))
@@ -196,18 +161,8 @@ export async function getEvents(c: Context<Env>, deps: RouteDeps): Promise<Respo
   const params = await readParams(c);
   checkArgs(params, eventListArgs(deps, user));
   const { events, query } = listEvents(deps, params, user);
-  const { page, perPage } = paging(params);
-  const { items, total, totalPages } = slicePage(events, page, perPage);
-  if (page > 1 && items.length === 0) {
-    throw new RestError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
-  }
-  const base = `${deps.site.apiRoot}/events/`;
-  const body = {
-    events: items.map((e) => serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined })),
-    rest_url: withQuery(base, query),
-    ...pageLinks(base, query, page, totalPages),
-    total,
-    total_pages: totalPages,
-  };
-  return sendJson(c, body, 200, totalsHeaders(total, totalPages));
+  const archive = { kind: 'event', base: `${deps.site.apiRoot}/events/`, query, ...paging(params) };
+  return sendArchive(c, archive, events, (e) =>
+    serializeEvent(deps.site, deps.store, e, { blank: e.password !== undefined }),
+  );
 }

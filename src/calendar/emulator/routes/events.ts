@@ -23,7 +23,7 @@ export function eventRoutes(deps: RouteDeps): Hono<Env> {
 
   /** Resolves the path; slugs must exist (400), ids are the handler's business. */
   const resolve = (l: Lookup): { id: number; event: EventRecord | undefined } => {
-    if (l.by === 'id') return { id: l.id, event: store.event(l.id) };
+    if (l.by === 'id') return { id: l.id, event: store.postOf('event', l.id) };
     const event = store.bySlug('event', l.slug);
     if (!event) throw invalidParams(['slug']);
     return { id: event.id, event };

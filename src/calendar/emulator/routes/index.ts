@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { Env } from '../../../emulator-kit/control.js';
 import { sendJson, type RouteDeps } from '../respond.js';
 import type { ArgSpec, ArgSpecs } from '../validate.js';
+import { arg } from '../validate.js';
 import { eventWriteArgs } from './event-write.js';
 import { eventListArgs } from './events-list.js';
 import { linkedWriteArgs } from './linked-write.js';
@@ -17,100 +18,83 @@ interface RouteInfo {
   endpoints: { methods: string[]; args: ArgSpecs }[];
 }
 
-const idArg: ArgSpecs = { id: { type: 'integer', description: 'The id', required: true } };
-const slugArg: ArgSpecs = { slug: { type: 'string', description: 'The slug', required: true } };
+const idArg: ArgSpecs = { id: arg('integer', 'The id', { required: true }) };
+const slugArg: ArgSpecs = { slug: arg('string', 'The slug', { required: true }) };
 const pageArgs: ArgSpecs = {
-  page: { type: 'integer', description: 'The archive page to return', default: 1 },
-  per_page: { type: 'integer', description: 'The number of items to return per page', default: 10 },
+  page: arg('integer', 'The archive page to return', { default: 1 }),
+  per_page: arg('integer', 'The number of items to return per page', { default: 10 }),
 };
 const W = ['POST', 'PUT', 'PATCH'];
+
+/** An archive route: GET lists, POST creates. */
+const archive = (path: string, list: ArgSpecs, create: ArgSpecs): RouteInfo => ({
+  path,
+  endpoints: [
+    { methods: ['GET'], args: list },
+    { methods: ['POST'], args: create },
+  ],
+});
+
+/** The by-id and by-slug routes of one post kind. */
+const singles = (base: string, read: ArgSpecs, write: ArgSpecs): RouteInfo[] =>
+  (
+    [
+      ['(?P<id>\\d+)', idArg],
+      ['by-slug/(?P<slug>[^/]+)', slugArg],
+    ] as const
+  ).map(([suffix, arg]) => ({
+    path: `${base}/${suffix}`,
+    endpoints: [
+      { methods: ['GET'], args: { ...arg, ...read } },
+      { methods: ['DELETE'], args: arg },
+      { methods: W, args: { ...arg, ...write } },
+    ],
+  }));
 
 function routeTable(deps: RouteDeps, namespace: string): RouteInfo[] {
   const termArgs: ArgSpecs = {
     ...pageArgs,
-    search: { type: 'string', description: 'Search string' },
-    hide_empty: { type: 'boolean', description: 'Hide terms without events', default: true },
+    search: arg('string', 'Search string'),
+    hide_empty: arg('boolean', 'Hide terms without events', { default: true }),
   };
   const termWrite: ArgSpecs = {
-    name: { type: 'string', description: 'Term name', required: true },
-    description: { type: 'string', description: 'Description' },
-    slug: { type: 'string', description: 'Slug' },
+    name: arg('string', 'Term name', { required: true }),
+    description: arg('string', 'Description'),
+    slug: arg('string', 'Slug'),
   };
-  const routes: RouteInfo[] = [
+  const password: ArgSpecs = { password: arg('string', 'The event password') };
+  return [
     {
       path: '',
       endpoints: [
         {
           methods: ['GET'],
           args: {
-            namespace: { type: 'string', description: '', default: namespace },
-            context: { type: 'string', description: '', default: 'view' },
+            namespace: arg('string', '', { default: namespace }),
+            context: arg('string', '', { default: 'view' }),
           },
         },
       ],
     },
     { path: '/doc', endpoints: [{ methods: ['GET'], args: {} }] },
-    {
-      path: '/events',
-      endpoints: [
-        { methods: ['GET'], args: eventListArgs(deps, null) },
-        { methods: ['POST'], args: eventWriteArgs(deps, true) },
-      ],
-    },
-  ];
-  for (const [suffix, arg] of [
-    ['(?P<id>\\d+)', idArg],
-    ['by-slug/(?P<slug>[^/]+)', slugArg],
-  ] as const) {
-    routes.push({
-      path: `/events/${suffix}`,
-      endpoints: [
-        { methods: ['GET'], args: { ...arg, password: { type: 'string', description: 'The event password' } } },
-        { methods: ['DELETE'], args: arg },
-        { methods: W, args: { ...arg, ...eventWriteArgs(deps, false) } },
-      ],
-    });
-  }
-  for (const kind of ['venue', 'organizer'] as const) {
-    routes.push({
-      path: `/${kind}s`,
-      endpoints: [
-        { methods: ['GET'], args: pageArgs },
-        { methods: ['POST'], args: linkedWriteArgs(kind, true) },
-      ],
-    });
-    for (const [suffix, arg] of [
-      ['(?P<id>\\d+)', idArg],
-      ['by-slug/(?P<slug>[^/]+)', slugArg],
-    ] as const) {
-      routes.push({
-        path: `/${kind}s/${suffix}`,
+    archive('/events', eventListArgs(deps, null), eventWriteArgs(deps, true)),
+    ...singles('/events', password, eventWriteArgs(deps, false)),
+    ...(['venue', 'organizer'] as const).flatMap((kind) => [
+      archive(`/${kind}s`, pageArgs, linkedWriteArgs(kind, true)),
+      ...singles(`/${kind}s`, {}, linkedWriteArgs(kind, false)),
+    ]),
+    ...['categories', 'tags'].flatMap((plural) => [
+      archive(`/${plural}`, termArgs, termWrite),
+      {
+        path: `/${plural}/(?P<id>\\d+)`,
         endpoints: [
-          { methods: ['GET'], args: arg },
-          { methods: ['DELETE'], args: arg },
-          { methods: W, args: { ...arg, ...linkedWriteArgs(kind, false) } },
+          { methods: ['GET'], args: idArg },
+          { methods: W, args: { ...idArg, ...termWrite } },
+          { methods: ['DELETE'], args: idArg },
         ],
-      });
-    }
-  }
-  for (const plural of ['categories', 'tags']) {
-    routes.push({
-      path: `/${plural}`,
-      endpoints: [
-        { methods: ['GET'], args: termArgs },
-        { methods: ['POST'], args: termWrite },
-      ],
-    });
-    routes.push({
-      path: `/${plural}/(?P<id>\\d+)`,
-      endpoints: [
-        { methods: ['GET'], args: idArg },
-        { methods: W, args: { ...idArg, ...termWrite } },
-        { methods: ['DELETE'], args: idArg },
-      ],
-    });
-  }
-  return routes;
+      },
+    ]),
+  ];
 }
 
 /** Only JSON-schema keywords plus `required` are exposed. */
@@ -123,6 +107,20 @@ const publicArg = (a: ArgSpec) => ({
   required: a.required ?? false,
 });
 const publicArgs = (args: ArgSpecs) => Object.fromEntries(Object.entries(args).map(([k, a]) => [k, publicArg(a)]));
+
+/** An OpenAPI object schema from `name[:type]` words (string by default) and extra properties. */
+const object = (spec: string, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties: {
+    ...Object.fromEntries(
+      spec.split(' ').map((word) => {
+        const [name, type = 'string'] = word.split(':');
+        return [name as string, { type }];
+      }),
+    ),
+    ...extra,
+  },
+});
 
 export function indexRoutes(deps: RouteDeps, namespace: string): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
@@ -181,7 +179,6 @@ export function indexRoutes(deps: RouteDeps, namespace: string): Hono<Env> {
       }
       paths[oaPath] = ops;
     }
-    const str = { type: 'string' };
     return sendJson(c, {
       openapi: '3.0.0',
       info: {
@@ -192,65 +189,18 @@ export function indexRoutes(deps: RouteDeps, namespace: string): Hono<Env> {
       },
       components: {
         schemas: {
-          ImageSize: {
-            type: 'object',
-            properties: { width: { type: 'integer' }, height: { type: 'integer' }, 'mime-type': str, url: str },
-          },
-          CostDetails: {
-            type: 'object',
-            properties: {
-              currency_symbol: str,
-              currency_position: str,
-              values: { type: 'array', items: { type: 'integer' } },
-            },
-          },
-          Term: {
-            type: 'object',
-            properties: {
-              id: { type: 'integer' },
-              name: str,
-              slug: str,
-              taxonomy: str,
-              description: str,
-              parent: { type: 'integer' },
-              count: { type: 'integer' },
-            },
-          },
-          Image: {
-            type: 'object',
-            properties: {
-              url: str,
-              id: { type: 'integer' },
-              extension: str,
-              width: { type: 'integer' },
-              height: { type: 'integer' },
-            },
-          },
-          DateDetails: {
-            type: 'object',
-            properties: Object.fromEntries(
-              ['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, { type: 'integer' }]),
-            ),
-          },
-          Event: {
-            type: 'object',
-            properties: {
-              id: { type: 'integer' },
-              author: { type: 'integer' },
-              title: str,
-              start_date: str,
-              end_date: str,
-              venue: { $ref: '#/components/schemas/Venue' },
-            },
-          },
-          Venue: {
-            type: 'object',
-            properties: { id: { type: 'integer' }, venue: str, address: str, city: str, country: str },
-          },
-          Organizer: {
-            type: 'object',
-            properties: { id: { type: 'integer' }, organizer: str, email: str, phone: str },
-          },
+          ImageSize: object('width:integer height:integer mime-type url'),
+          CostDetails: object('currency_symbol currency_position', {
+            values: { type: 'array', items: { type: 'integer' } },
+          }),
+          Term: object('id:integer name slug taxonomy description parent:integer count:integer'),
+          Image: object('url id:integer extension width:integer height:integer'),
+          DateDetails: object('year:integer month:integer day:integer hour:integer minutes:integer seconds:integer'),
+          Event: object('id:integer author:integer title start_date end_date', {
+            venue: { $ref: '#/components/schemas/Venue' },
+          }),
+          Venue: object('id:integer venue address city country'),
+          Organizer: object('id:integer organizer email phone'),
         },
       },
       servers: [{ url: deps.site.apiRoot }],

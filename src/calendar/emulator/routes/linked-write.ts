@@ -6,6 +6,7 @@ import { utcWall } from '../dates.js';
 import type { RouteDeps } from '../respond.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type PostStatus, type VenueRecord } from '../store.js';
 import { isBoolish, isDate, isPositiveInt, isUrlOrEmpty, truthy, type ArgSpecs, type Params } from '../validate.js';
+import { arg } from '../validate.js';
 
 const VENUE_FIELDS = [
   'address',
@@ -19,10 +20,13 @@ const VENUE_FIELDS = [
   'stateprovince',
 ] as const;
 const ORGANIZER_FIELDS = ['phone', 'website', 'email'] as const;
+const FIELDS = { venue: VENUE_FIELDS, organizer: ORGANIZER_FIELDS };
+type Kind = keyof typeof FIELDS;
+type Linked = VenueRecord | OrganizerRecord;
 
-export function linkedWriteArgs(kind: 'venue' | 'organizer', creating: boolean): ArgSpecs {
+export function linkedWriteArgs(kind: Kind, creating: boolean): ArgSpecs {
   const str = (description: string) => ({ type: 'string' as const, description, default: null });
-  const fields = kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS;
+  const fields = FIELDS[kind];
   return {
     [kind]: {
       type: 'string',
@@ -30,15 +34,11 @@ export function linkedWriteArgs(kind: 'venue' | 'organizer', creating: boolean):
       required: creating,
       validate: (v) => typeof v === 'string' && v.trim() !== '',
     },
-    author: { type: 'integer', description: 'The author id', validate: isPositiveInt },
-    date: { type: 'string', description: 'Publication date', validate: isDate },
-    date_utc: { type: 'string', description: 'Publication date (UTC)', validate: isDate },
+    author: arg('integer', 'The author id', { validate: isPositiveInt }),
+    date: arg('string', 'Publication date', { validate: isDate }),
+    date_utc: arg('string', 'Publication date (UTC)', { validate: isDate }),
     description: str(`The ${kind} description`),
-    status: {
-      type: 'string',
-      description: 'Post status',
-      validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v),
-    },
+    status: arg('string', 'Post status', { validate: (v) => typeof v === 'string' && REGISTERED_STATUSES.includes(v) }),
     ...Object.fromEntries(
       fields.map((f) => [f, { ...str(`The ${kind} ${f}`), ...(f === 'website' ? { validate: isUrlOrEmpty } : {}) }]),
     ),
@@ -52,79 +52,48 @@ export function linkedWriteArgs(kind: 'venue' | 'organizer', creating: boolean):
   };
 }
 
-function applyCommon(rec: VenueRecord | OrganizerRecord, p: Params, deps: RouteDeps, nameKey: string): void {
-  if (typeof p[nameKey] === 'string') rec.title = p[nameKey];
+/** Applies a venue or organizer write body (`venue`/`organizer` is the name) to the record. */
+export function applyLinkedBody(deps: RouteDeps, rec: Linked, p: Params): void {
+  if (typeof p[rec.kind] === 'string') rec.title = p[rec.kind] as string;
   if (typeof p.description === 'string') rec.description = p.description;
   if (typeof p.status === 'string') rec.status = p.status as PostStatus;
   if (p.author !== undefined) rec.author = Number(p.author);
   rec.modified = utcWall(deps.now());
+  const fields = rec as unknown as Record<string, unknown>;
+  for (const f of FIELDS[rec.kind]) if (typeof p[f] === 'string') fields[f] = p[f];
+  if (rec.kind !== 'venue') return;
+  if (p.show_map !== undefined && p.show_map !== null) rec.showMap = truthy(p.show_map);
+  if (p.show_map_link !== undefined && p.show_map_link !== null) rec.showMapLink = truthy(p.show_map_link);
 }
 
-export function applyVenueBody(deps: RouteDeps, v: VenueRecord, p: Params): void {
-  applyCommon(v, p, deps, 'venue');
-  for (const f of VENUE_FIELDS) if (typeof p[f] === 'string') v[f] = p[f];
-  if (p.show_map !== undefined && p.show_map !== null) v.showMap = truthy(p.show_map);
-  if (p.show_map_link !== undefined && p.show_map_link !== null) v.showMapLink = truthy(p.show_map_link);
-}
-
-export function applyOrganizerBody(deps: RouteDeps, o: OrganizerRecord, p: Params): void {
-  applyCommon(o, p, deps, 'organizer');
-  for (const f of ORGANIZER_FIELDS) if (typeof p[f] === 'string') o[f] = p[f];
-}
-
-const base = (deps: RouteDeps, name: string, kind: 'venue' | 'organizer') => {
+/** A new venue or organizer, or the existing one with the same name and the same given details. */
+export function createLinked(deps: RouteDeps, kind: Kind, p: Params): Linked {
+  const name = String(p[kind] ?? '');
+  const fields = FIELDS[kind];
+  const same = deps.store
+    .posts(kind)
+    .find(
+      (r) =>
+        r.status !== 'trash' &&
+        r.title === name &&
+        fields.every((f) => p[f] === undefined || p[f] === (r as unknown as Record<string, unknown>)[f]),
+    );
+  if (same) return same;
   const now = utcWall(deps.now());
-  return {
+  const rec = {
+    kind,
     id: deps.store.nextPostId(),
     author: 1,
-    status: 'publish' as PostStatus,
+    status: 'publish',
     date: now,
     modified: now,
     title: name,
     slug: deps.store.uniqueSlug(name, (s) => deps.store.bySlug(kind, s) !== undefined),
     description: '',
     excerpt: '',
-  };
-};
-
-export function createVenue(deps: RouteDeps, p: Params): VenueRecord {
-  const name = String(p.venue ?? '');
-  // Duplicate avoidance: same name and the same given details → reuse.
-  const same = deps.store
-    .venues()
-    .find(
-      (v) => v.status !== 'trash' && v.title === name && VENUE_FIELDS.every((f) => p[f] === undefined || p[f] === v[f]),
-    );
-  if (same) return same;
-  const v: VenueRecord = {
-    kind: 'venue',
-    ...base(deps, name, 'venue'),
-    address: '',
-    city: '',
-    country: '',
-    province: '',
-    state: '',
-    zip: '',
-    phone: '',
-    website: '',
-    stateprovince: '',
-    showMap: true,
-    showMapLink: true,
-  };
-  applyVenueBody(deps, v, p);
-  return deps.store.addPost(v);
-}
-
-export function createOrganizer(deps: RouteDeps, p: Params): OrganizerRecord {
-  const name = String(p.organizer ?? '');
-  const same = deps.store
-    .organizers()
-    .find(
-      (o) =>
-        o.status !== 'trash' && o.title === name && ORGANIZER_FIELDS.every((f) => p[f] === undefined || p[f] === o[f]),
-    );
-  if (same) return same;
-  const o: OrganizerRecord = { kind: 'organizer', ...base(deps, name, 'organizer'), phone: '', website: '', email: '' };
-  applyOrganizerBody(deps, o, p);
-  return deps.store.addPost(o);
+    ...Object.fromEntries(fields.map((f) => [f, ''])),
+    ...(kind === 'venue' ? { showMap: true, showMapLink: true } : {}),
+  } as Linked;
+  applyLinkedBody(deps, rec, p);
+  return deps.store.addPost(rec);
 }

@@ -8,13 +8,14 @@ import type { Env } from '../../../emulator-kit/control.js';
 import { authenticate, requireEditor } from '../auth.js';
 import { utcWall } from '../dates.js';
 import { invalidParams, RestError } from '../errors.js';
-import { pageLinks, sendJson, slicePage, totalsHeaders, withQuery, type RouteDeps } from '../respond.js';
+import { sendArchive, sendJson, type RouteDeps } from '../respond.js';
 import { serializeOrganizer, serializeVenue } from '../serialize.js';
 import { REGISTERED_STATUSES, type OrganizerRecord, type VenueRecord } from '../store.js';
 import { checkArgs, isBoolish, isNonEmptyString, isPositiveInt, pageArgs, paging, readParams } from '../validate.js';
+import { arg } from '../validate.js';
 import { toList, truthy } from '../validate.js';
 import type { ArgSpecs } from '../validate.js';
-import { applyOrganizerBody, applyVenueBody, createOrganizer, createVenue, linkedWriteArgs } from './linked-write.js';
+import { applyLinkedBody, createLinked, linkedWriteArgs } from './linked-write.js';
 
 type Kind = 'venue' | 'organizer';
 type Rec = VenueRecord | OrganizerRecord;
@@ -23,38 +24,25 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
   const { store, site } = deps;
   const plural = `${kind}s`;
-  const all = (): Rec[] => (kind === 'venue' ? store.venues() : store.organizers());
-  const get = (id: number): Rec | undefined => (kind === 'venue' ? store.venue(id) : store.organizer(id));
+  const all = (): Rec[] => store.posts(kind);
+  const get = (id: number): Rec | undefined => store.postOf(kind, id);
   const serialize = (r: Rec, single = false) =>
     r.kind === 'venue' ? serializeVenue(site, r, single) : serializeOrganizer(site, r, single);
   const linkKey = kind === 'venue' ? 'venueIds' : 'organizerIds';
-  const eventsOf = (r: Rec) => store.events().filter((e) => e.status !== 'trash' && e[linkKey].includes(r.id));
+  const eventsOf = (r: Rec) => store.posts('event').filter((e) => e.status !== 'trash' && e[linkKey].includes(r.id));
 
   const listArgs = (canEdit: boolean): ArgSpecs => ({
     ...pageArgs(),
-    search: {
-      type: 'string',
-      description: `${kind}s whose name or description contains this text`,
-      validate: isNonEmptyString,
-    },
-    event: {
-      type: 'integer',
-      description: `${kind}s related to this event`,
-      validate: (v) => isPositiveInt(v) && store.event(Number(v)) !== undefined,
-    },
-    has_events: { type: 'boolean', description: `${kind}s with (true) or without (false) events`, validate: isBoolish },
-    only_with_upcoming: {
-      type: 'boolean',
-      description: `Only ${kind}s with upcoming events`,
-      default: false,
-      validate: isBoolish,
-    },
-    status: {
-      type: 'string',
-      description: 'Post status(es)',
+    search: arg('string', `${kind}s whose name or description contains this text`, { validate: isNonEmptyString }),
+    event: arg('integer', `${kind}s related to this event`, {
+      validate: (v) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined,
+    }),
+    has_events: arg('boolean', `${kind}s with (true) or without (false) events`, { validate: isBoolish }),
+    only_with_upcoming: arg('boolean', `Only ${kind}s with upcoming events`, { default: false, validate: isBoolish }),
+    status: arg('string', 'Post status(es)', {
       validate: (v) =>
         toList(v).length > 0 && toList(v).every((s) => (canEdit ? REGISTERED_STATUSES.includes(s) : s === 'publish')),
-    },
+    }),
   });
 
   const list = async (c: Context<Env>) => {
@@ -63,7 +51,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     checkArgs(params, listArgs(!!user?.canEdit));
     const statuses = params.status !== undefined ? toList(params.status) : user?.canEdit ? undefined : ['publish'];
     const search = typeof params.search === 'string' ? params.search.toLowerCase() : undefined;
-    const event = params.event !== undefined ? store.event(Number(params.event)) : undefined;
+    const event = params.event !== undefined ? store.postOf('event', Number(params.event)) : undefined;
     const now = utcWall(deps.now());
     const rows = all()
       .filter((r) => (statuses ? statuses.includes(r.status) : r.status !== 'trash'))
@@ -75,11 +63,6 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
       )
       .sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
     const { page, perPage } = paging(params);
-    const { items, total, totalPages } = slicePage(rows, page, perPage);
-    if (page > 1 && items.length === 0) {
-      throw new RestError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`);
-    }
-    const base = `${site.apiRoot}/${plural}/`;
     const query: [string, unknown][] = [
       ['page', page > 1 ? page : undefined],
       ['per_page', perPage],
@@ -89,17 +72,8 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
       ['only_with_upcoming', params.only_with_upcoming],
       ['status', statuses?.join(',')],
     ];
-    return sendJson(
-      c,
-      {
-        [plural]: items.map((r) => serialize(r)),
-        rest_url: withQuery(base, query),
-        ...pageLinks(base, query, page, totalPages),
-        total,
-        total_pages: totalPages,
-      },
-      200,
-      totalsHeaders(total, totalPages),
+    return sendArchive(c, { kind, base: `${site.apiRoot}/${plural}/`, query, page, perPage }, rows, (r) =>
+      serialize(r),
     );
   };
 
@@ -129,7 +103,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     const params = await readParams(c);
     checkArgs(params, linkedWriteArgs(kind, true));
     requireEditor(user);
-    const r = kind === 'venue' ? createVenue(deps, params) : createOrganizer(deps, params);
+    const r = createLinked(deps, kind, params);
     return sendJson(c, serialize(r), 201);
   };
 
@@ -139,8 +113,7 @@ export function linkedRoutes(deps: RouteDeps, kind: Kind): Hono<Env> {
     const r = resolve(c);
     checkArgs(params, linkedWriteArgs(kind, false));
     requireEditor(user);
-    if (r.kind === 'venue') applyVenueBody(deps, r, params);
-    else applyOrganizerBody(deps, r, params);
+    applyLinkedBody(deps, r, params);
     return sendJson(c, serialize(r));
   };
 

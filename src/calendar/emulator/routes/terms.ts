@@ -13,6 +13,7 @@ import { pageLinks, sendJson, slicePage, totalsHeaders, type RouteDeps } from '.
 import { serializeTerm } from '../serialize.js';
 import { slugify, type TermRecord } from '../store.js';
 import { checkArgs, isBoolish, isPositiveInt, pageArgs, paging, readParams, toList, truthy } from '../validate.js';
+import { arg, idsArg } from '../validate.js';
 import type { ArgSpecs, Params } from '../validate.js';
 
 const ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'];
@@ -23,55 +24,41 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
   const hierarchical = taxonomy === 'tribe_events_cat';
   const plural = hierarchical ? 'categories' : 'tags';
   const isId = (v: unknown) => /^\d+$/.test(String(v).trim()) && Number(v) >= 0;
-  const isEvent = (v: unknown) => isPositiveInt(v) && store.event(Number(v)) !== undefined;
+  const isEvent = (v: unknown) => isPositiveInt(v) && store.postOf('event', Number(v)) !== undefined;
 
   const listArgs: ArgSpecs = {
     ...pageArgs(),
-    search: { type: 'string', description: 'Terms whose name contains this text' },
-    exclude: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Term ids to leave out',
-      validate: (v) => toList(v).every(isId),
-    },
-    include: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'Only these term ids or slugs',
+    search: arg('string', 'Terms whose name contains this text'),
+    exclude: idsArg('Term ids to leave out', { validate: (v) => toList(v).every(isId) }),
+    include: idsArg('Only these term ids or slugs', {
       validate: (v) => toList(v).every((s) => store.findTerm(taxonomy, s) !== undefined),
-    },
-    order: {
-      type: 'string',
-      description: 'Sort direction',
+    }),
+    order: arg('string', 'Sort direction', {
       enum: ['asc', 'desc'],
       default: 'asc',
       validate: (v) => v === 'asc' || v === 'desc',
-    },
-    orderby: {
-      type: 'string',
-      description: 'Term attribute to sort by',
+    }),
+    orderby: arg('string', 'Term attribute to sort by', {
       enum: ORDERBY,
       default: 'name',
       validate: (v) => ORDERBY.includes(String(v)),
-    },
-    hide_empty: { type: 'boolean', description: 'Hide terms without events', default: true, validate: isBoolish },
+    }),
+    hide_empty: arg('boolean', 'Hide terms without events', { default: true, validate: isBoolish }),
     ...(hierarchical
       ? { parent: { type: 'integer' as const, description: 'Children of this category', validate: isId } }
       : {}),
-    post: { type: 'integer', description: 'Terms of this event', validate: isEvent },
-    event: { type: 'integer', description: 'Alias of post', validate: isEvent },
-    slug: { type: 'string', description: 'Terms with this slug (or any of these slugs)' },
+    post: arg('integer', 'Terms of this event', { validate: isEvent }),
+    event: arg('integer', 'Alias of post', { validate: isEvent }),
+    slug: arg('string', 'Terms with this slug (or any of these slugs)'),
   };
 
   const writeArgs = (creating: boolean): ArgSpecs => ({
-    name: {
-      type: 'string',
-      description: 'The term name',
+    name: arg('string', 'The term name', {
       required: creating,
       validate: (v) => typeof v === 'string' && v.trim() !== '',
-    },
-    description: { type: 'string', description: 'The term description' },
-    slug: { type: 'string', description: 'The term slug' },
+    }),
+    description: arg('string', 'The term description'),
+    slug: arg('string', 'The term slug'),
     ...(hierarchical
       ? {
           parent: {
@@ -111,7 +98,7 @@ export function termRoutes(deps: RouteDeps, taxonomy: WireTaxonomy): Hono<Env> {
     const exclude = toList(params.exclude).map(Number);
     const slugs = toList(params.slug);
     const post = params.post ?? params.event;
-    const event = post !== undefined ? store.event(Number(post)) : undefined;
+    const event = post !== undefined ? store.postOf('event', Number(post)) : undefined;
     const search = typeof params.search === 'string' ? params.search.toLowerCase() : '';
     const hideEmpty = params.hide_empty === undefined ? true : truthy(params.hide_empty);
     const by = String(params.orderby ?? 'name');
