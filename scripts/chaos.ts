@@ -2,7 +2,9 @@
  * `npm run chaos`: two gateway replicas as production runs them, a Redis of the run's own and both
  * emulators (with latency), driven by several callers (reads and writes on both upstreams, a stale
  * probe) while faults rotate (scripts/chaos/schedule.ts): the calendar black-holed and back, Redis
- * killed and restarted empty, a 429 storm, a replica drained with SIGTERM and restarted. Then every
+ * killed and restarted empty, 503 bursts, resets, slow bodies, a 429 storm, a replica drained with
+ * SIGTERM and one killed with SIGKILL, each started again. After the last fault, every replica must
+ * answer a read of both upstreams without an error within `RECOVERY_MS`. Then every
  * guarantee is checked from the emulators' own logs and the callers' records (scripts/chaos/checks.ts)
  * and one JSON report goes to stdout. Exits 1 naming each invariant broken.
  *
@@ -40,6 +42,7 @@ const PROFILES: Record<string, { cycles: number; every: number; seconds: number 
 };
 const profile = PROFILES[values.profile];
 if (!profile) throw new Error(`--profile: one of ${Object.keys(PROFILES).join(', ')}`);
+const faulted = profile.cycles > 0;
 if (values.break !== undefined && values.break !== 'budget') throw new Error('--break: only `budget`');
 
 /** The governance account, scaled down so the callers press on it: a short rule and a longer one. */
@@ -54,6 +57,12 @@ const ENV = {
   // Entity types change rarely (docs/settings.md's own example): the waves' governance field stays cached.
   CACHE_TTL_BY_KIND: 'entityTypes:600000',
 };
+/**
+ * After the last fault is lifted, every replica answers healthily within this: a breaker's open
+ * period (5 s), a probe that may meet the request deadline (10 s), and a replica's start after its
+ * SIGKILL, with room for a busy machine.
+ */
+const RECOVERY_MS = 30_000;
 const defaults = loadConfig({ NODE_ENV: 'test', ...ENV });
 const { requestDeadlineMs, operationDeadlineMs } = defaults.traffic;
 const log = (line: string) => process.stderr.write(`chaos: ${line}\n`);
@@ -89,14 +98,19 @@ try {
   const running = callers.run(operations, Number(values.callers), venueIds);
   const episodes: Promise<Episode>[] = [];
   const failed: string[] = [];
-  await Promise.all([
-    runSchedule({ world, callers, requestDeadlineMs, episodes, failed, note }, profile.cycles, profile.every),
+  const lifted = { at: performance.now() };
+  const [recoveredMs] = await Promise.all([
+    runSchedule(
+      { world, callers, requestDeadlineMs, episodes, failed, note, lifted },
+      profile.cycles,
+      profile.every,
+    ).then(() => healthyEverywhere(lifted.at)),
     new Promise((r) => setTimeout(r, profile.seconds * 1000)),
   ]);
   callers.stop();
   await running;
   note('callers stopped');
-  report = await verdicts(await Promise.all(episodes), failed);
+  report = await verdicts(await Promise.all(episodes), failed, recoveredMs);
 } finally {
   await callers.close();
   await world.close();
@@ -111,6 +125,29 @@ if (broken.length) {
 }
 log('every invariant held');
 
+/**
+ * Ms from `since` until every serving replica has answered a read of both upstreams without an
+ * error (an alias of its own each time, so no whole answer is reused); undefined past `RECOVERY_MS`.
+ */
+async function healthyEverywhere(since: number): Promise<number | undefined> {
+  for (let n = 0; performance.now() - since <= RECOVERY_MS; n++) {
+    const answers = await Promise.all(
+      world.replicas.map((r) =>
+        callers.send('recovery', r, 'Recovery', {
+          query: `{ r${n}: entities(first: 1) { totalCount } events(first: 1) { totalCount } }`,
+        }),
+      ),
+    );
+    if (answers.every((a) => a.answer?.data && !a.answer.errors)) {
+      const ms = Math.round(performance.now() - since);
+      note(`every replica healthy ${ms} ms after the last fault's end`);
+      return ms;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return undefined;
+}
+
 /** A few calendar venues (the stale probe's records: the workload's tag writes drop cached events, not venues). */
 async function venuesToProbe(url: string): Promise<string[]> {
   const res = await fetch(url, {
@@ -121,7 +158,11 @@ async function venuesToProbe(url: string): Promise<string[]> {
   return ((await res.json()) as { data: { venues: { nodes: { id: string }[] } } }).data.venues.nodes.map((n) => n.id);
 }
 
-async function verdicts(episodes: Episode[], failed: string[]): Promise<Record<string, unknown>> {
+async function verdicts(
+  episodes: Episode[],
+  failed: string[],
+  recoveredMs: number | undefined,
+): Promise<Record<string, unknown>> {
   const [governance, calendar] = await Promise.all([world.governance.requests(), world.calendar.requests()]);
   const creates = {
     governance: governance.filter((r) => r.method === 'POST' && r.route === 'POST /entities'),
@@ -147,11 +188,10 @@ async function verdicts(episodes: Episode[], failed: string[]): Promise<Record<s
       defaults.cache.ttlMs + defaults.cache.maxStaleMs,
       episodes.length > 0,
     ),
-    drain: check.drain(outcomes, world.sigterms),
-    'no-crash': {
-      ok: world.replicas.every((r) => r.crashes.length === 0),
-      violations: world.replicas.flatMap((r) => r.crashes.map((c) => `replica ${r.index} ${c}`)),
-    },
+    drain: check.drain(outcomes, world.sigterms, world.kills),
+    'no-crash': check.noCrash(world.replicas, world.kills),
+    memory: check.memory(world.memory, faulted),
+    recovery: check.recovery(recoveredMs, RECOVERY_MS),
     schedule: { ok: failed.length === 0, violations: failed },
   };
   return {

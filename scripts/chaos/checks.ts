@@ -149,14 +149,23 @@ export function staleness(outcomes: Outcome[], calendarLog: LoggedRequest[], max
 
 /**
  * No request dropped: every request got an HTTP answer, except a refused connection at a replica
- * that was stopped; one in flight when its replica got SIGTERM was answered (drained), not cut.
- * Each SIGTERM must have met at least one request in flight that the drain then let finish (an
- * answer other than 503): a drain with nothing to drain proves nothing.
+ * that was stopped and any request at the replica killed with SIGKILL; one in flight when its
+ * replica got SIGTERM was answered (drained), not cut. Each SIGTERM must have met at least one
+ * request in flight that the drain then let finish (an answer other than 503): a drain with nothing
+ * to drain proves nothing.
  */
-export function drain(outcomes: Outcome[], sigterms: { replica: number; at: number }[]): Check {
+export function drain(
+  outcomes: Outcome[],
+  sigterms: { replica: number; at: number }[],
+  kills: { replica: number; at: number; backAt?: number }[],
+): Check {
   const refusedWhileDown = outcomes.filter((o) => o.transport === 'ECONNREFUSED' && o.replicaDown).length;
+  // In flight at the kill, or sent before the killed replica was serving again.
+  const atKilled = (o: Outcome) =>
+    kills.some((k) => k.replica === o.replica && o.startedAt + o.ms >= k.at && o.startedAt <= (k.backAt ?? Infinity));
+  const cutByKill = outcomes.filter((o) => o.transport !== undefined && atKilled(o)).length;
   const dropped = outcomes.filter(
-    (o) => o.transport !== undefined && !(o.transport === 'ECONNREFUSED' && o.replicaDown),
+    (o) => o.transport !== undefined && !atKilled(o) && !(o.transport === 'ECONNREFUSED' && o.replicaDown),
   );
   const violations = dropped.map((o) => `${o.op} at replica ${o.replica}: no answer (${o.transport})`);
   const perSigterm = sigterms.map((t) => {
@@ -173,8 +182,85 @@ export function drain(outcomes: Outcome[], sigterms: { replica: number; at: numb
     inFlightAtSigterm: perSigterm.reduce((n, s) => n + s.inFlight, 0),
     sigterms: perSigterm,
     refusedWhileDown,
+    cutByKill,
     shuttingDown: outcomes.filter((o) => o.status === 503).length,
   });
+}
+
+/**
+ * No replica exited unasked (an unhandled rejection or exception ends a Node process) or logged a
+ * line at `error` (what the gateway logs for an unexpected error); the SIGKILLs are the run's own.
+ */
+export function noCrash(
+  replicas: { index: number; crashes: string[]; errorLines: string[] }[],
+  kills: { replica: number }[],
+): Check {
+  const violations = replicas.flatMap((r) => [
+    ...r.crashes.map((c) => `replica ${r.index} ${c}`),
+    ...r.errorLines.map((line) => `replica ${r.index} logged at error: ${line}`),
+  ]);
+  return verdict(violations, { killsOnPurpose: kills.length });
+}
+
+/** A replica process's first `WARM_MS` are its warm-up: code compiled, pools and caches filled. */
+const WARM_MS = 20_000;
+/** After warm-up, a process's resident set may not grow past its warm size by more than this share… */
+const GROWTH_SHARE = 0.25;
+/** …plus this much (the caches' bounded fill and the allocator's slack). */
+const GROWTH_BYTES = 48 * 2 ** 20;
+/** Only processes that ran this long past their warm-up are judged. */
+const JUDGED_AFTER_MS = 30_000;
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/**
+ * Memory flat after warm-up: for each replica process that ran long enough, the largest resident
+ * set after `WARM_MS` stays within the warm size (the largest sample of the warm-up's last 10 s)
+ * plus `GROWTH_SHARE` and `GROWTH_BYTES`. `required`: a run with faults must judge at least one.
+ */
+export function memory(
+  processes: { replica: number; pid: number; samples: { ms: number; rssBytes: number }[] }[],
+  required: boolean,
+): Check {
+  const violations: string[] = [];
+  const judged = processes
+    .filter((p) => (p.samples.at(-1)?.ms ?? 0) >= WARM_MS + JUDGED_AFTER_MS)
+    .map((p) => {
+      const warm = Math.max(
+        ...p.samples.filter((s) => s.ms >= WARM_MS - 10_000 && s.ms < WARM_MS).map((s) => s.rssBytes),
+      );
+      const peak = Math.max(...p.samples.filter((s) => s.ms >= WARM_MS).map((s) => s.rssBytes));
+      const bound = warm * (1 + GROWTH_SHARE) + GROWTH_BYTES;
+      if (peak > bound)
+        violations.push(
+          `replica ${p.replica} (pid ${p.pid}) grew to ${mb(peak)} MB after warm-up (warm ${mb(warm)} MB, bound ${mb(bound)} MB)`,
+        );
+      return {
+        replica: p.replica,
+        pid: p.pid,
+        ranMs: p.samples.at(-1)!.ms,
+        // Every fifth sample (10 s apart), MB: the shape of the curve.
+        everyTenSecondsMb: p.samples.filter((_, i) => i % 5 === 0).map((x) => mb(x.rssBytes)),
+        warmMb: mb(warm),
+        peakMb: mb(peak),
+        boundMb: mb(bound),
+      };
+    });
+  if (required && judged.length === 0)
+    violations.push('no replica process ran long enough past its warm-up to be judged');
+  return verdict(violations, { processes: judged });
+}
+
+/**
+ * Healthy again after the last fault: every serving replica answered a read of both upstreams
+ * without an error within `boundMs` of the moment the last fault was lifted.
+ */
+export function recovery(recoveredMs: number | undefined, boundMs: number): Check {
+  const violations =
+    recoveredMs === undefined || recoveredMs > boundMs
+      ? [`no healthy answer from every replica within ${boundMs} ms of the last fault's end`]
+      : [];
+  return verdict(violations, { recoveredMs: recoveredMs ?? null, boundMs });
 }
 
 export const p50 = (xs: number[]) => {

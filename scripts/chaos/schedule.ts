@@ -1,9 +1,14 @@
 /**
  * The faults of a chaos run, as a cycle that repeats (once in the 60-second `ci` profile, every
  * 100 s in the 5-minute default). Faults overlap on purpose: Redis dies while the calendar is
- * black-holed and the breaker's waves run; a 429 storm from the governance upstream; a replica
- * drained with SIGTERM and started again; then the calendar black-holed once more, met through one
- * replica. Each black-hole ends with the breakers' closing checked.
+ * black-holed and the breaker's waves run, and the governance upstream meanwhile answers 503s, then
+ * resets connections (and loses the answers of writes it applied); a 429 storm from the governance
+ * upstream; a replica drained with SIGTERM and started again; the calendar losing the answers of
+ * writes; the calendar black-holed once more, met through one replica, while the governance upstream
+ * sends slow bodies; then the other replica killed with SIGKILL and started again. Each black-hole
+ * ends with the breakers' closing checked. The governance faults keep clear of the storm and of the
+ * drain's slow read (each `setFaults` replaces the emulator's rules), the calendar's of the breakers'
+ * closing checks.
  */
 import type { Callers } from './callers.js';
 import { breakersClose, waves, type Episode } from './waves.js';
@@ -27,10 +32,32 @@ export interface Context {
   failed: string[];
   /** What happened when (seconds from the start of the run). */
   note: (what: string) => void;
+  /** When the latest fault was lifted (performance.now()), for the recovery check. */
+  lifted: { at: number };
 }
 
 const BLACK_HOLE = [{ kind: 'stall' as const, delayMs: 60_000 }];
 const STORM = [{ kind: 'rate-limit' as const, retryAfter: 1, rate: 0.2 }];
+const BURST_5XX = [{ kind: 'status' as const, status: 503, rate: 0.3 }];
+/** Reads cut before any answer; writes applied, then their answer lost (the gateway cannot know the outcome). */
+const RESETS = [
+  { kind: 'reset' as const, method: 'GET', rate: 0.2 },
+  { kind: 'apply-then-reset' as const, method: 'POST', rate: 0.3 },
+];
+/** Half the body, then a pause longer than the gateway's body timeout on some, shorter on others. */
+const SLOW_BODIES = [
+  { kind: 'slow-body' as const, delayMs: 16_000, rate: 0.1 },
+  { kind: 'slow-body' as const, delayMs: 1_000, rate: 0.2 },
+];
+const LOST_WRITE_ANSWERS = [{ kind: 'apply-then-reset' as const, method: 'POST', rate: 0.5 }];
+
+/** Sets an emulator's fault rules; with none, the fault is over. */
+const faults =
+  (upstream: 'governance' | 'calendar', rules: Parameters<World['governance']['setFaults']>[0]) =>
+  async (ctx: Context) => {
+    await ctx.world[upstream].setFaults(rules);
+    if (rules.length === 0) ctx.lifted.at = performance.now();
+  };
 /** The breaker stays open 5 s; a probe meeting the stalled calendar takes the request deadline. */
 const CLOSE_BOUND_MS = 25_000;
 
@@ -46,6 +73,7 @@ async function blackHole(ctx: Context, through: 'one' | 'both'): Promise<void> {
 async function lift(ctx: Context): Promise<void> {
   const episode = await ctx.episodes.at(-1);
   await ctx.world.calendar.setFaults([]);
+  ctx.lifted.at = performance.now();
   const closed = await breakersClose(ctx.world.replicas, CLOSE_BOUND_MS);
   if (!episode) return;
   episode.closedAfterMs = closed;
@@ -80,6 +108,10 @@ async function slowReadInFlight(ctx: Context, replica: Replica): Promise<{ answe
 export const CYCLE: Step[] = [
   { at: 2, what: 'calendar black-holed; waves through every replica', run: (ctx) => blackHole(ctx, 'both') },
   { at: 6, what: 'Redis killed (SIGKILL)', run: (ctx) => ctx.world.killRedis() },
+  { at: 8, what: 'governance 503 burst (three in ten answers)', run: faults('governance', BURST_5XX) },
+  { at: 12, what: 'governance 503 burst over', run: faults('governance', []) },
+  { at: 13, what: 'governance resets (reads cut; writes applied, answers lost)', run: faults('governance', RESETS) },
+  { at: 17, what: 'governance resets over', run: faults('governance', []) },
   // After waves 2 and 3 (about 12–15 s): a replica rejoining an empty Redis holds admissions for up to a
   // span to keep the budget (seen as a 1.3 s wave 2), which is the budget's cost, not the breaker's.
   { at: 18, what: 'Redis restarted empty', run: (ctx) => ctx.world.restartRedis() },
@@ -103,8 +135,21 @@ export const CYCLE: Step[] = [
       );
     },
   },
+  { at: 34, what: 'calendar writes applied, answers lost (half)', run: faults('calendar', LOST_WRITE_ANSWERS) },
+  { at: 38, what: 'calendar write faults over', run: faults('calendar', []) },
   { at: 40, what: 'calendar black-holed; waves through one replica', run: (ctx) => blackHole(ctx, 'one') },
+  { at: 42, what: 'governance slow bodies (some past the body timeout)', run: faults('governance', SLOW_BODIES) },
+  { at: 48, what: 'governance slow bodies over', run: faults('governance', []) },
   { at: 56, what: 'calendar back', run: lift },
+  {
+    at: 58,
+    what: 'SIGKILL to the other replica, started again',
+    run: async (ctx) => {
+      await ctx.world.killAndRestart((ctx.cycle + 1) % ctx.world.replicas.length);
+      ctx.lifted.at = performance.now();
+      ctx.note('killed replica is back');
+    },
+  },
 ];
 
 export const CYCLE_SECONDS = 60;

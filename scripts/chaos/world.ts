@@ -3,14 +3,16 @@
  * a redis-server of its own on a free port, and gateway replicas as production runs them (`src/server.ts`
  * behind its drain, `NODE_ENV=production`), each on a fixed port so that a restarted one is found
  * where it was. Faults act on these: the emulators' fault rules, Redis killed and restarted empty on
- * its port, a replica sent SIGTERM and started again once it has drained.
+ * its port, a replica sent SIGTERM and started again once it has drained, a replica killed with
+ * SIGKILL and started again. Each replica process's resident memory is sampled while it runs.
  */
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
 import { startEmulator, type EmulatorProcess } from '../../bench/upstreams.js';
 import { freePort, startThrowawayRedis, type ThrowawayRedis } from '../throwaway-redis.js';
 
-export type ReplicaState = 'up' | 'draining' | 'down';
+export type ReplicaState = 'up' | 'draining' | 'killed' | 'down';
 
 export interface Replica {
   index: number;
@@ -37,6 +39,11 @@ export interface WorldOptions {
   log: (line: string) => void;
 }
 
+/** How often each replica's memory is sampled. */
+const SAMPLE_MS = 2_000;
+/** The page size `/proc/PID/statm` counts in (4 KiB on the x86-64 and arm64 Linux this runs on). */
+const PAGE = 4096;
+
 const rules = (account: [Rule, Rule]) =>
   `minute:0,hour:0,${account.map((r) => `${r.limit}/${r.windowMs}ms`).join(',')}`;
 
@@ -44,6 +51,12 @@ export class World {
   readonly replicas: Replica[] = [];
   /** When each SIGTERM was sent (epoch ms). */
   readonly sigterms: { replica: number; at: number }[] = [];
+  /** When each SIGKILL was sent, and when its replica served again (epoch ms). */
+  readonly kills: { replica: number; at: number; backAt?: number }[] = [];
+  /** Each replica process's resident set, sampled every `SAMPLE_MS` (ms since the process started). */
+  readonly memory: { replica: number; pid: number; startedAt: number; samples: { ms: number; rssBytes: number }[] }[] =
+    [];
+  private sampler?: NodeJS.Timeout;
   private readonly children = new Map<number, ChildProcess>();
   private redisPort = 0;
   private stopping = false;
@@ -86,6 +99,7 @@ export class World {
       });
     }
     await Promise.all(world.replicas.map((r) => world.startReplica(r)));
+    world.sampler = setInterval(() => world.sampleMemory(), SAMPLE_MS);
     return world;
   }
 
@@ -114,6 +128,7 @@ export class World {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.children.set(replica.index, child);
+    this.memory.push({ replica: replica.index, pid: child.pid!, startedAt: performance.now(), samples: [] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     return new Promise((resolve, reject) => {
@@ -125,7 +140,7 @@ export class World {
         for (const line of lines) this.heard(replica, line, resolve);
       });
       child.once('exit', (code, signal) => {
-        const asked = replica.state === 'draining' || this.stopping;
+        const asked = replica.state === 'draining' || replica.state === 'killed' || this.stopping;
         replica.state = 'down';
         if (!asked) replica.crashes.push(`exited ${signal ?? code}: ${stderr.trim().slice(-500)}`);
         reject(new Error(`replica ${replica.index} exited before it was ready: ${stderr.slice(-500)}`));
@@ -157,6 +172,34 @@ export class World {
     return { drainedMs };
   }
 
+  /** SIGKILL: the replica dies at once, its sockets cut; then it is started again on its port. */
+  async killAndRestart(index: number): Promise<void> {
+    const replica = this.replicas[index]!;
+    const child = this.children.get(index)!;
+    replica.state = 'killed';
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const kill: (typeof this.kills)[number] = { replica: index, at: Date.now() };
+    this.kills.push(kill);
+    child.kill('SIGKILL');
+    await exited;
+    await this.startReplica(replica);
+    kill.backAt = Date.now();
+  }
+
+  /** Linux's view of each running replica's resident set (`/proc/PID/statm`, in pages). */
+  private sampleMemory(): void {
+    for (const proc of this.memory) {
+      const child = this.children.get(proc.replica);
+      if (child?.pid !== proc.pid || child.exitCode !== null || child.signalCode !== null) continue;
+      try {
+        const pages = Number(readFileSync(`/proc/${proc.pid}/statm`, 'utf8').split(' ')[1]);
+        proc.samples.push({ ms: Math.round(performance.now() - proc.startedAt), rssBytes: pages * PAGE });
+      } catch {
+        // Gone between the check and the read: nothing to sample.
+      }
+    }
+  }
+
   /** Redis dies without a word to its clients. */
   async killRedis(): Promise<void> {
     await this.redis.kill();
@@ -171,6 +214,7 @@ export class World {
 
   async close(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.sampler);
     const exits = [...this.children.values()]
       .filter((c) => c.exitCode === null && c.signalCode === null)
       .map((c) => new Promise((resolve) => (c.once('exit', resolve), c.kill('SIGKILL'))));
