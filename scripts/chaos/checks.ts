@@ -5,6 +5,7 @@
  */
 import type { LoggedRequest } from '../../src/emulator-kit/control.js';
 import { maxInAnySpan } from '../../bench/spans.js';
+import type { Signalled } from './world.js';
 
 /** One operation as a caller saw it. */
 export interface Outcome {
@@ -154,11 +155,7 @@ export function staleness(outcomes: Outcome[], calendarLog: LoggedRequest[], max
  * request in flight that the drain then let finish (an answer other than 503): a drain with nothing
  * to drain proves nothing.
  */
-export function drain(
-  outcomes: Outcome[],
-  sigterms: { replica: number; at: number }[],
-  kills: { replica: number; at: number; backAt?: number }[],
-): Check {
+export function drain(outcomes: Outcome[], sigterms: Signalled[], kills: Signalled[]): Check {
   const refusedWhileDown = outcomes.filter((o) => o.transport === 'ECONNREFUSED' && o.replicaDown).length;
   // In flight at the kill, or sent before the killed replica was serving again.
   const atKilled = (o: Outcome) =>

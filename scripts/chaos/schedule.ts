@@ -10,6 +10,7 @@
  * drain's slow read (each `setFaults` replaces the emulator's rules), the calendar's of the breakers'
  * closing checks.
  */
+import type { FaultRule } from '../../src/emulator-kit/control.js';
 import type { Callers } from './callers.js';
 import { breakersClose, waves, type Episode } from './waves.js';
 import type { Replica, World } from './world.js';
@@ -52,12 +53,10 @@ const SLOW_BODIES = [
 const LOST_WRITE_ANSWERS = [{ kind: 'apply-then-reset' as const, method: 'POST', rate: 0.5 }];
 
 /** Sets an emulator's fault rules; with none, the fault is over. */
-const faults =
-  (upstream: 'governance' | 'calendar', rules: Parameters<World['governance']['setFaults']>[0]) =>
-  async (ctx: Context) => {
-    await ctx.world[upstream].setFaults(rules);
-    if (rules.length === 0) ctx.lifted.at = performance.now();
-  };
+const faults = (upstream: 'governance' | 'calendar', rules: FaultRule[]) => async (ctx: Context) => {
+  await ctx.world[upstream].setFaults(rules);
+  if (rules.length === 0) ctx.lifted.at = performance.now();
+};
 /** The breaker stays open 5 s; a probe meeting the stalled calendar takes the request deadline. */
 const CLOSE_BOUND_MS = 25_000;
 

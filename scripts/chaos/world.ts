@@ -41,18 +41,23 @@ export interface WorldOptions {
 
 /** How often each replica's memory is sampled. */
 const SAMPLE_MS = 2_000;
-/** The page size `/proc/PID/statm` counts in (4 KiB on the x86-64 and arm64 Linux this runs on). */
-const PAGE = 4096;
+
+/** A signal sent to a replica: when (epoch ms), and when the replica was serving again. */
+export interface Signalled {
+  replica: number;
+  at: number;
+  backAt?: number;
+}
 
 const rules = (account: [Rule, Rule]) =>
   `minute:0,hour:0,${account.map((r) => `${r.limit}/${r.windowMs}ms`).join(',')}`;
 
 export class World {
   readonly replicas: Replica[] = [];
-  /** When each SIGTERM was sent (epoch ms). */
-  readonly sigterms: { replica: number; at: number }[] = [];
-  /** When each SIGKILL was sent, and when its replica served again (epoch ms). */
-  readonly kills: { replica: number; at: number; backAt?: number }[] = [];
+  /** When each SIGTERM was sent, and when its replica served again. */
+  readonly sigterms: Signalled[] = [];
+  /** When each SIGKILL was sent, and when its replica served again. */
+  readonly kills: Signalled[] = [];
   /** Each replica process's resident set, sampled every `SAMPLE_MS` (ms since the process started). */
   readonly memory: { replica: number; pid: number; startedAt: number; samples: { ms: number; rssBytes: number }[] }[] =
     [];
@@ -158,42 +163,40 @@ export class World {
 
   /** SIGTERM: the replica drains and exits; then it is started again on its port. */
   async drainAndRestart(index: number): Promise<{ drainedMs: number }> {
-    const replica = this.replicas[index]!;
-    const child = this.children.get(index)!;
-    replica.state = 'draining';
-    const started = performance.now();
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    this.sigterms.push({ replica: index, at: Date.now() });
-    child.kill('SIGTERM');
-    await exited;
-    const drainedMs = Math.round(performance.now() - started);
-    this.options.log(`replica ${index} drained in ${drainedMs} ms; starting it again`);
-    await this.startReplica(replica);
-    return { drainedMs };
+    return { drainedMs: await this.signalAndRestart(index, 'SIGTERM', this.sigterms) };
   }
 
   /** SIGKILL: the replica dies at once, its sockets cut; then it is started again on its port. */
   async killAndRestart(index: number): Promise<void> {
-    const replica = this.replicas[index]!;
-    const child = this.children.get(index)!;
-    replica.state = 'killed';
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const kill: (typeof this.kills)[number] = { replica: index, at: Date.now() };
-    this.kills.push(kill);
-    child.kill('SIGKILL');
-    await exited;
-    await this.startReplica(replica);
-    kill.backAt = Date.now();
+    await this.signalAndRestart(index, 'SIGKILL', this.kills);
   }
 
-  /** Linux's view of each running replica's resident set (`/proc/PID/statm`, in pages). */
+  /** Sends `signal`, noted in `sent`, and starts the replica again once it has exited; ms until the exit. */
+  private async signalAndRestart(index: number, signal: 'SIGTERM' | 'SIGKILL', sent: Signalled[]): Promise<number> {
+    const replica = this.replicas[index]!;
+    const child = this.children.get(index)!;
+    replica.state = signal === 'SIGTERM' ? 'draining' : 'killed';
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const entry: Signalled = { replica: index, at: Date.now() };
+    sent.push(entry);
+    const started = performance.now();
+    child.kill(signal);
+    await exited;
+    const exitMs = Math.round(performance.now() - started);
+    this.options.log(`replica ${index} exited ${exitMs} ms after ${signal}; starting it again`);
+    await this.startReplica(replica);
+    entry.backAt = Date.now();
+    return exitMs;
+  }
+
+  /** Each running replica's resident set, as Linux reports it (`VmRSS` in `/proc/PID/status`, kB). */
   private sampleMemory(): void {
     for (const proc of this.memory) {
       const child = this.children.get(proc.replica);
       if (child?.pid !== proc.pid || child.exitCode !== null || child.signalCode !== null) continue;
       try {
-        const pages = Number(readFileSync(`/proc/${proc.pid}/statm`, 'utf8').split(' ')[1]);
-        proc.samples.push({ ms: Math.round(performance.now() - proc.startedAt), rssBytes: pages * PAGE });
+        const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1]);
+        if (kb) proc.samples.push({ ms: Math.round(performance.now() - proc.startedAt), rssBytes: kb * 1024 });
       } catch {
         // Gone between the check and the read: nothing to sample.
       }
