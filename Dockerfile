@@ -1,7 +1,7 @@
 # Multi-stage image of the gateway: build with dev dependencies, run with production ones only.
 # scripts/check-prod.ts runs these same steps as plain commands in a clean copy (CI step "prod").
 
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +10,7 @@ COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
-FROM node:20-slim AS runtime
+FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { runtimeProblem } from './src/config/runtime.js';
+
+// The suite runs on the runtime the project supports (the `node` dev dependency under `npm test`).
+const runtime = runtimeProblem();
+if (runtime) throw new Error(runtime);
 
 /**
  * Test files that start other processes (gateway replicas, `npm start`, the bench's gateways, a

@@ -62,7 +62,7 @@ for (const { op, args } of instructions()) {
   switch (op) {
     case 'FROM': {
       const name = /\bAS\s+(\S+)/i.exec(args)?.[1] ?? `stage${stages.size}`;
-      if (!/^node:20(-slim)?\b/.test(args)) fail(`stage ${name} is not based on node:20-slim (${args})`);
+      if (!/^node:24(-slim)?\b/.test(args)) fail(`stage ${name} is not based on node:24-slim (${args})`);
       stage = { name, dir: join(work, name), env: {} };
       mkdirSync(stage.dir, { recursive: true });
       stages.set(name, stage);

@@ -6,6 +6,13 @@
 import { startCalendarEmulator } from './calendar/emulator/index.js';
 import { startGovernanceEmulator } from './governance/emulator/index.js';
 import { processEnv, readSettings } from './config/settings.js';
+import { runtimeProblem } from './config/runtime.js';
+
+const runtime = runtimeProblem();
+if (runtime) {
+  console.error(runtime);
+  process.exit(1);
+}
 
 const { settings, problems } = readSettings(processEnv());
 if (problems.length > 0) {

@@ -12,6 +12,13 @@ import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-e
 import { createGateway, type Gateway } from './app/gateway.js';
 import { anonymousLine, startDevIdentity, type DevIdentity } from './app/dev-identity.js';
 import { Drain } from './http/drain.js';
+import { runtimeProblem } from './config/runtime.js';
+
+const runtime = runtimeProblem();
+if (runtime) {
+  console.error(runtime);
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
   const help = process.argv.findIndex((a) => a === '--help' || a === '-h');
