@@ -20,7 +20,8 @@ import { maskError } from '../graph/errors.js';
 import { schema } from './schema.js';
 import { loadSafelist } from '../http/persisted.js';
 import type { GatewayFetch } from '../mcp/call.js';
-import { ResponseCacheEdge } from '../http/response-cache.js';
+import { ResponseCacheEdge, serveWithBody, type Serve } from '../http/response-cache.js';
+import { FrontDoor, isLoopback } from '../http/front-door.js';
 import { principalOf } from '../identity/principal.js';
 import { ChangeBus } from '../live/changes.js';
 import { LivePolling } from '../live/polling.js';
@@ -87,11 +88,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     context: contextFactory({ config, upstreams, governance, calendar, bus, polling }),
   });
 
-  const serveYoga: RequestListener = (req, res) => void yoga(req, res);
+  const serveYoga: Serve = (req, res, body) => void (body ? serveWithBody(yoga, req, res, body) : yoga(req, res));
   return {
     yoga,
-    // Authentication first: nothing is read, parsed or looked up for a caller it refuses.
-    handler: authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga),
+    // Host, Origin and CORS first, then authentication: nothing is read, parsed or looked up for a
+    // request either refuses.
+    handler: frontDoor(config).wrap(authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga)),
     upstreams,
     governance,
     calendar,
@@ -107,18 +109,23 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 }
 
+/** HOST, PUBLIC_HOSTS and CORS_ORIGINS, checked on every path but the probes. */
+function frontDoor(config: Config): FrontDoor {
+  return new FrontDoor({
+    loopback: isLoopback(config.host),
+    publicHosts: config.http.publicHosts,
+    corsOrigins: config.http.corsOrigins,
+  });
+}
+
 /** Yoga's own settings, apart from the plugins, the logger and the context. */
 function yogaSettings(config: Config) {
   return {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // CORS_ORIGINS: `*` any origin, a list, or nothing (closed; the production default).
-    cors: config.http.corsOrigins.includes('*')
-      ? { origin: '*' }
-      : config.http.corsOrigins.length > 0
-        ? { origin: config.http.corsOrigins, credentials: true }
-        : false,
+    // CORS_ORIGINS is the front door's (http/front-door.ts): answers written before Yoga get it too.
+    cors: false,
     // Served by the GraphiQL page plugin (plugins.ts) instead of Yoga's CDN page.
     graphiql: false,
     maskedErrors: { maskError, isDev: config.env === 'development' },
@@ -153,7 +160,6 @@ function responseCacheEdge(config: Config, upstreams: Upstreams, observability: 
     }),
     graphqlEndpoint: '/graphql',
     maxBodyBytes: Math.min(config.security.maxRequestBodyBytes, 256 * 1024),
-    csrfPrevention: config.security.csrfPrevention,
     keyHeaders: [config.security.federationSecretHeader.toLowerCase()],
     partition: (req) => cachePartition(config, principalOf(req), req.headers.authorization),
     namespace: () => answerNamespace(config),

@@ -29,6 +29,7 @@ export function authenticationOf(config: Config, observability: Observability): 
     graphqlEndpoint: '/graphql',
     mcpEndpoint: config.mcp.enabled ? '/mcp' : undefined,
     metricsNeedCredentials: config.auth.metricsNeedCredentials,
+    csrfPrevention: config.security.csrfPrevention,
     refused: (reason) => failures?.inc({ reason }),
   });
 }
