@@ -14,6 +14,7 @@ import { startEmbeddedUpstreams, type EmbeddedUpstreams } from './app/embedded-e
 import { createGateway, type Gateway } from './app/gateway.js';
 import { anonymousLine, startDevIdentity, type DevIdentity } from './app/dev-identity.js';
 import { Drain } from './http/drain.js';
+import { isLoopback } from './http/front-door.js';
 import { runtimeProblem } from './config/runtime.js';
 
 /** Two copies of one signal arrive within milliseconds; a person pressing Ctrl-C again takes longer. */
@@ -60,6 +61,13 @@ async function main(): Promise<void> {
   }
   const anonymous = anonymousLine(config);
   if (anonymous) log(anonymous);
+  if (config.env === 'production' && !isLoopback(config.host) && config.http.publicHosts.length === 0)
+    log(
+      JSON.stringify({
+        level: 'warn',
+        msg: 'PUBLIC_HOSTS is not set: only IP addresses and loopback names are answered, a request by any other host name gets 403',
+      }),
+    );
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
   const gateway = createGateway({ config, extraPlugins: [drain.plugin()], sampleCallers: devIdentity?.tokens });
   const { headersMs, requestMs, checkEveryMs } = config.http.timeouts;

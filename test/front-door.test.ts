@@ -104,6 +104,22 @@ describe('Host: only the gateway’s own names (DNS rebinding)', () => {
     expect((await send('/health', { host: 'evil.example' })).status).toBe(200);
   });
 
+  it('development (every permission without a token): the MCP conformance dns-rebinding scenario', async () => {
+    const dev = await startStack({ env: { NODE_ENV: 'development', LOG_LEVEL: 'silent' } });
+    const base = new URL(await dev.listen());
+    const initialize = async (host: string) => {
+      const res = await request(new URL('/mcp', base), {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, host, origin: `http://${host}` },
+        body: MCP_INIT,
+      });
+      await res.body.text();
+      return res.statusCode;
+    };
+    expect(await initialize('evil.example.com')).toBe(403);
+    expect(await initialize(`localhost:${base.port}`)).toBe(200);
+  });
+
   it('bound to loopback, answers loopback names only', async () => {
     const local = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: '*', HOST: '127.0.0.1' } });
     const base = await local.listen();

@@ -42,6 +42,8 @@ export interface GatewayOptions {
   audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
+  /** Plugins after the gateway's own, where its response cache stores (bench 12b puts Yoga's response-cache plugin there). */
+  lastPlugins?: Plugin[];
   /** Tokens of the development issuer's sample callers, offered in GraphiQL (`npm start`). */
   sampleCallers?: Record<string, string>;
 }
@@ -61,7 +63,7 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { config, dispatcher, logSink, audit, extraPlugins = [], sampleCallers } = options;
+  const { config, dispatcher, logSink, audit, extraPlugins = [], lastPlugins = [], sampleCallers } = options;
   const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks, upstreams.redis);
@@ -82,6 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       edge,
       authentication,
       extraPlugins,
+      lastPlugins,
       sampleCallers,
       gatewayFetch,
     }),
