@@ -69,12 +69,17 @@ async function main(): Promise<void> {
       }),
     );
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
-  const gateway = createGateway({ config, extraPlugins: [drain.plugin()], sampleCallers: devIdentity?.tokens });
+  const gateway = createGateway({
+    config,
+    extraPlugins: [drain.plugin()],
+    around: (listener) => drain.wrap(listener),
+    sampleCallers: devIdentity?.tokens,
+  });
   const { headersMs, requestMs, checkEveryMs } = config.http.timeouts;
   // A request's headers and its whole body arrive within seconds, or its socket is closed (408).
   const server = createServer(
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs },
-    drain.wrap(gateway.handler),
+    gateway.handler,
   );
   server.once('error', (e: NodeJS.ErrnoException) => {
     // One line, no stack: the usual cause is a second gateway or a leftover process on the port.

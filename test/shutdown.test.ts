@@ -113,10 +113,12 @@ describe.concurrent('graceful shutdown', () => {
     await until(async () => (await fetch(`${base}/ready`)).status === 503, '/ready to turn 503', SLOW);
     const late = await fetch(`${base}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // A browser app on a local dev server (a CORS origin outside production) reads the refusal too.
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' },
       body: '{"query":"{ __typename }"}',
     });
     expect(late.status).toBe(503);
+    expect(late.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(late.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(late.headers.get('connection')).toBe('close');
     expect(((await late.json()) as Answer['body']).errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');

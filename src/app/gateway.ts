@@ -42,6 +42,8 @@ export interface GatewayOptions {
   audit?: { sink: (line: string) => void; clock?: () => number };
   /** Plugins of the process around the gateway (the shutdown drain marks mutations). */
   extraPlugins?: Plugin[];
+  /** Wraps the listener behind the front door (the shutdown drain: its 503s get the CORS headers too). */
+  around?: (listener: RequestListener) => RequestListener;
   /** Plugins after the gateway's own, where its response cache stores (bench 12b puts Yoga's response-cache plugin there). */
   lastPlugins?: Plugin[];
   /** Tokens of the development issuer's sample callers, offered in GraphiQL (`npm start`). */
@@ -64,6 +66,7 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, dispatcher, logSink, audit, extraPlugins = [], lastPlugins = [], sampleCallers } = options;
+  const around = options.around ?? ((listener: RequestListener) => listener);
   const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
   const upstreams = createUpstreams(config, dispatcher, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks, upstreams.redis);
@@ -96,7 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     yoga,
     // Host, Origin and CORS first, then authentication: nothing is read, parsed or looked up for a
     // request either refuses.
-    handler: frontDoor(config).wrap(authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga)),
+    handler: frontDoor(config).wrap(around(authentication.wrap(edge ? edge.wrap(serveYoga) : serveYoga))),
     upstreams,
     governance,
     calendar,

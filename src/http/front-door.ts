@@ -35,15 +35,20 @@ const EXPOSED = 'WWW-Authenticate, Retry-After, X-Request-Id, ETag, Age, X-Cache
 const METHODS = 'GET, POST, DELETE, OPTIONS';
 const PROBES = new Set(['/health', '/ready']);
 
+/** Distinct `Host` values remembered with their verdict: clients send the same few again and again. */
+const REMEMBERED_HOSTS = 256;
+
 export class FrontDoor {
+  private readonly hosts = new Map<string, string | undefined>();
+
   constructor(private readonly options: FrontDoorOptions) {}
 
   /** Wraps the gateway's Node request listener. */
   wrap(listener: RequestListener): RequestListener {
     return (req, res) => {
       if (PROBES.has(pathOf(req.url))) return listener(req, res);
-      const host = hostnameOf(req.headers.host);
-      if (req.headers.host !== undefined && !(host && this.hostAllowed(host)))
+      const host = this.allowedHost(req.headers.host);
+      if (req.headers.host !== undefined && !host)
         return refuse(res, 'HOST_NOT_ALLOWED', 'This gateway does not answer for this host name (see PUBLIC_HOSTS).');
       const origin = req.headers.origin;
       if (origin !== undefined) {
@@ -56,6 +61,17 @@ export class FrontDoor {
       }
       listener(req, res);
     };
+  }
+
+  /** The host name of an allowed `Host` header, or undefined. */
+  private allowedHost(header: string | undefined): string | undefined {
+    if (header === undefined) return undefined;
+    if (this.hosts.has(header)) return this.hosts.get(header);
+    const host = hostnameOf(header);
+    const verdict = host && this.hostAllowed(host) ? host : undefined;
+    if (this.hosts.size >= REMEMBERED_HOSTS) this.hosts.clear();
+    this.hosts.set(header, verdict);
+    return verdict;
   }
 
   private hostAllowed(host: string): boolean {
