@@ -15,7 +15,7 @@ import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, EVENT_GRAPH } from './queries.js';
-import { inTurns, measured, roundRobin } from './throughput.js';
+import { inTurns, measured, roundRobin, type Measured } from './throughput.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
 export async function authenticatedResponseCache(ctx: Ctx): Promise<WorkloadRecord> {
@@ -183,10 +183,16 @@ export async function responseCacheSideBySide(ctx: Ctx): Promise<WorkloadRecord>
         pluginToWithout: missed.ratio(2, 0),
       };
     }
+    const hits = Object.values(results).filter(
+      (r): r is { edge: Measured; plugin: Measured } => 'edgeToPlugin' in (r as object),
+    );
+    const cpuRatios = hits.map((r) => r.plugin.cpuMsPerRequest / Math.max(r.edge.cpuMsPerRequest, 0.001));
     return {
       id: '12b',
       name: `response cache before Yoga vs @graphql-yoga/plugin-response-cache: EntityGraph(${options.systems}) and EventGraph(${options.events}) hits without a token and with a bearer JWT, each ÷ a bare server sending the same bytes; and a miss (execute and store) ÷ the warm gateway without a cache; concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
       ...results,
+      // Gateway CPU per hit, the plugin's ÷ the edge's: the lowest of the four (two operations, with and without a token).
+      pluginCpuToEdge: round(Math.min(...cpuRatios), 2),
       errors,
     };
   } finally {
