@@ -117,17 +117,47 @@ describe('_entities', () => {
     const type = types.data!.entityTypes.nodes[0]!;
     const venue = types.data!.venues.nodes[0]!;
     const res = await stack.query<{ _entities: ({ typeName?: string; venueName?: string } | null)[] }>(
-      `query ($r: [_Any!]!) { _entities(representations: $r) { ... on EntityType { typeName: name } ... on Venue { venueName: name } ... on Event { title } } }`,
+      `query ($r: [_Any!]!) { _entities(representations: $r) { ... on EntityType { typeName: name } ... on Venue { venueName: name } ... on Entity { name } ... on Event { title } } }`,
       {
         r: [
           { __typename: 'EntityType', id: type.id },
           { __typename: 'Venue', id: String(venue.id) },
-          { __typename: 'Event', id: 'not-a-number' },
+          { __typename: 'Entity', id: '00000000-0000-4000-8000-000000000000' },
+          { __typename: 'Event', id: 999_999 },
         ],
       },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data!._entities).toEqual([{ typeName: type.name }, { venueName: venue.name }, null]);
+    expect(res.data!._entities).toEqual([{ typeName: type.name }, { venueName: venue.name }, null, null]);
+  });
+
+  it('checks every key as the lookups do: a malformed one is null with BAD_USER_INPUT, and nothing goes upstream', async () => {
+    const malformed = [
+      { __typename: 'Entity', id: 'not-a-uuid' },
+      { __typename: 'EntityType', id: '..' },
+      { __typename: 'Event', id: 'not-a-number' },
+      { __typename: 'Venue', id: '../1' },
+      { __typename: 'Organizer', id: -3 },
+      { __typename: 'Category', id: '1.5' },
+      { __typename: 'Tag', id: '' },
+    ];
+    stack.clearRequests();
+    const res = await stack.query<{ _entities: ({ __typename: string; id?: string } | null)[] }>(
+      `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Entity { entityId: id name } } }`,
+      { r: [{ __typename: 'Entity', id: entityIds[0] }, ...malformed] },
+    );
+    // The well-formed key still answers beside them.
+    expect(res.data!._entities[0]).toMatchObject({ __typename: 'Entity', entityId: entityIds[0] });
+    expect(res.data!._entities.slice(1)).toEqual(malformed.map(() => null));
+    const errors = res.errors ?? [];
+    expect(errors.map((e) => e.path)).toEqual(malformed.map((_, i) => ['_entities', i + 1]));
+    for (const e of errors) {
+      expect(e.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(e.message).toMatch(/"id" must be a (uuid|calendar record id)/);
+    }
+    // One read for the well-formed key (this stack caches nothing); none for the others.
+    expect(countRequests(stack.governance, /^(?!POST .*token)/)).toBe(1);
+    expect(countRequests(stack.calendar)).toBe(0);
   });
 });
 

@@ -3,34 +3,38 @@
  * upstream's own id), so other subgraphs can reference and extend them. A router's `_entities`
  * representations resolve through the request's own DataLoaders, so 100 representations of the
  * same few records cost one upstream read per distinct record, under the same traffic control as
- * any other field. Unknown or malformed ids resolve to null.
+ * any other field. Every key is checked as the root lookups check their ids, before any upstream
+ * call: a malformed one is null with BAD_USER_INPUT at its position, an unknown one null.
  */
 import type { GraphQLSchema } from 'graphql';
 import { demand } from '../graph/auth.js';
 import { builder } from '../graph/builder.js';
+import { recordId } from '../calendar/inputs.js';
 import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calendar/schema/refs.js';
 import { EntityRef, EntityTypeRef } from '../governance/schema/refs.js';
+import { uuidArg } from '../governance/schema/validate.js';
 
 const byId = builder.selection<{ id: string }>('id');
 
-/** Calendar records are WordPress post and term ids: positive integers. */
-function postId(id: string): number | undefined {
-  const n = Number(id);
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
+/**
+ * One representation's record. Async, so a malformed key fails its own position only: the
+ * federation library maps representations synchronously, and a throw there would null them all.
+ * (A missing permission, checked before, refuses the whole field once.)
+ */
+const keyed = async <T>(load: () => T): Promise<Awaited<T>> => await load();
 
 builder.asEntity(EntityRef, {
   key: byId,
   resolveReference: ({ id }, ctx) => {
     demand(ctx, 'governance:read', '_entities');
-    return ctx.governance.loaders.entity.load(id);
+    return keyed(() => ctx.governance.loaders.entity.load(uuidArg(id, 'id')));
   },
 });
 builder.asEntity(EntityTypeRef, {
   key: byId,
   resolveReference: ({ id }, ctx) => {
     demand(ctx, 'governance:read', '_entities');
-    return ctx.governance.loaders.entityType.load(id);
+    return keyed(() => ctx.governance.loaders.entityType.load(uuidArg(id, 'id')));
   },
 });
 
@@ -46,9 +50,8 @@ for (const [ref, loader] of calendarEntities) {
     key: byId,
     resolveReference: ({ id }, ctx) => {
       demand(ctx, 'calendar:read', '_entities');
-      const n = postId(id);
       // Each loader returns its own record type; the ref it is paired with above expects exactly that.
-      return n === undefined ? null : ctx.calendar.loaders[loader].load(n);
+      return keyed(() => ctx.calendar.loaders[loader].load(recordId(id, 'id')));
     },
   });
 }
