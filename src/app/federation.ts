@@ -6,7 +6,8 @@
  * any other field. Every key is checked as the root lookups check their ids, before any upstream
  * call: a malformed one is null with BAD_USER_INPUT at its position, an unknown one null.
  */
-import type { GraphQLSchema } from 'graphql';
+import { Kind, parse, print, visit, type ArgumentNode, type GraphQLSchema } from 'graphql';
+import type { Context } from '../graph/context.js';
 import { demand } from '../graph/auth.js';
 import { builder } from '../graph/builder.js';
 import { recordId } from '../calendar/inputs.js';
@@ -64,10 +65,37 @@ const ROUTER_FIELD_HELP: Record<string, string> = {
     "Federation internals, for the federation router only: this subgraph's schema as SDL with its federation directives. Clients use introspection.",
 };
 
-/** Describes the subgraph fields the federation plugin adds to `Query` (it gives them no description). */
+/**
+ * Describes the subgraph fields the federation plugin adds to `Query` (it gives them no description),
+ * and lets `_service` answer the SDL in the form the router needs (`sdlRequiresScopes`).
+ */
 export function describeRouterFields(schema: GraphQLSchema): GraphQLSchema {
   const fields = schema.getQueryType()?.getFields() ?? {};
   for (const [name, description] of Object.entries(ROUTER_FIELD_HELP))
     if (fields[name]) fields[name].description = description;
+  const service = fields._service;
+  if (service?.resolve) {
+    const full = (service.resolve as () => { sdl: string })().sdl;
+    const without = withoutRequiresScopes(full);
+    service.resolve = (_root, _args, ctx?: Partial<Context>) => ({
+      sdl: ctx?.sdlRequiresScopes === false ? without : full,
+    });
+  }
   return schema;
+}
+
+/**
+ * The subgraph SDL without `@requiresScopes` (its uses and its import), for `@apollo/gateway`: it
+ * refuses a supergraph with that SECURITY feature, since it cannot enforce it. Nothing else changes;
+ * the gateway still checks each field's permission itself.
+ */
+export function withoutRequiresScopes(sdl: string): string {
+  const stripped = visit(parse(sdl), {
+    Directive: (d) => (d.name.value === 'requiresScopes' ? null : undefined),
+    ListValue: (list, _key, parent) =>
+      (parent as ArgumentNode | undefined)?.name?.value === 'import'
+        ? { ...list, values: list.values.filter((v) => !(v.kind === Kind.STRING && v.value === '@requiresScopes')) }
+        : undefined,
+  });
+  return print(stripped);
 }

@@ -233,5 +233,7 @@ function readSecurity(s: Settings, production: boolean, graphiql: boolean) {
     ...LIMITS,
     federationSecret: s.FEDERATION_SECRET,
     federationSecretHeader: 'x-federation-secret',
+    /** `_service` prints `@requiresScopes` (false: the form `@apollo/gateway` accepts). */
+    federationRequiresScopes: s.FEDERATION_REQUIRES_SCOPES,
   };
 }

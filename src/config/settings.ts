@@ -333,6 +333,11 @@ const BY_TIER = {
       description:
         'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
     }),
+    FEDERATION_REQUIRES_SCOPES: bool({
+      default: true,
+      description:
+        "Print each root field's permission as @requiresScopes in _service's SDL, for routers that enforce it (Apollo Router, Hive Gateway); false for @apollo/gateway, which refuses the directive. The gateway checks every permission itself either way.",
+    }),
     AUTH_ISSUERS: list({
       defaultText: 'none (npm start adds its development issuer)',
       description:
