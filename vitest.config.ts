@@ -17,6 +17,7 @@ const PROCESSES = [
   'test/cache-shared.test.ts',
   'test/chaos.test.ts',
   'test/discovery-replicas.test.ts',
+  'test/federation-routers.test.ts',
   'test/load.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',
