@@ -8,6 +8,7 @@
  * them; the gateway checks the caller's permissions on `_entities` itself, behind either router.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { composeServices } from '@apollo/composition';
@@ -19,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 import { startRouter, type Router } from './support/federation-router.js';
-import { startHiveGateway, type HiveGateway } from './support/hive-gateway.js';
+import { hiveGatewayConfig, startHiveGateway, type HiveGateway } from './support/hive-gateway.js';
 
 const SECRET = 'router-secret-for-the-test';
 /** The router's own credential: an API key without permissions, enough for `_service`. */
@@ -129,7 +130,12 @@ beforeAll(async () => {
 
   hive = await startHiveGateway({
     supergraphSdl: await supergraphOf(hiveSubgraph),
-    env: { FEDERATION_SECRET: SECRET, JWKS_URL: issuer.jwksUrl, JWT_ISSUER: issuer.issuer, JWT_AUDIENCE: DEV_AUDIENCE },
+    env: {
+      FEDERATION_SECRET: SECRET,
+      IDP_JWKS_URL: issuer.jwksUrl,
+      IDP_ISSUER: issuer.issuer,
+      IDP_AUDIENCE: DEV_AUDIENCE,
+    },
   });
   apollo = await startRouter(
     new ApolloGateway({
@@ -297,18 +303,36 @@ describe.each(routers)('behind $name', ({ subgraph, query }) => {
 });
 
 describe('Hive Gateway enforces @requiresScopes itself', () => {
-  it('refuses a root field the token lacks the scope of, before the gateway is asked for it', async () => {
+  it('refuses a root field the token lacks the scope of, before the gateway is asked for it; the rest answers', async () => {
     hiveSubgraph.stack.clearRequests();
-    const before = hiveSubgraph.authorizations.length;
-    const res = await routers[0]!.query<{ entity: unknown }>(
-      'query ($id: ID!) { entity(id: $id) { id name } }',
-      { id: entityIds[0] },
+    const res = await routers[0]!.query<{ entity: unknown; event: { title: string } | null }>(
+      'query ($id: ID!, $e: ID!) { entity(id: $id) { id name } event(id: $e) { title } }',
+      { id: entityIds[0], e: eventIds[0] },
       { authorization: `Bearer ${calendarOnly}` },
     );
     expect(res.data?.entity ?? null).toBeNull();
-    expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED_FIELD_OR_TYPE');
-    expect(hiveSubgraph.authorizations.length).toBe(before);
+    expect(res.data?.event?.title).toBeTruthy();
+    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHORIZED_FIELD_OR_TYPE']);
     expect(countRequests(hiveSubgraph.stack.governance)).toBe(0);
+  });
+
+  it('holds no scope for an API key (not a JWT): every root field is refused there, nothing sent', async () => {
+    const before = hiveSubgraph.authorizations.length;
+    const res = await routers[0]!.query(
+      'query ($e: ID!) { event(id: $e) { title } }',
+      { e: eventIds[0] },
+      {
+        authorization: `Bearer ${ROUTER_KEY}`,
+      },
+    );
+    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHORIZED_FIELD_OR_TYPE']);
+    expect(hiveSubgraph.authorizations.length).toBe(before);
+  });
+
+  it('runs the config docs/federation.md shows', () => {
+    const docs = readFileSync(new URL('../docs/federation.md', import.meta.url), 'utf8');
+    const block = /`gateway\.config\.mjs`[\s\S]*?```js\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(block).toBe(hiveGatewayConfig());
   });
 });
 

@@ -19,7 +19,7 @@ const PACKAGE = join(REPO, 'node_modules/@graphql-hive/gateway');
 export interface HiveGatewayOptions {
   supergraphSdl: string;
   /** What the config reads from the environment (docs/federation.md). */
-  env: { FEDERATION_SECRET: string; JWKS_URL: string; JWT_ISSUER: string; JWT_AUDIENCE: string };
+  env: { FEDERATION_SECRET: string; IDP_JWKS_URL: string; IDP_ISSUER: string; IDP_AUDIENCE: string };
 }
 
 export interface HiveGateway {
@@ -42,10 +42,10 @@ export const gatewayConfig = {
   },
   // @requiresScopes checked at the router, against the verified token's scope claim.
   jwt: {
-    signingKeyProviders: [createRemoteJwksSigningKeyProvider({ jwksUri: process.env.JWKS_URL })],
+    signingKeyProviders: [createRemoteJwksSigningKeyProvider({ jwksUri: process.env.IDP_JWKS_URL })],
     tokenVerification: {
-      issuer: process.env.JWT_ISSUER,
-      audience: process.env.JWT_AUDIENCE,
+      issuer: process.env.IDP_ISSUER,
+      audience: process.env.IDP_AUDIENCE,
       algorithms: ['ES256', 'RS256'],
     },
     reject: { missingToken: false, invalidToken: false },
