@@ -19,6 +19,7 @@ const PROCESSES = [
   'test/discovery-replicas.test.ts',
   'test/federation-routers.test.ts',
   'test/load.test.ts',
+  'test/production-path.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',
   'test/settings.test.ts',
