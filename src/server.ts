@@ -107,8 +107,8 @@ async function main(): Promise<void> {
 function logStartNotes(config: Config, log: (line: string) => void): void {
   const anonymous = anonymousLine(config);
   if (anonymous) log(anonymous);
-  if (config.env !== 'production' || config.discoveryFile || !['debug', 'info', 'warn'].includes(config.logLevel))
-    return;
+  const described = config.discoveryFile || config.embeddedEmulators;
+  if (config.env !== 'production' || described || !['debug', 'info', 'warn'].includes(config.logLevel)) return;
   const learned =
     config.governance.authMode === 'forward'
       ? 'with forwarded credentials nothing is learned from answers, so stage filters know only the documented stages'

@@ -47,10 +47,12 @@ describe('discovery at start, without the tenant file', () => {
     for (const o of orgs.data!.organizations) expect(o).toMatchObject({ name: null, sources: ['OBSERVED'] });
   });
 
-  it('reads nothing with forwarded credentials (no caller teaches discovery)', async () => {
-    const stack = await startStack({ env: { ...noFile, GOVERNANCE_AUTH_MODE: 'forward' } });
-    stack.clearRequests();
-    await stack.gateway.governance.seedDiscovery();
-    expect(countRequests(stack.governance)).toBe(0);
+  it('reads nothing with forwarded credentials (no caller teaches discovery), nor with the tenant file', async () => {
+    for (const env of [{ ...noFile, GOVERNANCE_AUTH_MODE: 'forward' }, {}]) {
+      const stack = await startStack({ env });
+      stack.clearRequests();
+      await stack.gateway.governance.seedDiscovery();
+      expect(countRequests(stack.governance)).toBe(0);
+    }
   });
 });

@@ -65,11 +65,13 @@ export class GovernanceService {
    * What the upstream can tell discovery at start: the stages the records of each kind are in and
    * the organizations that own them, from the first page of each kind (one read per kind, with the
    * gateway's own credential, through the account budget like any read, within one operation's
-   * deadline). Every replica reads the same answers; stage filters wait for them. Without an own
-   * credential (forward mode) nothing is read: no caller's answer teaches discovery.
+   * deadline). Every replica reads the same answers; stage filters wait for them. Nothing is read
+   * with the tenant's file (GOVERNANCE_DISCOVERY_FILE, or the embedded emulators' example), which
+   * says more, nor without an own credential (forward mode): no caller's answer teaches discovery.
    */
   seedDiscovery(): Promise<void> {
-    if (!this.discovery.observes) return Promise.resolve();
+    const described = this.config.discoveryFile || this.config.embeddedEmulators;
+    if (!this.discovery.observes || described) return Promise.resolve();
     const usage = new UsageTracker({ deadline: Date.now() + this.config.traffic.operationDeadlineMs });
     const { client } = this.forRequest({ requestId: 'discovery-seed', headers: new Headers(), usage });
     const page = { page: 0, size: 50, sort: 'name,asc', kind: 'page' } as const;
