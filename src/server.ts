@@ -53,10 +53,10 @@ async function main(): Promise<void> {
     devIdentity = await startDevIdentity(config, log);
     config = devIdentity.config;
   }
-  const anonymous = anonymousLine(config);
-  if (anonymous) log(anonymous);
+  logStartNotes(config, log);
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
   const gateway = createGateway({ config, extraPlugins: [drain.plugin()], sampleCallers: devIdentity?.tokens });
+  void gateway.governance.seedDiscovery();
   const server = createServer(drain.wrap(gateway.handler));
   server.once('error', (e: NodeJS.ErrnoException) => {
     // One line, no stack: the usual cause is a second gateway or a leftover process on the port.
@@ -98,6 +98,23 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * Who may call without credentials, and what callers will see of discovery in production without
+ * the tenant's file (docs/api-conventions.md).
+ */
+function logStartNotes(config: Config, log: (line: string) => void): void {
+  const anonymous = anonymousLine(config);
+  if (anonymous) log(anonymous);
+  const described = config.discoveryFile || config.embeddedEmulators;
+  if (config.env !== 'production' || described || !['debug', 'info', 'warn'].includes(config.logLevel)) return;
+  const learned =
+    config.governance.authMode === 'forward'
+      ? 'with forwarded credentials nothing is learned from answers, so stage filters know only the documented stages'
+      : 'stages and organizations are learned from records (one page of each kind at start, then every answer): stages listed by name without their workflow order, organizations by id without names';
+  const msg = `GOVERNANCE_DISCOVERY_FILE is not set: ${learned}. Set it to the tenant's workflows, organizations, relationship types and attribute options.`;
+  log(JSON.stringify({ level: 'warn', msg }));
 }
 
 /** One line per upstream at start: does it answer, and if not, why (never its URL). */
