@@ -2,8 +2,9 @@
  * `npm run schema` writes schema.graphql, the schema the endpoint serves, from the code (sorted, so
  * diffs only show real changes); `npm run schema:check` fails when the checked-in file differs.
  * `npm run -s schema -- --subgraph` prints the federation subgraph SDL a router composes instead
- * (`_service { sdl }`: the `@link`, `@key`s and the `@cost`/`@listSize` directives) on stdout; it is
- * not checked in, since it repeats schema.graphql line for line.
+ * (`_service { sdl }`: the `@link`, `@key`s, `@requiresScopes` and the `@cost`/`@listSize` directives)
+ * on stdout; with `--without-requires-scopes` the form for `@apollo/gateway` (what `_service` answers
+ * under FEDERATION_REQUIRES_SCOPES=false). It is not checked in, since it repeats schema.graphql.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,8 @@ import { execute, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { schema } from '../src/app/schema.js';
 
 if (process.argv.includes('--subgraph')) {
-  const service = (await execute({ schema, document: parse('{ _service { sdl } }') })) as {
+  const contextValue = { sdlRequiresScopes: !process.argv.includes('--without-requires-scopes') };
+  const service = (await execute({ schema, document: parse('{ _service { sdl } }'), contextValue })) as {
     data?: { _service: { sdl: string } };
   };
   process.stdout.write(`${service.data!._service.sdl.trim()}\n`);

@@ -2,8 +2,7 @@
  * `tsx scripts/router-demand-control.ts`: Hive Gateway's demand control in front of this gateway,
  * reading the `@cost`/`@listSize` the subgraph SDL carries (docs/federation.md). Starts both
  * emulators and the gateway on loopback, composes the supergraph with `@apollo/composition`, runs
- * Hive Gateway (`npx -y @graphql-hive/gateway`, fetched on first use, not a project dependency)
- * with a cost limit, and sends it one operation within the limit and one over it. Prints, for each,
+ * Hive Gateway (the `@graphql-hive/gateway` dev dependency's `hive-gateway`) with a cost limit, and sends it one operation within the limit and one over it. Prints, for each,
  * the router's estimate, the gateway's own, the answer, and the requests that reached this gateway;
  * exits 1 unless the over-budget one was refused with none.
  *
@@ -15,6 +14,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
@@ -26,7 +26,7 @@ import { loadConfig } from '../src/config/config.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
 import { estimateOperationCost } from '../src/http/plugins/operation-cost.js';
 
-const HIVE_GATEWAY = '@graphql-hive/gateway@2.15.1';
+const HIVE_GATEWAY = fileURLToPath(new URL('../node_modules/@graphql-hive/gateway/dist/bin.js', import.meta.url));
 const { values } = parseArgs({ options: { 'max-cost': { type: 'string', default: '60' } } });
 const maxCost = Number(values['max-cost']);
 
@@ -65,16 +65,15 @@ writeFileSync(
 );
 
 const port = 20_000 + Math.floor(Math.random() * 20_000);
-const router = spawn('npx', ['-y', HIVE_GATEWAY, 'supergraph', 'supergraph.graphql', '--port', String(port)], {
+const router = spawn(process.execPath, [HIVE_GATEWAY, 'supergraph', 'supergraph.graphql', '--port', String(port)], {
   cwd: dir,
   stdio: ['ignore', 'ignore', 'inherit'],
-  detached: true,
 });
 const routerUrl = `http://127.0.0.1:${port}/graphql`;
 let failed = false;
 try {
   await waitFor(`http://127.0.0.1:${port}/healthcheck`);
-  console.log(`Hive Gateway (${HIVE_GATEWAY}) with demandControl.maxCost = ${maxCost}, in front of ${subgraphUrl}`);
+  console.log(`Hive Gateway with demandControl.maxCost = ${maxCost}, in front of ${subgraphUrl}`);
   for (const [name, query] of Object.entries(OPERATIONS)) {
     const before = reached;
     const res = await fetch(routerUrl, post(query));
@@ -95,8 +94,8 @@ try {
     if (name === 'within') failed ||= Boolean(body.errors) || reached === before;
   }
 } finally {
-  // npx and the gateway under it run in their own process group.
-  if (router.pid) process.kill(-router.pid, 'SIGTERM');
+  const exited = new Promise((r) => router.once('exit', r));
+  if (router.exitCode === null && router.kill('SIGTERM')) await exited;
   rmSync(dir, { recursive: true, force: true });
   server.closeAllConnections();
   server.close();
@@ -114,8 +113,8 @@ function post(query: string): RequestInit {
   return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) };
 }
 
-/** Polls a URL until it answers 200 (the first `npx` run downloads the gateway: minutes). */
-async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
+/** Polls a URL until it answers 200. */
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (router.exitCode !== null) throw new Error(`Hive Gateway exited (${router.exitCode}).`);

@@ -59,15 +59,7 @@ async function main(): Promise<void> {
     devIdentity = await startDevIdentity(config, log);
     config = devIdentity.config;
   }
-  const anonymous = anonymousLine(config);
-  if (anonymous) log(anonymous);
-  if (config.env === 'production' && !isLoopback(config.host) && config.http.publicHosts.length === 0)
-    log(
-      JSON.stringify({
-        level: 'warn',
-        msg: 'PUBLIC_HOSTS is not set: only IP addresses and loopback names are answered, a request by any other host name gets 403',
-      }),
-    );
+  logStartNotes(config, log);
   const drain = new Drain({ drainMs: config.http.drainMs, retryAfterS: config.http.retryAfterS, log });
   const gateway = createGateway({
     config,
@@ -75,6 +67,7 @@ async function main(): Promise<void> {
     around: (listener) => drain.wrap(listener),
     sampleCallers: devIdentity?.tokens,
   });
+  void gateway.governance.seedDiscovery();
   const { headersMs, requestMs, checkEveryMs } = config.http.timeouts;
   // A request's headers and its whole body arrive within seconds, or its socket is closed (408).
   const server = createServer(
@@ -135,6 +128,30 @@ function stopOnSignals(
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * Who may call without credentials, which host names are answered, and what callers will see of
+ * discovery in production without the tenant's file (docs/api-conventions.md).
+ */
+function logStartNotes(config: Config, log: (line: string) => void): void {
+  const anonymous = anonymousLine(config);
+  if (anonymous) log(anonymous);
+  if (config.env === 'production' && !isLoopback(config.host) && config.http.publicHosts.length === 0)
+    log(
+      JSON.stringify({
+        level: 'warn',
+        msg: 'PUBLIC_HOSTS is not set: only IP addresses and loopback names are answered, a request by any other host name gets 403',
+      }),
+    );
+  const described = config.discoveryFile || config.embeddedEmulators;
+  if (config.env !== 'production' || described || !['debug', 'info', 'warn'].includes(config.logLevel)) return;
+  const learned =
+    config.governance.authMode === 'forward'
+      ? 'with forwarded credentials nothing is learned from answers, so stage filters know only the documented stages'
+      : 'stages and organizations are learned from records (one page of each kind at start, then every answer): stages listed by name without their workflow order, organizations by id without names';
+  const msg = `GOVERNANCE_DISCOVERY_FILE is not set: ${learned}. Set it to the tenant's workflows, organizations, relationship types and attribute options.`;
+  log(JSON.stringify({ level: 'warn', msg }));
 }
 
 /**

@@ -11,6 +11,8 @@ const real = {
   CALENDAR_APP_PASSWORD: 'abcd efgh',
   GOVERNANCE_RATE_PROFILE: 'production',
 };
+/** One way in for production's callers: an API key (by its hash). */
+const callers = { AUTH_API_KEYS: `ops|${'ab'.repeat(32)}|governance:read` };
 
 describe('configuration', () => {
   it('defaults to the embedded emulators on port 4000', () => {
@@ -29,8 +31,28 @@ describe('configuration', () => {
   });
 
   it('turns GraphiQL off in production unless asked for', () => {
-    expect(loadConfig({ ...real, NODE_ENV: 'production' }).graphiql).toBe(false);
-    expect(loadConfig({ ...real, NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+    expect(loadConfig({ ...real, ...callers, NODE_ENV: 'production' }).graphiql).toBe(false);
+    expect(loadConfig({ ...real, ...callers, NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+  });
+
+  it('refuses a production start that no caller could authenticate to, naming the settings', () => {
+    const production = { ...real, NODE_ENV: 'production' };
+    expect(problemsOf(production)).toEqual([
+      'NODE_ENV=production lets no caller in: set AUTH_ISSUERS (bearer JWTs of your identity provider), AUTH_API_KEYS (static keys, by their SHA-256), or both; AUTH_ANONYMOUS grants callers without credentials permissions instead.',
+    ]);
+    // `none` is no permission either.
+    expect(problemsOf({ ...production, AUTH_ANONYMOUS: 'none' })).toHaveLength(1);
+    for (const way of <Record<string, string>[]>[
+      { AUTH_ISSUERS: 'https://idp.example/|gateway|https://idp.example/jwks.json' },
+      callers,
+      { AUTH_ANONYMOUS: 'governance:read' },
+      // The caller's own upstream credential, which the upstream judges.
+      { GOVERNANCE_AUTH_MODE: 'forward' },
+      { CALENDAR_AUTH_MODE: 'forward' },
+    ])
+      expect(problemsOf({ ...production, ...way })).toEqual([]);
+    // The embedded emulators come with the development issuer (`npm start`, the compose demo).
+    expect(problemsOf({ NODE_ENV: 'production', EMBEDDED_EMULATORS: 'true' })).toEqual([]);
   });
 
   it('reports every problem at once, one line each', () => {

@@ -59,6 +59,7 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
       calendar: calendar.forRequest(info),
       idempotency: { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined },
       live: liveContext(parts, info),
+      sdlRequiresScopes: config.security.federationRequiresScopes,
     };
   };
 }

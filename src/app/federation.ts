@@ -3,34 +3,39 @@
  * upstream's own id), so other subgraphs can reference and extend them. A router's `_entities`
  * representations resolve through the request's own DataLoaders, so 100 representations of the
  * same few records cost one upstream read per distinct record, under the same traffic control as
- * any other field. Unknown or malformed ids resolve to null.
+ * any other field. Every key is checked as the root lookups check their ids, before any upstream
+ * call: a malformed one is null with BAD_USER_INPUT at its position, an unknown one null.
  */
-import type { GraphQLSchema } from 'graphql';
+import { Kind, parse, print, visit, type ArgumentNode, type GraphQLSchema } from 'graphql';
+import type { Context } from '../graph/context.js';
 import { demand } from '../graph/auth.js';
 import { builder } from '../graph/builder.js';
+import { recordId } from '../calendar/inputs.js';
 import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calendar/schema/refs.js';
 import { EntityRef, EntityTypeRef } from '../governance/schema/refs.js';
+import { uuidArg } from '../governance/schema/validate.js';
 
 const byId = builder.selection<{ id: string }>('id');
 
-/** Calendar records are WordPress post and term ids: positive integers. */
-function postId(id: string): number | undefined {
-  const n = Number(id);
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
+/**
+ * One representation's record. Async, so a malformed key fails its own position only: the
+ * federation library maps representations synchronously, and a throw there would null them all.
+ * (A missing permission, checked before, refuses the whole field once.)
+ */
+const keyed = async <T>(load: () => T): Promise<Awaited<T>> => await load();
 
 builder.asEntity(EntityRef, {
   key: byId,
   resolveReference: ({ id }, ctx) => {
     demand(ctx, 'governance:read', '_entities');
-    return ctx.governance.loaders.entity.load(id);
+    return keyed(() => ctx.governance.loaders.entity.load(uuidArg(id, 'id')));
   },
 });
 builder.asEntity(EntityTypeRef, {
   key: byId,
   resolveReference: ({ id }, ctx) => {
     demand(ctx, 'governance:read', '_entities');
-    return ctx.governance.loaders.entityType.load(id);
+    return keyed(() => ctx.governance.loaders.entityType.load(uuidArg(id, 'id')));
   },
 });
 
@@ -46,9 +51,8 @@ for (const [ref, loader] of calendarEntities) {
     key: byId,
     resolveReference: ({ id }, ctx) => {
       demand(ctx, 'calendar:read', '_entities');
-      const n = postId(id);
       // Each loader returns its own record type; the ref it is paired with above expects exactly that.
-      return n === undefined ? null : ctx.calendar.loaders[loader].load(n);
+      return keyed(() => ctx.calendar.loaders[loader].load(recordId(id, 'id')));
     },
   });
 }
@@ -61,10 +65,37 @@ const ROUTER_FIELD_HELP: Record<string, string> = {
     "Federation internals, for the federation router only: this subgraph's schema as SDL with its federation directives. Clients use introspection.",
 };
 
-/** Describes the subgraph fields the federation plugin adds to `Query` (it gives them no description). */
+/**
+ * Describes the subgraph fields the federation plugin adds to `Query` (it gives them no description),
+ * and lets `_service` answer the SDL in the form the router needs (`sdlRequiresScopes`).
+ */
 export function describeRouterFields(schema: GraphQLSchema): GraphQLSchema {
   const fields = schema.getQueryType()?.getFields() ?? {};
   for (const [name, description] of Object.entries(ROUTER_FIELD_HELP))
     if (fields[name]) fields[name].description = description;
+  const service = fields._service;
+  if (service?.resolve) {
+    const full = (service.resolve as () => { sdl: string })().sdl;
+    const without = withoutRequiresScopes(full);
+    service.resolve = (_root, _args, ctx?: Partial<Context>) => ({
+      sdl: ctx?.sdlRequiresScopes === false ? without : full,
+    });
+  }
   return schema;
+}
+
+/**
+ * The subgraph SDL without `@requiresScopes` (its uses and its import), for `@apollo/gateway`: it
+ * refuses a supergraph with that SECURITY feature, since it cannot enforce it. Nothing else changes;
+ * the gateway still checks each field's permission itself.
+ */
+export function withoutRequiresScopes(sdl: string): string {
+  const stripped = visit(parse(sdl), {
+    Directive: (d) => (d.name.value === 'requiresScopes' ? null : undefined),
+    ListValue: (list, _key, parent) =>
+      (parent as ArgumentNode | undefined)?.name?.value === 'import'
+        ? { ...list, values: list.values.filter((v) => !(v.kind === Kind.STRING && v.value === '@requiresScopes')) }
+        : undefined,
+  });
+  return print(stripped);
 }

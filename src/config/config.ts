@@ -3,7 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
-import { readAuthConfig } from './auth.js';
+import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
 import { readTrafficConfig } from './traffic.js';
@@ -140,12 +140,23 @@ export function loadConfig(env?: Env) {
     problems.push(
       'CORS_ORIGINS=* lets any website call with the permissions AUTH_ANONYMOUS gives callers without a token: list the origins, or set AUTH_ANONYMOUS=none.',
     );
+  // The embedded emulators bring their own development issuer (server.ts); forward mode lets the upstream judge.
+  const forwarding = upstreams.governance.authMode === 'forward' || upstreams.calendar.authMode === 'forward';
+  if (production && !upstreams.embeddedEmulators && !forwarding) problems.push(...callerProblems(config.auth));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
 /** Browser apps on this machine, any port: the default outside production. */
 const LOOPBACK_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
+
+/** Production that no caller could ever authenticate to: every request would be 401 while /ready is 200. */
+function callerProblems(auth: AuthConfig): string[] {
+  if (auth.issuers.length > 0 || auth.apiKeys.length > 0 || auth.anonymous.length > 0) return [];
+  return [
+    'NODE_ENV=production lets no caller in: set AUTH_ISSUERS (bearer JWTs of your identity provider), AUTH_API_KEYS (static keys, by their SHA-256), or both; AUTH_ANONYMOUS grants callers without credentials permissions instead.',
+  ];
+}
 
 function readCache(s: Settings) {
   const ttlMsByKind = Object.fromEntries(
@@ -248,5 +259,7 @@ function readSecurity(s: Settings, production: boolean, graphiql: boolean) {
     ...LIMITS,
     federationSecret: s.FEDERATION_SECRET,
     federationSecretHeader: 'x-federation-secret',
+    /** `_service` prints `@requiresScopes` (false: the form `@apollo/gateway` accepts). */
+    federationRequiresScopes: s.FEDERATION_REQUIRES_SCOPES,
   };
 }

@@ -9,7 +9,7 @@ const TIERS: { tier: Tier; title: string; note: string }[] = [
   {
     tier: 'production',
     title: 'Production checklist',
-    note: 'NODE_ENV=production refuses to start until these are set (the client credentials and the calendar user not in `forward` auth mode). With more than one replica, set REDIS_URL too.',
+    note: 'NODE_ENV=production refuses to start until these are set (the client credentials and the calendar user not in `forward` auth mode; AUTH_ISSUERS, AUTH_API_KEYS or both, so that callers can authenticate). With more than one replica, set REDIS_URL too; GOVERNANCE_DISCOVERY_FILE gives workflow stages their order and organizations their names.',
   },
   { tier: 'common', title: 'Common settings', note: 'What most deployments look at.' },
   { tier: 'advanced', title: 'Advanced settings', note: 'Defaults that suit nearly every deployment.' },

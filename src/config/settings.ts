@@ -256,6 +256,15 @@ const BY_TIER = {
       secret: true,
       description: 'WordPress application password of CALENDAR_USER.',
     }),
+    AUTH_ISSUERS: list({
+      defaultText: 'none (npm start adds its development issuer)',
+      description:
+        "Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated; audience: the gateway's name(s) there, space-separated (e.g. its /mcp URL too). Production needs it or AUTH_API_KEYS.",
+    }),
+    AUTH_API_KEYS: list({
+      description:
+        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>` (a federation router, a Prometheus scrape: no permission needed). Production needs it or AUTH_ISSUERS.',
+    }),
     GATEWAY_REPLICAS: int({
       default: 2,
       min: 1,
@@ -340,10 +349,10 @@ const BY_TIER = {
       description:
         'With introspection off, _service/_entities answer only requests carrying it in x-federation-secret (the router).',
     }),
-    AUTH_ISSUERS: list({
-      defaultText: 'none (npm start adds its development issuer)',
+    FEDERATION_REQUIRES_SCOPES: bool({
+      default: true,
       description:
-        "Token issuers trusted for bearer JWTs: `issuer|audience|jwksUrl`, comma-separated; audience: the gateway's name(s) there, space-separated (e.g. its /mcp URL too).",
+        "Print each root field's permission as @requiresScopes in _service's SDL, for routers that enforce it (Apollo Router, Hive Gateway); false for @apollo/gateway, which refuses the directive. The gateway checks every permission itself either way.",
     }),
     AUTH_ANONYMOUS: list({
       defaultText: '* outside production, none in production',
@@ -352,10 +361,6 @@ const BY_TIER = {
     AUTH_PERMISSIONS_FILE: text({
       defaultText: "none: a permission's own name in the `scope` or `permissions` claim grants it",
       description: 'JSON file mapping claim values to permissions: `{ "roles": { "editor": ["governance:write"] } }`.',
-    }),
-    AUTH_API_KEYS: list({
-      description:
-        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>`.',
     }),
     OTEL_EXPORTER_OTLP_ENDPOINT: url({
       defaultText: 'none (no tracing)',

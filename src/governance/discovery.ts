@@ -139,6 +139,8 @@ export class GovernanceDiscovery {
   onLearn?: (fact: DiscoveryFact) => void;
   /** Brings in what other replicas learned (the Redis share); resolved at once without one. */
   pull?: () => Promise<void>;
+  /** The reads of the start (`GovernanceService.seedDiscovery`), awaited by the first readers. */
+  private seeding?: Promise<void>;
 
   constructor(
     configured: DiscoveryConfig,
@@ -149,10 +151,17 @@ export class GovernanceDiscovery {
     this.load(configured, 'configured');
   }
 
-  /** This registry, with what other replicas have learned brought in first (when shared through Redis). */
+  /** This registry, once the start's reads are in, with what other replicas have learned brought in first. */
   async current(): Promise<this> {
+    await this.seeding;
     await this.pull?.();
     return this;
+  }
+
+  /** Readers of `current()` wait for these reads (they settle, failed or not). */
+  seedFrom(reads: Promise<unknown>[]): Promise<void> {
+    this.seeding = Promise.allSettled(reads).then(() => undefined);
+    return this.seeding;
   }
 
   // ------------------------------------------------------------------ reading

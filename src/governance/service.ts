@@ -13,6 +13,8 @@ import { GovernanceClient } from './client.js';
 import { GovernanceDiscovery } from './discovery.js';
 import { shareDiscovery } from './discovery-share.js';
 import { createGovernanceLoaders } from './loaders.js';
+import { AI_ENTITY_TYPE_NAMES } from './model.js';
+import { UsageTracker } from '../core/usage.js';
 
 export type GovernanceScope = ReturnType<GovernanceService['forRequest']>;
 
@@ -57,6 +59,23 @@ export class GovernanceService {
       /** Relationship types, workflow stages, attribute options and organizations: documented, configured and seen (`current()` brings in other replicas'). */
       discovery,
     };
+  }
+
+  /**
+   * What the upstream can tell discovery at start: the stages the records of each kind are in and
+   * the organizations that own them, from the first page of each kind (one read per kind, with the
+   * gateway's own credential, through the account budget like any read, within one operation's
+   * deadline). Every replica reads the same answers; stage filters wait for them. Nothing is read
+   * with the tenant's file (GOVERNANCE_DISCOVERY_FILE, or the embedded emulators' example), which
+   * says more, nor without an own credential (forward mode): no caller's answer teaches discovery.
+   */
+  seedDiscovery(): Promise<void> {
+    const described = this.config.discoveryFile || this.config.embeddedEmulators;
+    if (!this.discovery.observes || described) return Promise.resolve();
+    const usage = new UsageTracker({ deadline: Date.now() + this.config.traffic.operationDeadlineMs });
+    const { client } = this.forRequest({ requestId: 'discovery-seed', headers: new Headers(), usage });
+    const page = { page: 0, size: 50, sort: 'name,asc', kind: 'page' } as const;
+    return this.discovery.seedFrom(AI_ENTITY_TYPE_NAMES.map((kind) => client.searchEntities(kind, {}, page)));
   }
 
   /** Calls an operation makes before its first read: a token read when none is held (0 or 1). */

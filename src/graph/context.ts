@@ -29,4 +29,6 @@ export interface Context {
   idempotency?: IdempotencyContext;
   /** Subscriptions and the change bus mutations publish on. */
   live: LiveScope;
+  /** `_service`'s SDL carries `@requiresScopes` (false for `@apollo/gateway`, which refuses it). */
+  sdlRequiresScopes: boolean;
 }

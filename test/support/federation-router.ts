@@ -2,7 +2,8 @@
  * A minimal router for tests: `@apollo/gateway` loaded with a static supergraph, served over HTTP on
  * loopback. The gateway plans each query and calls the subgraphs over real HTTP; this file only
  * parses the request and hands the gateway the request context it expects (Apollo Server is not a
- * dependency of the project).
+ * dependency of the project), with the caller's `Authorization` in `context.authorization`, where a
+ * `RemoteGraphQLDataSource` forwards it from (docs/federation.md).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -13,7 +14,14 @@ import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
 export interface Router {
   url: string;
   server: Server;
-  query<T>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: { message: string }[] }>;
+  query<T>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{
+    data?: T | null;
+    errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  }>;
   stop(): Promise<void>;
 }
 
@@ -28,7 +36,8 @@ export async function startRouter(gateway: ApolloGateway): Promise<Router> {
       operationName?: string;
     };
     const document = parse(query);
-    const result = await executor(requestContext(schema, document, query, variables, operationName) as never);
+    const context = { authorization: req.headers.authorization };
+    const result = await executor(requestContext(schema, document, query, variables, operationName, context) as never);
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify(result));
   });
@@ -37,10 +46,10 @@ export async function startRouter(gateway: ApolloGateway): Promise<Router> {
   return {
     url,
     server,
-    async query(query, variables) {
+    async query(query, variables, headers) {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ query, variables }),
       });
       return res.json() as never;
@@ -55,6 +64,7 @@ function requestContext(
   query: string,
   variables: Record<string, unknown> | undefined,
   operationName: string | undefined,
+  context: Record<string, unknown>,
 ) {
   const operation = getOperationAST(document, operationName);
   return {
@@ -64,7 +74,7 @@ function requestContext(
     operationName: operation?.name?.value ?? null,
     queryHash: createHash('sha256').update(query).digest('hex'),
     request: { query, variables: variables ?? {}, operationName },
-    context: {},
+    context,
     metrics: {},
     cache: undefined,
     logger: console,
