@@ -145,7 +145,14 @@ describe('Origin and CORS', () => {
   });
 
   it('answers a preflight itself, unauthenticated, with what the browser may send', async () => {
-    const strict = await startStack({ env: { NODE_ENV: 'production', AUTH_ANONYMOUS: 'none', CORS_ORIGINS: APP } });
+    const strict = await startStack({
+      env: {
+        NODE_ENV: 'production',
+        AUTH_ANONYMOUS: 'none',
+        AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
+        CORS_ORIGINS: APP,
+      },
+    });
     const base = await strict.listen();
     const preflight = await request(base, {
       method: 'OPTIONS',
