@@ -280,6 +280,7 @@ describe.concurrent('start lines', () => {
     const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       ...up.env,
       NODE_ENV: 'production',
+      AUTH_ANONYMOUS: 'governance:read',
       REDIS_URL,
     });
     await gw.ready;
@@ -301,6 +302,7 @@ describe.concurrent('start lines', () => {
     const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       ...up.env,
       NODE_ENV: 'production',
+      AUTH_ANONYMOUS: 'governance:read',
       REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
     });
     await gw.ready;
