@@ -13,8 +13,7 @@
  *
  * Every request is looked up as it is: what kind of operation it holds is Yoga's to find out. A
  * POST's body, read here for the key, goes on to Yoga in a `Request` of its own (`serve`). Only whole
- * successful queries are stored, one operation per request: no errors, no stale reads, no
- * @defer/@stream, no batch, nothing that read no upstream record (introspection, the `budget`
+ * successful queries are stored: no errors, no stale reads, no @defer/@stream, no batch, nothing that read no upstream record (introspection, the `budget`
  * field). Entries live in `AnswerCache`, which drops them with the records they read.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -53,8 +52,6 @@ interface Pending {
   key: string;
   localMark: number;
   sharedMark?: number;
-  /** Operations the request executed: a batch (more than one) is not stored. */
-  executed: number;
   answer?: Omit<CachedAnswer, 'status' | 'headers' | 'storedAt'>;
 }
 
@@ -133,7 +130,7 @@ export class ResponseCacheEdge {
     const asked = `${header(req, 'cache-control') ?? ''},${header(req, 'pragma') ?? ''}`;
     if (asked.includes('no-store')) return serve(req, res, body);
     if (asked.includes('no-cache')) {
-      this.pending.set(req, { key, localMark: this.options.cache.mark(), executed: 0 });
+      this.pending.set(req, { key, localMark: this.options.cache.mark() });
       return serve(req, res, body);
     }
     const hit = this.options.cache.local(key);
@@ -145,7 +142,7 @@ export class ResponseCacheEdge {
       return serve(req, res, body);
     }
     if (found.hit) return this.serve(req, res, found.hit, found.tier, startedAt);
-    this.pending.set(req, { key, localMark: found.localMark, sharedMark: found.sharedMark, executed: 0 });
+    this.pending.set(req, { key, localMark: found.localMark, sharedMark: found.sharedMark });
     serve(req, res, body);
   }
 
@@ -215,15 +212,24 @@ export class ResponseCacheEdge {
   /** Stores the answers of the requests `wrap` let through, when they are whole successful queries. */
   plugin(): Plugin<Context> {
     return {
+      // A batch (an array of operations, even of one) is answered as an array: not stored.
+      onRequestParse: ({ serverContext }) => {
+        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        if (!req || !this.pending.has(req)) return;
+        return {
+          onRequestParseDone: ({ requestParserResult }) => {
+            if (Array.isArray(requestParserResult)) this.pending.delete(req);
+          },
+        };
+      },
       onExecute: ({ args }) => {
         const context = args.contextValue as Context & { req?: IncomingMessage };
         const pending = context.req && this.pending.get(context.req);
-        if (!pending || ++pending.executed > 1) return;
+        if (!pending) return;
         const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
         if (operation?.operation !== OperationTypeNode.QUERY) return;
         return {
           onExecuteDone: ({ result }) => {
-            if (pending.executed > 1) return; // a batch: not stored
             if (!('data' in result) && !('errors' in result)) return; // @defer/@stream: not stored
             if (result.errors?.length || !result.data) return;
             const usage = context.usage;
@@ -244,7 +250,7 @@ export class ResponseCacheEdge {
         const pending = req && this.pending.get(req);
         if (!pending) return;
         this.pending.delete(req);
-        if (!pending.answer || pending.executed > 1 || response.status !== 200) return;
+        if (!pending.answer || response.status !== 200) return;
         // A whole JSON answer only: the same query answered as a stream (SSE, multipart) is another format.
         if (!JSON_ANSWER.test(response.headers.get('content-type') ?? '')) return;
         const headers: Record<string, string> = {};
