@@ -76,12 +76,19 @@ export async function callTool(
 }
 
 function variablesOf(tool: Tool, args: Record<string, unknown>, principal: Principal, maxRecords: number) {
-  const { cursor, limit, confirmation: _, ...rest } = args;
-  // An optional argument given as null is one left out (an input field set to null would clear it).
-  const variables: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null));
+  const variables: Record<string, unknown> = {};
+  // A spread input object is sent even when none of its arguments is given (`input: {}`).
+  for (const { variable, field } of tool.arguments) if (field) variables[variable] = {};
+  for (const { argument, variable, field } of tool.arguments) {
+    const value = args[argument];
+    // An optional argument given as null is one left out (an input field set to null would clear it).
+    if (value === undefined || value === null || variable === 'first' || variable === 'after') continue;
+    if (field) variables[variable] = { ...(variables[variable] as object), [field]: value };
+    else variables[variable] = value;
+  }
   if (tool.list) {
-    variables.first = Math.min(Number(limit ?? maxRecords) || maxRecords, maxRecords);
-    if (cursor != null) variables.after = cursor;
+    variables.first = Math.min(Number(args.limit ?? maxRecords) || maxRecords, maxRecords);
+    if (args.cursor != null) variables.after = args.cursor;
   }
   // The same call by the same caller gets the same key: a retry returns the first record.
   if (tool.idempotent)
@@ -145,8 +152,8 @@ function costOf(report: Record<string, CostEntry> | undefined) {
  */
 export function inToolWords(message: string, tool: Tool): string {
   let out = message;
-  for (const [variable, { argument, path }] of tool.arguments) {
-    out = out.replace(new RegExp(`\\$${variable}\\b`, 'g'), argument);
+  for (const { variable, argument, path, field } of tool.arguments) {
+    if (!field) out = out.replace(new RegExp(`\\$${variable}\\b`, 'g'), argument);
     if (path === argument) continue;
     // A dotted path is never an English word; a bare argument name is rewritten only when quoted.
     if (path.includes('.')) out = out.replace(new RegExp(`\\b${path.replaceAll('.', '\\.')}\\b`, 'g'), argument);

@@ -33,6 +33,8 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
   Date: { type: 'string', format: 'date' },
   JSONObject: { type: 'object' },
+  HTML: { type: 'string' },
+  UUID: { type: 'string' },
 };
 
 /** The dialect every tool schema declares (MCP 2026-07-28 tool schemas are JSON Schema 2020-12). */
@@ -123,7 +125,8 @@ export function outputSchema(
     const named = getNamedType(t);
     schema = isEnumType(named) ? { type: 'string' } : (SCALARS[named.name] ?? {});
   }
-  return nonNull || !schema.type ? schema : { ...schema, type: [schema.type, 'null'] };
+  // `anyOf` rather than a `type` array: one `type` per schema is what every client's dialect reads.
+  return nonNull ? schema : { anyOf: [schema, { type: 'null' }] };
 }
 
 /** The fields a selection set selects, fragments spread in, grouped by response key. */

@@ -248,8 +248,8 @@ function budgetWait(result: CallToolResult): number | undefined {
 /** What the call would cost with these arguments (a list's `limit` counts). */
 function estimateOf(tool: Tool, args: Record<string, unknown>, maxRecords: number): CostEstimate {
   const variables: Record<string, unknown> = {};
-  for (const [variable, { argument }] of tool.arguments)
-    if (args[argument] != null) variables[variable] = args[argument];
+  for (const { variable, argument, field } of tool.arguments)
+    if (args[argument] != null && !field) variables[variable] = args[argument];
   if (tool.list) variables.first = Math.min(Number(args.limit ?? maxRecords) || maxRecords, maxRecords);
   return estimateOperationCost(tool.schema, tool.document, tool.definition.name, variables).total;
 }

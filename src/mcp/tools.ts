@@ -11,6 +11,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import {
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
   Kind,
   OperationTypeNode,
   parse,
@@ -45,8 +48,8 @@ export interface Tool {
   idempotent: boolean;
   /** What a caller needs for the tool to be listed and called: every root field's permission. */
   permissions: Permission[];
-  /** Each GraphQL variable's tool argument and where the operation passes it (`input.title`). */
-  arguments: Map<string, { argument: string; path: string }>;
+  /** Each tool argument: the variable (and the field of a spread one) it goes to, and its path in the operation. */
+  arguments: ToolArgument[];
   estimate: { default: CostEstimate; max: CostEstimate };
 }
 
@@ -54,6 +57,15 @@ interface ToolOptions {
   schema: GraphQLSchema;
   maxRecords: number;
   maxChars: number;
+}
+
+export interface ToolArgument {
+  argument: string;
+  variable: string;
+  /** The input field, for an argument spread from an input-object variable. */
+  field?: string;
+  /** Where the operation passes it (`input.title`, `filter.startsAfter`), for error messages. */
+  path: string;
 }
 
 /** A safelisted document, parsed, with its one operation. */
@@ -64,10 +76,11 @@ interface Safelisted {
   operation: OperationDefinitionNode;
 }
 
-/** An operation's comment block: the tool's description and its arguments' own. */
+/** An operation's comment block: the tool's description, its arguments' own, and the spread variables' fields. */
 interface Comment {
   text: string;
   args: Map<string, string>;
+  spread: Map<string, string[]>;
 }
 
 const FOLDER = new URL('./tools/', import.meta.url);
@@ -101,13 +114,16 @@ function commentAbove(source: string, offset: number): Comment {
   const lines = source.slice(0, offset).split('\n').slice(0, -1);
   const text: string[] = [];
   const args = new Map<string, string>();
+  const spread = new Map<string, string[]>();
   for (let i = lines.length - 1; i >= 0 && lines[i]!.startsWith('#'); i--) {
     const line = lines[i]!.replace(/^#\s?/, '');
     const arg = /^\$(\w+):\s*(.+)$/.exec(line);
+    const fields = /^\$(\w+) \{ ([\w ]+) \}$/.exec(line);
     if (arg) args.set(arg[1]!, arg[2]!);
+    else if (fields) spread.set(fields[1]!, fields[2]!.split(' '));
     else text.unshift(line);
   }
-  return { text: text.join(' '), args };
+  return { text: text.join(' '), args, spread };
 }
 
 function toolOf({ id, text, document, operation: op }: Safelisted, comment: Comment, options: ToolOptions): Tool {
@@ -133,11 +149,16 @@ function toolOf({ id, text, document, operation: op }: Safelisted, comment: Comm
     name,
     title: titleOf(name),
     description,
-    inputSchema: toolInput(schema, op, comment.args, uses, options.maxRecords) as ToolDefinition['inputSchema'],
+    inputSchema: toolInput(schema, op, comment, uses, options.maxRecords) as ToolDefinition['inputSchema'],
     outputSchema: toolOutput(schema, document, op, list),
     annotations: {
       readOnlyHint: !write,
-      ...(write ? { destructiveHint: destructive, idempotentHint: !/^create/.test(fields[0]?.name.value ?? '') } : {}),
+      ...(write
+        ? {
+            destructiveHint: destructive,
+            idempotentHint: vars.has('clientMutationId') || !/^create/.test(fields[0]?.name.value ?? ''),
+          }
+        : {}),
       openWorldHint: false,
     },
   };
@@ -152,11 +173,14 @@ function toolOf({ id, text, document, operation: op }: Safelisted, comment: Comm
     list,
     idempotent: vars.has('clientMutationId'),
     permissions: [...new Set(fields.flatMap((f) => permissionsOf(root.getFields()[f.name.value])))],
-    arguments: new Map(
-      [...vars]
-        .filter((v) => !HIDDEN.has(v))
-        .map((v) => [v, { argument: RENAMED[v] ?? v, path: uses.get(v)?.path ?? v }]),
-    ),
+    arguments: [...vars]
+      .filter((v) => !HIDDEN.has(v))
+      .flatMap((v): ToolArgument[] => {
+        const path = uses.get(v)?.path ?? v;
+        const fields = comment.spread.get(v);
+        if (!fields) return [{ argument: RENAMED[v] ?? v, variable: v, path }];
+        return fields.map((field) => ({ argument: field, variable: v, field, path: `${path}.${field}` }));
+      }),
     estimate,
   };
 }
@@ -191,30 +215,46 @@ function pagingSentence({ maxRecords, maxChars }: ToolOptions): string {
 function toolInput(
   schema: GraphQLSchema,
   op: OperationDefinitionNode,
-  own: Map<string, string>,
+  comment: Comment,
   uses: ReturnType<typeof variableUses>,
   maxRecords: number,
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  const add = (key: string, s: JsonSchema, description: string | undefined, mandatory: boolean) => {
+    properties[key] = { ...s, ...(description ? { description } : {}) };
+    if (mandatory) required.push(key);
+  };
   for (const v of op.variableDefinitions ?? []) {
     const name = v.variable.name.value;
     if (HIDDEN.has(name)) continue;
     const type = typeFromAST(schema, v.type) as GraphQLInputType;
-    const key = RENAMED[name] ?? name;
-    const description = own.get(name) ?? uses.get(name)?.description;
-    properties[key] =
-      name === 'first'
-        ? {
-            type: 'integer',
-            minimum: 1,
-            maximum: maxRecords,
-            description: `How many records (default and most: ${maxRecords}).`,
-          }
-        : name === 'after'
-          ? { type: 'string', description: 'The nextCursor of the previous result, to continue the list.' }
-          : { ...inputSchema(type), ...(description ? { description } : {}) };
-    if (v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue) required.push(key);
+    const spread = comment.spread.get(name);
+    const named = getNamedType(type);
+    if (spread && isInputObjectType(named)) {
+      for (const field of spread) {
+        const f = named.getFields()[field];
+        if (!f) throw new Error(`${op.name?.value}: ${named.name} has no field ${field}.`);
+        add(
+          field,
+          inputSchema(f.type, 1),
+          comment.args.get(field) ?? f.description ?? undefined,
+          isNonNullType(f.type),
+        );
+      }
+      continue;
+    }
+    const mandatory = v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue;
+    if (name === 'first')
+      add(
+        'limit',
+        { type: 'integer', minimum: 1, maximum: maxRecords },
+        `How many records (default and most: ${maxRecords}).`,
+        false,
+      );
+    else if (name === 'after')
+      add('cursor', { type: 'string' }, 'The nextCursor of the previous result, to continue the list.', false);
+    else add(name, inputSchema(type), comment.args.get(name) ?? uses.get(name)?.description, mandatory);
   }
   return {
     $schema: JSON_SCHEMA_DIALECT,
@@ -235,25 +275,19 @@ function toolOutput(
   const root = schema.getRootType(op.operation)!;
   const data = outputSchema(root, op.selectionSet, fragmentsOf(document));
   const count = { type: 'object', additionalProperties: { type: 'integer' } };
-  const cost = {
-    type: 'object',
-    description: 'Upstream calls this call spent, and what is left of each account budget.',
-    properties: { calls: count, budgetLeft: count, cached: { type: 'boolean' } },
-  };
+  // Upstream calls this call spent, and what is left of each account budget.
+  const cost = { type: 'object', properties: { calls: count, budgetLeft: count, cached: { type: 'boolean' } } };
   const paging = list
     ? {
         items: { type: 'array', items: nodeSchema(data, list) },
-        totalCount: { type: ['integer', 'null'] },
-        nextCursor: { type: ['string', 'null'] },
+        totalCount: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+        nextCursor: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         hasNextPage: { type: 'boolean' },
         truncated: { type: 'boolean' },
       }
     : { data };
-  const error = {
-    type: 'object',
-    description: 'Why the call failed: a code, a sentence saying what to do, and the argument or wait it names.',
-    properties: { code: { type: 'string' }, message: { type: 'string' } },
-  };
+  // Why the call failed: a code and a sentence saying what to do (with a wait or version when it names one).
+  const error = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } };
   return {
     $schema: JSON_SCHEMA_DIALECT,
     type: 'object',
@@ -261,10 +295,12 @@ function toolOutput(
   };
 }
 
-/** The schema of one record of a list tool: `<list>.edges[].node`. */
+/** The schema of one record of a list tool: `<list>.edges[].node` (through the nullable wrappers). */
 function nodeSchema(data: JsonSchema, list: string): JsonSchema {
   let s: JsonSchema | undefined = data;
-  for (const step of [list, 'edges', '[]', 'node'])
-    s = step === '[]' ? (s?.items as JsonSchema) : (s?.properties as Record<string, JsonSchema> | undefined)?.[step];
-  return s ?? {};
+  for (const step of [list, 'edges', '[]', 'node']) {
+    const t: JsonSchema | undefined = s?.anyOf ? (s.anyOf as JsonSchema[])[0] : s;
+    s = step === '[]' ? (t?.items as JsonSchema) : (t?.properties as Record<string, JsonSchema> | undefined)?.[step];
+  }
+  return s ?? { type: 'object' };
 }
