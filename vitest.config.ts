@@ -18,6 +18,7 @@ const PROCESSES = [
   'test/chaos.test.ts',
   'test/discovery-replicas.test.ts',
   'test/load.test.ts',
+  'test/mcp-replicas.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',
   'test/settings.test.ts',

@@ -116,7 +116,11 @@ describe('MCP endpoint', () => {
     expect(unknown.out.error!.message).toBe(
       '"kinds" is not an argument; the arguments are cursor, limit, kind, search, stage.',
     );
-    const typed = await call(client, 'LinkEntities', { entity1: { id: 'a' }, entity2: { id: 5 } });
+    const typed = await call(client, 'LinkEntities', {
+      entity1: { id: 'a' },
+      entity2: { id: 5 },
+      relationshipType: 'x',
+    });
     expect(typed.out.error!.message).toBe('entity2.id must be a string (got 5).');
     const kind = await call(client, 'RegisterEntity', { kind: 'ROBOT', name: 'x', organizationId: 'y' });
     expect(kind.out.error!.message).toMatch(/^kind must be one of AI_AGENT, .*\(got "ROBOT"\)\.$/);

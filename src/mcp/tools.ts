@@ -118,7 +118,7 @@ function commentAbove(source: string, offset: number): Comment {
   for (let i = lines.length - 1; i >= 0 && lines[i]!.startsWith('#'); i--) {
     const line = lines[i]!.replace(/^#\s?/, '');
     const arg = /^\$(\w+):\s*(.+)$/.exec(line);
-    const fields = /^\$(\w+) \{ ([\w ]+) \}$/.exec(line);
+    const fields = /^\$(\w+) \{ ([\w! ]+) \}$/.exec(line);
     if (arg) args.set(arg[1]!, arg[2]!);
     else if (fields) spread.set(fields[1]!, fields[2]!.split(' '));
     else text.unshift(line);
@@ -179,7 +179,9 @@ function toolOf({ id, text, document, operation: op }: Safelisted, comment: Comm
         const path = uses.get(v)?.path ?? v;
         const fields = comment.spread.get(v);
         if (!fields) return [{ argument: RENAMED[v] ?? v, variable: v, path }];
-        return fields.map((field) => ({ argument: field, variable: v, field, path: `${path}.${field}` }));
+        return fields
+          .map((f) => f.replace(/!$/, ''))
+          .map((field) => ({ argument: field, variable: v, field, path: `${path}.${field}` }));
       }),
     estimate,
   };
@@ -232,15 +234,12 @@ function toolInput(
     const spread = comment.spread.get(name);
     const named = getNamedType(type);
     if (spread && isInputObjectType(named)) {
-      for (const field of spread) {
+      for (const spelled of spread) {
+        const field = spelled.replace(/!$/, '');
         const f = named.getFields()[field];
         if (!f) throw new Error(`${op.name?.value}: ${named.name} has no field ${field}.`);
-        add(
-          field,
-          inputSchema(f.type, 1),
-          comment.args.get(field) ?? f.description ?? undefined,
-          isNonNullType(f.type),
-        );
+        const mandatory = isNonNullType(f.type) || spelled.endsWith('!');
+        add(field, inputSchema(f.type, 1), comment.args.get(field) ?? f.description ?? undefined, mandatory);
       }
       continue;
     }
