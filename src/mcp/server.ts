@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import {
   acceptedContent,
   inputResponse,
+  MissingRequiredClientCapabilityError,
   Server,
   type CallToolResult,
   type ServerContext,
@@ -77,8 +78,27 @@ export function mcpServer(parts: ServerParts, principal: Principal, era: 'modern
       ) as Promise<CallToolResult>,
   );
   const byId = z.object({ taskId: z.string() }).passthrough();
-  server.setRequestHandler('tasks/get', { params: byId }, ({ taskId }) => onTaskGet(parts, principal, taskId) as never);
-  server.setRequestHandler('tasks/cancel', { params: byId }, ({ taskId }) => onTaskCancel(parts, principal, taskId));
+  // A client that did not declare the tasks extension on the request is told it must (SEP-2663).
+  const declared = (ctx: ServerContext) => {
+    if (!clientCapabilities(ctx, era)?.extensions?.[TASKS_EXTENSION])
+      throw new MissingRequiredClientCapabilityError({
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      });
+  };
+  server.setRequestHandler('tasks/get', { params: byId }, ({ taskId }, ctx) => {
+    declared(ctx);
+    return onTaskGet(parts, principal, taskId);
+  });
+  server.setRequestHandler('tasks/cancel', { params: byId }, ({ taskId }, ctx) => {
+    declared(ctx);
+    return onTaskCancel(parts, principal, taskId);
+  });
+  // These tasks never wait for input: an update names a task of the caller's or is refused.
+  server.setRequestHandler('tasks/update', { params: byId }, async ({ taskId }, ctx) => {
+    declared(ctx);
+    await owned(parts, principal, taskId);
+    return {};
+  });
   return server;
 }
 
