@@ -742,3 +742,32 @@ describe('MCP endpoint, batches and the body limit', () => {
     expect(big.status).toBe(413);
   });
 });
+
+describe('MCP endpoint, settings of confirmation', () => {
+  it('MCP_CONFIRM_ABOVE_CALLS: a call estimated above it asks first, showing its price, and sends nothing until confirmed', async () => {
+    const stack = await startStack({ env: { MCP_CONFIRM_ABOVE_CALLS: '1' } });
+    const client = await legacyClient([await mcpUrl(stack)]);
+    const id = (await client.call('FindEntities', { limit: 1 })).out.items![0]!.id; // 1 call: never asks
+    stack.clearRequests();
+    const asked = await client.call('GetEntity', { id });
+    expect(asked.out.error).toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
+    expect(asked.out.error!.message).toMatch(
+      /more than the 1 that run without asking.*Estimated upstream calls: \d+ governance/,
+    );
+    expect(countRequests(stack.governance)).toBe(0);
+    const done = await client.call('GetEntity', { id, confirmation: asked.out.error!.confirmation });
+    expect(done.isError, JSON.stringify(done.out)).toBe(false);
+    expect((await client.call('AccountBudget')).isError).toBe(false); // 0 calls: never asks
+    await client.close();
+  });
+
+  it('MCP_STATE_KEY: production with MCP on refuses to start without one every replica shares', async () => {
+    const { loadConfig } = await import('../src/config/config.js');
+    const production = { NODE_ENV: 'production', MCP: 'true', EMBEDDED_EMULATORS: 'true', LOG_LEVEL: 'silent' };
+    expect(() => loadConfig(production)).toThrow(/MCP_STATE_KEY is required in production while MCP is on/);
+    expect(() => loadConfig({ ...production, MCP_STATE_KEY: 'short' })).toThrow(
+      /MCP_STATE_KEY must be at least 32 bytes/,
+    );
+    expect(loadConfig({ ...production, MCP_STATE_KEY: 'k'.repeat(32) }).mcp.stateKey).toBe('k'.repeat(32));
+  });
+});
