@@ -382,6 +382,19 @@ const BY_TIER = {
       default: false,
       description: "List /mcp's write tools (to callers whose permissions allow them).",
     }),
+    MCP_STATE_KEY: text({
+      secret: true,
+      defaultText: 'required in production while MCP is on; generated per process otherwise',
+      description:
+        "Secret (32+ bytes) sealing /mcp's confirmations, the same on every replica, so any replica takes a confirmed retry.",
+    }),
+    MCP_CONFIRM_ABOVE_CALLS: int({
+      default: 25,
+      min: 0,
+      max: 100_000,
+      description:
+        '/mcp tool calls estimated above this many upstream calls ask the user first, like deletes do; 0 = only deletes ask.',
+    }),
     GATEWAY_COST_EXTENSION: bool({
       default: true,
       description:

@@ -26,6 +26,11 @@ export interface AuthenticationOptions {
    * forward mode would let through for an upstream is refused there.
    */
   mcpEndpoint?: string;
+  /**
+   * The permissions a 401 on `/mcp` asks for, from the request's `Mcp-Method` and `Mcp-Name` headers
+   * (read before any body): a tool call's own, else what listing needs.
+   */
+  mcpScope?: (method: string | undefined, name: string | undefined) => readonly string[];
   /** Counts a refusal (a metric); `reason` is one of a bounded set. */
   refused?: (reason: AuthFailure) => void;
 }
@@ -49,9 +54,14 @@ export class Authentication {
       // A principal set by a layer around this one (an embedding process) stands.
       if (!guard || principalOf(req)) return listener(req, res);
       const settle = (result: AuthResult) => {
-        const outcome = this.decide(result, guard, () =>
-          publicOrigin((n) => header(req.headers[n]), 'encrypted' in req.socket ? 'https' : 'http'),
-        );
+        const outcome = this.decide(result, guard, {
+          origin: () => publicOrigin((n) => header(req.headers[n]), 'encrypted' in req.socket ? 'https' : 'http'),
+          mcp: () =>
+            [header(req.headers['mcp-method']), header(req.headers['mcp-name'])] as [
+              string | undefined,
+              string | undefined,
+            ],
+        });
         if ('status' in outcome) return void res.writeHead(outcome.status, outcome.headers).end(outcome.body);
         setPrincipal(req, outcome);
         listener(req, res);
@@ -74,7 +84,14 @@ export class Authentication {
         const outcome = this.decide(
           await this.options.authenticator.authenticate(request.headers.get('authorization')),
           guard,
-          () => publicOrigin((n) => request.headers.get(n), url.protocol.replace(':', '')),
+          {
+            origin: () => publicOrigin((n) => request.headers.get(n), url.protocol.replace(':', '')),
+            mcp: () =>
+              [request.headers.get('mcp-method') ?? undefined, request.headers.get('mcp-name') ?? undefined] as [
+                string | undefined,
+                string | undefined,
+              ],
+          },
         );
         if ('status' in outcome) payload.endResponse(new fetchAPI.Response(outcome.body, outcome));
         else setPrincipal(request, outcome);
@@ -104,7 +121,11 @@ export class Authentication {
   }
 
   /** The principal, or the refusal's status, headers and body. */
-  private decide(result: AuthResult, guard: Guard, origin: () => string) {
+  private decide(
+    result: AuthResult,
+    guard: Guard,
+    at: { origin: () => string; mcp: () => [string | undefined, string | undefined] },
+  ) {
     // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
     const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
     if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))
@@ -112,9 +133,12 @@ export class Authentication {
     const reason = refused ?? 'missing';
     this.options.refused?.(reason);
     const unavailable = reason === 'jwks-unavailable';
-    const metadata = guard === 'mcp' ? `, resource_metadata="${metadataUrl(origin(), this.options.mcpEndpoint!)}"` : '';
-    const challenge =
-      (reason === 'missing' ? 'Bearer realm="gateway"' : 'Bearer realm="gateway", error="invalid_token"') + metadata;
+    const mcp = guard === 'mcp';
+    const challenge = bearerChallenge({
+      ...(reason === 'missing' ? {} : { error: 'invalid_token' }),
+      ...(mcp ? { scope: this.options.mcpScope?.(...at.mcp()) ?? [] } : {}),
+      ...(mcp ? { resourceMetadata: metadataUrl(at.origin(), this.options.mcpEndpoint!) } : {}),
+    });
     return {
       status: unavailable ? 503 : 401,
       headers: {
@@ -131,6 +155,16 @@ export class Authentication {
       }),
     };
   }
+}
+
+/** An RFC 6750 `WWW-Authenticate: Bearer` challenge; `scope` names what to ask the issuer for (RFC 9728 §5.1). */
+export function bearerChallenge(c: { error?: string; scope?: readonly string[]; resourceMetadata?: string }): string {
+  return [
+    'Bearer realm="gateway"',
+    ...(c.error ? [`error="${c.error}"`] : []),
+    ...(c.scope?.length ? [`scope="${c.scope.join(' ')}"`] : []),
+    ...(c.resourceMetadata ? [`resource_metadata="${c.resourceMetadata}"`] : []),
+  ].join(', ');
 }
 
 function header(value: string | string[] | undefined): string | undefined {
