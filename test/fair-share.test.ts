@@ -183,15 +183,15 @@ describe("a caller's cap on its share of the budget", () => {
       GOVERNANCE_RATE_LIMITS: 'minute:0,hour:0,20/5s',
       GOVERNANCE_RATE_MARGIN: '1',
       UPSTREAM_QUEUE_DEADLINE_MS: '300',
-      FAIR_SHARE: 'batch:share=25%',
+      FAIR_SHARE: '*:share=100%,iss|batch:share=25%',
     });
     const caller = await gate.caller();
     const { ids } = await seedIds(gate, caller);
     const as = (client: string) => ({ ...caller, client, usage: new UsageTracker() });
     // 2 of the 20 points went to the token and the search; the batch caller may have 5.
     const [batch, ui] = await Promise.all([
-      Promise.allSettled(ids.slice(0, 12).map((id) => getEntity(gate, as('batch'), id))),
-      Promise.allSettled(ids.slice(12, 18).map((id) => getEntity(gate, as('ui'), id))),
+      Promise.allSettled(ids.slice(0, 12).map((id) => getEntity(gate, as('iss|batch'), id))),
+      Promise.allSettled(ids.slice(12, 18).map((id) => getEntity(gate, as('iss|ui'), id))),
     ]);
     expect(ui.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(batch.filter((r) => r.status === 'fulfilled').length).toBe(5);
@@ -202,7 +202,7 @@ describe("a caller's cap on its share of the budget", () => {
       expect(e.message).toMatch(/Your share/);
       expect(e.retryAfter).toBeGreaterThanOrEqual(1);
     }
-    expect(gate.upstreams.governance.traffic.shares.of('batch')).toMatchObject({ share: 0.25, cap: 0.25 });
+    expect(gate.upstreams.governance.traffic.shares.of('iss|batch')).toMatchObject({ share: 0.25, cap: 0.25 });
   });
 
   it('over HTTP: a caller whose share is spent past its deadline is refused 429 with Retry-After; another caller is served', async () => {

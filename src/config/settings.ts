@@ -474,9 +474,9 @@ const BY_TIER = {
       description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
     }),
     FAIR_SHARE: text({
-      defaultText: 'every caller alike, no caps, no pacing',
+      defaultText: 'each caller at most 25 % of every account rule; no group caps, no pacing',
       description:
-        'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
+        'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,https://idp.example/|*:share=60%,https://idp.example/|ui:weight=4` (caller = `<issuer>|<client id, else subject>`, `key|<name>`; `<issuer>|*`: its callers together).',
     }),
     UPSTREAM_RETRIES: int({
       default: 2,

@@ -73,7 +73,7 @@ export class TrafficControl {
   readonly shares: CallerShares;
 
   constructor(readonly options: TrafficOptions) {
-    this.shares = new CallerShares(options.fairShare, options.budget.shortest);
+    this.shares = new CallerShares(options.fairShare, options.budget);
     this.line = new FairQueue(this.shares.weightOf);
   }
 
@@ -149,11 +149,8 @@ export class TrafficControl {
       !signal?.aborted &&
       this.shares.capWaitMs(client, now) === 0
     ) {
-      // Counted in the caller's share before the take, so that concurrent requests see it.
-      this.shares.record(client, now);
       const answer = await this.options.budget.take(endpoint, now, this.claim(client, Priority[priority]));
-      if (answer.ok) return this.admitted(client, now, answer); // a 429 seen meanwhile is checked again by the caller
-      this.shares.record(client, now, -1);
+      if (answer.ok) return { validUntil: answer.validUntil, probe: false, refund: answer.refund }; // a 429 seen meanwhile is checked again by the caller
     }
     // The line is held (a pause, the ramp, a spent budget) past this request's deadline: fail now.
     const hold = this.hold;
@@ -171,7 +168,7 @@ export class TrafficControl {
   }
 
   private claim(client: string, priority: number): Claim {
-    return { caller: client, weight: this.shares.weightOf(client), priority };
+    return { caller: client, weight: this.shares.weightOf(client), priority, caps: this.shares.capsOf(client) };
   }
 
   /** Waiters that left the line unserved: a caller with nothing left waiting gives up its turn across replicas. */
@@ -179,18 +176,6 @@ export class TrafficControl {
     for (const client of new Set(waiters.map((w) => w.client)))
       if (this.line.waitingOf(client) === 0) this.options.budget.release(client);
     return waiters;
-  }
-
-  /** An admission counted in `client`'s share at `at`; its refund takes it out again. */
-  private admitted(client: string, at: number, answer: { validUntil: number; refund?: () => void }, probe = false) {
-    return {
-      validUntil: answer.validUntil,
-      probe,
-      refund: () => {
-        answer.refund?.();
-        this.shares.record(client, at, -1);
-      },
-    };
   }
 
   /**
@@ -246,15 +231,14 @@ export class TrafficControl {
       // joined the line ahead of it meanwhile (that one is next).
       if (!this.line.delete(waiter.priority, waiter.client, waiter))
         return this.release({ ...admission, refund: answer.refund });
-      this.shares.record(waiter.client, now);
-      waiter.resolve(this.admitted(waiter.client, now, answer, admission.probe));
+      waiter.resolve({ validUntil: answer.validUntil, probe: admission.probe, refund: answer.refund });
       return;
     }
     this.settle(admission, 'cancelled');
-    if (answer.perEndpoint) {
-      // Held back by its own endpoint's rule: wait outside the line so other endpoints go on.
+    if (answer.perEndpoint || answer.share) {
+      // Held back by its own endpoint's rule, or its caller's cap: wait outside the line so the others go on.
       if (this.line.delete(waiter.priority, waiter.client, waiter))
-        this.setAside(waiter, now + answer.waitMs, answer.waitMs, 'budget');
+        this.setAside(waiter, now + answer.waitMs, answer.waitMs, answer.share ? 'share' : 'budget');
       return;
     }
     this.expire(now + answer.waitMs, answer.waitMs, 'budget');
