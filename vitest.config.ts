@@ -30,6 +30,7 @@ const PROCESSES = [
  */
 const TIMED = [
   'test/bench-budget.test.ts',
+  'test/fair-caps.test.ts',
   'test/fair-share.test.ts',
   'test/graphiql-browser.test.ts',
   'test/traffic-redis.test.ts',
