@@ -55,6 +55,24 @@ describe('fair queue', () => {
     expect(drain(r).join('')).toBe('babababa');
   });
 
+  it('an item that leaves unserved costs its caller no turn: backlogged callers share by weight whatever expires', () => {
+    // Two callers asking faster than they are served, one faster than the other; what waits too
+    // long leaves unserved (a queue deadline), as on the admission line.
+    const q = new FairQueue<{ key: string; at: number }>((k) => (k === 'heavy' ? 2 : 1));
+    const served = { fast: 0, slow: 0, heavy: 0 };
+    for (let t = 0; t < 20_000; t += 100) {
+      for (let i = 0; i < 4; i++) q.push(5, 'fast', { key: 'fast', at: t });
+      for (let i = 0; i < 3; i++) q.push(5, 'slow', { key: 'slow', at: t });
+      for (let i = 0; i < 3; i++) q.push(5, 'heavy', { key: 'heavy', at: t });
+      q.remove((item) => item.at < t - 1_500);
+      for (let i = 0; i < 4; i++) if (t >= 10_000) served[q.shift()!.key as keyof typeof served]++;
+      // (before 10 s: the same service, not counted)
+      if (t < 10_000) for (let i = 0; i < 4; i++) q.shift();
+    }
+    // Weights 1, 1 and 2: a quarter, a quarter and half of the service, whatever each asked for.
+    expect(served).toEqual({ fast: 100, slow: 100, heavy: 200 });
+  });
+
   it('priorities come first, callers take turns inside each', () => {
     const q = new FairQueue<string>();
     q.push(7, 'a', 'a-bulk');
