@@ -126,10 +126,21 @@ export function loadConfig(env?: Env) {
       lockWaitMs: traffic.queueDeadlineMs,
       idempotencyTtlMs: FIXED.idempotencyTtlMs,
     },
-    live: { ...FIXED.live, pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100 },
+    live: {
+      ...FIXED.live,
+      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
+      // Counted per replica: with replicas (Redis), each holds its share, so together they hold the cap.
+      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_MAX_STREAMS_PER_CALLER * replicaShare(s))),
+      pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** One replica's share of a per-caller cap counted per replica: all of it without Redis (one process). */
+function replicaShare(s: Settings): number {
+  return s.REDIS_URL ? 1 / s.GATEWAY_REPLICAS : 1;
 }
 
 function readCache(s: Settings) {

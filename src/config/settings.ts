@@ -395,6 +395,20 @@ const BY_TIER = {
       description:
         "Largest share (%) of an upstream's per-minute budget that subscription polling may use, per replica.",
     }),
+    LIVE_MAX_STREAMS_PER_CALLER: int({
+      default: 10,
+      min: 1,
+      max: 10_000,
+      description:
+        'Subscriptions one caller (fair-share key) may hold open at once; with Redis each replica holds its share (÷ GATEWAY_REPLICAS).',
+    }),
+    LIVE_POLLS_PER_MINUTE_PER_CALLER: int({
+      default: 30,
+      min: 1,
+      max: 100_000,
+      description:
+        "Upstream polls one caller's subscriptions may cause a minute, all together (their intervals stretch to fit); with Redis each replica holds its share.",
+    }),
     GOVERNANCE_MAX_CONCURRENT: int({
       default: 64,
       min: 1,
