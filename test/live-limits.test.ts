@@ -163,11 +163,16 @@ describe('what one caller’s subscriptions may take', () => {
 describe('the limits across replicas', () => {
   it('with replicas sharing Redis, each holds its share of both limits, so that together they hold them', () => {
     const base = { NODE_ENV: 'test', GOVERNANCE_URL: 'http://127.0.0.1:9', CALENDAR_URL: 'http://127.0.0.1:9' };
-    const env = { ...base, GOVERNANCE_AUTH_MODE: 'forward', LIVE_MAX_STREAMS_PER_CALLER: '10' };
-    expect(loadConfig(env).live).toMatchObject({ maxStreamsPerCaller: 10, pollsPerMinutePerCaller: 30 });
+    const env = {
+      ...base,
+      GOVERNANCE_AUTH_MODE: 'forward',
+      LIVE_MAX_STREAMS_PER_CALLER: '10',
+      LIVE_POLLS_PER_MINUTE_PER_CALLER: '60',
+    };
+    expect(loadConfig(env).live).toMatchObject({ maxStreamsPerCaller: 10, pollsPerMinutePerCaller: 60 });
     expect(loadConfig({ ...env, REDIS_URL: 'redis://127.0.0.1:1', GATEWAY_REPLICAS: '4' }).live).toMatchObject({
       maxStreamsPerCaller: 2,
-      pollsPerMinutePerCaller: 7.5,
+      pollsPerMinutePerCaller: 15,
     });
   });
 });

@@ -78,6 +78,11 @@ export class LocalCounts {
     return undefined;
   }
 
+  /** The counter of `rule` for `scope` if there is one (none is made: a look is not a count). */
+  peek(rule: CountedRule, scope: string): SlidingCounter | undefined {
+    return this.counters.get(`${rule.name}|${scope}`)?.counter;
+  }
+
   /** Each scope's count of `rule` in the span that ends at `now`. */
   sums(rule: CountedRule, now: number): [string, number][] {
     const out: [string, number][] = [];
@@ -145,9 +150,9 @@ export class LocalBudget {
 
   /** An account-wide rule as counted here (for `scope`, a cap's, with `limit`: what is left of it). */
   statusOf(rule: CountedRule, now: number, scope = '*', limit = rule.allowed): RuleStatus {
-    const counter = this.counts.counter(rule, scope);
-    const remaining = Math.max(0, limit - counter.sum(now));
-    return ruleStatus(rule, remaining, remaining > 0 ? 0 : counter.msUntilAtMost(now, limit - 1));
+    const counter = this.counts.peek(rule, scope);
+    const remaining = Math.max(0, limit - (counter?.sum(now) ?? 0));
+    return ruleStatus(rule, remaining, remaining > 0 || !counter ? 0 : counter.msUntilAtMost(now, limit - 1));
   }
 }
 

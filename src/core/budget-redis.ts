@@ -471,7 +471,7 @@ export class SharedBudget {
   statusOf(rule: CountedRule, now: number, scope = '*', limit = rule.allowed): RuleStatus {
     const seen = this.seen.get(SharedBudget.slotName(rule, scope));
     const live = seen && now < seen.at + rule.spanMs;
-    const used = (live ? seen.sum : 0) + this.offlineSpent.counter(rule, scope).sum(now);
+    const used = (live ? seen.sum : 0) + (this.offlineSpent.peek(rule, scope)?.sum(now) ?? 0);
     const remaining = Math.max(0, limit - used);
     return ruleStatus(rule, remaining, remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at)));
   }

@@ -75,6 +75,9 @@ export interface CallerShare {
 
 /** Each caller's weight and caps on one upstream's account, and what it spent of it (counted by its budget). */
 export class CallerShares {
+  /** Each caller's caps, worked out once (the policy is fixed); forgotten past 4096 callers. */
+  private readonly caps = new Map<string, Cap[]>();
+
   constructor(
     private readonly config: FairShareConfig,
     private readonly budget: AccountBudget,
@@ -83,7 +86,12 @@ export class CallerShares {
   weightOf = (key: string): number => policyOf(this.config, key).weight ?? 1;
 
   capsOf(key: string): Cap[] {
-    return capsOf(this.config, key);
+    let caps = this.caps.get(key);
+    if (!caps) {
+      if (this.caps.size >= 4096) this.caps.clear();
+      this.caps.set(key, (caps = capsOf(this.config, key)));
+    }
+    return caps;
   }
 
   of(key: string, now = Date.now()): CallerShare {

@@ -40,7 +40,8 @@ export interface Clock {
 const REAL_CLOCK: Clock = {
   now: () => Date.now(),
   timer: (ms, fn) => {
-    const t = setTimeout(fn, ms);
+    // A wait computed from a moment already past is no wait (Node warns of a negative timeout).
+    const t = setTimeout(fn, Math.max(0, ms));
     return () => clearTimeout(t);
   },
 };

@@ -54,7 +54,7 @@ export function liveStream<T>(live: LiveScope, stream: AsyncIterable<T>): AsyncI
     );
     timer = setTimeout(
       () => resolve({ done: false, value: { expired } }),
-      Math.min(MAX_TIMER_MS, live.expiresAt - Date.now()),
+      Math.max(0, Math.min(MAX_TIMER_MS, live.expiresAt - Date.now())),
     );
   });
   let finished = false;
