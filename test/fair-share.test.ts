@@ -278,7 +278,13 @@ describe("a caller's cap on its share of the budget", () => {
 
   it('over HTTP: a caller whose share is spent past its deadline is refused 429 with Retry-After; another caller is served', async () => {
     const upstreams = await emulators();
-    const url = await gateway(upstreams, { FAIR_SHARE: '*:share=20%', GATEWAY_OPERATION_DEADLINE_MS: '500' });
+    // 25 in 10 s: a share spent frees only seconds later, past an operation's deadline of 3 s (room
+    // for a loaded machine to serve the reads before it).
+    const url = await gateway(upstreams, {
+      FAIR_SHARE: '*:share=20%',
+      GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,${LIMIT}/10s`,
+      GATEWAY_OPERATION_DEADLINE_MS: '3000',
+    });
     const [mine, theirs] = await Promise.all([fetchToken(upstreams, 'full'), fetchToken(upstreams, 'read')]);
     // 20% of 25 per span: 5 reads.
     for (let i = 0; i < 5; i++) expect(await read(url, mine)).toBe(true);
