@@ -157,7 +157,8 @@ if out[1] == 0 then
       longest = math.max(longest, span)
     end
   end
-  if longest > 0 then redis.call('PEXPIRE', hot, longest + 1000) end
+  -- Only ever lengthened: a member of a long rule must outlive a take that lists a short one.
+  if longest > 0 and redis.call('PTTL', hot) < longest + 1000 then redis.call('PEXPIRE', hot, longest + 1000) end
 end
 return out`;
 
@@ -173,7 +174,7 @@ for i = 1, #KEYS - 1 do
   redis.call('PEXPIRE', KEYS[i], ARGV[4 * i - 1])
   if ARGV[4 * i] ~= '' and tonumber(ARGV[4 * i - 2]) > 0 then
     redis.call('ZADD', hot, ARGV[#ARGV], ARGV[4 * i])
-    redis.call('PEXPIRE', hot, ARGV[4 * i - 1])
+    if redis.call('PTTL', hot) < tonumber(ARGV[4 * i - 1]) then redis.call('PEXPIRE', hot, ARGV[4 * i - 1]) end
   end
 end
 return 0`;
