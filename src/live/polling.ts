@@ -187,6 +187,8 @@ export class LivePolling {
         this.counters.leasedElsewhere++;
         return;
       }
+      // Its last stream left while the lease was asked for: a stopped poller sends nothing.
+      if (p.stopped) return;
       if (!this.mayPoll(p.watch.upstream)) {
         this.counters.yielded++;
         return;
