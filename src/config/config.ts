@@ -127,7 +127,13 @@ export function loadConfig(env?: Env) {
       lockWaitMs: traffic.queueDeadlineMs,
       idempotencyTtlMs: FIXED.idempotencyTtlMs,
     },
-    live: { ...FIXED.live, pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100 },
+    live: {
+      ...FIXED.live,
+      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
+      // Counted per replica: with replicas (Redis), each holds its share, so together they hold the cap.
+      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_MAX_STREAMS_PER_CALLER * replicaShare(s))),
+      pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
+    },
   };
   // The embedded emulators bring their own development issuer (server.ts); forward mode lets the upstream judge.
   const forwarding = upstreams.governance.authMode === 'forward' || upstreams.calendar.authMode === 'forward';
@@ -142,6 +148,11 @@ function callerProblems(auth: AuthConfig): string[] {
   return [
     'NODE_ENV=production lets no caller in: set AUTH_ISSUERS (bearer JWTs of your identity provider), AUTH_API_KEYS (static keys, by their SHA-256), or both; AUTH_ANONYMOUS grants callers without credentials permissions instead.',
   ];
+}
+
+/** One replica's share of a per-caller cap counted per replica: all of it without Redis (one process). */
+function replicaShare(s: Settings): number {
+  return s.REDIS_URL ? 1 / s.GATEWAY_REPLICAS : 1;
 }
 
 function readCache(s: Settings) {
