@@ -20,6 +20,7 @@ const PROCESSES = [
   'test/federation-routers.test.ts',
   'test/load.test.ts',
   'test/production-path.test.ts',
+  'test/mcp-replicas.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',
   'test/settings.test.ts',
@@ -27,12 +28,12 @@ const PROCESSES = [
 ];
 /**
  * Of those, the ones whose assertions are about timing across processes (every sliding span of a
- * budget shared through Redis, with its guard band, and the bench's replicas workload; a polite caller's
- * latency beside a greedy one; a browser rendering within its wait): they run last, one at a time, with nothing else of the suite beside them.
+ * budget shared through Redis, with its guard band, and the bench's replicas workload; callers' caps
+ * in every span of two replicas' arrivals while their Redis is killed; a browser rendering within its wait): they run last, one at a time, with nothing else of the suite beside them.
  */
 const TIMED = [
   'test/bench-budget.test.ts',
-  'test/fair-share.test.ts',
+  'test/fair-caps.test.ts',
   'test/graphiql-browser.test.ts',
   'test/traffic-redis.test.ts',
   'test/traffic-sliding.test.ts',

@@ -7,6 +7,7 @@ import os from 'node:os';
 import { loadConfig } from '../src/config/config.js';
 import { bodyRefusal } from './body-refusal.js';
 import { breakerWaves } from './breaker-waves.js';
+import { fairShareLatency } from './fair-share.js';
 import { youngGarbage } from './garbage.js';
 import { linearCost } from './linear.js';
 import { authenticatedResponseCache, responseCacheSideBySide, responseCacheThroughput } from './response-cache.js';
@@ -165,6 +166,7 @@ export async function runBench(
     await step('13', () => youngGarbage());
     await step('14', () => breakerWaves(up, options));
     await step('15', () => replay(up, options));
+    await step('16', () => fairShareLatency(up, options));
 
     const atEnd = await gateway.stats().catch(() => undefined);
     const mb = (kb: number | null | undefined) => (kb == null ? null : round(kb / 1024, 1));

@@ -23,7 +23,12 @@ export class GraphQLClient {
   private readonly pool: Pool;
   private readonly path: string;
 
-  constructor(url: string, connections = 16) {
+  /** `headers`: sent with every operation (a caller's credentials). */
+  constructor(
+    url: string,
+    connections = 16,
+    private readonly headers: Record<string, string> = {},
+  ) {
     const u = new URL(url);
     // A hung gateway must fail the run, not hang the bench.
     this.pool = new Pool(u.origin, {
@@ -45,6 +50,7 @@ export class GraphQLClient {
         accept: 'application/graphql-response+json, application/json',
         // The production profile's CSRF prevention wants a header a browser cannot send cross-site.
         'x-graphql-yoga-csrf': 'bench',
+        ...this.headers,
       },
       body: JSON.stringify({ query, variables }),
     });

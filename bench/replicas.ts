@@ -47,6 +47,8 @@ export async function replicas(
       GOVERNANCE_RATE_LIMITS: `minute:0,hour:0,${budget}/${windowMs}ms`,
       // Nothing cached: every operation costs its full set of upstream calls.
       CACHE_TTL_MS: '0',
+      // One caller (anonymous) presses on the whole account: no cap on its share (a quarter by default).
+      FAIR_SHARE: '*:share=100%',
     });
     gateways.push(...(await Promise.all(Array.from({ length: count }, () => startChild('gateway-process.ts', env)))));
     const shared = redis ? await Promise.all(gateways.map((g) => waitForRedis(g))) : 'no redis (one gateway)';

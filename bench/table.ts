@@ -59,6 +59,13 @@ export function table(doc: BenchDocument): string {
       ]);
       continue;
     }
+    if (w.id === '16') {
+      rows.push([
+        w.id,
+        `fair share: polite p95 ${w.polite.p95Ms} ms beside greedy, ${w.politeAlone.p95Ms} ms alone, pace ${w.budget.paceMs} ms: ratio ${w.ratio}; served ${w.servedShareOfCapacity} of capacity`,
+      ]);
+      continue;
+    }
     if (w.id === '13') {
       rows.push([w.id, `MB promoted by young collections: ${JSON.stringify(w.promotedMb)}`]);
       continue;

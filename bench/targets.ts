@@ -215,6 +215,22 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     (r) => r.reuseOnToOff,
     (v, r) => r.errors === 0 && num(v) <= 0.65,
   );
+  // Workload 16: a polite caller beside a greedy one waits about one pace more than alone, and is
+  // served in full; the greedy one gets the rest of the account.
+  check(
+    '16',
+    'fair share: polite p95 beside a greedy caller ÷ (its p95 alone + one pace)',
+    '≤ 1.5',
+    (r) => r.ratio,
+    (v, r) => r.errors === 0 && r.polite.served === r.polite.sent && num(v) <= 1.5,
+  );
+  check(
+    '16',
+    'fair share: requests served ÷ what the account gives meanwhile',
+    '≥ 0.8',
+    (r) => r.servedShareOfCapacity,
+    (v, r) => r.errors === 0 && num(v) >= 0.8 && r.greedy.rateLimited > 0,
+  );
   // Workload 14: the calendar black-holed, one gateway (`14`) and two sharing Redis (`14a`). Waves 2 and 3
   // are held to the issue's 50 ms (the chaos run, on cores it shares with all it starts, allows 1 s).
   // A failed workload has no waves: its targets then fail rather than throw.

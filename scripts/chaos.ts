@@ -56,6 +56,9 @@ const ENV = {
   CACHE_MAX_STALE_MS: '15000',
   // Entity types change rarely (docs/settings.md's own example): the waves' governance field stays cached.
   CACHE_TTL_BY_KIND: 'entityTypes:600000',
+  // The callers are one anonymous caller to the gateways, which must press on the whole account: no
+  // cap on its share (a quarter by default; the caps have tests of their own, test/fair-caps.test.ts).
+  FAIR_SHARE: '*:share=100%',
 };
 /**
  * After the last fault is lifted, every replica answers healthily within this: a breaker's open

@@ -41,7 +41,7 @@ async function start(env: Record<string, string> = {}) {
       // Without a verified token nothing runs: every identity in the trail comes from a token.
       AUTH_ANONYMOUS: 'none',
       // The agent may start 4 operations a minute; the others have no cap.
-      FAIR_SHARE: 'triage-bot:rpm=4',
+      FAIR_SHARE: `${issuer.issuer}|triage-bot:rpm=4`,
       ...env,
     },
     gateway: { audit: { sink: (line) => lines.push(line), clock: () => clock.now } },

@@ -5,7 +5,7 @@
  * 429 storm waits out real Retry-After pauses, so it runs only in the full bench; the replicas
  * workload (7) is test/bench-budget.test.ts, with the suite's timed files. The breaker's waves (14) wait
  * out the shipped 10 s request deadline twice, so only their targets are checked here. The replay (15)
- * runs for 2 s instead of 60.
+ * runs for 2 s instead of 60, the fair share's contention (16) for 1.5 s instead of 8.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -34,8 +34,8 @@ describe('bench harness (tiny mode)', () => {
     }
   });
 
-  it('measures workloads 1-4 and 6 and computes their lower bounds and ratios', { timeout: 150_000 }, async () => {
-    const { doc, byId } = await tinyBench(['1', '2', '3', '4', '6']);
+  it('measures workloads 1-4, 6 and 16 and computes their lower bounds and ratios', { timeout: 150_000 }, async () => {
+    const { doc, byId } = await tinyBench(['1', '2', '3', '4', '6', '16']);
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc); // one plain JSON document
 
     expect(doc.machine).toMatchObject({ cpus: expect.any(Number), node: process.version });
@@ -43,7 +43,7 @@ describe('bench harness (tiny mode)', () => {
     expect(doc.gatewayProcess.entry).toMatch(/\/bench\/gateway-process\.js$/);
     expect(doc.gatewayProcess.execArgv).toEqual(expect.arrayContaining(productionNodeFlags()));
     expect(doc.gatewayProcess.execArgv.join(' ')).not.toMatch(/tsx/);
-    expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6']);
+    expect(doc.workloads.map((w) => w.id)).toEqual(['1', '2', '3a', '3b', '4', '6', '16']);
 
     for (const id of ['1', '2', '3a', '3b']) {
       const w = byId[id]!;
@@ -85,8 +85,17 @@ describe('bench harness (tiny mode)', () => {
     });
     expect(byId['6']!.bareYoga.requests).toBeGreaterThan(0);
 
+    // Workload 16: a polite caller beside a greedy one, against itself alone.
+    expect(byId['16']).toMatchObject({
+      politeAlone: { sent: 3, p95Ms: expect.any(Number) },
+      polite: { sent: 3, p95Ms: expect.any(Number) },
+      greedy: { sent: 60, served: expect.any(Number), rateLimited: expect.any(Number) },
+      ratio: expect.any(Number),
+      servedShareOfCapacity: expect.any(Number),
+    });
+
     // Every target of the measured workloads is evaluated, each with a verdict.
-    expect(doc.targets.length).toBeGreaterThanOrEqual(12);
+    expect(doc.targets.length).toBeGreaterThanOrEqual(14);
     for (const t of doc.targets) expect(['pass', 'fail', 'skipped']).toContain(t.status);
   });
 

@@ -29,6 +29,8 @@ const TIGHT = {
   CACHE_BUDGET_STALE_BELOW: '0.5',
   CACHE_BUDGET_MAX_STALE_MS: String(BUDGET_MAX_STALE_MS),
   RESPONSE_CACHE: 'false',
+  // One caller alone spends the account here: no cap on its share (25 % by default).
+  FAIR_SHARE: '*:share=100%',
   // The reads by id here are to spend the budget: records kept from the list would answer them.
   CACHE_REUSE: 'off',
 };

@@ -60,6 +60,11 @@ async function changeUpstream(stack: Stack, id: string, title?: string): Promise
   expect(res.status).toBe(200);
 }
 
+/**
+ * The tests poll every 20–100 ms, far more often than one caller's streams may by default
+ * (`pollsPerMinutePerCaller` stretches them): that limit is lifted here, and checked on its own below.
+ */
+
 /** vi.waitFor with room for two replicas polling through Redis on a loaded machine. */
 const waitFor = <T>(fn: () => T) => vi.waitFor(fn, { timeout: 15_000, interval: 20 });
 
@@ -76,7 +81,10 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
       REDIS_KEY_PREFIX: prefix,
       CACHE_TTL_MS: '30000',
     };
-    const fast = (c: Config): Config => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } });
+    const fast = (c: Config): Config => ({
+      ...c,
+      live: { ...c.live, pollsPerMinutePerCaller: 1e6, minPollIntervalMs: 50, pollIntervalMs: 100 },
+    });
     a = await startStack({ env: live, configure: fast });
     // Replica B talks to the same emulated upstreams as A.
     b = await startStack({ env: { ...live, ...emulatorEnv(a.governance, a.calendar) }, configure: fast });
@@ -151,7 +159,10 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
 describe('subscriptions on one gateway', () => {
   it('eventsChanged sends the ids of events changed through the gateway and found by polling, each version once', async () => {
     const s = await startStack({
-      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+      configure: (c) => ({
+        ...c,
+        live: { ...c.live, pollsPerMinutePerCaller: 1e6, minPollIntervalMs: 50, pollIntervalMs: 100 },
+      }),
     });
     try {
       const url = await s.listen();
@@ -187,10 +198,15 @@ describe('subscriptions on one gateway', () => {
     const s = await startStack({
       env: {
         CALENDAR_RATE_LIMITS: 'minute:30',
+        // The one caller's queries spend what polling leaves: no cap on its share (25 % by default).
+        FAIR_SHARE: '*:share=100%',
         LIVE_POLL_BUDGET_PERCENT: '10',
         CACHE_TTL_MS: '0',
       },
-      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 20, pollIntervalMs: 20 } }),
+      configure: (c) => ({
+        ...c,
+        live: { ...c.live, pollsPerMinutePerCaller: 1e6, minPollIntervalMs: 20, pollIntervalMs: 20 },
+      }),
     });
     try {
       const url = await s.listen();
@@ -215,7 +231,10 @@ describe('subscriptions on one gateway', () => {
 
   it('each push reads its nested lists again: the second change shows in the list under the second push', async () => {
     const s = await startStack({
-      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+      configure: (c) => ({
+        ...c,
+        live: { ...c.live, pollsPerMinutePerCaller: 1e6, minPollIntervalMs: 50, pollIntervalMs: 100 },
+      }),
     });
     try {
       const url = await s.listen();
@@ -250,7 +269,10 @@ describe('subscriptions on one gateway', () => {
 
   it('eventChanged sends an event trashed directly upstream once, as deleted, then ends', async () => {
     const s = await startStack({
-      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+      configure: (c) => ({
+        ...c,
+        live: { ...c.live, pollsPerMinutePerCaller: 1e6, minPollIntervalMs: 50, pollIntervalMs: 100 },
+      }),
     });
     try {
       const url = await s.listen();
@@ -272,7 +294,10 @@ describe('subscriptions on one gateway', () => {
 
   it('refuses a bad id before subscribing; entityChanged sends a change once and a delete once, then ends', async () => {
     const s = await startStack({
-      configure: (c) => ({ ...c, live: { ...c.live, minPollIntervalMs: 50, pollIntervalMs: 100 } }),
+      configure: (c) => ({
+        ...c,
+        live: { ...c.live, pollsPerMinutePerCaller: 1e6, minPollIntervalMs: 50, pollIntervalMs: 100 },
+      }),
     });
     try {
       const url = await s.listen();

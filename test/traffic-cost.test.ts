@@ -134,7 +134,10 @@ describe('extensions.cost and Query.budget', () => {
 
   it('gives the full status unasked when the account is close to its limit', async () => {
     // 18 allowed a minute: under 1.8 left (a tenth) is close.
-    const stack = await startStack({ env: { GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000' } });
+    // One caller alone spends the account here: no cap on its share (25 % by default).
+    const stack = await startStack({
+      env: { GOVERNANCE_RATE_LIMITS: 'minute:20,hour:1000', FAIR_SHARE: '*:share=100%' },
+    });
     let cost = (await stack.query<Any>('{ entityTypes(first: 2) { totalCount } }')).extensions!.cost!.governance!;
     expect(cost).toEqual({ estimated: 2, actual: 2, cacheHits: 0, remaining: 16 });
     for (let first = 3; cost.remaining! > 1 && first < 30; first++) {

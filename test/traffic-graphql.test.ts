@@ -98,6 +98,8 @@ describe('account budget and 429 pause through GraphQL', () => {
         GOVERNANCE_RATE_LIMITS: 'minute:0,hour:1000,3/10s',
         GOVERNANCE_RATE_MARGIN: '1',
         UPSTREAM_QUEUE_DEADLINE_MS: '100',
+        // The one caller spends the account: no cap on its share (25 % by default).
+        FAIR_SHARE: '*:share=100%',
       },
     });
     const res = await stack.query<Record<string, unknown>>(

@@ -58,24 +58,31 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),
       idempotency: { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined },
-      live: liveContext(parts, info),
+      live: liveContext(parts, info, principal.expiresAt),
       sdlRequiresScopes: config.security.federationRequiresScopes,
     };
   };
 }
 
-function liveContext({ config, governance, calendar, bus, polling }: ContextParts, info: RequestInfo): Context['live'] {
+function liveContext(
+  { config, governance, calendar, bus, polling }: ContextParts,
+  info: RequestInfo,
+  expiresAt: number | undefined,
+): Context['live'] {
   return {
     bus,
     polling,
+    caller: info.client ?? 'anonymous',
+    expiresAt,
     defaultIntervalMs: config.live.pollIntervalMs,
     identity: {
       governance: identityOf(info.headers.get('authorization') ?? undefined, config.governance.authMode),
       calendar: identityOf(info.headers.get('authorization') ?? undefined, config.calendar.authMode),
     },
-    fresh: (detached = false) => {
+    fresh: (detached = false, caller = info.client) => {
       const each = {
         ...info,
+        client: caller,
         signal: detached ? undefined : info.signal,
         usage: new UsageTracker({ maxCallsPerUpstream: config.traffic.maxCallsPerOperation }),
       };

@@ -151,6 +151,8 @@ function liveUpdates(config: Config, upstreams: Upstreams): { bus: ChangeBus; po
     share: config.live.pollBudgetShare,
     minIntervalMs: config.live.minPollIntervalMs,
     maxIntervalMs: config.live.maxPollIntervalMs,
+    maxStreamsPerCaller: config.live.maxStreamsPerCaller,
+    pollsPerMinutePerCaller: config.live.pollsPerMinutePerCaller,
   });
   return { bus, polling };
 }

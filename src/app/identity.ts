@@ -8,7 +8,9 @@ import { ConfigError, type Config } from '../config/config.js';
 import { Authentication } from '../http/authenticate.js';
 import { Authenticator } from '../identity/authenticator.js';
 import { loadPermissionMap, parsePermissions } from '../identity/permissions.js';
+import { challengeScope } from '../mcp/endpoint.js';
 import type { Observability } from './observability.js';
+import { schema } from './schema.js';
 
 /** Who may call (AUTH_*; src/identity/), with refusals counted by reason. */
 export function authenticationOf(config: Config, observability: Observability): Authentication {
@@ -28,6 +30,7 @@ export function authenticationOf(config: Config, observability: Observability): 
     ),
     graphqlEndpoint: '/graphql',
     mcpEndpoint: config.mcp.enabled ? '/mcp' : undefined,
+    mcpScope: config.mcp.enabled ? challengeScope(schema, config) : undefined,
     metricsNeedCredentials: config.auth.metricsNeedCredentials,
     csrfPrevention: config.security.csrfPrevention,
     refused: (reason) => failures?.inc({ reason }),

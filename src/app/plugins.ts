@@ -123,7 +123,7 @@ function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
 }
 
 /** MCP (src/mcp/): curated operations as tools at /mcp, an OAuth protected resource (RFC 9728 metadata). */
-function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin[] | undefined {
+function mcp({ config, gatewayFetch, upstreams }: PluginParts): AnyPlugin[] | undefined {
   if (!config.mcp.enabled) return undefined;
   return [
     useProtectedResourceMetadata({
@@ -131,7 +131,17 @@ function mcp({ config, gatewayFetch }: PluginParts): AnyPlugin[] | undefined {
       authorizationServers: config.auth.issuers.map((i) => i.issuer),
       scopes: PERMISSIONS,
     }),
-    useMcp({ schema, config, fetch: gatewayFetch }),
+    useMcp({
+      schema,
+      config,
+      fetch: gatewayFetch,
+      redis: upstreams.redis,
+      // The budget's own account of when a point frees: a deferred call's task is polled then.
+      freesInMs: (upstream) =>
+        upstream === 'governance' || upstream === 'calendar'
+          ? Math.max(0, ...upstreams[upstream].traffic.status().rules.map((r) => r.nextSlotInMs))
+          : 0,
+    }),
   ];
 }
 

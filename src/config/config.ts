@@ -3,6 +3,7 @@
  * collected and reported together, one clear line each, so an operator fixes them in one go.
  * Secrets are only ever held here and in the adapters; nothing here is logged.
  */
+import { randomBytes } from 'node:crypto';
 import { readAuthConfig, type AuthConfig } from './auth.js';
 import { readDiscoveryConfig } from './discovery.js';
 import { CACHE_KINDS, processEnv, readSettings, type CacheKind, type Env, type Settings } from './settings.js';
@@ -110,7 +111,7 @@ export function loadConfig(env?: Env) {
     retry: { retries: s.UPSTREAM_RETRIES, ...FIXED.retry },
     breaker: FIXED.breaker,
     graphiql,
-    mcp: { enabled: s.MCP ?? !production, mutations: s.MCP_MUTATIONS, ...FIXED.mcpCaps },
+    mcp: readMcp(s, production, problems),
     logLevel: s.LOG_LEVEL ?? (s.NODE_ENV === 'test' ? 'warn' : 'info'),
     observability: readObservabilityConfig(s),
     persistedOperations: s.PERSISTED_OPERATIONS,
@@ -134,7 +135,13 @@ export function loadConfig(env?: Env) {
       lockWaitMs: traffic.queueDeadlineMs,
       idempotencyTtlMs: FIXED.idempotencyTtlMs,
     },
-    live: { ...FIXED.live, pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100 },
+    live: {
+      ...FIXED.live,
+      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
+      // Counted per replica: with replicas (Redis), each holds its share, so together they hold the cap.
+      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_MAX_STREAMS_PER_CALLER * replicaShare(s))),
+      pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
+    },
   };
   if (config.http.corsOrigins.includes('*') && config.auth.anonymous.length > 0)
     problems.push(
@@ -158,6 +165,11 @@ function callerProblems(auth: AuthConfig): string[] {
   ];
 }
 
+/** One replica's share of a per-caller cap counted per replica: all of it without Redis (one process). */
+function replicaShare(s: Settings): number {
+  return s.REDIS_URL ? 1 / s.GATEWAY_REPLICAS : 1;
+}
+
 function readCache(s: Settings) {
   const ttlMsByKind = Object.fromEntries(
     CACHE_KINDS.map((kind) => [kind, s.CACHE_TTL_BY_KIND[kind] ?? s.CACHE_TTL_MS]),
@@ -178,6 +190,27 @@ function readCache(s: Settings) {
 }
 
 /** The two upstreams (or the embedded emulators), with every problem a deployment can have with them. */
+/**
+ * MCP_*: the key that seals confirmations must be the same on every replica, so production names
+ * it; a development process makes up its own.
+ */
+function readMcp(s: Settings, production: boolean, problems: string[]) {
+  const enabled = s.MCP ?? !production;
+  if (enabled && production && !s.MCP_STATE_KEY)
+    problems.push(
+      'MCP_STATE_KEY is required in production while MCP is on: a secret of at least 32 characters, the same on every replica (it seals confirmations), e.g. `openssl rand -hex 32`.',
+    );
+  if (s.MCP_STATE_KEY && Buffer.byteLength(s.MCP_STATE_KEY) < 32)
+    problems.push('MCP_STATE_KEY must be at least 32 bytes long (e.g. `openssl rand -hex 32`).');
+  return {
+    enabled,
+    mutations: s.MCP_MUTATIONS,
+    stateKey: s.MCP_STATE_KEY ?? randomBytes(32).toString('hex'),
+    confirmAboveCalls: s.MCP_CONFIRM_ABOVE_CALLS,
+    ...FIXED.mcpCaps,
+  };
+}
+
 function readUpstreams(s: Settings, production: boolean, problems: string[]) {
   const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
   const embeddedEmulators = s.EMBEDDED_EMULATORS ?? (!production && !s.GOVERNANCE_URL && !s.CALENDAR_URL);

@@ -389,6 +389,19 @@ const BY_TIER = {
       default: false,
       description: "List /mcp's write tools (to callers whose permissions allow them).",
     }),
+    MCP_STATE_KEY: text({
+      secret: true,
+      defaultText: 'required in production while MCP is on; generated per process otherwise',
+      description:
+        "Secret (32+ bytes) sealing /mcp's confirmations, the same on every replica, so any replica takes a confirmed retry.",
+    }),
+    MCP_CONFIRM_ABOVE_CALLS: int({
+      default: 25,
+      min: 0,
+      max: 100_000,
+      description:
+        '/mcp tool calls estimated above this many upstream calls ask the user first, like deletes do; 0 = only deletes ask.',
+    }),
     GATEWAY_COST_EXTENSION: bool({
       default: true,
       description:
@@ -406,6 +419,20 @@ const BY_TIER = {
       max: 100,
       description:
         "Largest share (%) of an upstream's per-minute budget that subscription polling may use, per replica.",
+    }),
+    LIVE_MAX_STREAMS_PER_CALLER: int({
+      default: 10,
+      min: 1,
+      max: 10_000,
+      description:
+        'Subscriptions one caller (fair-share key) may hold open at once; with Redis each replica holds its share (÷ GATEWAY_REPLICAS).',
+    }),
+    LIVE_POLLS_PER_MINUTE_PER_CALLER: int({
+      default: 30,
+      min: 1,
+      max: 100_000,
+      description:
+        "Upstream polls one caller's subscriptions may cause a minute, all together (their intervals stretch to fit); with Redis each replica holds its share.",
     }),
     GOVERNANCE_MAX_CONCURRENT: int({
       default: 64,
@@ -486,9 +513,9 @@ const BY_TIER = {
       description: 'Upstream calls one operation may make per upstream (estimated before, counted during).',
     }),
     FAIR_SHARE: text({
-      defaultText: 'every caller alike, no caps, no pacing',
+      defaultText: 'each caller at most 25 % of every account rule; no group caps, no pacing',
       description:
-        'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,batch:weight=1,ui:weight=4` (caller = client id, else principal id).',
+        'Per-caller share of each account, e.g. `smooth=20,*:share=50%:rpm=600,https://idp.example/|*:share=60%,https://idp.example/|ui:weight=4` (caller = `<issuer>|<client id, else subject>`, `key|<name>`; `<issuer>|*`: its callers together).',
     }),
     UPSTREAM_RETRIES: int({
       default: 2,

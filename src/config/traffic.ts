@@ -30,19 +30,34 @@ export interface UpstreamTrafficConfig {
   guardMs?: number;
 }
 
-/** What `FAIR_SHARE` configures for one caller (or `*`, every caller without an entry). */
+/** What `FAIR_SHARE` configures for one caller (or `*`, what a caller's entry leaves out). */
 export interface CallerPolicy {
   /** Weight in the fair queues (default 1). */
   weight?: number;
-  /** Largest fraction of each account-wide rule this caller may spend (default: all of it). */
+  /** Largest fraction of each account-wide rule this caller may spend (default `DEFAULT_CALLER_SHARE`). */
   share?: number;
   /** GraphQL operations this caller may start per minute (default: no limit). */
   perMinute?: number;
 }
 
+/**
+ * A caller without a `share` of its own (nor one of `*`) may spend at most this fraction of each
+ * account rule: one runaway token leaves three quarters of every rule, the hour's too, to the others,
+ * and it takes four callers at their cap at once to spend an account (docs/traffic.md).
+ */
+export const DEFAULT_CALLER_SHARE = 0.25;
+
 export interface FairShareConfig {
-  /** By fair-share key; `*` applies to every caller without an entry of its own. */
+  /**
+   * By fair-share key (`<issuer>|<client>`, `key|<name>`, `anonymous`); `*` fills what an entry
+   * leaves out, and always has a share (`DEFAULT_CALLER_SHARE` unless configured).
+   */
   callers: ReadonlyMap<string, CallerPolicy>;
+  /**
+   * The share of each account rule all callers of one group (an issuer, `key`, `forwarded`) may
+   * spend together, by group; `*` for every group without an entry (default: no aggregate cap).
+   */
+  groups: ReadonlyMap<string, number>;
   /**
    * Pacing: each account-wide rule is also held over 1/`smooth` of its span, so a backlog cannot
    * spend a whole window at once and leave the others a gap until it slides (0: off).
@@ -128,10 +143,13 @@ function rules(list: RateList, setting: string, defaults: Record<string, number>
 /**
  * `FAIR_SHARE`: comma-separated entries. `smooth=N` paces the account over 1/N of each window;
  * `<caller>:weight=4:share=30%:rpm=600` sets one caller's weight, budget share cap and operations
- * per minute (`*` for every caller without an entry).
+ * per minute (`*`: what an entry leaves out); `<group>|*:share=50%` caps all callers of a group
+ * (an issuer) together (`*|*`: every group without an entry). A caller's key holds its issuer
+ * (`<issuer>|<client>`), which may hold colons: the attributes are the `name=value` parts after it.
  */
 function fairShare(text: string, problems: string[]): FairShareConfig {
   const callers = new Map<string, CallerPolicy>();
+  const groups = new Map<string, number>();
   let smooth = 0;
   for (const raw of text.split(',')) {
     const entry = raw.trim();
@@ -141,21 +159,43 @@ function fairShare(text: string, problems: string[]): FairShareConfig {
       smooth = Number(m[1]);
       continue;
     }
-    const [key, ...attrs] = entry.split(':').map((s) => s.trim());
-    const policy: CallerPolicy = {};
-    for (const attr of attrs) {
-      const [name, value = ''] = attr.split('=').map((s) => s.trim());
-      const n = value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : Number(value);
-      if (name === 'weight' && n > 0 && Number.isFinite(n)) policy.weight = n;
-      else if (name === 'share' && n > 0 && n <= 1) policy.share = n;
-      else if (name === 'rpm' && Number.isInteger(n) && n > 0) policy.perMinute = n;
-      else
-        problems.push(
-          `FAIR_SHARE: "${attr}" of "${entry}": expected weight=N (> 0), share=P (0..1 or %), rpm=N (whole).`,
-        );
-    }
-    if (!key) problems.push(`FAIR_SHARE: "${entry}": name a caller (or *) before its attributes.`);
+    const parts = entry.split(':');
+    const first = parts.findIndex((p) => p.includes('='));
+    const key = (first < 0 ? parts : parts.slice(0, first)).join(':').trim();
+    const policy = callerPolicy(entry, first < 0 ? [] : parts.slice(first), problems);
+    const problem = keyProblem(key, policy);
+    if (problem) problems.push(`FAIR_SHARE: "${entry}": ${problem}`);
+    else if (key.endsWith('|*')) groups.set(key.slice(0, -2), policy.share!);
     else callers.set(key, policy);
   }
-  return { callers, smooth };
+  callers.set('*', { share: DEFAULT_CALLER_SHARE, ...callers.get('*') });
+  return { callers, groups, smooth };
+}
+
+function callerPolicy(entry: string, attrs: string[], problems: string[]): CallerPolicy {
+  const policy: CallerPolicy = {};
+  for (const attr of attrs) {
+    const [name, value = ''] = attr.split('=').map((s) => s.trim());
+    const n = value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : Number(value);
+    if (name === 'weight' && n > 0 && Number.isFinite(n)) policy.weight = n;
+    else if (name === 'share' && n > 0 && n <= 1) policy.share = n;
+    else if (name === 'rpm' && Number.isInteger(n) && n > 0) policy.perMinute = n;
+    else
+      problems.push(
+        `FAIR_SHARE: "${attr}" of "${entry}": expected weight=N (> 0), share=P (0..1 or %), rpm=N (whole).`,
+      );
+  }
+  return policy;
+}
+
+/** Why an entry's key cannot name a caller or a group (undefined: it can). */
+function keyProblem(key: string, policy: CallerPolicy): string | undefined {
+  if (!key) return 'name a caller (or *) before its attributes.';
+  if (key.endsWith('|*'))
+    return policy.share !== undefined && policy.weight === undefined && policy.perMinute === undefined
+      ? undefined
+      : 'a group (`<issuer>|*`, `*|*`) takes a share of its own and nothing else.';
+  if (key === '*' || key === 'anonymous' || key.includes('|')) return undefined;
+  // A bare client id would match that id at every issuer: issuer B's `azp` would get issuer A's entry.
+  return `"${key}" names no issuer: a token's caller is "<issuer>|<client id, else subject>", an API key "key|<name>".`;
 }

@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RECONNECT_MAX_MS, type RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
-import { LocalCounts, ruleStatus, validityMs } from './budget-local.js';
+import { LocalCounts, ruleStatus, slotsOf, validityMs, type Slot } from './budget-local.js';
 import { countedAt, type CountedRule } from './sliding-window.js';
-import type { BudgetAnswer, Claim, RuleStatus } from './budget-types.js';
+import type { BudgetAnswer, Cap, Claim, RuleStatus } from './budget-types.js';
 
 export interface SharedBudgetOptions {
   upstream: string;
@@ -58,22 +58,34 @@ const TURN_RETRY_MS = 5;
 const TURN_IDLE_MS = 60_000;
 
 /**
- * KEYS[1] the marker, KEYS[2..n+1] one hash per rule (bucket → count), then the claims (hash:
- * caller → "priority tag until"), the callers' last tags (sorted set) and the virtual time. ARGV[1]
- * the marker this replica counts in, ARGV[2] now (ms), then per rule: allowed, bucket ms, span ms,
- * the time it counts this take at (`countedAt`); then the claim: caller, weight (0: none, no
- * turn), priority. Returns {-1} when the marker differs; else {refused rule (1-based), -2 when
- * it is another caller's turn, or 0; wait ms; then per rule its sum and the ms until its oldest
- * counted bucket leaves the span}, the sums including this request when it was counted.
+ * A cap's count in the heartbeat: a take that leaves a cap's scope at this fraction of its limit or
+ * more lists it in the hot set, and the heartbeat sums the hot scopes, so that every replica knows,
+ * as of its last heartbeat, each scope's count exactly or that it is below this fraction (the set
+ * stays small: few callers spend half their cap at once). While Redis is away, a replica's share
+ * of a cap is computed from that (budget-redis.ts `takeOffline`).
+ */
+const HOT = 0.5;
+
+/**
+ * KEYS[1] the marker, KEYS[2..n+1] one hash per slot (bucket → count: a rule for the account or an
+ * endpoint, or a cap's scope), then the claims (hash: caller → "priority tag until"), the callers'
+ * last tags (sorted set), the virtual time and the hot set of caps (sorted set, see `HOT`). ARGV[1]
+ * the marker this replica counts in, ARGV[2] now (ms), ARGV[3] the prefix of the slots' hash keys,
+ * then per slot: its limit, bucket ms, span ms, the time it counts this take at (`countedAt`), 1
+ * for a cap (0 for a rule); then the claim: caller, weight (0: none, no turn), priority. Returns
+ * {-1} when the marker differs; else {refused slot (1-based), -2 when it is another caller's turn,
+ * or 0; wait ms; then per slot its sum and the ms until its oldest counted bucket leaves the span},
+ * the sums including this request when it was counted. A caller refused by a cap leaves no claim:
+ * it waits for its own cap, and the others go on.
  */
 const TAKE_SCRIPT = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
 local now = tonumber(ARGV[2])
-local rules = #KEYS - 4
+local slots = #KEYS - 5
 local out = {0, 0}
-local current = {}
-for i = 2, rules + 1 do
-  local a = 4 * (i - 2) + 3
+local current, capped = {}, false
+for i = 2, slots + 1 do
+  local a = 5 * (i - 2) + 4
   local allowed, size = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
   local span, at = tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
   local first = math.floor((at - span) / size)
@@ -92,6 +104,7 @@ for i = 2, rules + 1 do
       if excess <= 0 then out[2] = math.max(1, (e[1] + 1) * size + span - now); break end
     end
     out[1] = i - 1
+    capped = ARGV[a + 4] == '1'
   end
   local free = 0
   if #live > 0 then free = math.max(0, (live[1][1] + 1) * size + span - now) end
@@ -99,10 +112,12 @@ for i = 2, rules + 1 do
   out[#out + 1] = free
   current[i] = math.floor(at / size)
 end
-local c = 4 * rules + 3
+local c = 5 * slots + 4
 local caller, weight, prio = ARGV[c], tonumber(ARGV[c + 1]), tonumber(ARGV[c + 2])
-if weight > 0 then
-  local claims, tags, clock = KEYS[rules + 2], KEYS[rules + 3], KEYS[rules + 4]
+local claims = KEYS[slots + 2]
+if weight > 0 and capped then redis.call('HDEL', claims, caller)
+elseif weight > 0 then
+  local tags, clock = KEYS[slots + 3], KEYS[slots + 4]
   local vt = tonumber(redis.call('GET', clock) or '0')
   local tag = math.max(tonumber(redis.call('ZSCORE', tags, caller) or '0'), vt) + 1 / weight
   local others, flat = {}, redis.call('HGETALL', claims)
@@ -130,28 +145,48 @@ if weight > 0 then
   end
 end
 if out[1] == 0 then
-  for i = 2, rules + 1 do
+  local hot, longest = KEYS[slots + 5], 0
+  for i = 2, slots + 1 do
+    local a = 5 * (i - 2) + 4
+    local span = tonumber(ARGV[a + 2])
     redis.call('HINCRBY', KEYS[i], current[i], 1)
-    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[4 * (i - 2) + 5]) + 1000)
+    redis.call('PEXPIRE', KEYS[i], span + 1000)
     out[2 * (i - 1) + 1] = out[2 * (i - 1) + 1] + 1
+    if ARGV[a + 4] == '1' and out[2 * (i - 1) + 1] >= ${HOT} * tonumber(ARGV[a]) then
+      redis.call('ZADD', hot, now, span .. ' ' .. ARGV[a + 1] .. ' ' .. string.sub(KEYS[i], #ARGV[3] + 1))
+      longest = math.max(longest, span)
+    end
   end
+  -- Only ever lengthened: a member of a long rule must outlive a take that lists a short one.
+  if longest > 0 and redis.call('PTTL', hot) < longest + 1000 then redis.call('PEXPIRE', hot, longest + 1000) end
 end
 return out`;
 
-/** KEYS hashes (repeats allowed); ARGV per key: bucket, count, time to live. */
+/**
+ * KEYS hashes (repeats allowed), then the hot set of caps; ARGV per hash: bucket, count, time to
+ * live, and its hot-set member when it is a cap's (else ''), then now. A cap's count added here
+ * (an outage's sends, a restore) lists it as hot: the heartbeat then sums it.
+ */
 const ADD_SCRIPT = `
-for i = 1, #KEYS do
-  redis.call('HINCRBY', KEYS[i], ARGV[3 * i - 2], ARGV[3 * i - 1])
-  redis.call('PEXPIRE', KEYS[i], ARGV[3 * i])
+local hot = KEYS[#KEYS]
+for i = 1, #KEYS - 1 do
+  redis.call('HINCRBY', KEYS[i], ARGV[4 * i - 3], ARGV[4 * i - 2])
+  redis.call('PEXPIRE', KEYS[i], ARGV[4 * i - 1])
+  if ARGV[4 * i] ~= '' and tonumber(ARGV[4 * i - 2]) > 0 then
+    redis.call('ZADD', hot, ARGV[#ARGV], ARGV[4 * i])
+    if redis.call('PTTL', hot) < tonumber(ARGV[4 * i - 1]) then redis.call('PEXPIRE', hot, ARGV[4 * i - 1]) end
+  end
 end
 return 0`;
 
 /**
- * KEYS[1] the replicas' sorted set, KEYS[2] the marker, KEYS[3..] the account-wide rules' hashes.
- * ARGV[1] this replica, ARGV[2] now, ARGV[3] how long a heartbeat lives, ARGV[4] the marker this
- * replica synced with, then per rule: bucket ms, span ms. Returns {-1} when the marker differs (so
- * a replica is in the set of a data set only once it has restored its counts into it); else {live
- * replicas, then per rule the sum of its span, then the live replicas' ids}.
+ * KEYS[1] the replicas' sorted set, KEYS[2] the marker, KEYS[3] the hot set of caps, KEYS[4..] the
+ * account-wide rules' hashes. ARGV[1] this replica, ARGV[2] now, ARGV[3] how long a heartbeat
+ * lives, ARGV[4] the marker this replica synced with, ARGV[5] the prefix of the slots' hash keys,
+ * then per rule: bucket ms, span ms. Returns {-1} when the marker differs (so a replica is in the
+ * set of a data set only once it has restored its counts into it); else {live replicas, then per
+ * rule the sum of its span, the number of live replicas' ids and the ids, then per hot cap its
+ * member and the sum of its span}; a hot cap whose last take left its span is dropped.
  */
 const HEARTBEAT_SCRIPT = `
 if redis.call('GET', KEYS[2]) ~= ARGV[4] then return {-1} end
@@ -159,16 +194,27 @@ local now = tonumber(ARGV[2])
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
 redis.call('PEXPIRE', KEYS[1], 10 * tonumber(ARGV[3]))
-local out = {redis.call('ZCARD', KEYS[1])}
-for i = 3, #KEYS do
-  local size, span = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+local function sum(key, size, span)
   local first = math.floor((now - span) / size)
-  local flat = redis.call('HGETALL', KEYS[i])
-  local sum = 0
-  for j = 1, #flat, 2 do if tonumber(flat[j]) >= first then sum = sum + tonumber(flat[j + 1]) end end
-  out[#out + 1] = sum
+  local flat = redis.call('HGETALL', key)
+  local total = 0
+  for j = 1, #flat, 2 do if tonumber(flat[j]) >= first then total = total + tonumber(flat[j + 1]) end end
+  return total
 end
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do out[#out + 1] = id end
+local out = {redis.call('ZCARD', KEYS[1])}
+for i = 4, #KEYS do out[#out + 1] = sum(KEYS[i], tonumber(ARGV[2 * i - 2]), tonumber(ARGV[2 * i - 1])) end
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+out[#out + 1] = #ids
+for _, id in ipairs(ids) do out[#out + 1] = id end
+local hot = redis.call('ZRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+for j = 1, #hot, 2 do
+  local span, size, name = string.match(hot[j], '(%S+) (%S+) (.+)')
+  if tonumber(hot[j + 1]) < now - tonumber(span) then redis.call('ZREM', KEYS[3], hot[j])
+  else
+    out[#out + 1] = name
+    out[#out + 1] = sum(ARGV[5] .. name, tonumber(size), tonumber(span))
+  end
+end
 return out`;
 
 type BudgetRedis = Redis & {
@@ -187,12 +233,15 @@ interface Seen {
 export class SharedBudget {
   private readonly id = randomUUID();
   /** Everything this replica sent in the live spans (to rebuild lost counters). */
-  private readonly sent: LocalCounts;
+  private readonly sent = new LocalCounts();
   /** Sent while Redis was away: added to the shared counters once it is back. */
-  private readonly unsynced: LocalCounts;
+  private readonly unsynced = new LocalCounts();
   /** Spent on the outage share since the last seen counts: what the share is checked against. */
-  private readonly offlineSpent: LocalCounts;
+  private readonly offlineSpent = new LocalCounts();
+  /** By slot name (`rule:scope`, as in its hash key). */
   private readonly seen = new Map<string, Seen>();
+  /** When the last heartbeat listed the hot caps: a cap it did not list was below `HOT` of its limit. */
+  private hotAt = 0;
   private replicas?: number;
   /** The other replicas live at the last heartbeat. */
   private others: string[] = [];
@@ -209,9 +258,6 @@ export class SharedBudget {
   private readonly poll: NodeJS.Timeout;
 
   constructor(private readonly options: SharedBudgetOptions) {
-    this.sent = new LocalCounts(options.rules);
-    this.unsynced = new LocalCounts(options.rules);
-    this.offlineSpent = new LocalCounts(options.rules);
     this.validMs = validityMs(options.rules);
     // Both budgets of a process share one connection; the scripts are the same, so define once.
     const scripts = { budgetTake: TAKE_SCRIPT, budgetAdd: ADD_SCRIPT, budgetHeartbeat: HEARTBEAT_SCRIPT };
@@ -238,24 +284,38 @@ export class SharedBudget {
     return this.options.redis.key('budget', this.options.upstream, ...parts);
   }
 
+  /** A slot's name: its hash key without the budget's prefix, and its key in `seen`. */
+  private static slotName(rule: CountedRule, scope: string): string {
+    return `${rule.name}:${scope}`;
+  }
+
+  /** A cap's member of the hot set (span, bucket and name, so the heartbeat can sum it). */
+  private static hotMember(rule: CountedRule, scope: string): string {
+    return `${rule.spanMs} ${rule.bucketMs} ${SharedBudget.slotName(rule, scope)}`;
+  }
+
   /** Heartbeat, and the replica count and account-wide sums as of now. */
   private async heartbeat(now: number): Promise<void> {
     const rules = this.options.rules.filter((r) => !r.perEndpoint);
     const args: (string | number)[] = [
       this.key('replicas'),
       this.key('epoch'),
+      this.key('hot'),
       ...rules.map((r) => this.key(r.name, '*')),
       this.id,
       now,
       LIVE_MS,
       this.epoch ?? '',
+      this.key(''),
     ];
     for (const r of rules) args.push(r.bucketMs, r.spanMs);
     const pendingSync = !this.unsynced.empty;
-    const out = await this.client.budgetHeartbeat(rules.length + 2, ...args);
+    const out = await this.client.budgetHeartbeat(rules.length + 3, ...args);
     // The data set changed since this replica synced: the next sync restores and says so.
     if (out[0] === -1) return;
-    const ids = out.slice(1 + rules.length).map(String);
+    const idCount = Number(out[1 + rules.length]);
+    const ids = out.slice(2 + rules.length, 2 + rules.length + idCount).map(String);
+    const hot = out.slice(2 + rules.length + idCount);
     if (this.restoring) {
       for (const id of ids) this.restoring.pending.delete(id);
       if (this.restoring.pending.size > 0 && now < this.restoring.until) return;
@@ -266,15 +326,14 @@ export class SharedBudget {
     // What was spent on the outage share is in the sums read now, unless it is still to be synced;
     // the per-endpoint counts (not in the heartbeat) get it folded in.
     if (!pendingSync) this.foldOffline();
-    rules.forEach((r, i) => {
-      const prev = this.seen.get(`${r.name}|*`);
+    const saw = (name: string, sum: number) => {
+      const prev = this.seen.get(name);
       // The heartbeat does not say when the oldest bucket leaves; keep the last known value.
-      this.seen.set(`${r.name}|*`, {
-        sum: Number(out[i + 1]),
-        at: now,
-        freeInMs: prev ? Math.max(0, prev.freeInMs - (now - prev.at)) : 0,
-      });
-    });
+      this.seen.set(name, { sum, at: now, freeInMs: prev ? Math.max(0, prev.freeInMs - (now - prev.at)) : 0 });
+    };
+    rules.forEach((r, i) => saw(SharedBudget.slotName(r, '*'), Number(out[i + 1])));
+    for (let i = 0; i + 1 < hot.length; i += 2) saw(String(hot[i]), Number(hot[i + 1]));
+    this.hotAt = now;
   }
 
   /** Whether the shared counters are being rebuilt after a loss (the outage share applies). */
@@ -295,83 +354,95 @@ export class SharedBudget {
   private foldOffline(): void {
     const now = Date.now();
     for (const { rule, scope, count } of this.offlineSpent.entries(now)) {
-      const seen = this.seen.get(`${rule.name}|${scope}`);
+      const seen = this.seen.get(SharedBudget.slotName(rule, scope));
       if (seen && now < seen.at + rule.spanMs) seen.sum += count;
     }
     this.offlineSpent.clear();
   }
 
   /**
-   * Takes a point through Redis, for `claim`'s caller when it is its turn across replicas; throws
-   * when Redis fails (the caller then uses `takeOffline`).
+   * Takes a point through Redis, for `claim`'s caller when it is its turn across replicas and its
+   * caps allow; throws when Redis fails (the caller then uses `takeOffline`).
    */
   async take(endpoint: string, now: number, claim?: Claim, dueAt?: number): Promise<BudgetAnswer> {
     if (this.epoch === undefined || !this.unsynced.empty) await this.sync(now);
     if (this.replicas === undefined) await this.heartbeat(now);
-    if (this.isRestoring(now)) return this.takeOffline(endpoint, now);
+    if (this.isRestoring(now)) return this.takeOffline(endpoint, now, claim?.caps);
     if (this.holdUntil > now) return { ok: false, waitMs: this.holdUntil - now, rule: 'resync', perEndpoint: false };
-    const rules = this.options.rules;
-    const scopes = rules.map((rule) => LocalCounts.scope(rule, endpoint));
-    const ats = rules.map((rule) => countedAt(rule, now, dueAt));
+    const slots = slotsOf(this.options.rules, endpoint, claim?.caps);
+    const ats = slots.map(({ rule }) => countedAt(rule, now, dueAt));
     const args: (string | number)[] = [
       this.key('epoch'),
-      ...rules.map((rule, i) => this.key(rule.name, scopes[i]!)),
+      ...slots.map(({ rule, scope }) => this.key(rule.name, scope)),
       this.key('claims'),
       this.key('tags'),
       this.key('clock'),
+      this.key('hot'),
       this.epoch!,
       now,
+      this.key(''),
     ];
-    rules.forEach((rule, i) => args.push(rule.allowed, rule.bucketMs, rule.spanMs, ats[i]!));
+    slots.forEach(({ rule, limit, cap }, i) => args.push(limit, rule.bucketMs, rule.spanMs, ats[i]!, cap ? 1 : 0));
     args.push(claim?.caller ?? '', claim?.weight ?? 0, claim?.priority ?? 0);
     // Counted before it is sent: if the data set is lost while this take is on its way, the
     // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
     // the count too, since the script may have run.
-    this.sent.record(endpoint, now);
-    const out = await this.client.budgetTake(rules.length + 4, ...args);
+    this.sent.record(slots, now);
+    const out = await this.client.budgetTake(slots.length + 5, ...args);
     if (out[0] === -1) {
-      this.sent.record(endpoint, now, -1);
+      this.sent.record(slots, now, -1);
       await this.sync(now);
-      if (this.isRestoring(now)) return this.takeOffline(endpoint, now);
+      if (this.isRestoring(now)) return this.takeOffline(endpoint, now, claim?.caps);
       return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
     }
-    rules.forEach((rule, i) =>
-      this.seen.set(`${rule.name}|${scopes[i]}`, { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }),
+    slots.forEach(({ rule, scope }, i) =>
+      this.seen.set(SharedBudget.slotName(rule, scope), { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }),
     );
     if (out[0] === 0)
       return {
         ok: true,
         shared: true,
         validUntil: now + this.validMs,
-        refund: () => this.refundShared(endpoint, now, ats),
+        refund: () => this.refundShared(slots, now, ats),
       };
-    this.sent.record(endpoint, now, -1);
+    this.sent.record(slots, now, -1);
     if (out[0] === -2) return { ok: false, waitMs: out[1]!, rule: 'turn', perEndpoint: false };
-    const rule = rules[out[0]! - 1]!;
-    return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint };
+    const { rule, cap } = slots[out[0]! - 1]!;
+    return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint, share: cap };
   }
 
   /**
    * While Redis is away, or its counters are being rebuilt: this replica's share of what the last
-   * seen shared counts left.
+   * seen shared counts left, of every rule and every cap of the caller.
    */
-  takeOffline(endpoint: string, now: number): BudgetAnswer {
-    const n = this.replicas;
-    const refusal = this.offlineSpent.check(endpoint, now, (rule, scope) => {
-      // Pacing (fair-share.ts) shapes this replica's sends; the platform's rules, split below, hold
-      // the account. Split too, a pace of one point would round to none: nothing would go.
-      if (rule.pacing) return { limit: rule.allowed };
-      if (n === undefined) return { limit: Math.floor(rule.allowed * this.options.localShare) };
-      const seen = this.seen.get(`${rule.name}|${scope}`);
-      const endsAt = seen ? seen.at + rule.spanMs : 0;
-      if (!seen || now >= endsAt) return { limit: Math.floor(rule.allowed / n) };
-      return { limit: Math.floor(Math.max(0, rule.allowed - seen.sum) / n), risesInMs: endsAt - now };
-    });
+  takeOffline(endpoint: string, now: number, caps?: readonly Cap[]): BudgetAnswer {
+    const slots = slotsOf(this.options.rules, endpoint, caps);
+    const refusal = this.offlineSpent.check(slots, now, (slot) => this.offlineLimit(slot, now));
     if (refusal) return refusal;
-    const count = (n: number) =>
-      [this.sent, this.unsynced, this.offlineSpent].forEach((c) => c.record(endpoint, now, n));
+    const count = (n: number) => [this.sent, this.unsynced, this.offlineSpent].forEach((c) => c.record(slots, now, n));
     count(1);
     return { ok: true, shared: false, validUntil: now + this.validMs, refund: () => count(-1) };
+  }
+
+  /**
+   * A slot's limit while Redis is away: _(limit − last seen shared count) ÷ last seen replicas_
+   * until the span of that count has passed, then _limit ÷ replicas_. A cap's count is the one a
+   * take of its caller saw since the last heartbeat, else the heartbeat's (exact for a hot cap, at
+   * most `HOT` of its limit for the others).
+   */
+  private offlineLimit(slot: Slot, now: number): { limit: number; risesInMs?: number } {
+    const { rule, scope, limit } = slot;
+    const n = this.replicas;
+    // Pacing (fair-share.ts) shapes this replica's sends; the platform's rules, split below, hold
+    // the account. Split too, a pace of one point would round to none: nothing would go.
+    if (rule.pacing) return { limit };
+    if (n === undefined) return { limit: Math.floor(limit * this.options.localShare) };
+    let seen: Pick<Seen, 'sum' | 'at'> | undefined = this.seen.get(SharedBudget.slotName(rule, scope));
+    if (slot.cap && this.hotAt > 0 && (!seen || seen.at < this.hotAt))
+      seen = { sum: Math.ceil(limit * HOT), at: this.hotAt };
+    const endsAt = seen ? seen.at + rule.spanMs : 0;
+    if (!seen || now >= endsAt) return { limit: Math.floor(limit / n) };
+    return { limit: Math.floor(Math.max(0, limit - seen.sum) / n), risesInMs: endsAt - now };
   }
 
   /** `caller` has nothing waiting here any more: its claim (if any) holds no one up (best effort). */
@@ -380,22 +451,29 @@ export class SharedBudget {
       void this.options.redis.bestEffort('budget claim', this.client.hdel(this.key('claims'), caller));
   }
 
-  /** Best effort: if Redis fails, the point stays counted (the safe side). `ats`: when each rule counted it. */
-  private refundShared(endpoint: string, now: number, ats: readonly number[]): void {
+  /** Best effort: if Redis fails, the point stays counted (the safe side). `ats`: when each slot counted it. */
+  private refundShared(slots: readonly Slot[], now: number, ats: readonly number[]): void {
     if (!this.options.redis.ready) return;
-    this.sent.record(endpoint, now, -1);
-    const rules = this.options.rules;
-    const keys = rules.map((rule) => this.key(rule.name, LocalCounts.scope(rule, endpoint)));
-    const args = rules.flatMap((rule, i) => [Math.floor(ats[i]! / rule.bucketMs), -1, rule.spanMs + 1_000]);
-    void this.client.budgetAdd(keys.length, ...keys, ...args).catch(() => this.sent.record(endpoint, now, 1));
+    this.sent.record(slots, now, -1);
+    const keys = [...slots.map(({ rule, scope }) => this.key(rule.name, scope)), this.key('hot')];
+    const args = slots.flatMap(({ rule }, i) => [Math.floor(ats[i]! / rule.bucketMs), -1, rule.spanMs + 1_000, '']);
+    void this.client.budgetAdd(keys.length, ...keys, ...args, now).catch(() => this.sent.record(slots, now, 1));
   }
 
-  /** An account-wide rule as last seen (no Redis round trip), with this replica's offline sends. */
-  statusOf(rule: CountedRule, now: number): RuleStatus {
-    const seen = this.seen.get(`${rule.name}|*`);
+  /** What this replica sent of `rule` in its span, by scope. */
+  sentHere(rule: CountedRule, now: number): [string, number][] {
+    return this.sent.sums(rule, now);
+  }
+
+  /**
+   * An account-wide rule as last seen (no Redis round trip), with this replica's offline sends;
+   * for `scope`, a cap's, with its `limit`: what is left of the cap.
+   */
+  statusOf(rule: CountedRule, now: number, scope = '*', limit = rule.allowed): RuleStatus {
+    const seen = this.seen.get(SharedBudget.slotName(rule, scope));
     const live = seen && now < seen.at + rule.spanMs;
-    const used = (live ? seen.sum : 0) + this.offlineSpent.counter(rule, '*').sum(now);
-    const remaining = Math.max(0, rule.allowed - used);
+    const used = (live ? seen.sum : 0) + (this.offlineSpent.peek(rule, scope)?.sum(now) ?? 0);
+    const remaining = Math.max(0, limit - used);
     return ruleStatus(rule, remaining, remaining > 0 || !seen ? 0 : Math.max(0, seen.freeInMs - (now - seen.at)));
   }
 
@@ -429,9 +507,14 @@ export class SharedBudget {
     // A snapshot: sends counted while this runs stay pending for the next sync.
     const items = [...(lost ? this.sent : this.unsynced).entries(Date.now())].filter((e) => e.count > 0);
     if (items.length > 0) {
-      const keys = items.map((e) => this.key(e.rule.name, e.scope));
-      const args = items.flatMap((e) => [e.bucket, e.count, e.rule.spanMs + 1_000]);
-      await this.client.budgetAdd(keys.length, ...keys, ...args);
+      const keys = [...items.map((e) => this.key(e.rule.name, e.scope)), this.key('hot')];
+      const args = items.flatMap((e) => [
+        e.bucket,
+        e.count,
+        e.rule.spanMs + 1_000,
+        isCap(e.scope) ? SharedBudget.hotMember(e.rule, e.scope) : '',
+      ]);
+      await this.client.budgetAdd(keys.length, ...keys, ...args, now);
     }
     // Only once the counts are in: if adding them failed, the next sync finds the marker changed
     // (or the outage's counts still pending) and adds them then.
@@ -449,4 +532,9 @@ export class SharedBudget {
       });
     }
   }
+}
+
+/** A cap's scope (`caller:…`, `group:…`), as opposed to `*` or an endpoint (`GET /…`). */
+function isCap(scope: string): boolean {
+  return scope.startsWith('caller:') || scope.startsWith('group:');
 }

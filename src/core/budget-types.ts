@@ -6,7 +6,14 @@
  */
 export type BudgetAnswer =
   | { ok: true; shared: boolean; validUntil: number; refund?: () => void }
-  | { ok: false; waitMs: number; rule: string; perEndpoint: boolean };
+  | {
+      ok: false;
+      waitMs: number;
+      rule: string;
+      perEndpoint: boolean;
+      /** Refused by a cap of the caller's (its own or its group's), not by the account: others may go. */
+      share?: boolean;
+    };
 
 /** One account-wide rule as last known: what the gateway allows itself and what is left of it. */
 export interface RuleStatus {
@@ -35,4 +42,15 @@ export interface Claim {
   caller: string;
   weight: number;
   priority: number;
+  /** What the caller may spend of every account-wide rule (fair-share.ts `capsOf`); none: uncapped. */
+  caps?: readonly Cap[];
+}
+
+/**
+ * A cap on one scope of callers (`caller:<key>`, `group:<issuer>`): at most `share` of each
+ * account-wide rule in any span of that rule, counted with the rule (locally, or shared through Redis).
+ */
+export interface Cap {
+  scope: string;
+  share: number;
 }

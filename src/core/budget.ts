@@ -7,7 +7,7 @@
  * replicas (budget-redis.ts), and a replica that loses Redis spends only its share of what is left.
  */
 import type { RateRule } from '../config/traffic.js';
-import { LocalBudget } from './budget-local.js';
+import { capLimit, LocalBudget } from './budget-local.js';
 import { SharedBudget } from './budget-redis.js';
 import type { RedisLink } from './redis.js';
 import { countedRule, type CountedRule } from './sliding-window.js';
@@ -28,8 +28,8 @@ export interface BudgetOptions {
   log?: TrafficLogger;
 }
 
-export type { BudgetAnswer, BudgetStatus, Claim, RuleStatus } from './budget-types.js';
-import type { BudgetAnswer, BudgetStatus, Claim } from './budget-types.js';
+export type { BudgetAnswer, BudgetStatus, Cap, Claim, RuleStatus } from './budget-types.js';
+import type { BudgetAnswer, BudgetStatus, Cap, Claim } from './budget-types.js';
 
 export class AccountBudget {
   readonly rules: readonly CountedRule[];
@@ -73,7 +73,7 @@ export class AccountBudget {
    */
   async take(endpoint: string, now = Date.now(), claim?: Claim, dueAt?: number): Promise<BudgetAnswer> {
     if (this.rules.length === 0) return { ok: true, shared: false, validUntil: Infinity };
-    if (this.local) return this.local.take(endpoint, now, dueAt);
+    if (this.local) return this.local.take(endpoint, now, claim?.caps, dueAt);
     const shared = this.shared!;
     if (this.options.redis!.ready && Date.now() >= this.redisSuspectUntil) {
       try {
@@ -86,7 +86,7 @@ export class AccountBudget {
       }
     }
     this.noteMode(false);
-    return shared.takeOffline(endpoint, now);
+    return shared.takeOffline(endpoint, now, claim?.caps);
   }
 
   /** `caller` has nothing waiting on this replica any more: it no longer holds a turn across replicas. */
@@ -94,11 +94,41 @@ export class AccountBudget {
     this.shared?.release(caller);
   }
 
+  /** Milliseconds until `caps` let their caller take a point (0: now, or not known), from the last known counts. */
+  capWaitMs(caps: readonly Cap[], now = Date.now()): number {
+    let wait = 0;
+    for (const cap of caps)
+      for (const rule of this.account) {
+        const status = this.half?.statusOf(rule, now, cap.scope, capLimit(rule, cap.share));
+        if (status && status.remaining === 0) wait = Math.max(wait, status.nextSlotInMs);
+      }
+    return wait;
+  }
+
+  /** The largest fraction of an account-wide rule `scope` (a cap's) spent in that rule's span, as last known. */
+  spent(scope: string, now = Date.now()): number {
+    let most = 0;
+    for (const rule of this.account) {
+      const status = this.half?.statusOf(rule, now, scope);
+      if (status) most = Math.max(most, (rule.allowed - status.remaining) / rule.allowed);
+    }
+    return most;
+  }
+
+  /** Points of the shortest account-wide rule this replica sent in its span, by scope (callers' caps included). */
+  sentHere(now = Date.now()): [string, number][] {
+    return this.shortest && this.half ? this.half.sentHere(this.shortest, now) : [];
+  }
+
   /** The account-wide rules from the last known counts (never a Redis round trip). */
   status(now = Date.now()): BudgetStatus {
     // No account rules without a local or shared half: nothing to map.
-    const rules = this.account.map((rule) => (this.shared ?? this.local)!.statusOf(rule, now));
+    const rules = this.account.map((rule) => this.half!.statusOf(rule, now));
     return { shared: this.shared !== undefined && this.sharedMode !== false, rules };
+  }
+
+  private get half(): LocalBudget | SharedBudget | undefined {
+    return this.shared ?? this.local;
   }
 
   private noteMode(shared: boolean): void {

@@ -29,14 +29,21 @@ export interface Caller {
 }
 
 /**
- * The fair-share key of a caller (see fair-share.ts): an authenticated caller's client id, else its
- * principal's id; an anonymous one's forwarded upstream credential (a non-secret hash, computed only
- * then), if any.
+ * The fair-share key of a caller (see fair-share.ts), always with its group before the first `|`:
+ * a token's `<issuer>|<client id, else subject>` (a client id is unique only within its issuer), an
+ * API key's `key|<name>`, an unverified credential the upstream judges `forwarded|<hash>`, else
+ * `anonymous` (or, forwarding, its credential's non-secret hash, computed only then).
  */
 export function fairShareKey(
-  principal: { id: string; kind: string; clientId?: string } | undefined,
+  principal: { id: string; kind: string; issuer?: string; subject?: string; clientId?: string } | undefined,
   forwarded?: () => string | undefined,
 ): string {
-  if (principal && principal.kind !== 'anonymous') return principal.clientId ?? principal.id;
-  return forwarded?.() ?? 'anonymous';
+  if (principal && principal.kind !== 'anonymous') {
+    if (principal.issuer) return `${principal.issuer}|${principal.clientId ?? principal.subject ?? principal.id}`;
+    // `key:<name>`, `forwarded:<hash>`: the kind is the group.
+    const colon = principal.id.indexOf(':');
+    return colon < 0 ? principal.id : `${principal.id.slice(0, colon)}|${principal.id.slice(colon + 1)}`;
+  }
+  const hash = forwarded?.();
+  return hash ? `forwarded|${hash}` : 'anonymous';
 }

@@ -1,21 +1,19 @@
 /**
  * Waiting work of many callers, served in turn. Lanes by priority (lower first); inside a lane,
- * start-time fair queuing over callers: each item gets a virtual finish tag (its caller's previous
- * tag, or the lane's virtual time if later, plus 1 / weight) and the caller whose head item has
- * the smallest tag goes next. A caller with weight 2 is served twice as often as one with weight 1
- * while both wait; a caller that was idle starts at the lane's current time, so it gains no credit
- * for its silence and loses nothing to a caller with a long backlog. One caller alone is plain FIFO.
+ * start-time fair queuing over callers: each caller's first waiting item has a virtual finish tag
+ * (the finish of the caller's item served last, or the lane's virtual time if later, plus
+ * 1 / weight) and the caller whose first item has the smallest tag goes next. A caller with weight
+ * 2 is served twice as often as one with weight 1 while both wait; a caller that was idle starts at
+ * the lane's current time, so it gains no credit for its silence and loses nothing to a caller with
+ * a long backlog. Only service moves a caller's tag on: an item that leaves unserved (expired,
+ * cancelled, set aside) costs its caller no turn, so two backlogged callers share by weight whatever
+ * their arrival rates and however much of their backlog expires. One caller alone is plain FIFO.
  */
 
-interface Entry<T> {
-  item: T;
-  finish: number;
-}
-
 interface Flow<T> {
-  entries: Entry<T>[];
-  /** The finish tag of this caller's newest item. */
-  last: number;
+  items: T[];
+  /** The finish tag of this caller's first waiting item. */
+  finish: number;
 }
 
 interface Lane<T> {
@@ -45,60 +43,59 @@ export class FairQueue<T> {
     const lane = this.lanes[priority]!;
     let flow = lane.flows.get(key);
     if (!flow) {
-      flow = { entries: [], last: lane.time };
+      flow = { items: [], finish: lane.time + 1 / this.weight(key) };
       lane.flows.set(key, flow);
     }
-    const finish = Math.max(flow.last, lane.time) + 1 / this.weight(key);
-    flow.last = finish;
-    flow.entries.push({ item, finish });
+    flow.items.push(item);
     this.count++;
-    return this.ahead(priority, key, finish) + flow.entries.length - 1;
+    // Its tag once the items before it are served: one 1 / weight each.
+    const finish = flow.finish + (flow.items.length - 1) / this.weight(key);
+    return this.ahead(priority, key, finish) + flow.items.length - 1;
   }
 
   /** The item that goes next, left in place (see `take`). */
   peek(): T | undefined {
-    return this.head()?.entry.item;
+    return this.head()?.flow.items[0];
   }
 
   /** Removes and returns the item that goes next. */
   shift(): T | undefined {
     const head = this.head();
     if (!head) return undefined;
-    const { lane, key, flow } = head;
-    const entry = flow.entries.shift()!;
-    lane.time = entry.finish - 1 / this.weight(key);
-    if (flow.entries.length === 0) lane.flows.delete(key);
-    this.count--;
-    return entry.item;
+    const item = head.flow.items[0]!;
+    this.served(head.lane, head.key, head.flow);
+    return item;
   }
 
-  /** Removes `item` (waiting for caller `key` at `priority`); false when it is not in line. */
-  delete(priority: number, key: string, item: T): boolean {
+  /**
+   * Removes `item` (waiting for caller `key` at `priority`); false when it is not in line. `served`:
+   * it leaves because it got its turn (the caller's tag moves on, as in `shift`), not unserved.
+   */
+  delete(priority: number, key: string, item: T, served = false): boolean {
     const lane = this.lanes[priority]!;
     const flow = lane.flows.get(key);
-    const at = flow ? flow.entries.findIndex((e) => e.item === item) : -1;
+    const at = flow ? flow.items.indexOf(item) : -1;
     if (at < 0) return false;
-    const [entry] = flow!.entries.splice(at, 1);
-    // Served at its turn (the head of its caller): the lane's time moves on as in `shift`.
-    if (at === 0) lane.time = Math.max(lane.time, entry!.finish - 1 / this.weight(key));
-    if (flow!.entries.length === 0) lane.flows.delete(key);
+    if (served && at === 0) {
+      this.served(lane, key, flow!);
+      return true;
+    }
+    flow!.items.splice(at, 1);
+    if (flow!.items.length === 0) lane.flows.delete(key);
     this.count--;
     return true;
   }
 
-  /** Removes every waiting item `drop` is true of, and returns them. */
+  /** Removes every waiting item `drop` is true of (unserved), and returns them. */
   remove(drop: (item: T) => boolean): T[] {
     const removed: T[] = [];
     for (const lane of this.lanes)
       for (const [key, flow] of lane.flows) {
-        const kept: Entry<T>[] = [];
-        for (const e of flow.entries) {
-          if (drop(e.item)) removed.push(e.item);
-          else kept.push(e);
-        }
-        if (kept.length === flow.entries.length) continue;
+        const kept: T[] = [];
+        for (const item of flow.items) (drop(item) ? removed : kept).push(item);
+        if (kept.length === flow.items.length) continue;
         if (kept.length === 0) lane.flows.delete(key);
-        else flow.entries = kept;
+        else flow.items = kept;
       }
     this.count -= removed.length;
     return removed;
@@ -107,8 +104,18 @@ export class FairQueue<T> {
   /** Waiting items of caller `key`, all lanes. */
   waitingOf(key: string): number {
     let n = 0;
-    for (const lane of this.lanes) n += lane.flows.get(key)?.entries.length ?? 0;
+    for (const lane of this.lanes) n += lane.flows.get(key)?.items.length ?? 0;
     return n;
+  }
+
+  /** The first item of `key`'s flow got its turn: the lane's time and the caller's tag move on. */
+  private served(lane: Lane<T>, key: string, flow: Flow<T>): void {
+    const step = 1 / this.weight(key);
+    flow.items.shift();
+    lane.time = Math.max(lane.time, flow.finish - step);
+    flow.finish += step;
+    if (flow.items.length === 0) lane.flows.delete(key);
+    this.count--;
   }
 
   private weight(key: string): number {
@@ -116,14 +123,11 @@ export class FairQueue<T> {
     return w > 0 && Number.isFinite(w) ? w : 1;
   }
 
-  private head(): { lane: Lane<T>; key: string; flow: Flow<T>; entry: Entry<T> } | undefined {
+  private head(): { lane: Lane<T>; key: string; flow: Flow<T> } | undefined {
     for (const lane of this.lanes) {
       if (lane.flows.size === 0) continue;
-      let best: { key: string; flow: Flow<T>; entry: Entry<T> } | undefined;
-      for (const [key, flow] of lane.flows) {
-        const entry = flow.entries[0]!;
-        if (!best || entry.finish < best.entry.finish) best = { key, flow, entry };
-      }
+      let best: { key: string; flow: Flow<T> } | undefined;
+      for (const [key, flow] of lane.flows) if (!best || flow.finish < best.flow.finish) best = { key, flow };
       return { lane, ...best! };
     }
     return undefined;
@@ -132,20 +136,12 @@ export class FairQueue<T> {
   /** Items of the other callers that would be served before a tag of `finish` at `priority`. */
   private ahead(priority: number, key: string, finish: number): number {
     let n = 0;
-    for (let p = 0; p < priority; p++) for (const flow of this.lanes[p]!.flows.values()) n += flow.entries.length;
-    for (const [other, flow] of this.lanes[priority]!.flows) if (other !== key) n += countBelow(flow.entries, finish);
+    for (let p = 0; p < priority; p++) for (const flow of this.lanes[p]!.flows.values()) n += flow.items.length;
+    for (const [other, flow] of this.lanes[priority]!.flows) {
+      if (other === key || flow.finish > finish) continue;
+      // Its items' tags: its first's, then one 1 / weight each (a tie may go either way).
+      n += Math.min(flow.items.length, Math.floor((finish - flow.finish) * this.weight(other) + 1e-9) + 1);
+    }
     return n;
   }
-}
-
-/** Entries (sorted by finish) with a finish tag at most `finish` (a tie may go either way). */
-function countBelow(entries: readonly { finish: number }[], finish: number): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid]!.finish <= finish) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,14 +1,38 @@
 /**
- * Each caller's share of an upstream account: its weight in the fair queues (fair-queue.ts), an
- * optional cap on its share of the account budget, and what it spent lately (for `extensions.cost`
- * and metrics). A caller is a fair-share key: the token's client id, else the principal's id.
- * Counts are this process's: with several replicas a cap holds per replica.
+ * Each caller's share of an upstream account: its weight in the fair queues (fair-queue.ts), the
+ * caps on what it, and all callers of its group together, may spend of every account rule (counted
+ * and enforced by the account budget, shared through Redis: budget.ts), and the operations per
+ * minute it may start (this process's count). A caller is a fair-share key (`core/caller.ts`):
+ * `<issuer>|<client>`, `key|<name>`, `forwarded|<hash>`, `anonymous`; its group is what comes
+ * before the first `|` (the issuer), or the key itself. The empty key is the gateway's own work.
  */
 import type { CallerPolicy, FairShareConfig } from '../config/traffic.js';
+import type { AccountBudget } from './budget.js';
+import type { Cap } from './budget-types.js';
 import { countedRule, SlidingCounter, type CountedRule } from './sliding-window.js';
 
+/** `key`'s policy: its entry, and what `*` (which holds the default share) says where the entry says nothing. */
 export function policyOf(config: FairShareConfig, key: string): CallerPolicy {
-  return config.callers.get(key) ?? config.callers.get('*') ?? {};
+  return { ...config.callers.get('*'), ...config.callers.get(key) };
+}
+
+/** The group a fair-share key belongs to: its issuer, `key`, `forwarded`; a key without one is its own. */
+export function groupOf(key: string): string {
+  const bar = key.indexOf('|');
+  return bar < 0 ? key : key.slice(0, bar);
+}
+
+/**
+ * What the budget counts and caps for `key`: the caller itself (always counted, capped at its share)
+ * and its group when the group has an aggregate cap. The gateway's own work (`''`) is not capped.
+ */
+export function capsOf(config: FairShareConfig, key: string): Cap[] {
+  if (!key) return [];
+  const caps: Cap[] = [{ scope: `caller:${key}`, share: policyOf(config, key).share ?? 1 }];
+  const group = groupOf(key);
+  const share = config.groups.get(group) ?? config.groups.get('*');
+  if (share !== undefined && share < 1) caps.push({ scope: `group:${group}`, share });
+  return caps;
 }
 
 /** The pacing rules `smooth` adds: each account-wide rule over about 1/smooth of its span, with no guard. */
@@ -41,50 +65,52 @@ function counterOf(
   return counter;
 }
 
-/** What one caller spent of the account: its share of the shortest rule's span. */
+/** What one caller spent of the account, as last known. */
 export interface CallerShare {
-  /** Fraction of the shortest account-wide rule this caller spent in its last span (this replica). */
+  /** The largest fraction of an account-wide rule this caller spent in that rule's last span. */
   share: number;
   /** Its cap (1: none). */
   cap: number;
 }
 
-/** Per-caller counts of admissions to one upstream, over its shortest account-wide rule. */
+/** Each caller's weight and caps on one upstream's account, and what it spent of it (counted by its budget). */
 export class CallerShares {
-  private readonly counters = new Map<string, SlidingCounter>();
+  /** Each caller's caps, worked out once (the policy is fixed); forgotten past 4096 callers. */
+  private readonly caps = new Map<string, Cap[]>();
 
   constructor(
     private readonly config: FairShareConfig,
-    /** The shortest account-wide rule; undefined: no account rules, nothing to share. */
-    private readonly rule: CountedRule | undefined,
+    private readonly budget: AccountBudget,
   ) {}
 
   weightOf = (key: string): number => policyOf(this.config, key).weight ?? 1;
 
-  record(key: string, now: number, n = 1): void {
-    if (this.rule) counterOf(this.counters, key, this.rule, now).add(now, n);
+  capsOf(key: string): Cap[] {
+    let caps = this.caps.get(key);
+    if (!caps) {
+      if (this.caps.size >= 4096) this.caps.clear();
+      this.caps.set(key, (caps = capsOf(this.config, key)));
+    }
+    return caps;
   }
 
   of(key: string, now = Date.now()): CallerShare {
-    const cap = policyOf(this.config, key).share ?? 1;
-    if (!this.rule) return { share: 0, cap };
-    return { share: (this.counters.get(key)?.sum(now) ?? 0) / this.rule.allowed, cap };
+    return {
+      share: key ? this.budget.spent(`caller:${key}`, now) : 0,
+      cap: key ? (policyOf(this.config, key).share ?? 1) : 1,
+    };
   }
 
-  /** Milliseconds until `key` may take another point under its cap (0: now). */
-  capWaitMs(key: string, now: number): number {
-    const cap = policyOf(this.config, key).share;
-    const counter = this.counters.get(key);
-    if (cap === undefined || cap >= 1 || !this.rule || !counter) return 0;
-    const limit = Math.max(1, Math.floor(this.rule.allowed * cap));
-    return counter.msUntilAtMost(now, limit - 1);
+  /** Milliseconds until `key` may take another point under its caps (0: now), as last known. */
+  capWaitMs(key: string, now = Date.now()): number {
+    return this.budget.capWaitMs(this.capsOf(key), now);
   }
 
-  /** Points spent per caller in the last span, largest first (for metrics). */
+  /** Points of the shortest account rule each caller spent through this replica, largest first (for metrics). */
   spent(now = Date.now()): [string, number][] {
-    return [...this.counters]
-      .map(([key, c]) => [key, c.sum(now)] as [string, number])
-      .filter(([, n]) => n > 0)
+    return this.budget
+      .sentHere(now)
+      .flatMap(([scope, n]) => (scope.startsWith('caller:') ? [[scope.slice(7), n] as [string, number]] : []))
       .sort((a, b) => b[1] - a[1]);
   }
 }

@@ -26,7 +26,25 @@ export interface TrafficOptions {
   deadlineMs: number;
   /** Callers' weights and caps. */
   fairShare: FairShareConfig;
+  /** The time and the timers the line is served by (tests pass a clock they move; default: the real one). */
+  clock?: Clock;
 }
+
+/** What the line waits with: the time, and a timer that can be called off. */
+export interface Clock {
+  now(): number;
+  /** Calls `fn` in `ms`; the returned function calls it off. */
+  timer(ms: number, fn: () => void): () => void;
+}
+
+const REAL_CLOCK: Clock = {
+  now: () => Date.now(),
+  timer: (ms, fn) => {
+    // A wait computed from a moment already past is no wait (Node warns of a negative timeout).
+    const t = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(t);
+  },
+};
 
 /** A request's admission: send it before `validUntil` (else ask again); a probe must be settled. */
 export interface Admission {
@@ -71,9 +89,11 @@ export class TrafficControl {
   /** When the point the pump waits for frees: its next take counts the pacing from then (see `countedAt`). */
   private dueAt?: number;
   readonly shares: CallerShares;
+  private readonly clock: Clock;
 
   constructor(readonly options: TrafficOptions) {
-    this.shares = new CallerShares(options.fairShare, options.budget.shortest);
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.shares = new CallerShares(options.fairShare, options.budget);
     this.line = new FairQueue(this.shares.weightOf);
   }
 
@@ -90,7 +110,7 @@ export class TrafficControl {
     return this.options.budget;
   }
 
-  deadline(now = Date.now()): number {
+  deadline(now = this.clock.now()): number {
     return now + this.options.deadlineMs;
   }
 
@@ -103,13 +123,13 @@ export class TrafficControl {
    * The least share left across the account's rules (1 without rules), from the counts the `budget`
    * field reports: this replica's own, or with Redis the shared ones as last seen (no round trip).
    */
-  leftShare(now = Date.now()): number {
+  leftShare(now = this.clock.now()): number {
     let least = 1;
     for (const r of this.options.budget.status(now).rules) least = Math.min(least, r.remaining / r.allowed);
     return least;
   }
 
-  status(now = Date.now()): TrafficStatus {
+  status(now = this.clock.now()): TrafficStatus {
     return {
       ...this.options.budget.status(now),
       pausedForMs: this.options.pause.remainingMs(now),
@@ -141,7 +161,7 @@ export class TrafficControl {
   ): Promise<Admission> {
     // Fast path: with nobody in line, no pause and no ramp, take a point straight away. The budget's
     // take is atomic, so concurrent requests need no queue while the budget lasts.
-    const now = Date.now();
+    const now = this.clock.now();
     if (
       this.line.size === 0 &&
       this.options.pause.remainingMs(now) === 0 &&
@@ -149,11 +169,8 @@ export class TrafficControl {
       !signal?.aborted &&
       this.shares.capWaitMs(client, now) === 0
     ) {
-      // Counted in the caller's share before the take, so that concurrent requests see it.
-      this.shares.record(client, now);
       const answer = await this.options.budget.take(endpoint, now, this.claim(client, Priority[priority]));
-      if (answer.ok) return this.admitted(client, now, answer); // a 429 seen meanwhile is checked again by the caller
-      this.shares.record(client, now, -1);
+      if (answer.ok) return { validUntil: answer.validUntil, probe: false, refund: answer.refund }; // a 429 seen meanwhile is checked again by the caller
     }
     // The line is held (a pause, the ramp, a spent budget) past this request's deadline: fail now.
     const hold = this.hold;
@@ -171,7 +188,7 @@ export class TrafficControl {
   }
 
   private claim(client: string, priority: number): Claim {
-    return { caller: client, weight: this.shares.weightOf(client), priority };
+    return { caller: client, weight: this.shares.weightOf(client), priority, caps: this.shares.capsOf(client) };
   }
 
   /** Waiters that left the line unserved: a caller with nothing left waiting gives up its turn across replicas. */
@@ -179,18 +196,6 @@ export class TrafficControl {
     for (const client of new Set(waiters.map((w) => w.client)))
       if (this.line.waitingOf(client) === 0) this.options.budget.release(client);
     return waiters;
-  }
-
-  /** An admission counted in `client`'s share at `at`; its refund takes it out again. */
-  private admitted(client: string, at: number, answer: { validUntil: number; refund?: () => void }, probe = false) {
-    return {
-      validUntil: answer.validUntil,
-      probe,
-      refund: () => {
-        answer.refund?.();
-        this.shares.record(client, at, -1);
-      },
-    };
   }
 
   /**
@@ -210,17 +215,17 @@ export class TrafficControl {
 
   private async step(): Promise<void> {
     const { pause, budget, ramp } = this.options;
-    const now = Date.now();
+    const now = this.clock.now();
     this.dropCancelled();
     const paused = pause.remainingMs(now);
     if (paused > 0) {
       this.expire(pause.endsAt, paused, 'pause');
-      return sleep(paused);
+      return this.sleep(paused);
     }
     const turn = await ramp.turn(now);
     if (!turn.ok) {
       this.expire(now + turn.waitMs, Math.max(turn.waitMs, 1_000), 'pause');
-      return sleep(turn.waitMs);
+      return this.sleep(turn.waitMs);
     }
     const admission = { probe: turn.probe, validUntil: 0 };
     const waiter = this.line.peek();
@@ -231,7 +236,7 @@ export class TrafficControl {
         this.setAside(waiter, now + capWait, capWait, 'share');
       return;
     }
-    const askedAt = Date.now();
+    const askedAt = this.clock.now();
     const dueAt = this.dueAt;
     this.dueAt = undefined;
     const answer = await budget.take(waiter.endpoint, askedAt, this.claim(waiter.client, waiter.priority), dueAt);
@@ -244,17 +249,16 @@ export class TrafficControl {
     if (answer.ok) {
       // The point was taken for this waiter's endpoint: it goes to this waiter, even if another
       // joined the line ahead of it meanwhile (that one is next).
-      if (!this.line.delete(waiter.priority, waiter.client, waiter))
+      if (!this.line.delete(waiter.priority, waiter.client, waiter, true))
         return this.release({ ...admission, refund: answer.refund });
-      this.shares.record(waiter.client, now);
-      waiter.resolve(this.admitted(waiter.client, now, answer, admission.probe));
+      waiter.resolve({ validUntil: answer.validUntil, probe: admission.probe, refund: answer.refund });
       return;
     }
     this.settle(admission, 'cancelled');
-    if (answer.perEndpoint) {
-      // Held back by its own endpoint's rule: wait outside the line so other endpoints go on.
+    if (answer.perEndpoint || answer.share) {
+      // Held back by its own endpoint's rule, or its caller's cap: wait outside the line so the others go on.
       if (this.line.delete(waiter.priority, waiter.client, waiter))
-        this.setAside(waiter, now + answer.waitMs, answer.waitMs, 'budget');
+        this.setAside(waiter, now + answer.waitMs, answer.waitMs, answer.share ? 'share' : 'budget');
       return;
     }
     this.expire(now + answer.waitMs, answer.waitMs, 'budget');
@@ -265,9 +269,9 @@ export class TrafficControl {
     // Wake when a point frees (counted from the ask: a slow round trip to Redis must not delay the
     // next one), a little spread so replicas do not all ask at the same instant.
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, askedAt + answer.waitMs - Date.now() + Math.random() * 5);
+      const cancel = this.clock.timer(askedAt + answer.waitMs - this.clock.now() + Math.random() * 5, resolve);
       this.wake = () => {
-        clearTimeout(timer);
+        cancel();
         resolve();
       };
     });
@@ -291,15 +295,16 @@ export class TrafficControl {
     this.left([waiter]);
     if (wakeAt > waiter.deadline) return waiter.reject(rateLimited(this.options.upstream, waitMs, reason));
     this.aside++;
-    setTimeout(
-      () => {
-        this.aside--;
-        if (this.stopped) return waiter.reject(cancelled(this.options.upstream));
-        this.line.push(waiter.priority, waiter.client, waiter);
-        void this.pump();
-      },
-      Math.max(0, wakeAt - Date.now()) + Math.random() * 5,
-    );
+    this.clock.timer(Math.max(0, wakeAt - this.clock.now()) + Math.random() * 5, () => {
+      this.aside--;
+      if (this.stopped) return waiter.reject(cancelled(this.options.upstream));
+      this.line.push(waiter.priority, waiter.client, waiter);
+      void this.pump();
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.clock.timer(ms, resolve));
   }
 
   async stop(): Promise<void> {
@@ -321,5 +326,3 @@ function rateLimited(upstream: UpstreamName, waitMs: number, reason: 'pause' | '
         : `The gateway's request budget for the ${upstream} service is spent for now`;
   return new UpstreamError(upstream, 'rate-limited', `${what}; retry in ${retryAfter} s.`, { retryAfter });
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

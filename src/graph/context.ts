@@ -20,8 +20,11 @@ export interface Context {
   cachePartition: string;
   /** The caller's fair-share key (see `core/caller.ts` fairShareKey). */
   client?: string;
-  /** Set when the request is an MCP tool call (`src/mcp/`): the tool's name, for the logs and the audit. */
-  mcp?: { tool: string };
+  /**
+   * Set when the request is an MCP tool call (`src/mcp/`), for the logs and the audit: the tool's
+   * name, how the user confirmed it (a delete, an expensive call), the task that ran it.
+   */
+  mcp?: { tool: string; confirmed?: 'elicitation' | 'token'; task?: string };
   usage: UsageTracker;
   governance: GovernanceScope;
   calendar: CalendarScope;

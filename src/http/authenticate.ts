@@ -35,6 +35,11 @@ export interface AuthenticationOptions {
   mcpEndpoint?: string;
   /** Requests a browser could send cross-site need a bearer credential or a CSRF header (above). */
   csrfPrevention: boolean;
+  /**
+   * The permissions a 401 on `/mcp` asks for, from the request's `Mcp-Method` and `Mcp-Name` headers
+   * (read before any body): a tool call's own, else what listing needs.
+   */
+  mcpScope?: (method: string | undefined, name: string | undefined) => readonly string[];
   /** Counts a refusal (a metric); `reason` is one of a bounded set. */
   refused?: (reason: AuthFailure) => void;
 }
@@ -67,6 +72,11 @@ const CSRF_REFUSAL: Refusal = {
 };
 
 type Header = (name: string) => string | null | undefined;
+/** Where a refusal points: the public origin (for /mcp's metadata) and the MCP method and tool asked for. */
+interface At {
+  origin: () => string;
+  mcp: () => [string | undefined, string | undefined];
+}
 /** What the door sees of a request: its method, path and headers. */
 interface Knock {
   method: string | undefined;
@@ -95,9 +105,10 @@ export class Authentication {
       const settle = (result: AuthResult) => {
         const get = (n: string) => header(req.headers[n]);
         const request = { method: req.method, path: (req.url ?? '/').split('?')[0], get };
-        const outcome = this.outcome(result, guard, request, () =>
-          publicOrigin(get, 'encrypted' in req.socket ? 'https' : 'http'),
-        );
+        const outcome = this.outcome(result, guard, request, {
+          origin: () => publicOrigin(get, 'encrypted' in req.socket ? 'https' : 'http'),
+          mcp: () => [get('mcp-method') ?? undefined, get('mcp-name') ?? undefined],
+        });
         if ('status' in outcome) return void res.writeHead(outcome.status, outcome.headers).end(outcome.body);
         setPrincipal(req, outcome);
         listener(req, res);
@@ -119,8 +130,14 @@ export class Authentication {
         if (!guard) return;
         const get = (n: string) => request.headers.get(n);
         const result = await this.options.authenticator.authenticate(get('authorization'));
-        const outcome = this.outcome(result, guard, { method: request.method, path: url.pathname, get }, () =>
-          publicOrigin(get, url.protocol.replace(':', '')),
+        const outcome = this.outcome(
+          result,
+          guard,
+          { method: request.method, path: url.pathname, get },
+          {
+            origin: () => publicOrigin(get, url.protocol.replace(':', '')),
+            mcp: () => [get('mcp-method') ?? undefined, get('mcp-name') ?? undefined],
+          },
         );
         if ('status' in outcome) payload.endResponse(new fetchAPI.Response(outcome.body, outcome));
         else setPrincipal(request, outcome);
@@ -150,8 +167,8 @@ export class Authentication {
   }
 
   /** The principal, or the refusal: of the credential first (401 says more than 403), then CSRF's. */
-  private outcome(result: AuthResult, guard: Guard, request: Knock, origin: () => string) {
-    const decided = this.decide(result, guard, origin);
+  private outcome(result: AuthResult, guard: Guard, request: Knock, at: At) {
+    const decided = this.decide(result, guard, at);
     return 'status' in decided || !this.csrfRefused(guard, request) ? decided : CSRF_REFUSAL;
   }
 
@@ -170,7 +187,7 @@ export class Authentication {
   }
 
   /** The principal, or the refusal's status, headers and body. */
-  private decide(result: AuthResult, guard: Guard, origin: () => string): Refusal | Principal {
+  private decide(result: AuthResult, guard: Guard, at: At): Refusal | Principal {
     // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
     const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
     if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))
@@ -178,9 +195,12 @@ export class Authentication {
     const reason = refused ?? 'missing';
     this.options.refused?.(reason);
     const unavailable = reason === 'jwks-unavailable';
-    const metadata = guard === 'mcp' ? `, resource_metadata="${metadataUrl(origin(), this.options.mcpEndpoint!)}"` : '';
-    const challenge =
-      (reason === 'missing' ? 'Bearer realm="gateway"' : 'Bearer realm="gateway", error="invalid_token"') + metadata;
+    const mcp = guard === 'mcp';
+    const challenge = bearerChallenge({
+      ...(reason === 'missing' ? {} : { error: 'invalid_token' }),
+      ...(mcp ? { scope: this.options.mcpScope?.(...at.mcp()) ?? [] } : {}),
+      ...(mcp ? { resourceMetadata: metadataUrl(at.origin(), this.options.mcpEndpoint!) } : {}),
+    });
     return {
       status: unavailable ? 503 : 401,
       headers: {
@@ -197,6 +217,16 @@ export class Authentication {
       }),
     };
   }
+}
+
+/** An RFC 6750 `WWW-Authenticate: Bearer` challenge; `scope` names what to ask the issuer for (RFC 9728 §5.1). */
+export function bearerChallenge(c: { error?: string; scope?: readonly string[]; resourceMetadata?: string }): string {
+  return [
+    'Bearer realm="gateway"',
+    ...(c.error ? [`error="${c.error}"`] : []),
+    ...(c.scope?.length ? [`scope="${c.scope.join(' ')}"`] : []),
+    ...(c.resourceMetadata ? [`resource_metadata="${c.resourceMetadata}"`] : []),
+  ].join(', ');
 }
 
 function header(value: string | string[] | undefined): string | undefined {

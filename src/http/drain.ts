@@ -19,6 +19,8 @@ export interface DrainOptions {
 interface InFlight {
   res: ServerResponse;
   write: boolean;
+  /** Answered as Server-Sent Events (the node adapter's headers are not readable back from `res`). */
+  events?: boolean;
 }
 
 export class Drain {
@@ -47,9 +49,17 @@ export class Drain {
     };
   }
 
-  /** Marks requests that execute a mutation, so the deadline can report their outcome as unknown. */
+  /**
+   * Marks requests that execute a mutation, so the deadline can report their outcome as unknown,
+   * and answers sent as Server-Sent Events, so the deadline can end them with a last event.
+   */
   plugin(): Plugin {
     return {
+      onResponse: ({ response, serverContext }) => {
+        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const entry = req && this.inFlight.get(req);
+        if (entry) entry.events = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+      },
       onExecute: ({ args }) => {
         const req = (args.contextValue as { req?: IncomingMessage }).req;
         const entry = req && this.inFlight.get(req);
@@ -103,7 +113,7 @@ export class Drain {
     closing(res, 503, { 'retry-after': String(this.options.retryAfterS) }, JSON.stringify(errorBody(code, message)));
   }
 
-  private cutOff(req: IncomingMessage, { res, write }: InFlight): Promise<void> {
+  private cutOff(req: IncomingMessage, { res, write, events }: InFlight): Promise<void> {
     const code = write ? 'OUTCOME_UNKNOWN' : 'SHUTTING_DOWN';
     const message = write
       ? 'The gateway shut down before this mutation finished: its upstream write may or may not have been applied. Read the record before retrying.'
@@ -114,7 +124,7 @@ export class Drain {
     });
     if (res.writableEnded) return Promise.resolve();
     if (!res.headersSent) this.unavailable(res, code, message);
-    else if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream'))
+    else if (events)
       res.end(`event: next\ndata: ${JSON.stringify(errorBody(code, message))}\n\nevent: complete\ndata:\n\n`);
     // A multipart (@defer/@stream) answer: end the stream; the client sees it incomplete rather than cut.
     else res.end();

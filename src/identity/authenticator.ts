@@ -174,6 +174,7 @@ export class Authenticator {
       issuer,
       clientId,
       agent: text(claims.agent) ?? text(act?.sub),
+      expiresAt: claims.exp! * 1000,
       permissions: permissionsFromClaims(claims, this.options.permissionMap),
     };
   }

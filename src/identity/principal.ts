@@ -27,6 +27,8 @@ export interface Principal {
   clientId?: string;
   /** An agent acting for the subject (the token's `agent` claim or the API key's name), when known. */
   agent?: string;
+  /** When the credential expires (a token's `exp`, epoch ms): a live stream ends then. */
+  expiresAt?: number;
   permissions: ReadonlySet<Permission>;
 }
 

@@ -4,7 +4,9 @@
  * differs from the last one is a change. A Redis lease (SET NX PX, renewed each round) picks the one
  * replica that polls, and the last fingerprint is kept beside it, so a poller that moves to another
  * replica neither misses a change nor reports a false one. Without Redis (or while it is away) each
- * replica polls for its own subscribers.
+ * replica polls for its own subscribers. Each caller holds at most so many streams, and its streams
+ * together cause at most so many polls a minute: each of its n streams polls at most every
+ * n ÷ that rate, and a round is charged to (read for) the caller whose stream asks for it soonest.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { RateRule, UpstreamTrafficConfig } from '../config/traffic.js';
@@ -20,8 +22,10 @@ export interface Watch {
   resource: string;
   /** Asked for; kept within the configured bounds. */
   intervalMs: number;
-  /** Reads the resource and returns its fingerprint (anything that changes when it changes). */
-  read(): Promise<string>;
+  /** Whose stream asks (its fair-share key): a round is charged to the caller whose stream asks soonest. */
+  caller: string;
+  /** Reads the resource for `caller` (charged to its share) and returns its fingerprint (anything that changes when it changes). */
+  read(caller: string): Promise<string>;
   /** Called (on the polling replica) when the fingerprint changed; `previous` is the last one. */
   changed(current: string, previous: string): void | Promise<void>;
 }
@@ -34,14 +38,22 @@ export interface PollingOptions {
   share: number;
   minIntervalMs: number;
   maxIntervalMs: number;
+  /** Streams one caller may hold open on this replica. */
+  maxStreamsPerCaller: number;
+  /** Polls one caller's streams may cause a minute on this replica, all together. */
+  pollsPerMinutePerCaller: number;
   log?: (message: string) => void;
 }
 
 interface Poller {
   key: string;
   watch: Watch;
-  intervals: Map<symbol, number>;
+  /** Each stream's asked interval, and whose it is. */
+  intervals: Map<symbol, { ms: number; caller: string }>;
   timer?: NodeJS.Timeout;
+  /** When its timer fires (Infinity during a round), and when its last round ended. */
+  dueAt: number;
+  lastAt?: number;
   stopped: boolean;
   lastLocal?: string;
 }
@@ -67,22 +79,55 @@ export class LivePolling {
    * another replica holds the lease (`leasedElsewhere`), and changes found.
    */
   private readonly counters = { polls: 0, yielded: 0, leasedElsewhere: 0, changes: 0 };
+  /** Streams open per caller. */
+  private readonly streams = new Map<string, number>();
 
   constructor(private readonly options: PollingOptions) {}
+
+  /**
+   * Counts a stream of `caller` and returns the function that ends it (once), or undefined when the
+   * caller already holds the most it may.
+   */
+  openStream(caller: string): (() => void) | undefined {
+    const open = this.streams.get(caller) ?? 0;
+    if (open >= this.options.maxStreamsPerCaller) return undefined;
+    this.streams.set(caller, open + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.streams.get(caller) ?? 1) - 1;
+      if (left > 0) this.streams.set(caller, left);
+      else this.streams.delete(caller);
+    };
+  }
+
+  get maxStreamsPerCaller(): number {
+    return this.options.maxStreamsPerCaller;
+  }
 
   /** Starts (or joins) the poller of `watch`; the returned function leaves it. */
   watch(watch: Watch): () => void {
     const key = `${watch.upstream}:${watch.identity}:${watch.resource}`;
     let poller = this.pollers.get(key);
     if (!poller) {
-      poller = { key, watch, intervals: new Map(), stopped: false };
+      poller = { key, watch, intervals: new Map(), stopped: false, dueAt: 0 };
       this.pollers.set(key, poller);
       this.schedule(poller, 0);
     }
     const ticket = Symbol(key);
     const { minIntervalMs, maxIntervalMs } = this.options;
-    poller.intervals.set(ticket, Math.min(maxIntervalMs, Math.max(minIntervalMs, watch.intervalMs)));
+    poller.intervals.set(ticket, {
+      ms: Math.min(maxIntervalMs, Math.max(minIntervalMs, watch.intervalMs)),
+      caller: watch.caller,
+    });
     const p = poller;
+    // A stream that asks sooner than the poller's next round brings that round forward.
+    const soonest = p.lastAt === undefined ? undefined : p.lastAt + this.next(p).interval;
+    if (soonest !== undefined && soonest < p.dueAt && Number.isFinite(p.dueAt)) {
+      clearTimeout(p.timer);
+      this.schedule(p, Math.max(0, soonest - Date.now()));
+    }
     return () => {
       p.intervals.delete(ticket);
       // stop() never rejects: its one Redis command is best effort (RedisLink.bestEffort).
@@ -101,6 +146,7 @@ export class LivePolling {
 
   private schedule(p: Poller, delayMs: number): void {
     if (p.stopped) return;
+    p.dueAt = Date.now() + delayMs;
     p.timer = setTimeout(() => void this.round(p), delayMs);
     p.timer.unref?.();
   }
@@ -118,19 +164,37 @@ export class LivePolling {
       );
   }
 
+  /**
+   * When `p` polls next, and for whom: each stream's interval, stretched so that its caller's
+   * streams together stay within the caller's polls a minute; the soonest wins.
+   */
+  private next(p: Poller): { interval: number; caller: string } {
+    let best = { interval: Infinity, caller: p.watch.caller };
+    for (const { ms, caller } of p.intervals.values()) {
+      const share = (60_000 * (this.streams.get(caller) ?? 1)) / this.options.pollsPerMinutePerCaller;
+      const interval = Math.min(this.options.maxIntervalMs, Math.max(ms, share));
+      if (interval < best.interval) best = { interval, caller };
+    }
+    return best;
+  }
+
   private async round(p: Poller): Promise<void> {
-    const interval = Math.min(...p.intervals.values());
+    const { interval, caller } = this.next(p);
+    // In a round, no timer is set: a stream that joins meanwhile is counted when it ends.
+    p.dueAt = Infinity;
     try {
       if (!(await this.holdLease(p, interval))) {
         this.counters.leasedElsewhere++;
         return;
       }
+      // Its last stream left while the lease was asked for: a stopped poller sends nothing.
+      if (p.stopped) return;
       if (!this.mayPoll(p.watch.upstream)) {
         this.counters.yielded++;
         return;
       }
       this.counters.polls++;
-      const current = await p.watch.read();
+      const current = await p.watch.read(caller);
       if (p.stopped) return;
       const previous = await this.swapSeen(p, current);
       if (previous !== undefined && previous !== current) {
@@ -141,7 +205,8 @@ export class LivePolling {
       // A failed poll (rate limited, upstream down) is tried again next round.
       this.options.log?.(`live poll of ${p.watch.resource} failed: ${(error as Error).message}`);
     } finally {
-      this.schedule(p, interval);
+      p.lastAt = Date.now();
+      this.schedule(p, this.next(p).interval);
     }
   }
 

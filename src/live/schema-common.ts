@@ -7,7 +7,7 @@ import { lowerCaseValues } from '../graph/enum-values.js';
 import type { Context } from '../graph/context.js';
 import type { Change } from './changes.js';
 import type { LiveScope } from './scope.js';
-import { onePerVersion, pollInterval, watchAndListen, type RecordChange } from './subscribe.js';
+import { isExpired, liveStream, onePerVersion, pollInterval, watchAndListen, type RecordChange } from './subscribe.js';
 
 export const ChangeOrigin = builder.enumType('ChangeOrigin', {
   description: 'How the gateway learned of a change.',
@@ -79,7 +79,8 @@ export function recordSubscription<T>(
     id: (arg: string | number) => string;
     /** What the bus carries, and polling watches as `<resource>:<id>` (its version past the cache; null when gone). */
     resource: 'entity' | 'event';
-    poll: (live: LiveScope, id: string) => Promise<string | null>;
+    /** Reads for `caller`: charged to its share. */
+    poll: (live: LiveScope, id: string, caller: string) => Promise<string | null>;
     /** The record's version (`expectedVersion`'s): what a change is told apart by. */
     version: (record: T) => string;
     /** Polling found a change: forget what the cache holds of the record, and publish the change. */
@@ -109,7 +110,8 @@ export function recordSubscription<T>(
           identity: live.identity[o.upstream],
           resource: `${o.resource}:${id}`,
           intervalMs: pollInterval(live, args.pollIntervalSeconds),
-          read: async () => (await o.poll(live, id)) ?? MISSING,
+          caller: live.caller,
+          read: async (caller: string) => (await o.poll(live, id, caller)) ?? MISSING,
           changed: (current: string) =>
             o.changed(
               live,
@@ -117,9 +119,13 @@ export function recordSubscription<T>(
             ),
         };
         const changes = watchAndListen(live, watch, [live.bus.onRecord(o.resource, id)]);
-        return onePerVersion(changes, (at) => o.read(ctx, at), o.version);
+        return liveStream(
+          live,
+          onePerVersion(changes, (at) => o.read(ctx, at), o.version),
+        );
       },
-      resolve: (push: RecordChange<T>) => {
+      resolve: (push) => {
+        if (isExpired(push)) throw push.expired;
         if (push.failed) throw push.failed;
         return push;
       },

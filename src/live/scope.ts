@@ -16,6 +16,13 @@ export interface LiveScope {
   /** Polling interval of a subscription that asks for none. */
   defaultIntervalMs: number;
   identity: Record<UpstreamName, string>;
-  /** `detached`: not tied to the subscribing request's signal (for pollers that outlive it). */
-  fresh(detached?: boolean): { governance: GovernanceScope; calendar: CalendarScope };
+  /** The subscriber's fair-share key: its streams and the polls they cause are counted for it. */
+  caller: string;
+  /** When the subscriber's credential expires (epoch ms): its streams end then. */
+  expiresAt?: number;
+  /**
+   * `detached`: not tied to the subscribing request's signal (for pollers that outlive it);
+   * `caller`: whose share its upstream calls are charged to (default: the subscriber's).
+   */
+  fresh(detached?: boolean, caller?: string): { governance: GovernanceScope; calendar: CalendarScope };
 }

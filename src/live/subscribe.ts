@@ -2,9 +2,12 @@
  * The shape every live subscription shares: start (or join) the poller of what it watches, pass on
  * what the change bus brings, and leave the poller when the client goes. A one-record subscription
  * sends each version of the record once, whichever origin brings it first, and ends after a delete.
+ * Every stream counts against its caller's streams, and ends when its credential expires.
  */
-import { Repeater } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { createGraphQLError, Repeater } from 'graphql-yoga';
 import { isUpstreamError } from '../core/errors.js';
+import { ErrorCode } from '../graph/errors.js';
 import type { Change, ChangeBatch } from './changes.js';
 import type { Watch } from './polling.js';
 import type { LiveScope } from './scope.js';
@@ -12,6 +15,71 @@ import type { LiveScope } from './scope.js';
 /** The interval a client asked for, in milliseconds (the poller keeps it within the configured bounds). */
 export function pollInterval(live: LiveScope, seconds: number | null | undefined): number {
   return seconds == null ? live.defaultIntervalMs : seconds * 1000;
+}
+
+/** The last push of a stream whose subscriber's credential expired: its field fails with `expired`. */
+export interface Expired {
+  expired: GraphQLError;
+}
+
+export const isExpired = (push: object): push is Expired => 'expired' in push;
+
+/** The longest timer Node keeps (about 24.8 days); a credential that outlives it ends its streams then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A subscription of `live`'s caller: counted against the streams it may hold (refused RATE_LIMITED
+ * past them, before anything starts), and ended when its credential expires, with one last push
+ * that fails UNAUTHENTICATED, then `complete`. The count is given back however the stream ends,
+ * even when the client goes before it started.
+ */
+export function liveStream<T>(live: LiveScope, stream: AsyncIterable<T>): AsyncIterable<T | Expired> {
+  const end = live.polling.openStream(live.caller);
+  if (!end) {
+    const most = live.polling.maxStreamsPerCaller;
+    throw createGraphQLError(
+      `You hold ${most} live subscriptions here, the most one caller may; end one before you start another.`,
+      { extensions: { code: ErrorCode.RATE_LIMITED, limit: most } },
+    );
+  }
+  const it = stream[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<IteratorResult<Expired>>((resolve) => {
+    if (live.expiresAt === undefined) return;
+    const expired = createGraphQLError(
+      'Your credential expired, so this subscription ends; subscribe again with a new one.',
+      {
+        extensions: { code: ErrorCode.UNAUTHENTICATED },
+      },
+    );
+    timer = setTimeout(
+      () => resolve({ done: false, value: { expired } }),
+      Math.max(0, Math.min(MAX_TIMER_MS, live.expiresAt - Date.now())),
+    );
+  });
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    end();
+    void it.return?.();
+  };
+  const done = { done: true, value: undefined } as const;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: async (): Promise<IteratorResult<T | Expired>> => {
+        if (finished) return done;
+        const next = await Promise.race([it.next(), expiry]);
+        if (next.done || isExpired(next.value as object)) finish();
+        return next.done ? done : next;
+      },
+      return: () => {
+        finish();
+        return Promise.resolve(done);
+      },
+    }),
+  };
 }
 
 export function watchAndListen<T>(live: LiveScope, watch: Watch, sources: AsyncIterable<T>[]): AsyncIterable<T> {

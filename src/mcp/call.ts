@@ -2,18 +2,28 @@
  * One tool call, run as one GraphQL request through the gateway's own front door (the caller's
  * principal and permissions, the safelist, the estimate, the budgets, the caches and the audit all
  * apply), then shaped for a model: a list's records as `items` with `nextCursor`, cut to the result caps with
- * `truncated: true`, the calls spent and the budget left, and errors an agent can act on.
+ * `truncated: true`, the calls spent and the budget left, and errors an agent can act on, in the
+ * tool's words: its argument names, never the operation's variables or input types.
  */
 import { createHash } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { setPrincipal, type Principal } from '../identity/principal.js';
 import type { Tool } from './tools.js';
 import { canonicalJson } from '../core/canonical-json.js';
 
-/** The gateway's GraphQL endpoint (Yoga's `fetch`); the server context names the tool for the context and log. */
-export type GatewayFetch = (request: Request, serverContext: { mcp: { tool: string } }) => Promise<Response>;
+/** What the GraphQL request's context says of the MCP call (the logs and the audit read it). */
+export interface McpCallContext {
+  tool: string;
+  /** The user confirmed the call (a destructive or expensive one), and how. */
+  confirmed?: 'elicitation' | 'token';
+  /** The call was run from a task the budget deferred. */
+  task?: string;
+}
 
-interface CallOptions {
+/** The gateway's GraphQL endpoint (Yoga's `fetch`); the server context names the tool for the context and log. */
+export type GatewayFetch = (request: Request, serverContext: { mcp: McpCallContext }) => Promise<Response>;
+
+export interface CallOptions {
   fetch: GatewayFetch;
   maxRecords: number;
   maxChars: number;
@@ -44,6 +54,7 @@ export async function callTool(
   args: Record<string, unknown>,
   principal: Principal,
   options: CallOptions,
+  mcp: Omit<McpCallContext, 'tool'> = {},
 ): Promise<CallToolResult> {
   const variables = variablesOf(tool, args, principal, options.maxRecords);
   const request = new Request('http://gateway.internal/graphql', {
@@ -52,23 +63,32 @@ export async function callTool(
     body: JSON.stringify(options.byId ? { documentId: tool.documentId, variables } : { query: tool.query, variables }),
   });
   setPrincipal(request, principal);
-  const res = await options.fetch(request, { mcp: { tool: tool.definition.name } });
+  const res = await options.fetch(request, { mcp: { tool: tool.definition.name, ...mcp } });
   const body = (await res.json()) as GraphQLBody;
   const cost = costOf(body.extensions?.cost);
+  const words = (message: string) => inToolWords(message, tool);
   const failed = body.errors?.length && !Object.values(body.data ?? {}).some((v) => v != null);
-  if (failed) return errorResult(body.errors!, res.headers.get('retry-after'), cost);
-  const errors = body.errors?.map((e) => ({ message: e.message, path: e.path, code: e.extensions?.code }));
+  if (failed) return errorResult(body.errors!, res.headers.get('retry-after'), cost, words);
+  const errors = body.errors?.map((e) => ({ message: words(e.message), path: e.path, code: e.extensions?.code }));
   const rest = { ...(errors ? { errors } : {}), cost };
   const shaped = tool.list ? listResult(body.data?.[tool.list], options.maxChars, rest) : { data: body.data };
   return result({ ...shaped, ...rest });
 }
 
 function variablesOf(tool: Tool, args: Record<string, unknown>, principal: Principal, maxRecords: number) {
-  const { cursor, limit, ...rest } = args;
-  const variables: Record<string, unknown> = { ...rest };
+  const variables: Record<string, unknown> = {};
+  // A spread input object is sent even when none of its arguments is given (`input: {}`).
+  for (const { variable, field } of tool.arguments) if (field) variables[variable] = {};
+  for (const { argument, variable, field } of tool.arguments) {
+    const value = args[argument];
+    // An optional argument given as null is one left out (an input field set to null would clear it).
+    if (value === undefined || value === null || variable === 'first' || variable === 'after') continue;
+    if (field) variables[variable] = { ...(variables[variable] as object), [field]: value };
+    else variables[variable] = value;
+  }
   if (tool.list) {
-    variables.first = Math.min(Number(limit ?? maxRecords) || maxRecords, maxRecords);
-    if (cursor != null) variables.after = cursor;
+    variables.first = Math.min(Number(args.limit ?? maxRecords) || maxRecords, maxRecords);
+    if (args.cursor != null) variables.after = args.cursor;
   }
   // The same call by the same caller gets the same key: a retry returns the first record.
   if (tool.idempotent)
@@ -126,7 +146,30 @@ function costOf(report: Record<string, CostEntry> | undefined) {
   return { calls, budgetLeft, cached: Object.values(report).some((c) => c.cached) };
 }
 
-function errorResult(errors: NonNullable<GraphQLBody['errors']>, header: string | null, cost: unknown): CallToolResult {
+/**
+ * A message in the tool's vocabulary: a variable (`$entity1`) or the input path it is passed to
+ * (`input.entity1`, `filter.startsAfter`) becomes the tool's argument name; GraphQL type names go.
+ */
+export function inToolWords(message: string, tool: Tool): string {
+  let out = message;
+  for (const { variable, argument, path, field } of tool.arguments) {
+    if (!field) out = out.replace(new RegExp(`\\$${variable}\\b`, 'g'), argument);
+    if (path === argument) continue;
+    // A dotted path is never an English word; a bare argument name is rewritten only when quoted.
+    if (path.includes('.')) out = out.replace(new RegExp(`\\b${path.replaceAll('.', '\\.')}\\b`, 'g'), argument);
+    else out = out.replaceAll(`\`${path}\``, `\`${argument}\``).replaceAll(`"${path}"`, `"${argument}"`);
+  }
+  return out
+    .replace(/ of (?:required )?type "?\[?[A-Z]\w*!?\]?!?"?/g, '')
+    .replace(/"[A-Z]\w*(?:Input|Filter)!?"/g, 'an object');
+}
+
+function errorResult(
+  errors: NonNullable<GraphQLBody['errors']>,
+  header: string | null,
+  cost: unknown,
+  words: (message: string) => string,
+): CallToolResult {
   const waits = errors.map((e) => Number(e.extensions?.retryAfter)).filter((n) => n > 0);
   const retryAfter = waits.length ? Math.max(...waits) : header ? Number(header) || undefined : undefined;
   const first = errors[0]!;
@@ -135,9 +178,18 @@ function errorResult(errors: NonNullable<GraphQLBody['errors']>, header: string 
     retryAfter !== undefined
       ? ` Retry this call after ${retryAfter} s, or ask for fewer records; AccountBudget shows what is left.`
       : '';
-  const error = { code, message: first.message + advice, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+  const currentVersion = first.extensions?.currentVersion as string | undefined;
+  const conflict = currentVersion
+    ? ` The current version is ${currentVersion}: read the record again, then retry with it as expectedVersion.`
+    : '';
+  const error = {
+    code,
+    message: words(first.message) + advice + conflict,
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+    ...(currentVersion ? { currentVersion } : {}),
+  };
   return {
-    ...result({ error, ...(errors.length > 1 ? { errors: errors.map((e) => e.message) } : {}), cost }),
+    ...result({ error, ...(errors.length > 1 ? { errors: errors.map((e) => words(e.message)) } : {}), cost }),
     isError: true,
   };
 }

@@ -33,31 +33,53 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
   Date: { type: 'string', format: 'date' },
   JSONObject: { type: 'object' },
+  HTML: { type: 'string' },
+  UUID: { type: 'string' },
 };
 
-/** The description of the argument or input field each variable is passed to. */
-export function variableDescriptions(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, string> {
-  const found = new Map<string, string>();
+/** The dialect every tool schema declares (MCP 2026-07-28 tool schemas are JSON Schema 2020-12). */
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * Where each variable is passed: its path in the operation (`input.title`, `filter.startsAfter`, or
+ * the argument's name) and the description of that argument or input field.
+ */
+export function variableUses(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+): Map<string, { path: string; description?: string }> {
+  const found = new Map<string, { path: string; description?: string }>();
   const info = new TypeInfo(schema);
-  let field: string | undefined;
+  const path: string[] = [];
+  const described: (string | undefined)[] = [];
   visit(
     operation,
     visitWithTypeInfo(info, {
-      ObjectField(node) {
-        const parent = info.getParentInputType();
-        field = isInputObjectType(parent) ? (parent.getFields()[node.name.value]?.description ?? undefined) : undefined;
+      Argument: {
+        enter: (node) =>
+          void (path.push(node.name.value), described.push(info.getArgument()?.description ?? undefined)),
+        leave: () => void (path.pop(), described.pop()),
+      },
+      ObjectField: {
+        enter(node) {
+          const parent = info.getParentInputType();
+          path.push(node.name.value);
+          described.push(
+            isInputObjectType(parent) ? (parent.getFields()[node.name.value]?.description ?? undefined) : undefined,
+          );
+        },
+        leave: () => void (path.pop(), described.pop()),
       },
       Variable(node) {
-        const description = field ?? info.getArgument()?.description;
-        if (description && !found.has(node.name.value)) found.set(node.name.value, description);
+        if (found.has(node.name.value) || path.length === 0) return;
+        found.set(node.name.value, { path: path.join('.'), description: described.at(-1) });
       },
-      Argument: { leave: () => void (field = undefined) },
     }),
   );
   return found;
 }
 
-/** The JSON Schema of a GraphQL input type; `depth` bounds nested input objects' descriptions. */
+/** The JSON Schema of a GraphQL input type; nested input objects' fields are described two levels deep. */
 export function inputSchema(type: GraphQLInputType, depth = 0): JsonSchema {
   const t = isNonNullType(type) ? type.ofType : type;
   if (isListType(t)) return { type: 'array', items: inputSchema(t.ofType, depth) };
@@ -67,7 +89,7 @@ export function inputSchema(type: GraphQLInputType, depth = 0): JsonSchema {
     const properties = Object.fromEntries(
       fields.map((f) => {
         const s = inputSchema(f.type, depth + 1);
-        return [f.name, depth === 0 && f.description ? { ...s, description: f.description } : s];
+        return [f.name, depth < 2 && f.description ? { ...s, description: f.description } : s];
       }),
     );
     const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);
@@ -103,7 +125,8 @@ export function outputSchema(
     const named = getNamedType(t);
     schema = isEnumType(named) ? { type: 'string' } : (SCALARS[named.name] ?? {});
   }
-  return nonNull || !schema.type ? schema : { ...schema, type: [schema.type, 'null'] };
+  // `anyOf` rather than a `type` array: one `type` per schema is what every client's dialect reads.
+  return nonNull ? schema : { anyOf: [schema, { type: 'null' }] };
 }
 
 /** The fields a selection set selects, fragments spread in, grouped by response key. */

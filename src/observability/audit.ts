@@ -55,6 +55,10 @@ export interface AuditEvent {
   upstreamCalls: Record<string, number>;
   /** The MCP tool an agent called (`/mcp`): its reads are audited too, with no writes. */
   tool?: string;
+  /** How the user confirmed the tool call (`elicitation`: asked by a 2026-07-28 client; `token`: the call repeated with the confirmation). */
+  confirmed?: 'elicitation' | 'token';
+  /** The MCP task that ran the call once the budget freed. */
+  task?: string;
 }
 
 export interface AuditTrail {

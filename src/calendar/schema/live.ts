@@ -10,7 +10,7 @@ import { badInput } from '../../graph/errors.js';
 import type { ChangeBatch } from '../../live/changes.js';
 import { fingerprint } from '../../live/polling.js';
 import { ChangeOrigin, POLL_ARG_HELP, recordSubscription } from '../../live/schema-common.js';
-import { newVersionsOnly, pollInterval, watchAndListen } from '../../live/subscribe.js';
+import { isExpired, liveStream, newVersionsOnly, pollInterval, watchAndListen } from '../../live/subscribe.js';
 import { eventsQuery, recordId } from '../inputs.js';
 import { normalizeEvent } from '../normalize.js';
 import { eventVersion } from '../versions.js';
@@ -26,8 +26,8 @@ recordSubscription('eventChanged', 'EventChange', {
   upstream: 'calendar',
   id: (arg) => String(recordId(arg, 'id')),
   resource: 'event',
-  poll: async (live, id) => {
-    const client = live.fresh(true).calendar.client;
+  poll: async (live, id, caller) => {
+    const client = live.fresh(true, caller).calendar.client;
     // A trashed event reads as GONE (403 event-no-longer-available): it is gone, not a failed poll.
     const wire = await client.getEvent(Number(id), undefined, 'read', { background: true }).catch((e: unknown) => {
       if (isUpstreamError(e) && e.kind === 'gone') return null;
@@ -79,7 +79,7 @@ builder.subscriptionField('eventsChanged', (t) =>
         );
       const scope = fingerprint(query);
       const { live } = ctx;
-      return newVersionsOnly(
+      const batches = newVersionsOnly(
         watchAndListen(
           live,
           {
@@ -87,9 +87,10 @@ builder.subscriptionField('eventsChanged', (t) =>
             identity: live.identity.calendar,
             resource: `events:${scope}`,
             intervalMs: pollInterval(live, args.pollIntervalSeconds),
-            read: async () => {
+            caller: live.caller,
+            read: async (caller) => {
               const page = await live
-                .fresh(true)
+                .fresh(true, caller)
                 .calendar.client.listEvents(query, 1, 50, 'page', { background: true });
               const items = page?.items ?? [];
               return JSON.stringify(Object.fromEntries(items.map((e) => [e.id, eventVersion(normalizeEvent(e))])));
@@ -109,7 +110,11 @@ builder.subscriptionField('eventsChanged', (t) =>
           [live.bus.onEvents('*'), live.bus.onEvents(scope)],
         ),
       );
+      return liveStream(live, batches);
     },
-    resolve: (batch: ChangeBatch) => batch,
+    resolve: (batch) => {
+      if (isExpired(batch)) throw batch.expired;
+      return batch;
+    },
   }),
 );

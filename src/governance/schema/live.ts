@@ -15,8 +15,8 @@ recordSubscription('entityChanged', 'EntityChange', {
   upstream: 'governance',
   id: (arg) => uuidArg(arg, 'id'),
   resource: 'entity',
-  poll: async (live, id) => {
-    const entity = await live.fresh(true).governance.client.getEntity(id, { background: true });
+  poll: async (live, id, caller) => {
+    const entity = await live.fresh(true, caller).governance.client.getEntity(id, { background: true });
     return entity ? entityVersion(entity) : null;
   },
   version: entityVersion,

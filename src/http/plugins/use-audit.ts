@@ -48,6 +48,8 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
       requestId: ctx.requestId ?? (ctx.request ? requestIdOf(ctx.request) : ''),
       caller: callerOf(ctx),
       ...(ctx.mcp ? { tool: ctx.mcp.tool } : {}),
+      ...(ctx.mcp?.confirmed ? { confirmed: ctx.mcp.confirmed } : {}),
+      ...(ctx.mcp?.task ? { task: ctx.mcp.task } : {}),
       operation: operation.name?.value ?? null,
       outcome,
       writes,
