@@ -28,6 +28,7 @@ beforeAll(async () => {
       CORS_ORIGINS: APP,
       PUBLIC_HOSTS: 'api.example.com,*.gateway.example',
       MCP: 'true',
+      MCP_STATE_KEY: 'front-door-test-state-key-of-32-characters',
     },
   });
   url = await stack.listen();
