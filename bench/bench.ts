@@ -10,7 +10,7 @@ import { breakerWaves } from './breaker-waves.js';
 import { fairShareLatency } from './fair-share.js';
 import { youngGarbage } from './garbage.js';
 import { linearCost } from './linear.js';
-import { authenticatedResponseCache, responseCacheThroughput } from './response-cache.js';
+import { authenticatedResponseCache, responseCacheSideBySide, responseCacheThroughput } from './response-cache.js';
 import { GraphQLClient, round } from './client.js';
 import { startChild, type Child } from './processes.js';
 import { replay } from './replay.js';
@@ -162,6 +162,7 @@ export async function runBench(
     await step('11', () => linearCost(ctx));
     await step('12', () => responseCacheThroughput(ctx));
     await step('12a', () => authenticatedResponseCache(ctx));
+    await step('12b', () => responseCacheSideBySide(ctx));
     await step('13', () => youngGarbage());
     await step('14', () => breakerWaves(up, options));
     await step('15', () => replay(up, options));

@@ -4,18 +4,37 @@
  * port. `clear-cache` is the admin hook for cold runs; it exists only in this bench child, never in
  * the served gateway. BENCH_PATIENT=1 (the storm workload, a client that waits) stretches the
  * fixed per-request deadline and 429 resends, which are constants of the gateway, not settings.
+ * BENCH_YOGA_RESPONSE_CACHE (workload 12b) puts `@graphql-yoga/plugin-response-cache` after the
+ * gateway's plugins (where its own response cache stores, after graphql-jit) instead of its own, keyed by the same partition (`hit`), or by
+ * a new key per request (`miss`: every request a miss that stores its answer).
  */
-import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/config.js';
+import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { createGateway } from '../src/app/gateway.js';
+import { cachePartition } from '../src/app/context.js';
+import { principalOf } from '../src/identity/principal.js';
 import { announceReady, serveParent } from './ipc.js';
 
 const loaded = loadConfig(process.env);
 const config = process.env.BENCH_PATIENT
   ? { ...loaded, traffic: { ...loaded.traffic, requestDeadlineMs: 180_000, rateLimitRetries: 50 } }
   : loaded;
-const gateway = createGateway({ config });
+const yogaCache = process.env.BENCH_YOGA_RESPONSE_CACHE;
+const lastPlugins = yogaCache
+  ? [
+      useResponseCache<{ req?: IncomingMessage }>({
+        session: (request, context) =>
+          yogaCache === 'miss'
+            ? randomUUID()
+            : cachePartition(config, principalOf(context.req), request.headers.get('authorization') ?? undefined),
+        ttl: config.cache.ttlMs,
+      }),
+    ]
+  : [];
+const gateway = createGateway({ config, lastPlugins });
 const server = createServer(gateway.handler);
 server.keepAliveTimeout = 60_000;
 

@@ -13,9 +13,9 @@
  */
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { round } from './client.js';
-import { startChild } from './processes.js';
+import { startChild, type Child } from './processes.js';
 import { ENTITY_GRAPH, EVENT_GRAPH } from './queries.js';
-import { inTurns, measured } from './throughput.js';
+import { inTurns, measured, roundRobin, type Measured } from './throughput.js';
 import type { Ctx, WorkloadRecord } from './workloads.js';
 
 export async function authenticatedResponseCache(ctx: Ctx): Promise<WorkloadRecord> {
@@ -116,4 +116,118 @@ export async function responseCacheThroughput(
   } finally {
     await Promise.all([cachedGateway.stop(), bare.stop()]);
   }
+}
+
+/**
+ * Workload 12b: the gateway's response cache (`RESPONSE_CACHE`, before Yoga) against
+ * `@graphql-yoga/plugin-response-cache` (inside Yoga, keyed by the same partition: bench
+ * gateway-process.ts) on the same hits: EntityGraph(50) and EventGraph(50), without a token and with
+ * a reader's bearer JWT, each measured in turns against a bare server sending the edge's bytes. Then
+ * the cost on a miss: the warm gateway without a response cache, the edge executing and storing
+ * every request (`Cache-Control: no-cache`), and the plugin missing and storing every request (a new
+ * key each time), no token.
+ */
+export async function responseCacheSideBySide(ctx: Ctx): Promise<WorkloadRecord> {
+  const { up, options } = ctx;
+  const issuer = await DevIssuer.start();
+  const env = { AUTH_ANONYMOUS: '*', AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}` };
+  const [edge, plugin, pluginMiss, bare] = await Promise.all([
+    startChild('gateway-process.ts', up.gatewayEnv({ ...env, RESPONSE_CACHE: 'true' })),
+    startChild('gateway-process.ts', up.gatewayEnv({ ...env, BENCH_YOGA_RESPONSE_CACHE: 'hit' })),
+    startChild('gateway-process.ts', up.gatewayEnv({ ...env, BENCH_YOGA_RESPONSE_CACHE: 'miss' })),
+    startChild('bare-bytes.ts', {}),
+  ]);
+  try {
+    const bearer = { authorization: `Bearer ${await issuer.tokenFor('reader')}` };
+    const operations = [
+      { name: 'EntityGraph', query: ENTITY_GRAPH, variables: { first: options.systems } },
+      { name: 'EventGraph', query: EVENT_GRAPH, variables: { first: options.events } },
+    ];
+    const results: Record<string, unknown> = {};
+    let errors = 0;
+    for (const { name, query, variables } of operations) {
+      for (const [who, headers] of [
+        ['noToken', undefined],
+        ['bearer', bearer],
+      ] as const) {
+        const body = await primed([edge, plugin], query, variables, headers);
+        await bare.request('set-answer', { body, contentType: 'application/graphql-response+json; charset=utf-8' });
+        await up.clearLogs();
+        const run = (child: Child) => (seconds: number) => measured(child, query, variables, ctx, headers, seconds);
+        const { runs, ratio } = await roundRobin([run(edge), run(plugin), run(bare)], ctx);
+        const during = await up.counts();
+        errors += runs.reduce((n, r) => n + r.errors, 0);
+        results[`${name}.${who}`] = {
+          answerBytes: Buffer.byteLength(body),
+          edge: runs[0],
+          plugin: runs[1],
+          bareServer: runs[2],
+          edgeToBare: ratio(0, 2),
+          pluginToBare: ratio(1, 2),
+          edgeToPlugin: ratio(0, 1),
+          upstreamRequestsDuringHits: during.governance + during.calendar + during.token,
+        };
+      }
+      const miss = (child: Child, headers?: Record<string, string>) => (seconds: number) =>
+        measured(child, query, variables, ctx, headers, seconds);
+      const missed = await roundRobin(
+        [miss(ctx.gateway), miss(edge, { 'cache-control': 'no-cache' }), miss(pluginMiss)],
+        ctx,
+      );
+      errors += missed.runs.reduce((n, r) => n + r.errors, 0);
+      results[`${name}.miss`] = {
+        withoutCache: missed.runs[0],
+        edge: missed.runs[1],
+        plugin: missed.runs[2],
+        edgeToWithout: missed.ratio(1, 0),
+        pluginToWithout: missed.ratio(2, 0),
+      };
+    }
+    const hits = Object.values(results).filter(
+      (r): r is { edge: Measured; plugin: Measured } => 'edgeToPlugin' in (r as object),
+    );
+    const cpuRatios = hits.map((r) => r.plugin.cpuMsPerRequest / Math.max(r.edge.cpuMsPerRequest, 0.001));
+    return {
+      id: '12b',
+      name: `response cache before Yoga vs @graphql-yoga/plugin-response-cache: EntityGraph(${options.systems}) and EventGraph(${options.events}) hits without a token and with a bearer JWT, each ÷ a bare server sending the same bytes; and a miss (execute and store) ÷ the warm gateway without a cache; concurrency ${options.concurrency}, ${options.throughputSeconds} s each`,
+      ...results,
+      // Gateway CPU per hit, the plugin's ÷ the edge's: the lowest of the four (two operations, with and without a token).
+      pluginCpuToEdge: round(Math.min(...cpuRatios), 2),
+      errors,
+    };
+  } finally {
+    await Promise.all([edge.stop(), plugin.stop(), pluginMiss.stop(), bare.stop()]);
+    await issuer.close();
+  }
+}
+
+/** Sends the operation to each child until it is answered from its cache; the edge's hit bytes. */
+async function primed(
+  children: Child[],
+  query: string,
+  variables: Record<string, unknown>,
+  headers: Record<string, string> | undefined,
+): Promise<string> {
+  const send = (child: Child) =>
+    fetch(child.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        ...headers,
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+  let body = '';
+  for (const [i, child] of children.entries()) {
+    await child.request('clear-cache');
+    if (!(await send(child)).ok) throw new Error(`${child.url}: the first request failed`);
+    const again = await send(child);
+    if (!again.ok) throw new Error(`${child.url}: the second request failed`);
+    if (i === 0) {
+      if (again.headers.get('x-cache') !== 'HIT') throw new Error('the edge did not answer the second request itself');
+      body = await again.text();
+    } else await again.text();
+  }
+  return body;
 }

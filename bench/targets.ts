@@ -171,6 +171,13 @@ export function evaluateTargets(records: WorkloadRecord[]): TargetResult[] {
     (v, r) => r.errors === 0 && num(v) >= 0.3,
   );
   check(
+    '12b',
+    'gateway CPU per hit, @graphql-yoga/plugin-response-cache ÷ the response cache before Yoga (lowest of four)',
+    '≥ 3',
+    (r) => r.pluginCpuToEdge,
+    (v, r) => r.errors === 0 && num(v) >= 3,
+  );
+  check(
     '12',
     'response-cached throughput ÷ warm throughput without it (lower of the two queries)',
     '≥ 10',

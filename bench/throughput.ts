@@ -86,6 +86,18 @@ export async function inTurns(
   return { a: together(as), b: together(bs), ratios, ratio: median(ratios) };
 }
 
+/**
+ * `inTurns` for any number of runs: round after round each run once, so load on the machine falls on
+ * all of them alike; each run's rounds together, and `ratio(i, j)`: the median of the rounds' ratios.
+ */
+export async function roundRobin(runs: ((seconds: number) => Promise<Measured>)[], ctx: Ctx, rounds = 4) {
+  const seconds = ctx.options.throughputSeconds / rounds;
+  const all = runs.map((): Measured[] => []);
+  for (let r = 0; r < rounds; r++) for (const [i, run] of runs.entries()) all[i]!.push(await run(seconds));
+  const ratio = (i: number, j: number) => median(all[i]!.map((x, r) => round(x.perSecond / all[j]![r]!.perSecond, 3)));
+  return { runs: all.map(together), ratio };
+}
+
 const median = (values: number[]) => percentile(values, 50);
 
 function together(runs: Measured[]): Measured {

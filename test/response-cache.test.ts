@@ -184,6 +184,28 @@ describe('response cache', () => {
     expect(revalidated.status).toBe(304);
   });
 
+  it('looks every request up as it is: mutations run every time, a batch of one is answered as a batch', async () => {
+    const { stack, url } = await listening({ env: { GRAPHQL_MAX_BATCH: '2' } });
+    // The same bytes twice (the second a duplicate the upstream refuses): both reach the upstream.
+    const create = 'mutation { createTag(input: { name: "again and again" }) { id } }';
+    stack.clearRequests();
+    for (let i = 0; i < 2; i++) expect(hit(await post(url, create))).toBe(false);
+    expect(stack.calendar.control.requests().requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+    const batch = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify([{ query: '{ entities(first: 2) { nodes { id } } }' }]),
+      });
+    await batch();
+    stack.clearRequests();
+    const again = await batch();
+    expect(again.headers.get('x-cache')).toBeNull();
+    const body = (await again.json()) as { data: { entities: { nodes: unknown[] } } }[];
+    expect(Array.isArray(body)).toBe(true);
+    expect(body[0]!.data.entities.nodes).toHaveLength(2);
+  });
+
   it('keeps the persisted-only rule: text is refused every time, a safelisted hash is cached', async () => {
     const { url } = await listening({ env: { PERSISTED_OPERATIONS: 'only' } });
     const send = (body: unknown) =>

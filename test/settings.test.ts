@@ -202,14 +202,22 @@ describe('production is explicit', () => {
     expect(out).not.toContain('embedded governance emulator');
   });
 
-  it('CORS is closed in production and open in development unless CORS_ORIGINS says otherwise', () => {
+  it('CORS is closed in production and open to loopback origins in development unless CORS_ORIGINS says otherwise', () => {
     const prodEnv = { NODE_ENV: 'production', EMBEDDED_EMULATORS: 'true' };
     expect(loadConfig(prodEnv).http.corsOrigins).toEqual([]);
     expect(
       loadConfig({ ...prodEnv, CORS_ORIGINS: 'https://app.example, https://admin.example' }).http.corsOrigins,
     ).toEqual(['https://app.example', 'https://admin.example']);
-    expect(loadConfig({}).http.corsOrigins).toEqual(['*']);
+    expect(loadConfig({}).http.corsOrigins).toEqual(['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']);
     expect(loadConfig({}).emulatorFaultRoutes).toBe(false);
+    // Any website could act with the permissions of callers without a token.
+    expect(() => loadConfig({ CORS_ORIGINS: '*' })).toThrow(/CORS_ORIGINS=\* lets any website call/);
+    expect(loadConfig({ CORS_ORIGINS: '*', AUTH_ANONYMOUS: 'none' }).http.corsOrigins).toEqual(['*']);
+  });
+
+  it('listens on loopback outside production, on every address in production', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'production', EMBEDDED_EMULATORS: 'true' }).host).toBe('0.0.0.0');
   });
 });
 

@@ -12,7 +12,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
 import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { REDIS_URL, requireRedis } from './support/redis.js';
 import { until } from './support/wait.js';
 import { freePort } from '../scripts/throwaway-redis.js';
 
@@ -46,11 +47,13 @@ function start(
   command: string,
   args: string[],
   env: Record<string, string>,
-  options: { cwd?: string; ready?: RegExp } = {},
+  options: { cwd?: string; ready?: RegExp; group?: boolean } = {},
 ) {
   const readyLine = options.ready ?? /gateway ready: http:\/\/\S+:(\d+)\/graphql/;
   const child = spawn(command, args, {
     cwd: options.cwd,
+    // A process group of its own, as a terminal gives `npm start` (Ctrl-C signals the whole group).
+    detached: options.group,
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -110,10 +113,12 @@ describe.concurrent('graceful shutdown', () => {
     await until(async () => (await fetch(`${base}/ready`)).status === 503, '/ready to turn 503', SLOW);
     const late = await fetch(`${base}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // A browser app on a local dev server (a CORS origin outside production) reads the refusal too.
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' },
       body: '{"query":"{ __typename }"}',
     });
     expect(late.status).toBe(503);
+    expect(late.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(late.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(late.headers.get('connection')).toBe('close');
     expect(((await late.json()) as Answer['body']).errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');
@@ -170,10 +175,16 @@ describe.concurrent('graceful shutdown', () => {
       'the write to reach the upstream',
       SLOW,
     );
+    // A copy of the same signal right behind it (a process group's) is the same request to stop.
+    gw.child.kill('SIGTERM');
     gw.child.kill('SIGTERM');
     await until(() => gw.output().includes('draining'), 'the drain to start', SLOW);
+    const draining = performance.now();
+    await until(() => performance.now() - draining > 1_100, 'the grace period to pass', SLOW);
+    expect(gw.child.exitCode).toBeNull();
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(1);
+    expect(gw.output()).toContain('SIGTERM again: exiting at once');
     await pending;
     up.calendar.control.setLatency({});
   }, 60_000);
@@ -206,6 +217,100 @@ async function compiledCopy(): Promise<string> {
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+describe.concurrent('signals and slow clients', () => {
+  it('Ctrl-C on npm start (SIGINT to its process group, so twice) drains once: the write in flight is answered', async () => {
+    const up = await emulators();
+    const npm = start('npm', ['start', '--silent'], { ...up.env, LOG_LEVEL: 'warn' }, { group: true });
+    const base = await npm.ready;
+    up.calendar.control.clearRequests();
+    up.calendar.control.setLatency({ fixedMs: 2_000 });
+    const answer = createTags(base, 1, 'Group')[0]!;
+    await until(
+      () => up.calendar.control.requests().requests.some((r) => r.method === 'POST'),
+      'the write to reach the upstream',
+      SLOW,
+    );
+    process.kill(-npm.child.pid!, 'SIGINT');
+    const { status, body } = await answer;
+    expect(status).toBe(200);
+    expect(body.data?.createTag?.name).toBe('Group 0');
+    await npm.exited;
+    expect(npm.output()).toMatch(/"msg":"drained; exiting","finished":1,/);
+    expect(npm.output()).not.toContain('exiting at once');
+    up.calendar.control.setLatency({});
+  }, 60_000);
+
+  it('a body or headers trickled at 1 byte / 3 s lose their socket within seconds, not 300 s', async () => {
+    const up = await emulators();
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], { ...up.env, LOG_LEVEL: 'warn' });
+    const { port } = new URL(await gw.ready);
+    const trickle = (head: string, slow: string) =>
+      new Promise<{ seconds: number; answer: string }>((resolve) => {
+        const started = performance.now();
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(head));
+        let answer = '';
+        let i = 0;
+        const drip = setInterval(() => socket.write(slow[i++ % slow.length]!), 3_000);
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('error', () => undefined);
+        socket.once('close', () => {
+          clearInterval(drip);
+          resolve({ seconds: (performance.now() - started) / 1000, answer });
+        });
+      });
+    const [body, headers] = await Promise.all([
+      trickle(
+        'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+        '{"query":"{ __typename }"}',
+      ),
+      trickle('POST /graphql HTTP/1.1\r\n', 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'),
+    ]);
+    // Node's default would hold both for 300 s; the gateway's limits are 10 s (headers) and 15 s (request).
+    expect(body.seconds).toBeLessThan(60);
+    expect(headers.seconds).toBeLessThan(60);
+    expect(body.answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 90_000);
+});
+
+describe.concurrent('start lines', () => {
+  it('a healthy production start logs no Redis-unreachable warning and no probe status', async () => {
+    if (!(await requireRedis())) return;
+    const up = await emulators();
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...up.env,
+      NODE_ENV: 'production',
+      AUTH_ANONYMOUS: 'governance:read',
+      REDIS_URL,
+    });
+    await gw.ready;
+    await until(
+      () => /upstream calendar:.*\n/.test(gw.output()) && /upstream governance:.*\n/.test(gw.output()),
+      'the upstream lines',
+      SLOW,
+    );
+    await until(() => gw.output().includes('redis connected'), 'redis to connect', SLOW);
+    expect(gw.output()).toMatch(/upstream governance: answers\n/);
+    expect(gw.output()).toMatch(/upstream calendar: answers\n/);
+    expect(gw.output()).not.toMatch(/unreachable|HTTP \d{3}/);
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited).toBe(0);
+  }, 60_000);
+
+  it('a production start without its Redis says so once it has tried', async () => {
+    const up = await emulators();
+    const gw = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...up.env,
+      NODE_ENV: 'production',
+      AUTH_ANONYMOUS: 'governance:read',
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    });
+    await gw.ready;
+    await until(() => gw.output().includes('redis unreachable'), 'the warning', SLOW);
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited).toBe(0);
+  }, 60_000);
+});
 
 describe.concurrent('every start script runs the server as the process npm signals', () => {
   it('SIGTERM to npm start leaves no process on the port', async () => {

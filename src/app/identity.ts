@@ -32,6 +32,7 @@ export function authenticationOf(config: Config, observability: Observability): 
     mcpEndpoint: config.mcp.enabled ? '/mcp' : undefined,
     mcpScope: config.mcp.enabled ? challengeScope(schema, config) : undefined,
     metricsNeedCredentials: config.auth.metricsNeedCredentials,
+    csrfPrevention: config.security.csrfPrevention,
     refused: (reason) => failures?.inc({ reason }),
   });
 }

@@ -61,6 +61,8 @@ export interface PluginParts {
   authentication: Authentication;
   /** Plugins of the process around the gateway. */
   extraPlugins: Plugin[];
+  /** Plugins of the process that run after all of the gateway's own. */
+  lastPlugins: Plugin[];
   /** Tokens of the development issuer's sample callers, offered in GraphiQL. */
   sampleCallers?: Record<string, string>;
   /** The gateway's own GraphQL endpoint, for MCP tool calls. */
@@ -91,6 +93,7 @@ const PLUGINS: PluginBuilder[] = [
   compression,
   bodyLimit,
   responseCacheStore,
+  lastPlugins,
 ];
 
 export function gatewayPlugins(parts: PluginParts): Plugin<Context>[] {
@@ -201,4 +204,8 @@ function bodyLimit({ config }: PluginParts): AnyPlugin {
 
 function responseCacheStore({ edge }: PluginParts): AnyPlugin | undefined {
   return edge?.plugin();
+}
+
+function lastPlugins({ lastPlugins }: PluginParts): AnyPlugin[] {
+  return lastPlugins;
 }

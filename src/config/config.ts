@@ -60,6 +60,11 @@ const FIXED = {
   listBatchWindowMs: 2,
   /** An idempotency key answers for a day, as clients retry within minutes. */
   idempotencyTtlMs: 86_400_000,
+  /**
+   * Incoming requests: a client sends its headers at once and even a 1 MiB body within seconds; a
+   * slower one holds a socket for nothing (Node would wait 300 s). Checked every second.
+   */
+  httpTimeouts: { headersMs: 10_000, requestMs: 15_000, checkEveryMs: 1_000 },
   /** Retry-After on the 503 during a drain: about the time a replacement replica takes to be ready. */
   retryAfterS: 5,
   /**
@@ -91,7 +96,8 @@ export function loadConfig(env?: Env) {
   const traffic = readTrafficConfig(s, upstreams.governance.rateProfile, problems);
   const config = {
     port: s.PORT,
-    host: s.HOST ?? '0.0.0.0',
+    // Outside production callers without a token hold every permission: not on the network by default.
+    host: s.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     env: s.NODE_ENV,
     ...upstreams,
     redisUrl: s.REDIS_URL,
@@ -114,7 +120,9 @@ export function loadConfig(env?: Env) {
     traffic,
     http: {
       // Closed by default in production: a browser app on another origin must be listed.
-      corsOrigins: s.CORS_ORIGINS ?? (production ? [] : ['*']),
+      corsOrigins: s.CORS_ORIGINS ?? (production ? [] : LOOPBACK_ORIGINS),
+      publicHosts: s.PUBLIC_HOSTS ?? [],
+      timeouts: FIXED.httpTimeouts,
       drainMs: s.SHUTDOWN_DRAIN_MS,
       retryAfterS: FIXED.retryAfterS,
     },
@@ -135,12 +143,19 @@ export function loadConfig(env?: Env) {
       pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
     },
   };
+  if (config.http.corsOrigins.includes('*') && config.auth.anonymous.length > 0)
+    problems.push(
+      'CORS_ORIGINS=* lets any website call with the permissions AUTH_ANONYMOUS gives callers without a token: list the origins, or set AUTH_ANONYMOUS=none.',
+    );
   // The embedded emulators bring their own development issuer (server.ts); forward mode lets the upstream judge.
   const forwarding = upstreams.governance.authMode === 'forward' || upstreams.calendar.authMode === 'forward';
   if (production && !upstreams.embeddedEmulators && !forwarding) problems.push(...callerProblems(config.auth));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
+
+/** Browser apps on this machine, any port: the default outside production. */
+const LOOPBACK_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
 
 /** Production that no caller could ever authenticate to: every request would be 401 while /ready is 200. */
 function callerProblems(auth: AuthConfig): string[] {

@@ -282,8 +282,14 @@ const BY_TIER = {
       description: 'Port the gateway listens on (0 = any free port).',
     }),
     HOST: text({
-      defaultText: '0.0.0.0',
-      description: 'Address the gateway listens on (`npm run emulators`: 127.0.0.1).',
+      defaultText: '0.0.0.0 in production, 127.0.0.1 outside it',
+      description:
+        'Address the gateway listens on. Bound to a loopback address it answers loopback host names only (localhost, 127.0.0.1, [::1]).',
+    }),
+    PUBLIC_HOSTS: list({
+      defaultText: 'none: loopback names and IP addresses only',
+      description:
+        'Host names clients reach the gateway by (`api.example.com`, `*.example.com`; `*` = any), checked against `Host` on every path but /health and /ready; other names get 403 (DNS rebinding).',
     }),
     LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, {
       default: undefined,
@@ -291,8 +297,9 @@ const BY_TIER = {
       description: 'Lowest level written to the JSON log on stdout.',
     }),
     CORS_ORIGINS: list({
-      defaultText: '* outside production, none in production',
-      description: 'Origins allowed to call from a browser (`*` = any, empty = none).',
+      defaultText: 'loopback origins (http://localhost:*, …) outside production, none in production',
+      description:
+        'Origins allowed to call from a browser (`https://app.example`, `http://localhost:*` for any port; `*` = any, refused while AUTH_ANONYMOUS grants permissions); a request from any other origin gets 403.',
     }),
     PERSISTED_OPERATIONS: oneOf(['off', 'allow', 'only'] as const, {
       default: 'off',

@@ -133,6 +133,8 @@ export class AccountBudget {
 
   private noteMode(shared: boolean): void {
     const was = this.sharedMode;
+    // Points taken before the first connection is made are counted offline, without a warning.
+    if (!shared && was === undefined && this.options.redis?.connecting) return;
     this.sharedMode = shared;
     if (was === shared || (was === undefined && shared)) return;
     this.options.log?.({

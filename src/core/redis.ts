@@ -23,6 +23,8 @@ export class RedisLink {
   readonly subscriber: Redis;
   readonly prefix: string;
   private wasReady = false;
+  /** The first connection attempt has ended, either way. */
+  private attempted = false;
   private readonly readyListeners: (() => void)[] = [];
   private readonly log?: TrafficLogger;
   /** Last time each best-effort command's failure was logged (one line a minute per command). */
@@ -47,12 +49,15 @@ export class RedisLink {
     this.client.on('ready', () => {
       if (this.wasReady === false) log?.({ level: 'info', msg: 'redis connected: shared traffic state in use' });
       this.wasReady = true;
+      this.attempted = true;
       for (const l of this.readyListeners) l();
     });
     this.client.on('end', () => undefined);
     this.client.on('close', () => {
-      if (this.wasReady) log?.({ level: 'warn', msg: 'redis unreachable: falling back to the local budget share' });
+      if (this.wasReady || !this.attempted)
+        log?.({ level: 'warn', msg: 'redis unreachable: falling back to the local budget share' });
       this.wasReady = false;
+      this.attempted = true;
     });
     // Errors are expected while Redis is away; the state changes above are what is worth logging.
     this.client.on('error', () => undefined);
@@ -61,6 +66,11 @@ export class RedisLink {
 
   get ready(): boolean {
     return this.client.status === 'ready';
+  }
+
+  /** Still making its first connection: not ready, yet nothing is known to be wrong. */
+  get connecting(): boolean {
+    return !this.attempted;
   }
 
   /**

@@ -8,11 +8,18 @@
  * never silently becomes anonymous. /health, /ready and GraphiQL's page stay open; /metrics needs a
  * credential when `metricsNeedCredentials` (production); every other path is guarded. `/mcp` is
  * guarded as an OAuth 2.1 resource server (see protected-resource.ts).
+ *
+ * CSRF prevention (`csrfPrevention`, production) runs here too, once, right after the credential is
+ * known and before the response cache or Yoga: a request a browser could send from another site
+ * without a preflight (GET, HEAD, or a POST as a form or text/plain) acts with what the browser
+ * adds by itself, so unless it carries a bearer credential (which no browser adds on its own, and
+ * which cannot be sent cross-site without a preflight the CORS policy approves) it must carry one
+ * of `CSRF_HEADERS`, or it is 403 before anything is read. On `/mcp` only POSTs act.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { AuthFailure, AuthResult, Authenticator } from '../identity/authenticator.js';
-import { principalOf, setPrincipal } from '../identity/principal.js';
+import { principalOf, setPrincipal, type Principal } from '../identity/principal.js';
 import { isGraphiQLPage } from './graphiql-page.js';
 import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
 
@@ -26,6 +33,8 @@ export interface AuthenticationOptions {
    * forward mode would let through for an upstream is refused there.
    */
   mcpEndpoint?: string;
+  /** Requests a browser could send cross-site need a bearer credential or a CSRF header (above). */
+  csrfPrevention: boolean;
   /**
    * The permissions a 401 on `/mcp` asks for, from the request's `Mcp-Method` and `Mcp-Name` headers
    * (read before any body): a tool call's own, else what listing needs.
@@ -33,6 +42,46 @@ export interface AuthenticationOptions {
   mcpScope?: (method: string | undefined, name: string | undefined) => readonly string[];
   /** Counts a refusal (a metric); `reason` is one of a bounded set. */
   refused?: (reason: AuthFailure) => void;
+}
+
+/** Any of these headers marks a request a browser could not have sent cross-site without a preflight. */
+export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
+/** Content types a browser sends cross-site without a preflight (a form, text). */
+const SIMPLE_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+const SIMPLE_METHODS = new Set(['GET', 'HEAD', 'POST']);
+
+/** An answer written before anything of the request is read. */
+interface Refusal {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const CSRF_REFUSAL: Refusal = {
+  status: 403,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify({
+    errors: [
+      {
+        message:
+          'Required CSRF header(s) not present: without a bearer token, a GET or a form post must carry `x-graphql-yoga-csrf` or `apollo-require-preflight` (any value).',
+        extensions: { code: 'BAD_REQUEST' },
+      },
+    ],
+  }),
+};
+
+type Header = (name: string) => string | null | undefined;
+/** Where a refusal points: the public origin (for /mcp's metadata) and the MCP method and tool asked for. */
+interface At {
+  origin: () => string;
+  mcp: () => [string | undefined, string | undefined];
+}
+/** What the door sees of a request: its method, path and headers. */
+interface Knock {
+  method: string | undefined;
+  path: string | undefined;
+  get: Header;
 }
 
 /** What a path needs: a principal (`graphql`), the gateway's own one (`mcp`), a non-anonymous one (`metrics`). */
@@ -54,13 +103,11 @@ export class Authentication {
       // A principal set by a layer around this one (an embedding process) stands.
       if (!guard || principalOf(req)) return listener(req, res);
       const settle = (result: AuthResult) => {
-        const outcome = this.decide(result, guard, {
-          origin: () => publicOrigin((n) => header(req.headers[n]), 'encrypted' in req.socket ? 'https' : 'http'),
-          mcp: () =>
-            [header(req.headers['mcp-method']), header(req.headers['mcp-name'])] as [
-              string | undefined,
-              string | undefined,
-            ],
+        const get = (n: string) => header(req.headers[n]);
+        const request = { method: req.method, path: (req.url ?? '/').split('?')[0], get };
+        const outcome = this.outcome(result, guard, request, {
+          origin: () => publicOrigin(get, 'encrypted' in req.socket ? 'https' : 'http'),
+          mcp: () => [get('mcp-method') ?? undefined, get('mcp-name') ?? undefined],
         });
         if ('status' in outcome) return void res.writeHead(outcome.status, outcome.headers).end(outcome.body);
         setPrincipal(req, outcome);
@@ -81,16 +128,15 @@ export class Authentication {
         if (principalOf(req) || principalOf(request)) return;
         const guard = this.guardOf(request.method, url.pathname + url.search, request.headers.get('accept'));
         if (!guard) return;
-        const outcome = this.decide(
-          await this.options.authenticator.authenticate(request.headers.get('authorization')),
+        const get = (n: string) => request.headers.get(n);
+        const result = await this.options.authenticator.authenticate(get('authorization'));
+        const outcome = this.outcome(
+          result,
           guard,
+          { method: request.method, path: url.pathname, get },
           {
-            origin: () => publicOrigin((n) => request.headers.get(n), url.protocol.replace(':', '')),
-            mcp: () =>
-              [request.headers.get('mcp-method') ?? undefined, request.headers.get('mcp-name') ?? undefined] as [
-                string | undefined,
-                string | undefined,
-              ],
+            origin: () => publicOrigin(get, url.protocol.replace(':', '')),
+            mcp: () => [get('mcp-method') ?? undefined, get('mcp-name') ?? undefined],
           },
         );
         if ('status' in outcome) payload.endResponse(new fetchAPI.Response(outcome.body, outcome));
@@ -120,12 +166,28 @@ export class Authentication {
     return 'graphql';
   }
 
+  /** The principal, or the refusal: of the credential first (401 says more than 403), then CSRF's. */
+  private outcome(result: AuthResult, guard: Guard, request: Knock, at: At) {
+    const decided = this.decide(result, guard, at);
+    return 'status' in decided || !this.csrfRefused(guard, request) ? decided : CSRF_REFUSAL;
+  }
+
+  /**
+   * Whether the request is an operation (on the GraphQL endpoint, or a POST to /mcp) a browser could
+   * send cross-site without a preflight, and carries no bearer credential.
+   */
+  private csrfRefused(guard: Guard, { method = 'GET', path, get }: Knock): boolean {
+    if (!this.options.csrfPrevention || !SIMPLE_METHODS.has(method)) return false;
+    const operation =
+      guard === 'mcp' ? method === 'POST' : guard === 'graphql' && path === this.options.graphqlEndpoint;
+    if (!operation) return false;
+    if (/^bearer\s/i.test(get('authorization') ?? '') || CSRF_HEADERS.some((h) => get(h) != null)) return false;
+    const type = get('content-type')?.toLowerCase();
+    return !type || SIMPLE_TYPES.some((t) => type.startsWith(t));
+  }
+
   /** The principal, or the refusal's status, headers and body. */
-  private decide(
-    result: AuthResult,
-    guard: Guard,
-    at: { origin: () => string; mcp: () => [string | undefined, string | undefined] },
-  ) {
+  private decide(result: AuthResult, guard: Guard, at: At): Refusal | Principal {
     // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
     const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
     if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))

@@ -1,31 +1,33 @@
 /**
  * The response cache at the HTTP edge (RESPONSE_CACHE). A repeated query is answered from the raw
- * request, before Yoga parses or validates anything (but after authentication): the key is a hash
- * of the method, the URL, the request body, the caller's partition (its permission set and upstream
- * credential, not its raw token: callers of one role share answers) and the headers an answer
- * depends on (Accept, Origin, Content-Type and the federation router's header), so an answer is
- * never served to a caller with other permissions or to a request that would be answered differently. What the pipeline would refuse
- * is never answered here: the CSRF rule is checked first, and only requests that ran and succeeded
- * fill the cache (a persisted-only refusal never did). A hit still gets its own request id, its
- * log line and metrics, `extensions.cost` (0 upstream calls, `cached: true`, the budget as of now),
- * the answer's validators and a max-age that counts down. Compressed bytes are kept per entry.
+ * request, before Yoga parses or validates anything, after the front door, authentication and CSRF
+ * prevention (http/front-door.ts, http/authenticate.ts): the key is a hash of the method, the URL,
+ * the request body, the caller's partition (its permission set and upstream credential, not its raw
+ * token: callers of one role share answers) and the headers an answer depends on (Accept,
+ * Content-Type and the federation router's header), so an answer is never served to a caller with
+ * other permissions or to a request that would be answered differently. Only requests that ran and
+ * succeeded fill the cache (a persisted-only refusal never did). A hit still gets its own request
+ * id, its log line and metrics, `extensions.cost` (0 upstream calls, `cached: true`, the budget as
+ * of now), the answer's validators and a max-age that counts down. Compressed bytes are kept per
+ * entry.
  *
- * Only whole successful queries are stored: no errors, no stale reads, no @defer/@stream, nothing
- * that read no upstream record (introspection, the `budget` field). Entries live in `AnswerCache`,
- * which drops them with the records they read.
+ * Every request is looked up as it is: what kind of operation it holds is Yoga's to find out. A
+ * POST's body, read here for the key, goes on to Yoga in a `Request` of its own (`serve`). Only whole
+ * successful queries are stored: no errors, no stale reads, no @defer/@stream, no batch, nothing that read no upstream record (introspection, the `budget`
+ * field). Entries live in `AnswerCache`, which drops them with the records they read.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { FetchAPI, Plugin } from 'graphql-yoga';
+import { sendNodeResponse } from '@whatwg-node/server';
 import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
 import { COST_DETAIL_HEADER, wantsFullCost } from '../core/cost-report.js';
 import type { Context } from '../graph/context.js';
 import type { OperationListener } from '../observability/operation-record.js';
 import { safeClientRequestId } from '../observability/request-id.js';
 import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
-import { CSRF_HEADERS } from './plugins/use-security.js';
 import { matchesEtag } from './plugins/use-http-caching.js';
 
 export interface ResponseCacheOptions {
@@ -33,7 +35,6 @@ export interface ResponseCacheOptions {
   graphqlEndpoint: string;
   /** Request bodies up to this size are read for the key; larger or chunked ones go straight through. */
   maxBodyBytes: number;
-  csrfPrevention: boolean;
   /** Headers that change an answer (the federation router's secret). */
   keyHeaders: readonly string[];
   /** Who may share the request's answers (its permissions and upstream credential); see app/context.ts. */
@@ -54,7 +55,6 @@ interface Pending {
   answer?: Omit<CachedAnswer, 'status' | 'headers' | 'storedAt'>;
 }
 
-const NON_PREFLIGHTED = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 /** Headers of the miss not replayed: the hit sets its own. */
 const NOT_REPLAYED = new Set([
   'content-length',
@@ -66,8 +66,10 @@ const NOT_REPLAYED = new Set([
   'transfer-encoding',
 ]);
 const JSON_ANSWER = /^application\/(graphql-response\+)?json\b/i;
-const MUTATION = Buffer.from('mutation');
-const SUBSCRIPTION = Buffer.from('subscription');
+
+/** Where a request goes past the cache; `body`: the POST body the cache has read. */
+export type Serve = (req: IncomingMessage, res: ServerResponse, body?: Body) => void;
+type Body = Buffer<ArrayBuffer>;
 
 interface Bodies {
   /** The extensions these bytes end with. */
@@ -89,36 +91,18 @@ export class ResponseCacheEdge {
   constructor(private readonly options: ResponseCacheOptions) {}
 
   /** Wraps the gateway's request listener: answers hits, lets everything else through. */
-  wrap(listener: RequestListener): RequestListener {
+  wrap(serve: Serve): RequestListener {
     return (req, res) => {
       const method = req.method;
-      if ((method !== 'GET' && method !== 'POST') || !this.onEndpoint(req.url)) return listener(req, res);
-      // The pipeline refuses these (403); they must not be answered from the cache either.
-      if (this.options.csrfPrevention && !preflighted(req)) return listener(req, res);
-      if (method === 'GET') return void this.handle(req, res, listener, undefined);
+      if ((method !== 'GET' && method !== 'POST') || !this.onEndpoint(req.url)) return serve(req, res);
+      if (method === 'GET') return void this.handle(req, res, serve, undefined);
       const length = Number(req.headers['content-length']);
-      if (!(length > 0 && length <= this.options.maxBodyBytes)) return listener(req, res);
+      if (!(length > 0 && length <= this.options.maxBodyBytes)) return serve(req, res);
       const chunks: Buffer[] = [];
       // A client gone mid-body: nothing to answer (the socket is closed), and nothing to crash on.
       req.once('error', () => undefined);
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.once('end', () => {
-        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        // Yoga reads an already-read body from `req.body` (as body-parsing frameworks leave it). Not
-        // as the Buffer itself: the adapter counts its own keys, one per byte (slow for large bodies);
-        // an async iterable with one key goes through as a stream of that one chunk.
-        (req as IncomingMessage & { body?: unknown }).body = {
-          bytes: body.length,
-          async *[Symbol.asyncIterator]() {
-            yield body;
-          },
-        };
-        // A batch (an array) is several operations: not cached. Nor are writes and subscriptions:
-        // they skip the lookup (a Redis round trip on a local miss); a query that merely contains
-        // one of these words is executed every time, never answered wrongly.
-        if (body[0] === 0x5b || body.includes(MUTATION) || body.includes(SUBSCRIPTION)) return listener(req, res);
-        void this.handle(req, res, listener, body);
-      });
+      req.once('end', () => void this.handle(req, res, serve, Buffer.concat(chunks)));
     };
   }
 
@@ -131,28 +115,23 @@ export class ResponseCacheEdge {
   private keyOf(req: IncomingMessage, body: Buffer | undefined): string {
     const h = req.headers;
     this.namespace ??= this.options.namespace();
-    const parts = [this.namespace, req.method!, req.url!, this.options.partition(req), h.accept ?? '', h.origin ?? ''];
+    const parts = [this.namespace, req.method!, req.url!, this.options.partition(req), h.accept ?? ''];
     parts.push(h['content-type'] ?? '', ...this.options.keyHeaders.map((name) => String(h[name] ?? '')));
     const hash = createHash('sha256').update(parts.join('\0'));
     if (body) hash.update('\0').update(body);
     return hash.digest('base64url');
   }
 
-  private async handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    listener: RequestListener,
-    body: Buffer | undefined,
-  ): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse, serve: Serve, body: Body | undefined): Promise<void> {
     const startedAt = performance.now();
     const key = this.keyOf(req, body);
     // The client asks for a fresh answer (a reload): run it, and keep it for the next asker (in this
     // replica: the Redis tier needs the mark of a lookup); `no-store`: keep nothing either.
     const asked = `${header(req, 'cache-control') ?? ''},${header(req, 'pragma') ?? ''}`;
-    if (asked.includes('no-store')) return listener(req, res);
+    if (asked.includes('no-store')) return serve(req, res, body);
     if (asked.includes('no-cache')) {
       this.pending.set(req, { key, localMark: this.options.cache.mark() });
-      return listener(req, res);
+      return serve(req, res, body);
     }
     const hit = this.options.cache.local(key);
     if (hit) return this.serve(req, res, hit, 'memory', startedAt);
@@ -160,11 +139,11 @@ export class ResponseCacheEdge {
     try {
       found = await this.options.cache.lookup(key);
     } catch {
-      return listener(req, res);
+      return serve(req, res, body);
     }
     if (found.hit) return this.serve(req, res, found.hit, found.tier, startedAt);
     this.pending.set(req, { key, localMark: found.localMark, sharedMark: found.sharedMark });
-    listener(req, res);
+    serve(req, res, body);
   }
 
   private serve(
@@ -233,6 +212,16 @@ export class ResponseCacheEdge {
   /** Stores the answers of the requests `wrap` let through, when they are whole successful queries. */
   plugin(): Plugin<Context> {
     return {
+      // A batch (an array of operations, even of one) is answered as an array: not stored.
+      onRequestParse: ({ serverContext }) => {
+        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        if (!req || !this.pending.has(req)) return;
+        return {
+          onRequestParseDone: ({ requestParserResult }) => {
+            if (Array.isArray(requestParserResult)) this.pending.delete(req);
+          },
+        };
+      },
       onExecute: ({ args }) => {
         const context = args.contextValue as Context & { req?: IncomingMessage };
         const pending = context.req && this.pending.get(context.req);
@@ -285,14 +274,32 @@ function header(req: IncomingMessage, name: string): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Yoga's CSRF rule: a content type a browser cannot send without a preflight, or one of the headers. */
-function preflighted(req: IncomingMessage): boolean {
-  const type = req.headers['content-type']?.toLowerCase();
-  if (type && !NON_PREFLIGHTED.some((t) => type.startsWith(t))) return true;
-  return CSRF_HEADERS.some((h) => req.headers[h] !== undefined);
-}
-
 function varyWith(vary: string | undefined, name: string): string {
   if (!vary) return name;
   return vary.toLowerCase().includes(name.toLowerCase()) ? vary : `${vary}, ${name}`;
+}
+
+/**
+ * Hands Yoga a request whose body the cache has read, as a `Request` of its own (what Yoga's Node
+ * adapter builds from a socket), and writes its answer: aborted when the client goes away.
+ */
+export function serveWithBody(
+  yoga: { fetch: (request: Request, context: object) => Response | Promise<Response>; fetchAPI: FetchAPI },
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Body,
+): Promise<void> {
+  const abort = new AbortController();
+  res.once('close', () => res.writableFinished || abort.abort());
+  const headers = new yoga.fetchAPI.Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, {
+    method: req.method,
+    headers,
+    body,
+    signal: abort.signal,
+  });
+  return Promise.resolve(yoga.fetch(request, { req, res }))
+    .then((response) => sendNodeResponse(response, res, req, true))
+    .catch(() => void res.destroy()); // the client went away mid-answer
 }

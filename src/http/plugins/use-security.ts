@@ -1,12 +1,12 @@
 /**
  * The request-hardening plugins, all driven by `config.security` (production defaults are strict,
  * see `src/config/config.ts`): GraphQL Armor's parse/validation limits, the introspection policy, hidden
- * suggestions, the federation router's own fields and CSRF prevention. Everything here refuses a request before any resolver runs, so
- * a refused request never costs an upstream call.
+ * suggestions and the federation router's own fields (CSRF prevention runs at the door, with
+ * authentication: http/authenticate.ts). Everything here refuses a request before any resolver
+ * runs, so a refused request never costs an upstream call.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLArmorRejectCallback } from '@escape.tech/graphql-armor-types';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { withChanges } from '../../graph/errors.js';
 import type { Plugin } from 'graphql-yoga';
@@ -15,9 +15,6 @@ import { useFieldRepeatLimit } from './use-field-repeat-limit.js';
 import { useHiddenSuggestions } from './use-hidden-suggestions.js';
 import { useIntrospectionGuard } from './use-introspection-guard.js';
 import { useFederationGuard } from './use-federation-guard.js';
-
-/** Any of these headers marks a request a browser could not have sent cross-site without a preflight. */
-export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
 
 export function securityPlugins(security: SecurityConfig): Plugin[] {
   const plugins: Plugin[] = [
@@ -46,7 +43,6 @@ export function securityPlugins(security: SecurityConfig): Plugin[] {
     useErrorLimit(security.maxErrors),
   ];
   if (!security.fieldSuggestions) plugins.push(useHiddenSuggestions());
-  if (security.csrfPrevention) plugins.push(useCSRFPrevention({ requestHeaders: CSRF_HEADERS }));
   return plugins;
 }
 
@@ -118,8 +114,7 @@ function collapse(errors: readonly GraphQLError[]): GraphQLError[] {
 /**
  * Every error a client sees carries `extensions.code`: parse errors (including the token limit)
  * become GRAPHQL_PARSE_FAILED, validation errors GRAPHQL_VALIDATION_FAILED (Apollo's names), and
- * request errors raised before parsing without a code (the CSRF refusal) BAD_REQUEST, as Yoga
- * codes its own.
+ * request errors raised before parsing without a code BAD_REQUEST, as Yoga codes its own.
  */
 function useValidationCodes(): Plugin {
   const withCode = (error: GraphQLError, code: string) =>
