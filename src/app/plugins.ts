@@ -185,8 +185,8 @@ function cacheSettle({ upstreams }: PluginParts): AnyPlugin {
   return useCacheSettle(upstreams.cache);
 }
 
-function jit({ logger }: PluginParts): AnyPlugin {
-  return useJit((msg, detail) => logger && logger.warn(msg, detail));
+function jit({ config, logger }: PluginParts): AnyPlugin | undefined {
+  return config.jit ? useJit((msg, detail) => logger && logger.warn(msg, detail)) : undefined;
 }
 
 function httpCaching({ config }: PluginParts): AnyPlugin {
