@@ -27,7 +27,7 @@ import type { Context } from '../graph/context.js';
 import { useCompression } from '../http/compression.js';
 import { useDeferStream } from '../http/plugins/use-defer-stream.js';
 import { useGraphiQLPage } from '../http/graphiql-page.js';
-import { usePersistedSafelist } from '../http/persisted.js';
+import { usePersistedOff, usePersistedSafelist } from '../http/persisted.js';
 import { useBodyLimit } from '../http/plugins/use-body-limit.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
@@ -146,8 +146,8 @@ function mcp({ config, gatewayFetch, upstreams }: PluginParts): AnyPlugin[] | un
 }
 
 /** PERSISTED_OPERATIONS (see persisted.ts). */
-function persistedSafelist({ config }: PluginParts): AnyPlugin | undefined {
-  if (config.persistedOperations === 'off') return undefined;
+function persistedSafelist({ config }: PluginParts): AnyPlugin {
+  if (config.persistedOperations === 'off') return usePersistedOff();
   return usePersistedSafelist(config.persistedOperations, undefined, {
     secret: config.security.federationSecret,
     header: config.security.federationSecretHeader,
