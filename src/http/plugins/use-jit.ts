@@ -7,9 +7,10 @@
  * Variables are graphql-js's: they are checked by graphql-js's coercion first (variables that do not
  * coerce stay on graphql-js, which words and locates those errors), and a variable left out gets
  * its default in its JSON form, as if the client had sent it: graphql-jit's own coercion ignores
- * the default of a non-null variable (`$first: Int! = 5`). A variable inside an object literal
- * (`input: { name: $n }`) that is left out without a default runs on graphql-js: graphql-jit makes
- * it `null`, where graphql-js leaves the field out (and an update keeps its value).
+ * the default of a non-null variable (`$first: Int! = 5`). It ignores a non-null input field's
+ * default too: a document whose variables' types hold one stays on graphql-js. So does a variable
+ * inside an object literal (`input: { name: $n }`) left out without a default: graphql-jit makes it
+ * `null`, where graphql-js leaves the field out (and an update keeps its value).
  *
  * Documents with a directive stay on graphql-js: graphql-jit keeps `@skip`/`@include` conditions
  * on the document's nodes, and loses them on fields reached through a fragment inside a conditional
@@ -24,7 +25,13 @@
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   type GraphQLError,
+  type GraphQLInputObjectType,
+  type GraphQLType,
   getLocation,
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
+  typeFromAST,
   BREAK,
   OperationTypeNode,
   valueFromASTUntyped,
@@ -108,7 +115,9 @@ function compile(args: ExecutionArgs, operation: OperationDefinitionNode, log: L
     });
     return false;
   }
-  const defaults = (operation.variableDefinitions ?? []).flatMap((d): [string, unknown][] =>
+  const defs = operation.variableDefinitions ?? [];
+  if (defs.some((d) => heldDefault(typeFromAST(args.schema, d.type)))) return false;
+  const defaults = defs.flatMap((d): [string, unknown][] =>
     d.defaultValue ? [[d.variable.name.value, valueFromASTUntyped(d.defaultValue)]] : [],
   );
   return { query, document: args.document, operation, defaults, inObjects: variablesInObjects(args.document) };
@@ -126,6 +135,19 @@ function variablesFor(compiled: Compiled, args: ExecutionArgs): Variables | unde
   const missing = compiled.defaults.filter(([name]) => !Object.hasOwn(given, name));
   const variables = missing.length ? { ...given, ...Object.fromEntries(missing) } : given;
   return compiled.inObjects.every((name) => Object.hasOwn(variables, name)) ? variables : undefined;
+}
+
+/**
+ * Whether an input type holds, at any depth, a non-null field with a default: graphql-jit's coercion
+ * ignores that default as it does a non-null variable's, so such documents stay on graphql-js.
+ */
+function heldDefault(type: GraphQLType | undefined, seen = new Set<GraphQLInputObjectType>()): boolean {
+  const named = type && getNamedType(type);
+  if (!isInputObjectType(named) || seen.has(named)) return false;
+  seen.add(named);
+  return Object.values(named.getFields()).some(
+    (f) => (isNonNullType(f.type) && f.defaultValue !== undefined) || heldDefault(f.type, seen),
+  );
 }
 
 /** Names of the variables used inside an object literal anywhere in the document. */
