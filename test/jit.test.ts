@@ -39,6 +39,7 @@ beforeAll(async () => {
       AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
       FEDERATION_SECRET,
       MCP: 'true',
+      MCP_STATE_KEY: 'jit-test-state-key-of-at-least-32-characters',
     },
   });
   url = await s.listen();
@@ -93,19 +94,21 @@ describe('compiled execution answers as graphql-js does', () => {
 
 describe('every shipped operation answers three times alike, without errors', () => {
   /**
-   * Values of the required variables, by upstream and signature, and of the optional ones a call
-   * needs (a relationship type) or that make a create answer alike (its idempotency key); the other
-   * optional ones are left out.
+   * Values of the required variables, by upstream and signature (an operation with a new one fails
+   * here, naming it), and of the optional one that makes a create answer alike (its idempotency
+   * key); the other optional ones are left out.
    */
   let given: Record<string, unknown> = {};
   beforeAll(async () => {
     const read = await s.query<Json>(
-      `{ entities(kind: AI_SYSTEM, first: 2) { nodes { id organizationId } }
+      `{ entities(kind: AI_SYSTEM, first: 2) {
+           nodes { id organizationId links(first: 1) { nodes { id relationshipType { id } } } } }
          events(first: 1) { nodes { id } }
          entityTypes(first: 20) { nodes { kind workflow { stages { name } } } }
          relationshipTypes(kind: AI_SYSTEM) { name ends { firstKind secondKind } } }`,
     );
     const [system, other] = read.data!.entities.nodes as [Json, Json];
+    const link = (read.data!.entities.nodes as Json[]).flatMap((e) => e.links.nodes as Json[])[0]!;
     const stages = (read.data!.entityTypes.nodes as Json[]).find((t) => t.kind === 'AI_SYSTEM')!.workflow.stages;
     const composition = (read.data!.relationshipTypes as Json[]).find((r) =>
       (r.ends as Json[]).some((e) => e.firstKind === 'AI_SYSTEM' && e.secondKind === 'AI_SYSTEM'),
@@ -124,11 +127,15 @@ describe('every shipped operation answers three times alike, without errors', ()
       'governance $kind: EntityKind!': 'AI_SYSTEM',
       'governance $name: String!': 'Repeated system',
       'governance $organizationId: ID!': system.organizationId,
-      'governance $entity1: GovernanceLinkEndInput!': { id: system.id },
-      'governance $entity2: GovernanceLinkEndInput!': { id: other.id },
-      'governance $input: MoveEntityToStageInput!': { entityId: system.id, nextStageName: stages.at(-1).name },
+      'governance $input: CreateGovernanceLinkInput!': {
+        entity1: { id: system.id },
+        entity2: { id: other.id },
+        relationshipType: composition.name,
+      },
+      'governance $stage: String!': stages.at(-1).name,
       'governance $input: UpdateEntityInput!': { name: 'Repeated system, renamed' },
-      'governance $relationshipType: String': composition.name,
+      'governance $linkId: ID!': link.id,
+      'governance $linkTypeId: ID!': link.relationshipType.id,
       'governance $clientMutationId: String': 'jit-repeat',
     };
   });
