@@ -7,6 +7,8 @@
  * BENCH_YOGA_RESPONSE_CACHE (workload 12b) puts `@graphql-yoga/plugin-response-cache` after the
  * gateway's plugins (where its own response cache stores, after graphql-jit) instead of its own, keyed by the same partition (`hit`), or by
  * a new key per request (`miss`: every request a miss that stores its answer).
+ * BENCH_NO_JIT=1 runs it without graphql-jit, to measure what compiled execution saves
+ * (docs/decisions/graphql-jit.md).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -18,7 +20,7 @@ import { cachePartition } from '../src/app/context.js';
 import { principalOf } from '../src/identity/principal.js';
 import { announceReady, serveParent } from './ipc.js';
 
-const loaded = loadConfig(process.env);
+const loaded = { ...loadConfig(process.env), jit: !process.env.BENCH_NO_JIT };
 const config = process.env.BENCH_PATIENT
   ? { ...loaded, traffic: { ...loaded.traffic, requestDeadlineMs: 180_000, rateLimitRetries: 50 } }
   : loaded;

@@ -158,3 +158,43 @@ describe('PERSISTED_OPERATIONS=allow', () => {
     expect(byId.data).toEqual(byText.data);
   });
 });
+
+describe('PERSISTED_OPERATIONS=off (the default)', () => {
+  it('refuses a documentId, by POST and GET, and an Apollo hash without its text, naming the setting', async () => {
+    const stack = await startStack();
+    const url = await stack.listen();
+    const hash = (EventGraphDocument as { __meta__?: { hash: string } }).__meta__!.hash;
+    const json = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+    const apq = { persistedQuery: { version: 1, sha256Hash: hash } };
+    const refused = [
+      await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ documentId: hash }) }),
+      await fetch(url, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ documentId: hash, query: '{ __typename }' }),
+      }),
+      await fetch(`${url}?documentId=${hash}`, { headers: { accept: 'application/graphql-response+json' } }),
+      await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ extensions: apq }) }),
+    ];
+    for (const res of refused) {
+      const body = (await res.json()) as {
+        data?: unknown;
+        errors: { message: string; extensions: { code: string } }[];
+      };
+      expect(res.status).toBe(400);
+      expect(body.data).toBeUndefined();
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0]!.extensions.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
+      expect(body.errors[0]!.message).toMatch(/PERSISTED_OPERATIONS=off.*PERSISTED_OPERATIONS=allow/);
+    }
+    expect(countRequests(stack.governance) + countRequests(stack.calendar)).toBe(0);
+    // Apollo's client then sends the text beside the hash: that runs.
+    const text = await fetch(url, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ query: '{ events(first: 1) { nodes { id } } }', extensions: apq }),
+    });
+    expect(text.status).toBe(200);
+    expect(((await text.json()) as { data: { events: { nodes: unknown[] } } }).data.events.nodes).toHaveLength(1);
+  });
+});

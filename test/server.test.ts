@@ -1,22 +1,32 @@
 /**
  * The newcomer's path: `npm start` with nothing configured serves GraphiQL on embedded emulators and
  * answers a query through each, with sample callers of a development issuer whose reader is refused a
- * delete; bad configuration exits with clear lines and no stack trace.
+ * delete, and whose tokens still verify after a restart; bad configuration exits with clear lines and
+ * no stack trace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill('SIGTERM')));
+// Each start keeps its development key under a home directory of its own, not the user's.
+const caches = mkdtempSync(join(tmpdir(), 'dev-issuer-'));
+afterAll(() => {
+  children.forEach((c) => c.kill('SIGTERM'));
+  rmSync(caches, { recursive: true, force: true });
+});
 
 function startServer(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
   ready: Promise<string>;
 } {
+  const home = join(caches, String(children.length));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -78,6 +88,39 @@ describe('npm start', () => {
     });
     const denied = (await refused.json()) as { errors: { extensions: { code: string; permission: string } }[] };
     expect(denied.errors[0]!.extensions).toMatchObject({ code: 'FORBIDDEN', permission: 'governance:delete' });
+  });
+
+  it("keeps the sample callers' tokens valid across a restart: the development key and port are kept", async () => {
+    const home = join(caches, 'restart');
+    const viewer = async (url: string, token: string) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: '{ viewer { id permissions } }' }),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { data?: { viewer: { id: string } }; errors?: unknown },
+      };
+    };
+    const first = startServer({ HOME: home });
+    const url = (await first.ready).replace('localhost', '127.0.0.1');
+    const reader = /^ {2}reader .*\n\s+Authorization: Bearer (\S+)/m.exec(first.output())![1]!;
+    const before = await viewer(url, reader);
+    expect(before.body.data?.viewer.id).toMatch(/\|reader$/);
+    first.child.kill('SIGTERM');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = startServer({ HOME: home });
+    const again = (await second.ready).replace('localhost', '127.0.0.1');
+    const after = await viewer(again, reader);
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect(after.body).toEqual(before.body);
+    // One file, readable by its owner only, in ~/.cache.
+    const [file] = readdirSync(join(home, '.cache', 'governance-calendar-gateway'));
+    const keyFile = join(home, '.cache', 'governance-calendar-gateway', file!);
+    expect(first.output()).toContain(`key kept in ${keyFile}`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
   });
 
   it('refuses bad configuration with one line per problem and no stack trace', async () => {

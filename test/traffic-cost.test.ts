@@ -3,7 +3,7 @@
  * upstream-aware estimate, the same for literals, variables and defaults; GraphiQL's
  * examples and a large EntityGraph are accepted; a refusal names the estimate, the limit
  * and the heaviest field (400); `extensions.cost` is short by default, full on request or near the
- * limit, absent when no upstream was used, and `Query.budget` shares its names and figures; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
+ * limit, absent for an upstream the operation sent nothing to (and when no upstream was used), and `Query.budget` shares its names and figures; a budget refusal is 429 with Retry-After, and RATE_LIMITED fields bring a Retry-After too.
  */
 import { describe, expect, it } from 'vitest';
 import { graphiqlTabs } from '../src/http/graphiql.js';
@@ -102,6 +102,22 @@ describe('extensions.cost and Query.budget', () => {
     expect(JSON.parse(text)).toEqual({ data: { __typename: 'Query' } });
     expect(Buffer.byteLength(text)).toBeLessThan(150);
     expect(stack.governance.control.requests().total + stack.calendar.control.requests().total).toBe(0);
+  });
+
+  it('lists no upstream the operation sent nothing to and read nothing from: `viewer`, a refused mutation', async () => {
+    const stack = await startStack({ env: { AUTH_ANONYMOUS: 'governance:read,calendar:read' } });
+    const viewer = await stack.query<Any>('{ viewer { permissions } }');
+    expect(viewer.errors).toBeUndefined();
+    expect(viewer.extensions?.cost).toBeUndefined();
+    const refused = await stack.query<Any>(
+      'mutation { deleteEntity(id: "00000000-0000-4000-8000-000000000000") { deletedId } }',
+    );
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(refused.extensions?.cost).toBeUndefined();
+    const mixed = await stack.query<Any>('{ viewer { permissions } events(first: 1) { nodes { id } } }');
+    expect(Object.keys(mixed.extensions!.cost!)).toEqual(['calendar']);
+    expect(mixed.extensions!.cost!.calendar).toMatchObject({ actual: 1 });
+    expect(stack.governance.control.requests().total).toBe(0);
   });
 
   it('gives the full account status on `Cost-Detail: full`, under the names of the budget field', async () => {

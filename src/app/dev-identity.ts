@@ -2,7 +2,13 @@
  * `npm start` with the embedded emulators and no issuer configured also runs the development
  * issuer (identity/dev-issuer.ts) and trusts it, so the permission model is visible at once: the
  * sample callers' tokens are printed and offered in GraphiQL, and a reader is refused a delete.
+ * Outside production its key and port are kept in the OS cache directory, one file per checkout,
+ * so those tokens (and GraphiQL's saved tabs) still verify after a restart.
  */
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../config/config.js';
 import { DEV_AUDIENCE, DevIssuer, SAMPLE_CALLERS } from '../identity/dev-issuer.js';
 
@@ -14,10 +20,12 @@ export interface DevIdentity {
 }
 
 export async function startDevIdentity(config: Config, log: (line: string) => void): Promise<DevIdentity> {
-  const issuer = await DevIssuer.start();
+  const keyFile = config.env === 'production' ? undefined : keyFileOf();
+  const issuer = await DevIssuer.start({ keyFile, log });
   const tokens: Record<string, string> = {};
   for (const name of Object.keys(SAMPLE_CALLERS)) tokens[name] = await issuer.tokenFor(name);
-  log(`development issuer: ${issuer.issuer} (audience ${DEV_AUDIENCE}); sample callers' tokens, valid 12 h:`);
+  const kept = keyFile ? `, key kept in ${keyFile}` : '';
+  log(`development issuer: ${issuer.issuer} (audience ${DEV_AUDIENCE}${kept}); sample callers' tokens, valid 12 h:`);
   for (const [name, token] of Object.entries(tokens))
     log(`  ${name.padEnd(6)} ${SAMPLE_CALLERS[name]!.permissions.join(' ')}\n         Authorization: Bearer ${token}`);
   const issuers = [
@@ -33,4 +41,16 @@ export function anonymousLine(config: Config): string | undefined {
   if (anonymous.length === 0) return undefined;
   const what = anonymous.includes('*') ? 'every permission' : anonymous.join(', ');
   return `AUTH_ANONYMOUS=${anonymous.join(',')}: callers without a token hold ${what} (set AUTH_ANONYMOUS=none to require one).`;
+}
+
+/**
+ * `~/.cache/governance-calendar-gateway/dev-issuer-<checkout>.json`: outside the repository, and one
+ * per checkout, so two checkouts never share a port.
+ */
+function keyFileOf(): string {
+  const checkout = createHash('sha256')
+    .update(fileURLToPath(new URL('../../', import.meta.url)))
+    .digest('hex')
+    .slice(0, 12);
+  return join(homedir(), '.cache', 'governance-calendar-gateway', `dev-issuer-${checkout}.json`);
 }

@@ -27,7 +27,7 @@ import type { Context } from '../graph/context.js';
 import { useCompression } from '../http/compression.js';
 import { useDeferStream } from '../http/plugins/use-defer-stream.js';
 import { useGraphiQLPage } from '../http/graphiql-page.js';
-import { usePersistedSafelist } from '../http/persisted.js';
+import { usePersistedOff, usePersistedSafelist } from '../http/persisted.js';
 import { useBodyLimit } from '../http/plugins/use-body-limit.js';
 import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
@@ -146,8 +146,8 @@ function mcp({ config, gatewayFetch, upstreams }: PluginParts): AnyPlugin[] | un
 }
 
 /** PERSISTED_OPERATIONS (see persisted.ts). */
-function persistedSafelist({ config }: PluginParts): AnyPlugin | undefined {
-  if (config.persistedOperations === 'off') return undefined;
+function persistedSafelist({ config }: PluginParts): AnyPlugin {
+  if (config.persistedOperations === 'off') return usePersistedOff();
   return usePersistedSafelist(config.persistedOperations, undefined, {
     secret: config.security.federationSecret,
     header: config.security.federationSecretHeader,
@@ -185,8 +185,8 @@ function cacheSettle({ upstreams }: PluginParts): AnyPlugin {
   return useCacheSettle(upstreams.cache);
 }
 
-function jit({ logger }: PluginParts): AnyPlugin {
-  return useJit((msg, detail) => logger && logger.warn(msg, detail));
+function jit({ config, logger }: PluginParts): AnyPlugin | undefined {
+  return config.jit ? useJit((msg, detail) => logger && logger.warn(msg, detail)) : undefined;
 }
 
 function httpCaching({ config }: PluginParts): AnyPlugin {

@@ -74,6 +74,11 @@ const FIXED = {
   mcpCaps: { maxRecords: 20, maxChars: 25_000 },
   /** Subscriptions' polling: the default interval and the bounds a subscription may ask for. */
   live: { pollIntervalMs: 30_000, minPollIntervalMs: 5_000, maxPollIntervalMs: 300_000 },
+  /**
+   * Repeated operations run compiled by graphql-jit (docs/decisions/graphql-jit.md); a test or the
+   * bench injects `false` to compare with graphql-js alone.
+   */
+  jit: true as boolean,
 };
 
 /** Request hardening; the limits follow the schema's shape (its deepest legitimate query), not a deployment. */
@@ -142,6 +147,7 @@ export function loadConfig(env?: Env) {
       maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_MAX_STREAMS_PER_CALLER * replicaShare(s))),
       pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
     },
+    jit: FIXED.jit,
   };
   if (config.http.corsOrigins.includes('*') && config.auth.anonymous.length > 0)
     problems.push(

@@ -83,6 +83,8 @@ export const defaultCostModel: CostModel = {
     ...writes('calendar', 2, ['deleteEvent', 'deleteVenue', 'deleteOrganizer', 'updateCategory', 'updateTag']),
     // Read from the gateway's own counters: a root field that calls no upstream.
     'Query.budget': { upstream: 'governance', calls: 0 },
+    // Who is calling, from the request's own credentials.
+    'Query.viewer': { upstream: 'governance', calls: 0 },
     // Served from the discovery registry (configuration and what was seen), never from a call.
     'Query.organizations': { upstream: 'governance', calls: 0 },
     'Query.relationshipTypes': { upstream: 'governance', calls: 0 },

@@ -3,8 +3,8 @@
  * field. By default the short form: per upstream the estimate (an upper bound), the calls sent, the
  * cache hits and the least budget left across the account's rules. The full form adds the account's
  * status (`shared`, `pausedForMs`, `ramping`, `rules`) and the caller's share: on request (the
- * `Cost-Detail: full` header), or by itself when the account is close to its limit. An operation
- * that used no upstream carries none.
+ * `Cost-Detail: full` header), or by itself when the account is close to its limit. Only the
+ * upstreams the operation read from are listed; an operation that used none carries none.
  */
 import type { UpstreamName } from './errors.js';
 import type { RuleStatus } from './budget-types.js';
@@ -76,13 +76,18 @@ function entry(c: UpstreamCost, full: boolean): CostEntry {
   return out;
 }
 
-/** The extension for these costs, or undefined when the operation used no upstream. */
+/**
+ * The extension for these costs, or undefined when the operation used no upstream. An upstream is
+ * used when the operation read from it: a call sent, an answer from the cache (fresh or stale), or,
+ * for an answer the response cache served whole, a read the stored answer's estimate counts. An
+ * estimate alone is no use: a refused field, or one the gateway answers itself (`viewer`), sent nothing.
+ */
 export function costExtension(
   costs: Record<UpstreamName, UpstreamCost>,
   full: boolean,
 ): Partial<Record<UpstreamName, CostEntry>> | undefined {
   const used = (Object.entries(costs) as [UpstreamName, UpstreamCost][]).filter(
-    ([, c]) => c.estimated > 0 || c.requests > 0 || c.cacheHits > 0,
+    ([, c]) => c.requests > 0 || c.cacheHits > 0 || (c.cached && c.estimated > 0),
   );
   if (used.length === 0) return undefined;
   return Object.fromEntries(used.map(([u, c]) => [u, entry(c, full)]));

@@ -29,7 +29,15 @@ export type CallerPresets = Record<string, string>;
 
 export async function renderGraphiQLPage(callers: CallerPresets = {}): Promise<string> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  const tabs = Object.entries(callers).map(([name, token]) => ({
+  return renderGraphiQL({
+    title: 'Governance & Calendar Gateway',
+    defaultTabs: [...graphiqlTabs, ...callerTabs(callers)],
+  });
+}
+
+/** One tab per sample caller: its token in the headers, a query showing what it may do. */
+export function callerTabs(callers: CallerPresets): { query: string; headers: string }[] {
+  return Object.entries(callers).map(([name, token]) => ({
     query: `# As the sample caller "${name}": what may it do? Try a mutation here and see what it is refused.
 query As_${name} {
   viewer {
@@ -40,7 +48,6 @@ query As_${name} {
 `,
     headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2),
   }));
-  return renderGraphiQL({ title: 'Governance & Calendar Gateway', defaultTabs: [...graphiqlTabs, ...tabs] });
 }
 
 const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;

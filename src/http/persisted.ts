@@ -6,6 +6,7 @@
  * `extensions.persistedQuery.sha256Hash`. In `only` mode anything else is refused before parsing,
  * except from the federation router (its secret header), whose query plans are text by nature;
  * in `allow` mode full query text is accepted too. Yoga's persisted-operations plugin does the work.
+ * In `off` mode a request naming a persisted operation is told which setting turns them on.
  */
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations, type UsePersistedOperationsOptions } from '@graphql-yoga/plugin-persisted-operations';
@@ -38,6 +39,26 @@ function operationId(params: GraphQLParams, request: Request): string | null {
 
 const refusal = (message: string, code: string) => () =>
   createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
+
+/**
+ * PERSISTED_OPERATIONS=off: a `documentId`, or an Apollo persisted-query hash without the query's
+ * text, is refused with the setting that turns persisted operations on (Yoga alone answers
+ * `Unexpected parameter "documentId"`, or that a query is missing). The code is Apollo's, whose
+ * clients then send the text instead.
+ */
+export function usePersistedOff(): Plugin<Record<string, unknown>> {
+  const refuse = refusal(
+    'Persisted operations are off on this gateway (PERSISTED_OPERATIONS=off): send the operation\'s text as "query", or set PERSISTED_OPERATIONS=allow (hashes or text) or only (safelisted hashes only).',
+    'PERSISTED_QUERY_NOT_SUPPORTED',
+  );
+  return {
+    onParams({ params, request }) {
+      const fromUrl = request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') : null;
+      const documentId = (params as { documentId?: unknown }).documentId ?? fromUrl;
+      if (documentId != null || (params.query == null && operationId(params, request) !== null)) throw refuse();
+    },
+  };
+}
 
 export function usePersistedSafelist(
   mode: 'allow' | 'only',

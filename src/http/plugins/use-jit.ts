@@ -1,172 +1,208 @@
 /**
- * Compiled execution (graphql-jit through envelop's plugin) for operations that repeat: a document
- * is interpreted by graphql-js the first time it is seen and compiled from its second execution on,
- * so a one-off query never pays for a compilation.
+ * Compiled execution (graphql-jit) for operations that repeat, answering as graphql-js does: a
+ * document is interpreted by graphql-js the first time it is seen and compiled from its second
+ * execution on, so a one-off query never pays for a compilation. `test/jit-differential.test.ts`
+ * compares both on generated documents; docs/decisions/graphql-jit.md says what stays on graphql-js.
  *
- * What stays on graphql-js: subscriptions, `@defer`/`@stream` (incremental delivery), documents with
- * more than one operation (the plugin keys compiled queries by document alone), variables that do
- * not coerce (graphql-js words and locates those errors), and any document the compiler refuses
- * (logged once). Results are serialised with JSON.stringify as before: the compiled serialiser
- * knows only `data` and `errors`, and responses carry `extensions` too.
+ * Variables are graphql-js's: they are checked by graphql-js's coercion first (variables that do not
+ * coerce stay on graphql-js, which words and locates those errors), and a variable left out gets
+ * its default in its JSON form, as if the client had sent it: graphql-jit's own coercion ignores
+ * the default of a non-null variable (`$first: Int! = 5`). It ignores a non-null input field's
+ * default too: a document whose variables' types hold one stays on graphql-js. So does a variable
+ * inside an object literal (`input: { name: $n }`) left out without a default: graphql-jit makes it
+ * `null`, where graphql-js leaves the field out (and an update keeps its value).
  *
- * Where a compiled answer differs from graphql-js, it is mended after execution: a nullable field
- * that failed is `null` in `data` (graphql-jit leaves the key out), and an error gets the node of its
- * field in the document (graphql-jit gives only `locations`, which Yoga drops). `test/jit.test.ts` compares the answers.
+ * Documents with a directive stay on graphql-js: graphql-jit keeps `@skip`/`@include` conditions
+ * on the document's nodes, and loses them on fields reached through a fragment inside a conditional
+ * field, or mixes them up when one fragment is spread in two places (`{ a: e { ...F @include(if:
+ * false) } b: e { ...F } }` loses `b`'s fields); `@defer`/`@stream` are incremental delivery. So do
+ * subscriptions, documents with more than one operation, and any document the compiler refuses
+ * (logged once). Results are serialised with JSON.stringify, as on graphql-js.
+ *
+ * One difference is mended after execution: an error gets the nodes of its field in the document
+ * (graphql-jit gives only `locations`, which Yoga drops).
  */
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   type GraphQLError,
-  Kind,
+  type GraphQLInputObjectType,
+  type GraphQLType,
+  getLocation,
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
+  typeFromAST,
+  BREAK,
   OperationTypeNode,
+  valueFromASTUntyped,
   visit,
   type DocumentNode,
   type ExecutionArgs,
   type FieldNode,
   type OperationDefinitionNode,
-  type SelectionSetNode,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import { withChanges } from '../../graph/errors.js';
-import { fragmentsOf, operationsOf } from './operation-cost.js';
+import { operationsOf } from './operation-cost.js';
 
 /** Executions of a document before it is compiled. */
 const COMPILE_AFTER = 1;
 
+type Variables = Record<string, unknown>;
+
+interface Compiled {
+  query: CompiledQuery;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  /** Each variable's default in its JSON form. */
+  defaults: [string, unknown][];
+  /** Variables inside object literals. */
+  inObjects: string[];
+  /** The document's field nodes by location, built at the first error. */
+  fieldsAt?: Map<string, FieldNode>;
+}
+
 interface DocumentState {
   runs: number;
   operation?: OperationDefinitionNode;
-  /** null: not decided yet; false: stays on graphql-js. */
-  jit: boolean | null;
+  /** undefined: not compiled yet; false: stays on graphql-js. */
+  compiled?: Compiled | false;
 }
 
 type Log = (message: string, detail: Record<string, unknown>) => void;
 
 export function useJit(log: Log): Plugin {
   const states = new WeakMap<DocumentNode, DocumentState>();
-  /** The executions this plugin handed to graphql-jit, whose answers are mended. */
-  const compiled = new WeakSet<ExecutionArgs>();
 
-  const enableIf = (args: ExecutionArgs): boolean => {
+  const compiledFor = (args: ExecutionArgs): Compiled | undefined => {
     let state = states.get(args.document);
     if (!state) {
       const operation = soleOperation(args.document);
-      state = { runs: 0, operation, jit: operation ? null : false };
+      state = { runs: 0, operation, compiled: operation ? undefined : false };
       states.set(args.document, state);
     }
-    if (state.jit === false || state.runs++ < COMPILE_AFTER) return false;
-    const defs = state.operation!.variableDefinitions ?? [];
-    if (defs.length > 0 && getVariableValues(args.schema, defs, args.variableValues ?? {}).errors) return false;
-    if (state.jit === null) {
-      // The plugin compiles (and caches by document) once enabled; a refusal there would answer
-      // with the compiler's errors, so try here first and keep a refused document on graphql-js.
-      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined, {
-        customJSONSerializer: false,
-      });
-      state.jit = isCompiledQuery(result);
-      if (!isCompiledQuery(result))
-        log('graphql-jit refused an operation; it runs on graphql-js', {
-          errors: (result.errors ?? []).map((e) => e.message),
-        });
-    }
-    if (state.jit) compiled.add(args);
-    return state.jit;
+    if (state.compiled === false || state.runs++ < COMPILE_AFTER) return undefined;
+    state.compiled ??= compile(args, state.operation!, log);
+    return state.compiled || undefined;
   };
 
   return {
-    onPluginInit({ addPlugin }) {
-      addPlugin(useGraphQlJit({ customJSONSerializer: false }, { enableIf }) as Plugin);
-    },
-    onExecute({ args }) {
+    onExecute({ args, setExecuteFn }) {
       const execution = args as ExecutionArgs;
+      const compiled = compiledFor(execution);
+      const variables = compiled && variablesFor(compiled, execution);
+      if (!compiled || !variables) return;
+      setExecuteFn((a: ExecutionArgs) => compiled.query.query(a.rootValue, a.contextValue, variables));
       return {
         onExecuteDone({ result, setResult }) {
-          if (!compiled.has(execution) || !('errors' in result) || !result.errors?.length) return;
-          const operation = states.get(execution.document)?.operation;
-          if (!operation) return;
-          const errors = (result.errors as readonly GraphQLError[]).map((e) =>
-            located(e, execution.document, operation),
-          );
-          if (result.data) for (const e of errors) nullAt(result.data, e.path);
-          setResult({ ...result, errors });
+          if (!('errors' in result) || !result.errors?.length) return;
+          setResult({ ...result, errors: (result.errors as readonly GraphQLError[]).map((e) => located(e, compiled)) });
         },
       };
     },
   };
 }
 
-/** The document's one query or mutation, when it has one and no incremental delivery. */
+/** The compiled document, or false when graphql-jit refuses it (logged; it stays on graphql-js). */
+function compile(args: ExecutionArgs, operation: OperationDefinitionNode, log: Log): Compiled | false {
+  const query = compileQuery(args.schema, args.document, args.operationName ?? undefined, {
+    customJSONSerializer: false,
+  });
+  if (!isCompiledQuery(query)) {
+    log('graphql-jit refused an operation; it runs on graphql-js', {
+      errors: (query.errors ?? []).map((e) => e.message),
+    });
+    return false;
+  }
+  const defs = operation.variableDefinitions ?? [];
+  if (defs.some((d) => heldDefault(typeFromAST(args.schema, d.type)))) return false;
+  const defaults = defs.flatMap((d): [string, unknown][] =>
+    d.defaultValue ? [[d.variable.name.value, valueFromASTUntyped(d.defaultValue)]] : [],
+  );
+  return { query, document: args.document, operation, defaults, inObjects: variablesInObjects(args.document) };
+}
+
+/**
+ * The variables graphql-jit is given: the request's, with the defaults of those left out; or
+ * undefined where graphql-js must run (see the top of this file).
+ */
+function variablesFor(compiled: Compiled, args: ExecutionArgs): Variables | undefined {
+  const given = args.variableValues ?? {};
+  const defs = compiled.operation.variableDefinitions ?? [];
+  if (defs.length === 0) return given;
+  if (getVariableValues(args.schema, defs, given).errors) return undefined;
+  const missing = compiled.defaults.filter(([name]) => !Object.hasOwn(given, name));
+  const variables = missing.length ? { ...given, ...Object.fromEntries(missing) } : given;
+  return compiled.inObjects.every((name) => Object.hasOwn(variables, name)) ? variables : undefined;
+}
+
+/**
+ * Whether an input type holds, at any depth, a non-null field with a default: graphql-jit's coercion
+ * ignores that default as it does a non-null variable's, so such documents stay on graphql-js.
+ */
+function heldDefault(type: GraphQLType | undefined, seen = new Set<GraphQLInputObjectType>()): boolean {
+  const named = type && getNamedType(type);
+  if (!isInputObjectType(named) || seen.has(named)) return false;
+  seen.add(named);
+  return Object.values(named.getFields()).some(
+    (f) => (isNonNullType(f.type) && f.defaultValue !== undefined) || heldDefault(f.type, seen),
+  );
+}
+
+/** Names of the variables used inside an object literal anywhere in the document. */
+function variablesInObjects(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  let depth = 0;
+  visit(document, {
+    ObjectValue: {
+      enter: () => void depth++,
+      leave: () => void depth--,
+    },
+    Variable(node) {
+      if (depth > 0) names.add(node.name.value);
+    },
+  });
+  return [...names];
+}
+
+/** The document's one query or mutation, when it has one and no directive (see the top of this file). */
 function soleOperation(document: DocumentNode): OperationDefinitionNode | undefined {
   const operations = operationsOf(document);
   if (operations.length !== 1 || operations[0]!.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
   // No `@` in its text, no directive: the walk below (about 20 µs) is left out for most documents.
   if (document.loc && !document.loc.source.body.includes('@')) return operations[0];
-  let incremental = false;
+  let directive = false;
   visit(document, {
-    Directive(node) {
-      if (node.name.value === 'defer' || node.name.value === 'stream') incremental = true;
+    Directive() {
+      directive = true;
+      return BREAK;
     },
   });
-  return incremental ? undefined : operations[0];
+  return directive ? undefined : operations[0];
 }
 
 /**
- * A failed field is present as `null`, as graphql-js answers it: graphql-jit leaves the key out,
- * at the field itself or, when a non-null field failed, at the nullable field it nulled. The first
- * key missing along the error's path is that field.
+ * The error with the field nodes it names: graphql-jit sets `locations` (of every field node merged
+ * into the failed field) but no `nodes`, and Yoga rebuilds each error from its nodes when it
+ * serialises the answer.
  */
-function nullAt(data: Record<string, unknown>, path: readonly (string | number)[] | undefined): void {
-  let parent: unknown = data;
-  for (const key of path ?? []) {
-    if (parent === null || typeof parent !== 'object') return;
-    const record = parent as Record<string | number, unknown>;
-    if (record[key] === undefined) {
-      record[key] = null;
-      return;
-    }
-    parent = record[key];
-  }
+function located(error: GraphQLError, compiled: Compiled): GraphQLError {
+  if (error.nodes?.length || !error.locations?.length) return error;
+  compiled.fieldsAt ??= fieldsByLocation(compiled.document);
+  const nodes = error.locations.flatMap((l) => compiled.fieldsAt!.get(`${l.line}:${l.column}`) ?? []);
+  return nodes.length === error.locations.length ? withChanges(error, { nodes }) : error;
 }
 
-/**
- * The error with the field node its path names: graphql-jit sets `locations` but no `nodes`, and
- * Yoga rebuilds each error from its nodes when it serialises the answer.
- */
-function located(error: GraphQLError, document: DocumentNode, operation: OperationDefinitionNode): GraphQLError {
-  if (error.nodes?.length || !error.path) return error;
-  const node = fieldAt(document, operation.selectionSet, error.path);
-  if (!node) return error;
-  return withChanges(error, { nodes: [node] });
-}
-
-function fieldAt(
-  document: DocumentNode,
-  root: SelectionSetNode,
-  path: readonly (string | number)[],
-): FieldNode | undefined {
-  const fragments = fragmentsOf(document);
-  const find = (set: SelectionSetNode, key: string): FieldNode | undefined => {
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD && (s.alias ?? s.name).value === key) return s;
-      const inner =
-        s.kind === Kind.INLINE_FRAGMENT
-          ? s.selectionSet
-          : s.kind === Kind.FRAGMENT_SPREAD
-            ? fragments.get(s.name.value)?.selectionSet
-            : undefined;
-      const found = inner && find(inner, key);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  let set: SelectionSetNode | undefined = root;
-  let node: FieldNode | undefined;
-  for (const key of path) {
-    if (typeof key === 'number') continue;
-    node = set && find(set, key);
-    if (!node) return undefined;
-    set = node.selectionSet;
-  }
-  return node;
+/** The document's field nodes by where they start (`line:column`). */
+function fieldsByLocation(document: DocumentNode): Map<string, FieldNode> {
+  const fields = new Map<string, FieldNode>();
+  visit(document, {
+    Field(node) {
+      if (!node.loc) return;
+      const { line, column } = getLocation(node.loc.source, node.loc.start);
+      fields.set(`${line}:${column}`, node);
+    },
+  });
+  return fields;
 }
