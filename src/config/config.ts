@@ -220,7 +220,9 @@ function readMcp(s: Settings, production: boolean, problems: string[]) {
 function readUpstreams(s: Settings, production: boolean, problems: string[]) {
   const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
   const embeddedEmulators =
-    s.EMBEDDED_EMULATORS === undefined ? !production && !s.GOVERNANCE_URL && !s.CALENDAR_URL : s.EMBEDDED_EMULATORS !== 'false';
+    s.EMBEDDED_EMULATORS === undefined
+      ? !production && !s.GOVERNANCE_URL && !s.CALENDAR_URL
+      : s.EMBEDDED_EMULATORS !== 'false';
   const calendar: CalendarConfig = {
     url: s.CALENDAR_URL?.replace(/\/+$/, ''),
     user: s.CALENDAR_USER,
