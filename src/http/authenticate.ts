@@ -188,8 +188,8 @@ export class Authentication {
 
   /** The principal, or the refusal's status, headers and body. */
   private decide(result: AuthResult, guard: Guard, at: At): Refusal | Principal {
-    // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
-    const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
+    // /mcp and /metrics take the gateway's own credentials only: never a token meant for an upstream.
+    const refused = result.failure ?? (guard !== 'graphql' ? result.forwarded : undefined);
     if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))
       return result.principal;
     const reason = refused ?? 'missing';

@@ -32,6 +32,11 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
 }
 
+/** The permissions that act on one upstream (`governance:*`, `calendar:*`). */
+export function permissionsOn(upstream: 'governance' | 'calendar'): Permission[] {
+  return PERMISSIONS.filter((p) => p.startsWith(`${upstream}:`));
+}
+
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }
