@@ -37,20 +37,10 @@ import type {
 import { entityShape, springPageShape } from './wire.js';
 import type { Harvest } from '../core/harvest.js';
 import type { CacheKind } from '../config/config.js';
+import { Tags } from './tags.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
 const ENTITY_PAGE = springPageShape(entityShape);
-
-/** Cache tags: a mutation drops exactly what it may have changed. */
-export const Tags = {
-  entity: (id: string) => `governance:entity:${id}`,
-  entityType: (id: string) => `governance:entity-type:${id}`,
-  link: (id: string) => `governance:link:${id}`,
-  links: (entityId: string) => `governance:links:${entityId}`,
-  entityLists: 'governance:list:entities',
-  entityTypeLists: 'governance:list:entity-types',
-  linkLists: 'governance:list:links',
-} as const;
 
 export interface PageRequest {
   page: number;
