@@ -13,6 +13,7 @@ import { GovernanceClient } from './client.js';
 import { GovernanceDiscovery } from './discovery.js';
 import { shareDiscovery } from './discovery-share.js';
 import { createGovernanceLoaders } from './loaders.js';
+import { GovernanceWrites } from './writes.js';
 import { AI_ENTITY_TYPE_NAMES } from './model.js';
 import { UsageTracker } from '../core/usage.js';
 
@@ -54,8 +55,7 @@ export class GovernanceService {
       loaders,
       /** Largest `first`/`last` a governance list accepts. */
       maxPageSize: this.config.maxPageSize,
-      /** Per-record write locks, for writes with a precondition. */
-      locks: this.locks,
+      writes: new GovernanceWrites(client, this.locks, info.signal),
       /** Relationship types, workflow stages, attribute options and organizations: documented, configured and seen (`current()` brings in other replicas'). */
       discovery,
     };
