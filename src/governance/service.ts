@@ -39,15 +39,15 @@ export class GovernanceService {
   forRequest(info: RequestInfo) {
     const credential = this.auth.credentialFor(info.headers);
     const discovery = this.discovery;
-    const client: GovernanceClient = new GovernanceClient(
-      this.upstream,
+    const client: GovernanceClient = new GovernanceClient({
+      upstream: this.upstream,
       credential,
-      { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
-      this.config.cache.ttlMsByKind,
-      (operation, body) => discovery.observe(operation, body),
+      caller: { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
+      cacheTtlMs: this.config.cache.ttlMsByKind,
+      onAnswer: (operation, body) => discovery.observe(operation, body),
       // A mutation's later fields must see its earlier writes (the record cache drops the tags).
-      () => loaders.forget(),
-    );
+      afterWrite: () => loaders.forget(),
+    });
     const loaders = createGovernanceLoaders(client);
     return {
       requestId: info.requestId,
