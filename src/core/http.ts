@@ -14,8 +14,6 @@ export interface HttpOptions {
   timeouts: { connectMs: number; headersMs: number; bodyMs: number };
   /** Larger bodies are refused (and the socket released) rather than buffered. */
   maxBodyBytes: number;
-  /** Injected so tests can pass a MockAgent; defaults to a keep-alive Agent. */
-  dispatcher?: Dispatcher;
   /** Sockets to keep per origin: as many as the scheduler lets run at once, so none queue here. */
   connections?: number;
 }
@@ -49,15 +47,13 @@ export class HttpTransport {
 
   constructor(private readonly options: HttpOptions) {
     const { timeouts, connections = 32 } = options;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: timeouts.connectMs },
-        headersTimeout: timeouts.headersMs,
-        bodyTimeout: timeouts.bodyMs,
-        connections,
-        keepAliveTimeout: 10_000,
-      });
+    this.dispatcher = new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      connections,
+      keepAliveTimeout: 10_000,
+    });
   }
 
   /**

@@ -4,6 +4,7 @@
  * update). Polling reads past the cache at the lowest priority (see `src/live/polling.ts`).
  */
 import { isUpstreamError } from '../../core/errors.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
@@ -91,7 +92,7 @@ builder.subscriptionField('eventsChanged', (t) =>
             read: async (caller) => {
               const page = await live
                 .fresh(true, caller)
-                .calendar.client.listEvents(query, 1, 50, 'page', { background: true });
+                .calendar.client.listEvents(query, 1, UPSTREAM_PAGE_SIZE, 'page', { background: true });
               const items = page?.items ?? [];
               return JSON.stringify(Object.fromEntries(items.map((e) => [e.id, eventVersion(normalizeEvent(e))])));
             },

@@ -10,6 +10,7 @@ import {
   type OffsetListOptions,
 } from '../../graph/paging.js';
 import { badInput } from '../../graph/errors.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { resolveFilteredConnection } from '../../graph/filtered-paging.js';
 import { defaultCostModel, filterScanPages } from '../../core/cost-model.js';
 import type { PageRequest } from '../client.js';
@@ -30,9 +31,6 @@ export function nonEmptyArg(value: string, argument: string, max = 255): string 
   if (text.length > max) throw badInput(`"${argument}" must be at most ${max} characters long.`, argument);
   return text;
 }
-
-/** The upstream's page size cap on every paged governance operation. */
-const UPSTREAM_MAX_PAGE = 50;
 
 /** The names and descriptions of a governance list's connection and edge types (the SDL documents them). */
 export function connectionTypes(name: string, page: string, edge: string) {
@@ -71,7 +69,7 @@ export function governanceList<T>(
     listKey: listKeyOf(field, { ...args }),
     maxPageSize: scope.maxPageSize,
     defaultPageSize,
-    upstreamMaxSize: UPSTREAM_MAX_PAGE,
+    upstreamMaxSize: UPSTREAM_PAGE_SIZE,
     firstPageIndex: 0,
     fetchPage: async (page, size, kind) => {
       const res = await fetch({ page, size, kind });
