@@ -16,12 +16,13 @@
  * which cannot be sent cross-site without a preflight the CORS policy approves) it must carry one
  * of `CSRF_HEADERS`, or it is 403 before anything is read. On `/mcp` only POSTs act.
  */
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { AuthFailure, AuthResult, Authenticator } from '../identity/authenticator.js';
 import { principalOf, setPrincipal, type Principal } from '../identity/principal.js';
 import { isGraphiQLPage } from './graphiql-page.js';
 import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
+import { incomingOf } from './plugins/hook-args.js';
 
 export interface AuthenticationOptions {
   authenticator: Authenticator;
@@ -124,7 +125,7 @@ export class Authentication {
     return {
       onRequest: async (payload) => {
         const { request, url, serverContext, fetchAPI } = payload;
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         if (principalOf(req) || principalOf(request)) return;
         const guard = this.guardOf(request.method, url.pathname + url.search, request.headers.get('accept'));
         if (!guard) return;

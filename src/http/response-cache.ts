@@ -19,7 +19,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { FetchAPI, Plugin } from 'graphql-yoga';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
@@ -29,6 +29,7 @@ import type { OperationListener } from '../observability/operation-record.js';
 import { safeClientRequestId } from '../observability/request-id.js';
 import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
 import { matchesEtag } from './plugins/use-http-caching.js';
+import { executionOf, incomingOf } from './plugins/hook-args.js';
 
 export interface ResponseCacheOptions {
   cache: AnswerCache;
@@ -214,7 +215,7 @@ export class ResponseCacheEdge {
     return {
       // A batch (an array of operations, even of one) is answered as an array: not stored.
       onRequestParse: ({ serverContext }) => {
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         if (!req || !this.pending.has(req)) return;
         return {
           onRequestParseDone: ({ requestParserResult }) => {
@@ -223,10 +224,10 @@ export class ResponseCacheEdge {
         };
       },
       onExecute: ({ args }) => {
-        const context = args.contextValue as Context & { req?: IncomingMessage };
+        const { contextValue: context, document, operationName } = executionOf(args);
         const pending = context.req && this.pending.get(context.req);
         if (!pending) return;
-        const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+        const operation = getOperationAST(document, operationName);
         if (operation?.operation !== OperationTypeNode.QUERY) return;
         return {
           onExecuteDone: ({ result }) => {
@@ -246,7 +247,7 @@ export class ResponseCacheEdge {
         };
       },
       onResponse: ({ response, serverContext }) => {
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         const pending = req && this.pending.get(req);
         if (!pending) return;
         this.pending.delete(req);

@@ -29,6 +29,7 @@ import { Confirmations } from './confirm.js';
 import { mcpServer, toolsFor, type ServerParts } from './server.js';
 import { TaskStore } from './tasks.js';
 import { loadTools, type Tool } from './tools.js';
+import { incomingOf } from '../http/plugins/hook-args.js';
 
 export interface McpOptions {
   schema: GraphQLSchema;
@@ -69,7 +70,7 @@ export function useMcp({ schema, config, fetch, redis, freesInMs }: McpOptions):
     async onRequest(payload) {
       const { request, url, serverContext, fetchAPI } = payload;
       if (url.pathname !== '/mcp') return;
-      const req = (serverContext as { req?: object } | undefined)?.req;
+      const req = incomingOf(serverContext);
       const principal = principalOf(req) ?? principalOf(request) ?? nobody;
       const authInfo: AuthInfo = {
         token: '',
