@@ -234,8 +234,8 @@ class Exchange {
   onComplete(): void {
     if (this.settled) return;
     this.finish();
-    const text =
-      this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    const [only, ...more] = this.chunks;
+    const text = only && more.length === 0 ? only.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     try {
       this.resolve({
         status: this.status,
@@ -308,8 +308,11 @@ function parseBody(text: string, status: number, headers: Record<string, string>
 function flattenRawHeaders(raw: Buffer[] | string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = undiciUtil.headerNameToString(raw[i]!);
-    const value = raw[i + 1]!.toString('utf8');
+    const name = raw[i];
+    const given = raw[i + 1];
+    if (name === undefined || given === undefined) break;
+    const key = undiciUtil.headerNameToString(name);
+    const value = given.toString('utf8');
     out[key] = key in out ? `${out[key]}, ${value}` : value;
   }
   return out;

@@ -14,3 +14,8 @@ export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [
   // The record's keys are of K by its type; entries only types them as strings.
   return Object.entries(record) as [K, V][];
 }
+
+/** A JSON object (not null, not an array), its members still unknown. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -23,6 +23,7 @@ import { principalOf, setPrincipal, type Principal } from '../identity/principal
 import { isGraphiQLPage } from './graphiql-page.js';
 import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
 import { incomingOf } from './plugins/hook-args.js';
+import { pathOf } from '../core/url-path.js';
 
 export interface AuthenticationOptions {
   authenticator: Authenticator;
@@ -155,15 +156,14 @@ export class Authentication {
     url: string | undefined,
     accept: string | null | undefined,
   ): Guard | undefined {
-    const q = url?.indexOf('?') ?? -1;
-    const path = q === -1 ? url : url!.slice(0, q);
+    const path = pathOf(url);
     if (path === '/health' || path === '/ready') return undefined;
     const mcp = this.options.mcpEndpoint;
     if (mcp && path === mcp) return 'mcp';
     if (mcp && isMetadataPath(path, mcp)) return undefined;
     if (path === '/metrics') return this.options.metricsNeedCredentials ? 'metrics' : undefined;
     // GraphiQL's page holds no data; the operations it sends carry the headers chosen in it.
-    if (q === -1 && isGraphiQLPage(method, path ?? '', accept, this.options.graphqlEndpoint)) return undefined;
+    if (!url?.includes('?') && isGraphiQLPage(method, path, accept, this.options.graphqlEndpoint)) return undefined;
     return 'graphql';
   }
 

@@ -30,6 +30,7 @@ import { safeClientRequestId } from '../observability/request-id.js';
 import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
 import { matchesEtag } from './plugins/use-http-caching.js';
 import { executionOf, incomingOf } from './plugins/hook-args.js';
+import { pathOf } from '../core/url-path.js';
 
 export interface ResponseCacheOptions {
   cache: AnswerCache;
@@ -108,15 +109,13 @@ export class ResponseCacheEdge {
   }
 
   private onEndpoint(url: string | undefined): boolean {
-    if (!url) return false;
-    const q = url.indexOf('?');
-    return (q === -1 ? url : url.slice(0, q)) === this.options.graphqlEndpoint;
+    return url !== undefined && pathOf(url) === this.options.graphqlEndpoint;
   }
 
   private keyOf(req: IncomingMessage, body: Buffer | undefined): string {
     const h = req.headers;
     this.namespace ??= this.options.namespace();
-    const parts = [this.namespace, req.method!, req.url!, this.options.partition(req), h.accept ?? ''];
+    const parts = [this.namespace, req.method ?? '', req.url ?? '', this.options.partition(req), h.accept ?? ''];
     parts.push(h['content-type'] ?? '', ...this.options.keyHeaders.map((name) => String(h[name] ?? '')));
     const hash = createHash('sha256').update(parts.join('\0'));
     if (body) hash.update('\0').update(body);
@@ -293,7 +292,8 @@ export function serveWithBody(
   const abort = new AbortController();
   res.once('close', () => res.writableFinished || abort.abort());
   const headers = new yoga.fetchAPI.Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
   const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, {
     method: req.method,
     headers,
