@@ -30,6 +30,7 @@ import { mcpServer, toolsFor, type ServerParts } from './server.js';
 import { headerMismatch, routeLabels } from './headers.js';
 import { TaskStore } from './tasks.js';
 import { loadTools, type Tool } from './tools.js';
+import { incomingOf } from '../http/plugins/hook-args.js';
 
 export interface McpOptions {
   schema: GraphQLSchema;
@@ -127,7 +128,7 @@ export function useMcp({ schema, config, fetch, redis, freesInMs, observe }: Mcp
       const { request, url, serverContext, fetchAPI } = payload;
       if (url.pathname !== '/mcp') return;
       const started = performance.now();
-      const req = (serverContext as { req?: object } | undefined)?.req;
+      const req = incomingOf(serverContext);
       const principal = principalOf(req) ?? principalOf(request) ?? nobody;
       const { response, message } = await serve(request, url, principal, fetchAPI);
       observe?.request?.({

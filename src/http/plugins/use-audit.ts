@@ -12,7 +12,6 @@ import {
   GraphQLError,
   Kind,
   OperationTypeNode,
-  type DocumentNode,
   type ExecutionResult,
   type FieldNode,
   type GraphQLSchema,
@@ -33,6 +32,7 @@ import {
   type AuditWrite,
 } from '../../observability/audit.js';
 import { requestIdOf } from '../../observability/request-id.js';
+import { executionOf, graphqlErrors, validatedDocument } from './hook-args.js';
 
 type AuditContext = Context & { request?: Request; req?: object };
 
@@ -63,9 +63,9 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
     onValidate({ params, context }) {
       return ({ valid, result }) => {
         if (valid) return;
-        const operation = getOperationAST(params.documentAST as DocumentNode);
+        const operation = getOperationAST(validatedDocument(params));
         if (!operation || !audited(operation, context)) return;
-        const first = (result as readonly GraphQLError[])[0];
+        const first = graphqlErrors(result)[0];
         const given = first?.extensions?.code;
         const code = typeof given === 'string' ? given : 'GRAPHQL_VALIDATION_FAILED';
         const message = first?.message ?? 'The operation is not valid.';
@@ -75,15 +75,16 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
       };
     },
     onExecute({ args }) {
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+      const execution = executionOf(args);
+      const operation = getOperationAST(execution.document, execution.operationName);
       if (!operation || !audited(operation, args.contextValue)) return;
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // incremental delivery: not for mutations
-          const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+          const variables = execution.variableValues ?? {};
           if (operation.operation !== OperationTypeNode.MUTATION)
             return emit(args.contextValue, operation, [], variables, readOutcome(result));
-          const schema = args.schema as GraphQLSchema;
+          const schema = execution.schema;
           const fieldArgs: Record<string, unknown> = {};
           const writes = rootFields(operation).map((node) => {
             const key = node.alias?.value ?? node.name.value;
