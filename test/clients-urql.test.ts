@@ -32,8 +32,8 @@ beforeAll(async () => {
   authorization = `Bearer ${await gateway.token('editor')}`;
 });
 
-/** A client with a cache of its own, as an app starts one. */
-function newClient(): Client {
+/** A client with a cache of its own, as an app starts one (`keyed: false` leaves out the keys of values). */
+function newClient({ keyed = true } = {}): Client {
   return new Client({
     url,
     fetchOptions: { headers: { authorization } },
@@ -46,7 +46,7 @@ function newClient(): Client {
       cacheExchange({
         schema: clientIntrospection,
         // The schema's types without an `id` are values, embedded in their record (graphcache's docs).
-        keys: Object.fromEntries(valueTypes.map((name) => [name, () => null])),
+        keys: keyed ? Object.fromEntries(valueTypes.map((name) => [name, () => null])) : {},
         resolvers: { Query: { entities: relayPagination() }, Entity: { links: relayPagination() } },
         logger: (severity, message) => printed.lines.push(`graphcache ${severity}: ${message}`),
       }),
@@ -136,5 +136,12 @@ describe('urql with graphcache, schema-aware, in production', () => {
   // ids): then it passes, vitest reports this `fails` test red, and it joins the one above.
   it.fails('printed no "Invalid key" for AttributeValue either', () => {
     expect(printed.lines.filter((line) => attributeValueKey.test(line))).toEqual([]);
+  });
+
+  it('was listening: without the keys of values, graphcache warns about them', async () => {
+    printed.lines.splice(0);
+    await network(newClient({ keyed: false }), CALENDAR, { first: 10 });
+    expect(printed.lines.join('\n')).toMatch(/Invalid key: [^]*config for `EventCostDetails`/);
+    printed.lines.splice(0);
   });
 });

@@ -5,9 +5,11 @@
  * client library prints while a test file runs.
  */
 import { readFileSync } from 'node:fs';
+import { format } from 'node:util';
 import {
   buildSchema,
   introspectionFromSchema,
+  isAbstractType,
   isObjectType,
   print,
   type DocumentNode,
@@ -31,6 +33,7 @@ export async function startClientGateway(): Promise<ClientGateway> {
   afterAll(() => issuer.close());
   const stack = await startStack({
     env: { NODE_ENV: 'production', AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}` },
+    gateway: { audit: { sink: () => {} } },
   });
   return { stack, url: await stack.listen(), token: (caller) => issuer.tokenFor(caller) };
 }
@@ -75,6 +78,13 @@ export const valueTypes: string[] = Object.values(clientSchema.getTypeMap())
   .map((t) => t.name)
   .filter((name) => ![clientSchema.getQueryType()?.name, clientSchema.getMutationType()?.name].includes(name));
 
+/** Each interface and union of the schema with the object types it may be (Apollo's `possibleTypes`). */
+export const possibleTypes: Record<string, string[]> = Object.fromEntries(
+  Object.values(clientSchema.getTypeMap())
+    .filter(isAbstractType)
+    .map((t) => [t.name, clientSchema.getPossibleTypes(t).map((o) => o.name)]),
+);
+
 /**
  * Everything written to `console.warn`, `console.error` and `console.log` from now until the file
  * ends (where the libraries put their development warnings), still printed. `lines` also takes what
@@ -85,7 +95,7 @@ export function recordConsole(): { lines: string[] } {
   for (const method of ['warn', 'error', 'log'] as const) {
     const original = console[method].bind(console);
     const spy = vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(' '));
+      lines.push(format(...args));
       original(...args);
     });
     afterAll(() => spy.mockRestore());
