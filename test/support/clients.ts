@@ -42,13 +42,13 @@ export async function startClientGateway(): Promise<ClientGateway> {
 export async function rawAnswer(
   url: string,
   authorization: string,
-  document: DocumentNode,
+  document: DocumentNode | string,
   variables: Record<string, unknown>,
 ): Promise<unknown> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization },
-    body: JSON.stringify({ query: print(document), variables }),
+    body: JSON.stringify({ query: typeof document === 'string' ? document : print(document), variables }),
   });
   const body = (await res.json()) as { data?: unknown; errors?: unknown };
   expect(body.errors).toBeUndefined();
