@@ -9,8 +9,10 @@
 import { Client, fetchExchange, type AnyVariables, type DocumentInput } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { relayPagination } from '@urql/exchange-graphcache/extras';
+import { persistedExchange } from '@urql/exchange-persisted';
 import type { DocumentNode } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EventGraphDocument } from '../src/generated/graphql.js';
 import { CALENDAR, ENTITY_LINKS, ENTITY_PAGE, EVENT_TITLES, RENAME_ENTITY } from './clients/documents.js';
 import {
   clientIntrospection,
@@ -22,26 +24,30 @@ import {
 } from './support/clients.js';
 
 const printed = recordConsole();
-const sent: { method: string; status: number }[] = [];
+const sent: { method: string; status: number; url: string }[] = [];
 let url: string;
 let authorization: string;
 
 beforeAll(async () => {
-  const gateway = await startClientGateway();
+  // `allow`: the safelist's hashes (src/generated/) as well as query text.
+  const gateway = await startClientGateway({ PERSISTED_OPERATIONS: 'allow' });
   url = gateway.url;
   authorization = `Bearer ${await gateway.token('editor')}`;
 });
+
+const recordingFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  sent.push({ method: init?.method ?? 'GET', status: res.status, url: String(input) });
+  return res;
+};
+const sentAfter = (count: number) => sent.slice(count).map(({ method, status }) => ({ method, status }));
 
 /** A client with a cache of its own, as an app starts one (`keyed: false` leaves out the keys of values). */
 function newClient({ keyed = true } = {}): Client {
   return new Client({
     url,
     fetchOptions: { headers: { authorization } },
-    fetch: async (input, init) => {
-      const res = await fetch(input, init);
-      sent.push({ method: init?.method ?? 'GET', status: res.status });
-      return res;
-    },
+    fetch: recordingFetch,
     exchanges: [
       cacheExchange({
         schema: clientIntrospection,
@@ -72,8 +78,33 @@ describe('urql with graphcache, schema-aware, in production', () => {
   it('sends a query by GET with the bearer token (no CSRF header), and the gateway answers it', async () => {
     const before = sent.length;
     const data = await network(newClient(), EVENT_TITLES, { first: 3 });
-    expect(sent.slice(before)).toEqual([{ method: 'GET', status: 200 }]);
+    expect(sentAfter(before)).toEqual([{ method: 'GET', status: 200 }]);
     expect(withoutTypename(data)).toEqual(await raw(EVENT_TITLES, { first: 3 }));
+  });
+
+  it('sends a safelisted query by GET as its hash alone (persistedExchange), with the bearer token', async () => {
+    const client = new Client({
+      url,
+      fetchOptions: { headers: { authorization } },
+      fetch: recordingFetch,
+      exchanges: [
+        persistedExchange({
+          preferGetForPersistedQueries: true,
+          enforcePersistedQueries: true,
+          // graphql-codegen's client preset puts each document's safelist hash in `__meta__`.
+          generateHash: async (_text, document) => (document as { __meta__?: { hash?: string } }).__meta__?.hash,
+        }),
+        fetchExchange,
+      ],
+    });
+    const before = sent.length;
+    const result = await client.query(EventGraphDocument, { first: 2 }).toPromise();
+    expect(result.error).toBeUndefined();
+    expect(result.data?.events?.nodes).toHaveLength(2);
+    expect(sentAfter(before)).toEqual([{ method: 'GET', status: 200 }]);
+    const sentUrl = new URL(sent.at(-1)!.url);
+    expect(sentUrl.searchParams.has('query')).toBe(false);
+    expect(sentUrl.searchParams.get('extensions')).toContain('sha256Hash');
   });
 
   it('normalises every record type and hands back exactly what the gateway answered', async () => {
@@ -119,7 +150,7 @@ describe('urql with graphcache, schema-aware, in production', () => {
     const name = `${target.name} (renamed by urql)`;
     const result = await client.mutation(RENAME_ENTITY, { id: target.id, name }).toPromise();
     expect(result.error).toBeUndefined();
-    expect(sent.at(-1)).toEqual({ method: 'POST', status: 200 });
+    expect(sentAfter(sent.length - 1)).toEqual([{ method: 'POST', status: 200 }]);
     const before = sent.length;
     const again = client.readQuery<{ entities: Page<Entity> }>(ENTITY_PAGE, { first: 10 })?.data;
     expect(again?.entities.edges[3]!.node.name).toBe(name);

@@ -28,11 +28,11 @@ export interface ClientGateway {
 }
 
 /** One gateway for a test file, in the production profile (CSRF prevention on, no introspection). */
-export async function startClientGateway(): Promise<ClientGateway> {
+export async function startClientGateway(env: Record<string, string> = {}): Promise<ClientGateway> {
   const issuer = await DevIssuer.start();
   afterAll(() => issuer.close());
   const stack = await startStack({
-    env: { NODE_ENV: 'production', AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}` },
+    env: { NODE_ENV: 'production', AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`, ...env },
     gateway: { audit: { sink: () => {} } },
   });
   return { stack, url: await stack.listen(), token: (caller) => issuer.tokenFor(caller) };
