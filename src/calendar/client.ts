@@ -10,7 +10,7 @@ import { urlPath } from '../core/url-path.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
-import { isEndOfList, toUpstreamError } from './client-errors.js';
+import { isEndOfList, toUpstreamError } from './errors.js';
 import type {
   WireCategoryWrite,
   WireEvent,

@@ -131,7 +131,7 @@ export function loadConfig(env?: Env) {
       drainMs: s.SHUTDOWN_DRAIN_MS,
       retryAfterS: FIXED.retryAfterS,
     },
-    emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
+    emulatorFaultRoutes: s.EMBEDDED_EMULATORS === 'faults',
     discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
     discoveryFile: s.GOVERNANCE_DISCOVERY_FILE,
     writes: {
@@ -142,10 +142,10 @@ export function loadConfig(env?: Env) {
     },
     live: {
       ...FIXED.live,
-      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
+      pollBudgetShare: s.LIVE_LIMITS.budgetPercent / 100,
       // Counted per replica: with replicas (Redis), each holds its share, so together they hold the cap.
-      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_MAX_STREAMS_PER_CALLER * replicaShare(s))),
-      pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
+      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_LIMITS.streamsPerCaller * replicaShare(s))),
+      pollsPerMinutePerCaller: s.LIVE_LIMITS.pollsPerMinutePerCaller * replicaShare(s),
     },
     jit: FIXED.jit,
   };
@@ -187,7 +187,7 @@ function readCache(s: Settings) {
     ttlMsByKind,
     maxStaleMs: s.CACHE_MAX_STALE_MS,
     reuse: s.CACHE_REUSE,
-    budgetStale: { below: s.CACHE_BUDGET_STALE_BELOW, maxStaleMs: s.CACHE_BUDGET_MAX_STALE_MS },
+    budgetStale: { below: s.CACHE_BUDGET_STALE.belowPercent / 100, maxStaleMs: s.CACHE_BUDGET_STALE.maxStaleMs },
     shared: FIXED.shared,
     listBatchWindowMs: FIXED.listBatchWindowMs,
     // Whole answers get half the memory of the upstream reads they are made of.
@@ -219,7 +219,10 @@ function readMcp(s: Settings, production: boolean, problems: string[]) {
 
 function readUpstreams(s: Settings, production: boolean, problems: string[]) {
   const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
-  const embeddedEmulators = s.EMBEDDED_EMULATORS ?? (!production && !s.GOVERNANCE_URL && !s.CALENDAR_URL);
+  const embeddedEmulators =
+    s.EMBEDDED_EMULATORS === undefined
+      ? !production && !s.GOVERNANCE_URL && !s.CALENDAR_URL
+      : s.EMBEDDED_EMULATORS !== 'false';
   const calendar: CalendarConfig = {
     url: s.CALENDAR_URL?.replace(/\/+$/, ''),
     user: s.CALENDAR_USER,

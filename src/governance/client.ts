@@ -13,7 +13,7 @@ import type { PageKind } from '../core/upstream-pipeline.js';
 import type { GovernanceCredential } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
-import { isNotFound, refusedArgument, statusError, type ScopeGroup } from './statuses.js';
+import { isNotFound, refusedArgument, statusError, type ScopeGroup } from './errors.js';
 import type {
   AiEntityTypeName,
   AttributeCreateRequest,
