@@ -93,6 +93,13 @@ describe('Relay (relay-compiler and relay-runtime), in production', () => {
     expect(withoutTypename(data)).toEqual(await raw(request, { first: 20 }));
   });
 
+  // Expected to fail until a record's link ends and summaries stop repeating its id (branch ids).
+  it.fails('reads every governance record type through fetchQuery as the gateway answered it', async () => {
+    const request = await query('GovernanceQuery');
+    const data = await fetchAndRead(newEnvironment(), request, { first: 20 });
+    expect(withoutTypename(data)).toEqual(await raw(request, { first: 20 }));
+  });
+
   it('pages a Query connection with its @refetchable pagination query', async () => {
     const environment = newEnvironment();
     const list = await fragment('EntityList_query');
