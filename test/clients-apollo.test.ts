@@ -10,7 +10,7 @@ import type * as Apollo from '@apollo/client';
 import type { ApolloClient, OperationVariables } from '@apollo/client';
 import type * as ApolloUtilities from '@apollo/client/utilities';
 import type { DocumentNode } from 'graphql';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR, ENTITY_LINKS, ENTITY_PAGE, EVENT_TITLES, RENAME_ENTITY } from './clients/documents.js';
 import { possibleTypes, rawAnswer, recordConsole, startClientGateway, withoutTypename } from './support/clients.js';
 
@@ -20,6 +20,8 @@ let url: string;
 let authorization: string;
 let apollo: typeof Apollo;
 let relayStylePagination: typeof ApolloUtilities.relayStylePagination;
+
+afterAll(() => delete (globalThis as { __DEV__?: boolean }).__DEV__);
 
 beforeAll(async () => {
   // Apollo's development build, whose checks and warnings a bundler's dev server turns on (its
