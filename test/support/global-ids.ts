@@ -13,3 +13,6 @@ export function databaseIdOf(id: string, type?: string): string {
 
 /** The type a global id names. */
 export const typeOf = (id: string): string | undefined => decodeGlobalId(id)?.type;
+
+/** The (deprecated) `id` of a calendar delete payload: its own, from the deleted record's. */
+export const payloadId = (payload: string, recordId: string): string => globalId(payload, databaseIdOf(recordId));
