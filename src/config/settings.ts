@@ -263,7 +263,7 @@ const BY_TIER = {
     }),
     AUTH_API_KEYS: list({
       description:
-        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>` (a federation router, a Prometheus scrape: no permission needed). Production needs it or AUTH_ISSUERS.',
+        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>` (a federation router needs no permission; a Prometheus scrape needs `metrics:read`). Production needs it or AUTH_ISSUERS.',
     }),
     GATEWAY_REPLICAS: int({
       default: 2,
