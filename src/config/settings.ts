@@ -546,10 +546,10 @@ const BY_TIER = {
       default: 'governance-calendar-gateway',
       description: 'service.name of the traces.',
     }),
-    READY_REQUIRE_UPSTREAMS: bool({
-      default: false,
+    READY_REQUIRES: list({
+      defaultText: 'none: /ready fails only while the gateway drains',
       description:
-        '/ready fails (503) while an upstream is down; off by default, since every replica shares that outage.',
+        'What else turns /ready 503, comma-separated: `upstreams` (one is down), `redis` (the configured Redis does not answer). Both are reported either way; off by default, since every replica shares those outages and serves without them.',
     }),
     EMBEDDED_EMULATORS: bool({
       default: undefined,
