@@ -18,7 +18,7 @@ const envelope = (code: string, detail: string) => ({
 });
 
 describe('governance error answers', () => {
-  it('a 400 keeps the detail but strips URLs and tokens from it', () => {
+  it("a 400 answers the gateway's words; the detail, without URLs and tokens, is for the log only", () => {
     const e = statusError(
       res(
         400,
@@ -31,14 +31,17 @@ describe('governance error answers', () => {
       'entities.search',
     );
     expect(e).toMatchObject({ kind: 'bad-request', status: 400, upstreamCode: 'INVALID_REQUEST' });
-    expect(e.message).toContain('size must be at most 50');
-    expect(e.message).not.toMatch(/https?:|eyJ|tenant\.example/);
+    expect(e.message).toBe('The governance service rejected the request.');
+    expect(e.detail).toContain('size must be at most 50');
+    expect(e.detail).not.toMatch(/https?:|eyJ|tenant\.example/);
   });
 
   it('accepts a bare string body and an empty one', () => {
-    expect(statusError(res(400, 'Request could not be parsed'), 'write', 'entities.create').message).toBe(
-      'The governance service rejected the request: Request could not be parsed',
-    );
+    const bare = statusError(res(400, 'Request could not be parsed'), 'write', 'entities.create');
+    expect(bare).toMatchObject({
+      message: 'The governance service rejected the request.',
+      detail: 'Request could not be parsed',
+    });
     expect(statusError(res(400, undefined), 'write', 'entities.create').message).toBe(
       'The governance service rejected the request.',
     );

@@ -38,9 +38,9 @@ describe('/health and /ready', () => {
     });
   });
 
-  it('is not ready while the configured Redis cannot be reached; reports an unreachable upstream; names only the check', async () => {
+  it('with READY_REQUIRES=redis, is not ready while the configured Redis cannot be reached; reports an unreachable upstream; names only the check', async () => {
     const stack = await startStack({
-      env: { REDIS_URL: 'redis://127.0.0.1:1' },
+      env: { REDIS_URL: 'redis://127.0.0.1:1', READY_REQUIRES: 'redis' },
       configure: (c) => ({
         ...c,
         calendar: { ...c.calendar, url: 'http://127.0.0.1:1/wp-json/tribe/events/v1' },

@@ -1,7 +1,7 @@
 /**
  * A truthful /ready: each upstream is probed (one HEAD through its pipeline, cached for
  * observability.readyProbeTtlMs) and its real state is in the body. A stopped upstream shows as down within
- * seconds and as up once it is back; only with READY_REQUIRE_UPSTREAMS does that turn /ready 503.
+ * seconds and as up once it is back; only with READY_REQUIRES=upstreams does that turn /ready 503.
  * During a 429 pause nothing is sent and the upstream shows as paused.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -30,7 +30,10 @@ describe('/ready', () => {
       configure: (c) => ({ ...c, observability: { ...c.observability, readyProbeTtlMs: 200, readyTimeoutMs: 1000 } }),
     });
     strict = createGateway({
-      config: { ...s.config, observability: { ...s.config.observability, readyRequireUpstreams: true } },
+      config: {
+        ...s.config,
+        observability: { ...s.config.observability, readyRequires: new Set(['upstreams'] as const) },
+      },
     });
   });
   afterAll(async () => {

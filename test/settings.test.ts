@@ -38,7 +38,7 @@ const help = (...args: string[]) =>
 /** Settings that no other test sets: set here, and read back from the config. */
 const READ_HERE: Record<string, [value: string, read: (c: Config) => unknown, expected: unknown]> = {
   METRICS: ['false', (c) => c.observability.metrics, false],
-  READY_REQUIRE_UPSTREAMS: ['true', (c) => c.observability.readyRequireUpstreams, true],
+  READY_REQUIRES: ['upstreams,redis', (c) => [...c.observability.readyRequires].sort(), ['redis', 'upstreams']],
   EMBEDDED_EMULATORS: ['false', (c) => c.embeddedEmulators, false],
   SHUTDOWN_DRAIN_MS: ['1234', (c) => c.http.drainMs, 1234],
   CACHE_MAX_BYTES: ['2048', (c) => [c.cache.maxBytes, c.cache.answers.maxBytes], [2048, 1024]],

@@ -57,7 +57,11 @@ export function contextFactory(parts: ContextParts): (init: { request: Request; 
       usage,
       governance: governance.forRequest(info),
       calendar: calendar.forRequest(info),
-      idempotency: { store: upstreams.idempotency, headerKey: request.headers.get('idempotency-key') ?? undefined },
+      idempotency: {
+        store: upstreams.idempotency,
+        headerKey: request.headers.get('idempotency-key') ?? undefined,
+        caller: principal.id,
+      },
       live: liveContext(parts, info, principal.expiresAt),
       sdlRequiresScopes: config.security.federationRequiresScopes,
     };

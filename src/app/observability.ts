@@ -77,8 +77,8 @@ export function createObservability({
     }
     return {
       upstreams: probes ?? {},
-      local: redis ? { redis: redis.check } : {},
-      requireUpstreams: o.readyRequireUpstreams,
+      checks: redis ? { redis: redis.check } : {},
+      requires: o.readyRequires,
     };
   };
 

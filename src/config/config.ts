@@ -118,7 +118,7 @@ export function loadConfig(env?: Env) {
     graphiql,
     mcp: readMcp(s, production, problems),
     logLevel: s.LOG_LEVEL ?? (s.NODE_ENV === 'test' ? 'warn' : 'info'),
-    observability: readObservabilityConfig(s),
+    observability: readObservabilityConfig(s, problems),
     persistedOperations: s.PERSISTED_OPERATIONS,
     security: readSecurity(s, production, graphiql),
     auth: readAuthConfig(s, production, problems),

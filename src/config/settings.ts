@@ -296,7 +296,7 @@ const BY_TIER = {
     }),
     AUTH_API_KEYS: list({
       description:
-        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>` (a federation router, a Prometheus scrape: no permission needed). Production needs it or AUTH_ISSUERS.',
+        'Static API keys, by hash only: `name|sha256-hex|permission permission…`, comma-separated; sent as `Authorization: Bearer <key>` (a federation router needs no permission; a Prometheus scrape needs `metrics:read`). Production needs it or AUTH_ISSUERS.',
     }),
     GATEWAY_REPLICAS: int({
       default: 2,
@@ -564,10 +564,10 @@ const BY_TIER = {
       default: 'governance-calendar-gateway',
       description: 'service.name of the traces.',
     }),
-    READY_REQUIRE_UPSTREAMS: bool({
-      default: false,
+    READY_REQUIRES: list({
+      defaultText: 'none: /ready fails only while the gateway drains',
       description:
-        '/ready fails (503) while an upstream is down; off by default, since every replica shares that outage.',
+        'What else turns /ready 503, comma-separated: `upstreams` (one is down), `redis` (the configured Redis does not answer). Both are reported either way; off by default, since every replica shares those outages and serves without them.',
     }),
     EMBEDDED_EMULATORS: oneOf(['true', 'false', 'faults'] as const, {
       default: undefined,

@@ -55,6 +55,8 @@ export interface UpstreamErrorOptions {
   field?: string;
   /** `unavailable` without a call: the upstream's circuit breaker is open. */
   breaker?: boolean;
+  /** The upstream's own words (`sanitizeDetail`), for the request log only: never sent to a client. */
+  detail?: string;
   cause?: unknown;
 }
 
@@ -71,6 +73,7 @@ export class UpstreamError extends Error {
   readonly applied?: boolean;
   readonly field?: string;
   readonly breaker?: boolean;
+  readonly detail?: string;
 
   constructor(
     readonly upstream: UpstreamName,

@@ -54,11 +54,12 @@ export function statusError(
   // A not-found here is not the record asked for (reads answer that with null) but one the input
   // refers to (an organization, a link end, a schema): the caller's input is wrong.
   if (status === 400 || status === 404 || status === 422) {
+    // The upstream's words can name its internals: the client gets the gateway's, the log theirs.
     const known = governanceRefusal(code, detail, operation, request);
-    const why = detail ? `: ${sanitizeDetail(detail)}` : '.';
-    return fail('bad-request', known?.message ?? `The governance service rejected the request${why}`, {
+    return fail('bad-request', known?.message ?? 'The governance service rejected the request.', {
       upstreamCode: code,
       argument: known?.argument,
+      detail: detail ? sanitizeDetail(detail) : undefined,
     });
   }
   if (status === 401) return fail('unauthenticated', 'The governance service did not accept the credentials.');

@@ -74,7 +74,8 @@ export function upstreamToGraphQLError(error: UpstreamError, located?: GraphQLEr
   if (error.missingScope) extensions.missingScope = error.missingScope;
   if (error.kind === 'outcome-unknown') extensions.applied = error.applied === true ? true : 'unknown';
   if (error.field) extensions.field = error.field;
-  return at(error.message, located, extensions);
+  // Kept as the original error (never serialized): the request log reads its `detail`.
+  return at(error.message, located, extensions, error);
 }
 
 /**
@@ -136,7 +137,12 @@ export function withChanges(
  * A GraphQL error at the place `located` names (its nodes, source and path), with these extensions;
  * an expected one, so without a stack (see `withoutFrames`).
  */
-function at(message: string, located: GraphQLError | undefined, extensions: Record<string, unknown>): GraphQLError {
+function at(
+  message: string,
+  located: GraphQLError | undefined,
+  extensions: Record<string, unknown>,
+  originalError?: Error,
+): GraphQLError {
   const frames = withoutFrames();
   try {
     return createGraphQLError(message, {
@@ -145,6 +151,7 @@ function at(message: string, located: GraphQLError | undefined, extensions: Reco
       positions: located?.positions,
       path: located?.path,
       extensions,
+      originalError,
     });
   } finally {
     Error.stackTraceLimit = frames;

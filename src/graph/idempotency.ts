@@ -2,7 +2,8 @@
  * Idempotent creates. A create carrying a key — the `Idempotency-Key` header (scoped to the
  * mutation field, by its response name, so one operation can create several records) or the
  * field's own `clientMutationId` — answers a retry within the TTL with the first result instead of
- * creating again. The key is scoped to the caller's credential too, so callers never share keys.
+ * creating again. The key is scoped to the caller (its principal) and to the upstream credential, so
+ * callers never share keys, not even callers the gateway writes for with its one credential.
  *
  * Same key, different input: BAD_USER_INPUT. First attempt still running: CONFLICT. First attempt
  * ended with an unknown outcome: UPSTREAM_OUTCOME_UNKNOWN again (creating again could duplicate).
@@ -19,6 +20,8 @@ export interface IdempotencyContext {
   store: IdempotencyStore;
   /** The request's `Idempotency-Key` header, when sent. */
   headerKey?: string;
+  /** The caller's principal id: a key is the caller's own, even where callers share an upstream credential. */
+  caller: string;
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -46,6 +49,7 @@ export async function idempotentCreate<T>(
       JSON.stringify([
         scope.upstream,
         scope.identity,
+        idem.caller,
         own ? `field:${info.fieldName}` : `header:${info.path.key}`,
         given,
       ]),

@@ -17,7 +17,8 @@ export interface OperationRecord {
   /** `extensions.code` of every error in the result, in order. */
   errorCodes: string[];
   /** The errors an upstream caused: code, upstream and the upstream's status, in order. */
-  upstreamErrors: { code: string; upstream: string; status?: number }[];
+  /** `detail`: the upstream's own words (sanitized), which only the log shows. */
+  upstreamErrors: { code: string; upstream: string; status?: number; detail?: string }[];
   status?: number;
   durationMs?: number;
   /** Answered whole from the response cache, and from which tier. */

@@ -1,27 +1,30 @@
 /**
- * GET /ready: can this gateway serve? Local checks (a Redis PING when Redis is configured) decide
- * it; each upstream's state is reported from its probe (see `upstream-probe.ts`) but fails
- * readiness only when the operator opts in (`READY_REQUIRE_UPSTREAMS`): an upstream that is down
- * is down for every replica, and taking them all out of rotation would also stop the other
- * upstream's data, which keeps flowing. The body names checks and states, never a URL.
+ * GET /ready: can this gateway serve? Each upstream's state (from its probe, see `upstream-probe.ts`)
+ * and the configured Redis (a PING) are reported in the body, but fail readiness only when the
+ * operator lists them in `READY_REQUIRES`: an upstream or a Redis every replica shares is down for
+ * all of them, and taking them all out of rotation would stop what still works (the other upstream's
+ * data; without Redis each replica spends its local share). A drain makes it 503 (http/drain.ts).
+ * The body names checks and states, never a URL.
  */
 import { Redis } from 'ioredis';
+import type { ReadyRequirement } from '../config/observability.js';
 import type { UpstreamProbe } from './upstream-probe.js';
 
 export type ReadinessCheck = (signal: AbortSignal) => Promise<void>;
 
 export interface ReadinessSources {
   upstreams: Partial<Record<'governance' | 'calendar', UpstreamProbe>>;
-  /** Checks of this process's own dependencies: a failure makes it unready. */
-  local: Record<string, ReadinessCheck>;
-  requireUpstreams: boolean;
+  /** Checks of shared dependencies by name (`redis`): reported, failing readiness when required. */
+  checks: Partial<Record<ReadyRequirement, ReadinessCheck>>;
+  /** What fails readiness when down (READY_REQUIRES). */
+  requires: ReadonlySet<ReadyRequirement>;
 }
 
 export async function runReadiness(sources: ReadinessSources, timeoutMs: number) {
   const signal = AbortSignal.timeout(timeoutMs);
-  const [local, upstreams] = await Promise.all([
+  const [checked, upstreams] = await Promise.all([
     Promise.all(
-      Object.entries(sources.local).map(async ([name, check]) => {
+      Object.entries(sources.checks).map(async ([name, check]) => {
         try {
           await Promise.race([
             check(signal),
@@ -29,9 +32,9 @@ export async function runReadiness(sources: ReadinessSources, timeoutMs: number)
               signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
             ),
           ]);
-          return [name, 'ok'] as const;
+          return [name as ReadyRequirement, 'ok'] as const;
         } catch {
-          return [name, 'failed'] as const;
+          return [name as ReadyRequirement, 'failed'] as const;
         }
       }),
     ),
@@ -39,11 +42,11 @@ export async function runReadiness(sources: ReadinessSources, timeoutMs: number)
   ]);
   const checks: Record<string, 'ok' | 'failed'> = {};
   for (const [name, report] of upstreams) checks[name] = report.state === 'down' ? 'failed' : 'ok';
-  for (const [name, outcome] of local) checks[name] = outcome;
-  const localOk = local.every(([, outcome]) => outcome === 'ok');
+  for (const [name, outcome] of checked) checks[name] = outcome;
+  const checksOk = checked.every(([name, outcome]) => outcome === 'ok' || !sources.requires.has(name));
   const upstreamsOk = upstreams.every(([, report]) => report.state !== 'down');
   return {
-    ready: localOk && (!sources.requireUpstreams || upstreamsOk),
+    ready: checksOk && (!sources.requires.has('upstreams') || upstreamsOk),
     checks,
     upstreams: Object.fromEntries(upstreams),
   };

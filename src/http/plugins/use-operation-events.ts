@@ -6,6 +6,7 @@
  */
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { isUpstreamError } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import type { OperationListener, OperationRecord } from '../../observability/operation-record.js';
 import { clientRequestIdOf, requestIdOf } from '../../observability/request-id.js';
@@ -53,7 +54,13 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
           const upstream = e.extensions?.upstream;
           if (typeof upstream === 'string') {
             const status = e.extensions?.upstreamStatus;
-            record.upstreamErrors.push({ code, upstream, ...(typeof status === 'number' ? { status } : {}) });
+            const detail = isUpstreamError(e.originalError) ? e.originalError.detail : undefined;
+            record.upstreamErrors.push({
+              code,
+              upstream,
+              ...(typeof status === 'number' ? { status } : {}),
+              ...(detail ? { detail } : {}),
+            });
           }
         }
       }
