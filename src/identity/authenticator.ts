@@ -8,14 +8,15 @@
  * until it expires, so repeated requests verify nothing: the lookup is synchronous.
  *
  * When an upstream is read with the caller's own credential (`*_AUTH_MODE=forward`), a credential
- * that is neither a token of a configured issuer nor a known API key is the upstream's: it is
- * forwarded, the upstream decides, and the gateway grants every permission to it.
+ * that is neither a token of a configured issuer nor a known API key is that upstream's: it is
+ * forwarded and the upstream decides. It holds only the permissions of the upstream(s) that judge
+ * it themselves, never one on an upstream the gateway signs for with its own credential.
  */
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { permissionsFromClaims, type PermissionMap } from './permissions.js';
-import { anonymous, PERMISSIONS, type Permission, type Principal } from './principal.js';
+import { anonymous, type Permission, type Principal } from './principal.js';
 
 export interface IssuerConfig {
   issuer: string;
@@ -36,8 +37,11 @@ export interface AuthenticatorOptions {
   /** What a request without credentials may do; empty → it is refused (401). */
   anonymous: readonly Permission[];
   permissionMap?: PermissionMap;
-  /** Credentials the gateway does not know are the upstream's (forward mode): let through. */
-  forwardUnknown?: boolean;
+  /**
+   * What a credential the gateway cannot verify may do: the permissions of the upstreams that judge
+   * it themselves (forward mode). Empty or absent: it is refused.
+   */
+  forwarded?: readonly Permission[];
   /** Shortest time between two JWKS fetches of one issuer (an unknown `kid` refetches). */
   jwksCooldownMs?: number;
   now?: () => number;
@@ -132,10 +136,11 @@ export class Authenticator {
 
   /** A credential that is not the gateway's: refused, or the upstream's to judge (forward mode). */
   private unknown(authorization: string, failure: AuthFailure): AuthResult {
-    if (!this.options.forwardUnknown) return { failure };
+    const permissions = this.options.forwarded ?? [];
+    if (permissions.length === 0) return { failure };
     const hash = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
     return {
-      principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(PERMISSIONS) },
+      principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(permissions) },
       forwarded: failure,
     };
   }

@@ -3,6 +3,7 @@
  * tests, never mix counts), fed by the upstream pipeline's observer and by GraphQL operation events.
  * Served as text at GET /metrics.
  */
+import { createHash } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-metrics.js';
 import type { UpstreamObserver } from '../core/observer.js';
@@ -165,8 +166,8 @@ export const TOP_CALLERS = 10;
 
 /**
  * `gateway_caller_budget_points`: points of each upstream's shortest account rule spent in its last
- * span, by caller (fair-share key), read at scrape time: the top callers by name, the rest as
- * `other`, so the label set stays bounded however many callers there are.
+ * span, by caller, read at scrape time: the top callers, the rest as `other`, so the label set stays
+ * bounded however many callers there are. A caller is named by its group and a hash (`callerLabel`).
  */
 export function registerCallerBudget(
   registry: Registry,
@@ -182,11 +183,24 @@ export function registerCallerBudget(
       for (const [upstream, byCaller] of spent()) {
         let other = 0;
         byCaller.forEach(([client, n], i) => {
-          if (i < TOP_CALLERS && client !== 'other') this.set({ upstream, client }, n);
+          if (i < TOP_CALLERS && client !== 'other') this.set({ upstream, client: callerLabel(client) }, n);
           else other += n;
         });
         if (other > 0) this.set({ upstream, client: 'other' }, other);
       }
     },
   });
+}
+
+/**
+ * A fair-share key as a label: its group (an issuer, `key`, `forwarded`) and the first 12 hex digits
+ * of the SHA-256 of the rest, so a scrape never shows a subject, client id or key name.
+ */
+export function callerLabel(key: string): string {
+  const bar = key.indexOf('|');
+  if (bar < 0) return key;
+  return `${key.slice(0, bar)}|${createHash('sha256')
+    .update(key.slice(bar + 1))
+    .digest('hex')
+    .slice(0, 12)}`;
 }
