@@ -457,6 +457,39 @@ describe('callers and upstreams', () => {
     expect(codesIn(res.text).length).toBeGreaterThan(0);
   });
 
+  it("the governance platform's own refusal text is not echoed to the client", async () => {
+    const admin = bearer(await issuer.tokenFor('admin'));
+    const gql = async (query: string, variables = {}) =>
+      JSON.parse((await send({ headers: admin, body: json({ query, variables }) })).text) as {
+        data: any;
+        errors?: unknown[];
+      };
+    const model = await gql(
+      '{ relationshipTypes { name ends { firstKind secondKind } } entities(kind: AI_SYSTEM, first: 1) { nodes { id } } }',
+    );
+    const type = (
+      model.data.relationshipTypes as { name: string; ends: { firstKind: string; secondKind: string }[] }[]
+    ).find((r) => r.ends.some((e) => e.firstKind === 'AI_SYSTEM' && e.secondKind === 'AI_SYSTEM'))!;
+    const id = model.data.entities.nodes[0].id as string;
+    // The platform's words for it (src/governance/emulator/store.ts), which only the log may carry.
+    const upstreamText = 'An entity cannot be linked to itself';
+    const input = { entity1: { id }, entity2: { id }, relationshipType: type.name };
+    const res = await send({
+      headers: admin,
+      body: json({
+        query: 'mutation($input: CreateGovernanceLinkInput!) { createLink(input: $input) { id } }',
+        variables: { input },
+      }),
+    });
+    show(
+      'upstream error text (governance)',
+      `createLink of ${id} to itself (upstream says "${upstreamText}")`,
+      `${res.status} ${res.text}`,
+    );
+    expect(res.text).toContain('"createLink":null');
+    expect(res.text).not.toContain(upstreamText);
+  });
+
   it('mixed auth modes: a garbage credential gets nothing on the upstream the gateway signs for, nor /metrics', async () => {
     const garbage = { authorization: 'Bearer garbage-not-a-token' };
     const write = await costsNothing(() =>
