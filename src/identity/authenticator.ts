@@ -1,7 +1,7 @@
 /**
  * Authentication: turns the `Authorization` header into a Principal, or a reason for refusing it.
  * JWTs are verified with `jose` against the JWKS of the issuer they name (one of the configured
- * issuers; fetched, cached, refetched on an unknown `kid` at most once per cooldown), with the
+ * issuers; fetched at most once per cooldown, failed or not: issuer-keys.ts), with the
  * issuer's audience, asymmetric algorithms only (never `none`, never HMAC keyed with a public key)
  * and exp/nbf within a small clock skew. Anything else after `Bearer` is an API key, compared by
  * its SHA-256 hash (configuration holds only hashes). A verified token is remembered by its hash
@@ -13,8 +13,9 @@
  * it themselves, never one on an upstream the gateway signs for with its own credential.
  */
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { IssuerKeys, JwksUnavailable } from './issuer-keys.js';
 import { permissionsFromClaims, type PermissionMap } from './permissions.js';
 import { anonymous, type Permission, type Principal } from './principal.js';
 
@@ -83,7 +84,7 @@ interface Remembered {
 
 export class Authenticator {
   private readonly anonymous?: Principal;
-  private readonly issuers: Map<string, { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> }>;
+  private readonly issuers: Map<string, { config: IssuerConfig; keys: IssuerKeys }>;
   private readonly apiKeys: Map<string, Principal>;
   private readonly remembered = new LRUCache<string, Remembered>({ max: 10_000 });
   private readonly now: () => number;
@@ -94,13 +95,7 @@ export class Authenticator {
     this.issuers = new Map(
       options.issuers.map((config) => [
         config.issuer,
-        {
-          config,
-          jwks: createRemoteJWKSet(new URL(config.jwksUrl), {
-            cooldownDuration: options.jwksCooldownMs ?? 30_000,
-            timeoutDuration: 5_000,
-          }),
-        },
+        { config, keys: new IssuerKeys(config.jwksUrl, options.jwksCooldownMs ?? 30_000, this.now) },
       ]),
     );
     this.apiKeys = new Map(
@@ -148,11 +143,11 @@ export class Authenticator {
   private async verify(
     token: string,
     hash: string,
-    entry: { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> },
+    entry: { config: IssuerConfig; keys: IssuerKeys },
   ): Promise<AuthResult> {
     let claims: JWTPayload;
     try {
-      ({ payload: claims } = await jwtVerify(token, entry.jwks, {
+      ({ payload: claims } = await jwtVerify(token, entry.keys.resolve, {
         issuer: entry.config.issuer,
         audience: entry.config.audience,
         algorithms: ALGORITHMS,
@@ -197,7 +192,6 @@ function reasonOf(e: unknown): AuthFailure {
   if (e instanceof errors.JOSEAlgNotAllowed) return 'algorithm';
   if (e instanceof errors.JWKSNoMatchingKey) return 'unknown-key';
   if (e instanceof errors.JWSSignatureVerificationFailed) return 'signature';
-  if (e instanceof errors.JWKSTimeout || e instanceof errors.JWKSInvalid || !(e instanceof errors.JOSEError))
-    return 'jwks-unavailable';
+  if (e instanceof JwksUnavailable || !(e instanceof errors.JOSEError)) return 'jwks-unavailable';
   return 'malformed';
 }
