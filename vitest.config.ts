@@ -20,6 +20,8 @@ const PROCESSES = [
   'test/federation-routers.test.ts',
   'test/load.test.ts',
   'test/production-path.test.ts',
+  'test/adversarial.test.ts',
+  'test/settings-matrix.test.ts',
   'test/mcp-replicas.test.ts',
   'test/quiet-logs.test.ts',
   'test/server.test.ts',
