@@ -14,8 +14,8 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTHeaderParameters } from 'j
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { startGateway, type GatewayProcess } from './support/gateway-process.js';
 import { until } from './support/wait.js';
