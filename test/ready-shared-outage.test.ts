@@ -60,7 +60,12 @@ describe.skipIf(typeof redis === 'string')('a Redis every replica shares, killed
     if (typeof redis === 'string') return;
     const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
     try {
-      const common = { ...emulatorEnv(governance, calendar), REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix() };
+      const common = {
+        ...emulatorEnv(governance, calendar),
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: uniquePrefix(),
+        MCP: 'false',
+      };
       const [a, b, strict] = await Promise.all([
         replica(common),
         replica(common),
@@ -91,5 +96,6 @@ describe.skipIf(typeof redis === 'string')('a Redis every replica shares, killed
     } finally {
       await Promise.all([governance.close(), calendar.close()]);
     }
-  });
+    // Three processes start and connect on a busy machine: the wait is for conditions, the bound generous.
+  }, 120_000);
 });
