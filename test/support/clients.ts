@@ -75,8 +75,7 @@ export const clientIntrospection = introspectionFromSchema(clientSchema);
 /** Object types without an `id` field: values a normalized cache embeds in the record holding them. */
 export const valueTypes: string[] = Object.values(clientSchema.getTypeMap())
   .filter((t) => isObjectType(t) && !t.name.startsWith('__') && !('id' in t.getFields()))
-  .map((t) => t.name)
-  .filter((name) => ![clientSchema.getQueryType()?.name, clientSchema.getMutationType()?.name].includes(name));
+  .map((t) => t.name);
 
 /** Each interface and union of the schema with the object types it may be (Apollo's `possibleTypes`). */
 export const possibleTypes: Record<string, string[]> = Object.fromEntries(
