@@ -27,12 +27,13 @@ import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire
 import type { Harvest, ReuseMode } from '../core/harvest.js';
 import { heldRecords } from './harvest.js';
 import type { CacheKind } from '../config/config.js';
+import { Tags, TAGS_OF, type Collection as Kind } from './tags.js';
 import type { CacheResult } from '../core/observer.js';
 import type { BatchWindow } from '../core/batch-window.js';
 import { slicePage, type ListIndex, type PageSpan } from '../core/list-reuse.js';
+import { UPSTREAM_PAGE_SIZE } from '../core/pages.js';
 import {
   batchDimension,
-  COMBINED_PAGE,
   ownersOf,
   splitEvents,
   type BatchDimension,
@@ -52,34 +53,24 @@ export interface WirePage<T> {
   total: number;
 }
 
-/** Cache tags: an answer is tagged with every kind of record it embeds or depends on. */
-const TAG = {
-  events: 'calendar:events',
-  venues: 'calendar:venues',
-  organizers: 'calendar:organizers',
-  terms: 'calendar:terms',
-} as const;
-
 type CalendarCacheKind = 'events' | 'venues' | 'organizers' | 'terms';
-type Kind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 
 /**
- * Per collection: its cache tags (a write drops the first; venue/organizer/term lists filter and
- * count by their events, hence the events tag), the kind of cache freshness, and the shapes checked
+ * Per collection: its cache tags (`tags.ts`), the kind of cache freshness, and the shapes checked
  * of a record and of a page (built once: zod compiles a checker on first use).
  */
-const entry = (key: Kind, tags: readonly string[], ttl: CalendarCacheKind, shape: z.ZodType) => ({
-  tags,
+const entry = (key: Kind, ttl: CalendarCacheKind, shape: z.ZodType) => ({
+  tags: TAGS_OF[key],
   ttl,
   shape,
   page: archivePageShape(key, shape),
 });
 const KINDS: Record<Kind, ReturnType<typeof entry>> = {
-  events: entry('events', [TAG.events, TAG.venues, TAG.organizers, TAG.terms], 'events', eventShape),
-  venues: entry('venues', [TAG.venues, TAG.events], 'venues', linkedPostShape),
-  organizers: entry('organizers', [TAG.organizers, TAG.events], 'organizers', linkedPostShape),
-  categories: entry('categories', [TAG.terms, TAG.events], 'terms', termShape),
-  tags: entry('tags', [TAG.terms, TAG.events], 'terms', termShape),
+  events: entry('events', 'events', eventShape),
+  venues: entry('venues', 'venues', linkedPostShape),
+  organizers: entry('organizers', 'organizers', linkedPostShape),
+  categories: entry('categories', 'terms', termShape),
+  tags: entry('tags', 'terms', termShape),
 };
 const EVENT_TAGS = KINDS.events.tags;
 
@@ -156,7 +147,7 @@ export class CalendarClient {
 
   /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
   forgetEvents(): void {
-    this.options.upstream.cache.invalidate([TAG.events]);
+    this.options.upstream.cache.invalidate([Tags.events]);
   }
 
   // ------------------------------------------------------------------ plumbing
@@ -273,7 +264,7 @@ export class CalendarClient {
   ): Promise<boolean> {
     const { upstream, reuse } = this.options;
     const ids = [...new Set(asks.map((a) => a.id))];
-    const combined = { ...call, query: { ...rest, [dim]: ids, page: 1, per_page: COMBINED_PAGE } };
+    const combined = { ...call, query: { ...rest, [dim]: ids, page: 1, per_page: UPSTREAM_PAGE_SIZE } };
     const mark = upstream.cache.mark();
     const res = await upstream.call(combined, caller);
     const lists = res.status < 300 ? splitEvents(this.readPage<WireEvent>('events', res)!, dim, ids) : undefined;
@@ -283,7 +274,7 @@ export class CalendarClient {
     }
     for (const ask of asks) {
       const events = lists.get(ask.id)!;
-      const one = { ...call, query: { ...ask.query, page: 1, per_page: COMBINED_PAGE } };
+      const one = { ...call, query: { ...ask.query, page: 1, per_page: UPSTREAM_PAGE_SIZE } };
       const total = events.length;
       const share = Math.ceil((res.bytes * total) / Math.max(1, combinedRows(lists)));
       const answer = {
@@ -293,7 +284,7 @@ export class CalendarClient {
         bytes: share,
       };
       upstream.cache.set(upstream.target(one, caller).key, answer, call.cache!.ttlMs, call.cache!.tags, mark);
-      reuse!.index.stored(ask.list, { page: 1, size: COMBINED_PAGE }, total);
+      reuse!.index.stored(ask.list, { page: 1, size: UPSTREAM_PAGE_SIZE }, total);
     }
     return true;
   }

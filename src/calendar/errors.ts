@@ -1,11 +1,12 @@
 /**
  * WordPress error bodies (`{code, message, data: {status, params}}`) → `UpstreamError`. Messages are
- * written here, not passed through: the upstream's text can name internals, so only its parameter
- * names (translated to the graph's argument names) reach the client. A refusal that concerns one
- * argument names it (`argument`, e.g. `input.venueId`), with a message that says what is wrong.
+ * written by the gateway, not passed through: the upstream's text can name internals, so only its
+ * parameter names (translated to the graph's argument names) reach the client. A refusal that
+ * concerns one argument names it (`argument`, e.g. `input.venueId`), in the words of `refusals.ts`.
  */
 import { UpstreamError, upstreamFailed, type UpstreamErrorKind } from '../core/errors.js';
 import type { HttpResponse } from '../core/http.js';
+import { calendarRefusal, graphArgument, prefixOf, recordNamedBy, recordOf } from './refusals.js';
 import type { WireError } from './wire.js';
 
 function wireError(res: HttpResponse): Partial<WireError> {
@@ -18,48 +19,6 @@ function paramNames(body: Partial<WireError>): string[] {
   if (!params) return [];
   return Array.isArray(params) ? params.map(String) : Object.keys(params);
 }
-
-const camel = (name: string): string => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** Upstream parameters whose graph argument is not simply their camelCase name. */
-const GRAPH_NAMES: Record<string, string> = { event: 'eventId', orderby: 'orderBy', parent: 'parentId' };
-
-/** Per operation, where the same parameter is a different argument (a filter of ids, a write's record). */
-const NAMES: Record<string, Record<string, string>> = {
-  'events.list': { venue: 'venues', organizer: 'organizers' },
-  'events.create': { venue: 'venueId', organizer: 'organizerIds' },
-  'events.update': { venue: 'venueId', organizer: 'organizerIds' },
-};
-
-/** Where an operation's arguments sit: a write's in `input`, the events filter's in `filter`. */
-function prefixOf(operation = ''): string {
-  if (/\.(create|update)$/.test(operation)) return 'input.';
-  return operation === 'events.list' ? 'filter.' : '';
-}
-
-/** Parameters that name other records: refused, they name one that does not exist. */
-const REFERS_TO: Record<string, string> = {
-  venue: 'venue',
-  organizer: 'organizer',
-  categories: 'category',
-  tags: 'tag',
-  event: 'event',
-  post: 'event',
-  post_parent: 'event',
-  parent: 'category',
-};
-
-const article = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
-
-/** The kind of record an operation is about, by its collection. */
-const RECORDS: Record<string, string> = {
-  events: 'event',
-  venues: 'venue',
-  organizers: 'organizer',
-  categories: 'category',
-  tags: 'tag',
-};
-const recordOf = (operation = '') => RECORDS[operation.split('.')[0]!] ?? 'calendar record';
 
 /** A page past the end of an archive: the end of the list. */
 export function isEndOfList(res: HttpResponse): boolean {
@@ -74,8 +33,6 @@ export function toUpstreamError(
   const body = wireError(res);
   const code = typeof body.code === 'string' ? body.code : undefined;
   const params = paramNames(body);
-  const names = NAMES[context.operation ?? ''];
-  const graphName = (p: string) => names?.[p] ?? GRAPH_NAMES[p] ?? camel(p);
   const status = res.status;
   const make = (kind: UpstreamErrorKind, message: string, argument?: string, params?: string[]) =>
     new UpstreamError('calendar', kind, message, { status, upstreamCode: code, params, argument });
@@ -102,45 +59,17 @@ export function toUpstreamError(
   ) {
     return make('not-found', `The ${recordOf(context.operation)} does not exist.`);
   }
-  const args = params.map(graphName);
+  const args = params.map((p) => graphArgument(p, context.operation));
   const one = args.length === 1 ? `${prefixOf(context.operation)}${args[0]}` : undefined;
   if (code === 'rest_missing_callback_param')
     return make('bad-request', `Missing required input: ${args.join(', ')}.`, one, args);
   if (code === 'rest_invalid_param') {
-    const record = params.length === 1 ? REFERS_TO[params[0]!] : undefined;
-    if (record) return make('bad-request', `"${one}" names ${article(record)} that does not exist.`, one, args);
+    const record = params.length === 1 ? recordNamedBy(params[0]!) : undefined;
+    if (record) return make('bad-request', `"${one}" names ${record} that does not exist.`, one, args);
     return make('bad-request', `The calendar service rejected the input: ${args.join(', ')}.`, one, args);
   }
   return (
-    refusal(code, context.operation, make) ??
+    calendarRefusal(code, context.operation, make) ??
     make('bad-request', `The calendar service refused the request (HTTP ${status}).`)
   );
-}
-
-/** The plugin's own refusal codes that concern one argument, or need their own words. */
-function refusal(
-  code: string | undefined,
-  operation: string | undefined,
-  make: (kind: UpstreamErrorKind, message: string, argument?: string) => UpstreamError,
-): UpstreamError | undefined {
-  switch (code) {
-    case 'term_exists':
-      return make(
-        'bad-request',
-        `A ${recordOf(operation)} with this name already exists here; use it, or give another name.`,
-        'input.name',
-      );
-    case 'could-not-create-venue':
-      return make('bad-request', 'The venue could not be created from the data given.', 'input.venue');
-    case 'could-not-create-organizer':
-      return make('bad-request', 'The organizers could not be created from the data given.', 'input.organizers');
-    case 'invalid-linked-post-id':
-      return make('bad-request', 'A venue or organizer id given does not exist.');
-    case 'could-not-update-venue':
-      return make('bad-request', 'The venue could not be updated.');
-    case 'could-not-update-organizer':
-      return make('bad-request', 'The organizer could not be updated.');
-    default:
-      return undefined;
-  }
 }

@@ -5,9 +5,10 @@
  * carries for routers (`graph/cost-directives.ts`), so both count the same calls.
  */
 import type { UpstreamName } from './errors.js';
+import { UPSTREAM_PAGE_SIZE } from './pages.js';
 
 export interface CostModel {
-  /** Largest page an upstream returns (both upstreams: 50). */
+  /** Largest page an upstream returns (both upstreams: `UPSTREAM_PAGE_SIZE`). */
   upstreamPageSize: number;
   /** Items assumed for `first`/`last` when neither is given (the connections' default page). */
   defaultPageSize: number;
@@ -72,7 +73,7 @@ const linkEnds = (fields: string[]) =>
 const CALENDAR_RECORDS = ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'];
 
 export const defaultCostModel: CostModel = {
-  upstreamPageSize: 50,
+  upstreamPageSize: UPSTREAM_PAGE_SIZE,
   defaultPageSize: 20,
   maxPageSize: 500,
   // Plain lists are short embedded ones (an event's organizers, categories); what lies below them

@@ -17,12 +17,14 @@
  * which cannot be sent cross-site without a preflight the CORS policy approves) it must carry one
  * of `CSRF_HEADERS`, or it is 403 before anything is read. On `/mcp` only POSTs act.
  */
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { AuthFailure, AuthResult, Authenticator } from '../identity/authenticator.js';
 import { principalOf, setPrincipal, type Principal } from '../identity/principal.js';
 import { isGraphiQLPage } from './graphiql-page.js';
 import { isMetadataPath, metadataUrl, publicOrigin } from './protected-resource.js';
+import { incomingOf } from './plugins/hook-args.js';
+import { pathOf } from '../core/url-path.js';
 
 export interface AuthenticationOptions {
   authenticator: Authenticator;
@@ -139,7 +141,7 @@ export class Authentication {
     return {
       onRequest: async (payload) => {
         const { request, url, serverContext, fetchAPI } = payload;
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         if (principalOf(req) || principalOf(request)) return;
         const guard = this.guardOf(request.method, url.pathname + url.search, request.headers.get('accept'));
         if (!guard) return;
@@ -169,15 +171,14 @@ export class Authentication {
     url: string | undefined,
     accept: string | null | undefined,
   ): Guard | undefined {
-    const q = url?.indexOf('?') ?? -1;
-    const path = q === -1 ? url : url!.slice(0, q);
+    const path = pathOf(url);
     if (path === '/health' || path === '/ready') return undefined;
     const mcp = this.options.mcpEndpoint;
     if (mcp && path === mcp) return 'mcp';
     if (mcp && isMetadataPath(path, mcp)) return undefined;
     if (path === '/metrics') return this.options.metricsNeedCredentials ? 'metrics' : undefined;
     // GraphiQL's page holds no data; the operations it sends carry the headers chosen in it.
-    if (q === -1 && isGraphiQLPage(method, path ?? '', accept, this.options.graphqlEndpoint)) return undefined;
+    if (!url?.includes('?') && isGraphiQLPage(method, path, accept, this.options.graphqlEndpoint)) return undefined;
     return 'graphql';
   }
 

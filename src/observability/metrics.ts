@@ -19,7 +19,41 @@ export type GatewayMetrics = ReturnType<typeof createMetrics>;
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  return { registry, upstream: upstreamMetrics([registry]), operations: operationMetrics([registry]) };
+  return {
+    registry,
+    upstream: upstreamMetrics([registry]),
+    operations: operationMetrics([registry]),
+    mcp: mcpMetrics([registry]),
+  };
+}
+
+/** One /mcp request once answered: its method and tool (bounded labels, from its headers) and status. */
+export interface McpRequestEvent {
+  method: string;
+  tool: string;
+  status: number;
+  durationMs: number;
+}
+
+/** /mcp requests by method, tool and status, and how long each took (a tool call's GraphQL operation is in the operation metrics too). */
+function mcpMetrics(registers: Registry[]): (e: McpRequestEvent) => void {
+  const requests = new Counter({
+    name: 'gateway_mcp_requests_total',
+    help: '/mcp requests by JSON-RPC method and tool (from the Mcp-Method and Mcp-Name headers, checked against the body) and HTTP status.',
+    labelNames: ['method', 'tool', 'status'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'gateway_mcp_request_duration_seconds',
+    help: '/mcp request duration, by method and tool.',
+    labelNames: ['method', 'tool'],
+    buckets: SECONDS,
+    registers,
+  });
+  return ({ method, tool, status, durationMs }) => {
+    requests.inc({ method, tool, status: String(status) });
+    duration.observe({ method, tool }, durationMs / 1000);
+  };
 }
 
 /** The upstream pipeline's requests, retries, pauses, cache outcomes and queue. */

@@ -5,6 +5,7 @@
  */
 import { isUpstreamError } from '../../core/errors.js';
 import { encodeGlobalId } from '../../core/global-id.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
@@ -96,7 +97,7 @@ builder.subscriptionField('eventsChanged', (t) =>
             read: async (caller) => {
               const page = await live
                 .fresh(true, caller)
-                .calendar.client.listEvents(query, 1, 50, 'page', { background: true });
+                .calendar.client.listEvents(query, 1, UPSTREAM_PAGE_SIZE, 'page', { background: true });
               const items = page?.items ?? [];
               return JSON.stringify(Object.fromEntries(items.map((e) => [e.id, eventVersion(normalizeEvent(e))])));
             },

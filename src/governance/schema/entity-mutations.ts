@@ -6,7 +6,6 @@
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
-import { versionConflict } from '../../core/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { entityVersion } from '../versions.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
@@ -139,18 +138,7 @@ builder.mutationFields((t) => ({
         ...(input.attributes ? { attributes: attributesArg(input.attributes, 'input.attributes') } : {}),
       };
       if (Object.keys(body).length === 0) throw badInput('Give at least one field to change.', 'input');
-      const { client, locks } = ctx.governance;
-      // Updates are partial upstream; the lock makes a precondition hold until the write is sent.
-      const entity = await locks.run('governance', `governance:entity:${entityId}`, async (lock) => {
-        if (expectedVersion != null) {
-          const current = await client.getEntity(entityId, true);
-          if (!current) return null;
-          const version = entityVersion(current);
-          if (version !== expectedVersion) throw versionConflict(version);
-        }
-        lock.check();
-        return client.updateEntity(entityId, body);
-      });
+      const entity = await ctx.governance.writes.updateEntity(entityId, body, expectedVersion);
       if (!entity) throw notFound('record', 'id');
       return wrote(ctx, entity);
     },

@@ -11,6 +11,7 @@ import {
 } from '../../graph/paging.js';
 import { upstreamIdOf } from '../../core/global-id.js';
 import { badInput } from '../../graph/errors.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { resolveFilteredConnection } from '../../graph/filtered-paging.js';
 import { defaultCostModel, filterScanPages } from '../../core/cost-model.js';
 import type { PageRequest } from '../client.js';
@@ -56,9 +57,6 @@ export function nonEmptyArg(value: string, argument: string, max = 255): string 
   return text;
 }
 
-/** The upstream's page size cap on every paged governance operation. */
-const UPSTREAM_MAX_PAGE = 50;
-
 /** The names and descriptions of a governance list's connection and edge types (the SDL documents them). */
 export function connectionTypes(name: string, page: string, edge: string) {
   return [
@@ -96,7 +94,7 @@ export function governanceList<T>(
     listKey: listKeyOf(field, { ...args }),
     maxPageSize: scope.maxPageSize,
     defaultPageSize,
-    upstreamMaxSize: UPSTREAM_MAX_PAGE,
+    upstreamMaxSize: UPSTREAM_PAGE_SIZE,
     firstPageIndex: 0,
     fetchPage: async (page, size, kind) => {
       const res = await fetch({ page, size, kind });
