@@ -80,6 +80,11 @@ describe('urql with graphcache, schema-aware, in production', () => {
     const data = await network(newClient(), EVENT_TITLES, { first: 3 });
     expect(sentAfter(before)).toEqual([{ method: 'GET', status: 200 }]);
     expect(withoutTypename(data)).toEqual(await raw(EVENT_TITLES, { first: 3 }));
+    // The token is what lets it in: the same GET without one is refused.
+    const anonymous = new Client({ url, fetch: recordingFetch, exchanges: [fetchExchange] });
+    const refused = await anonymous.query(EVENT_TITLES, { first: 3 }).toPromise();
+    expect(refused.data).toBeUndefined();
+    expect(sentAfter(sent.length - 1)).toEqual([{ method: 'GET', status: 401 }]);
   });
 
   it('sends a safelisted query by GET as its hash alone (persistedExchange), with the bearer token', async () => {
