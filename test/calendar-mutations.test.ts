@@ -6,6 +6,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';
+import { databaseIdOf, payloadId } from './support/global-ids.js';
 
 type Json = Record<string, any>;
 let s: Stack;
@@ -113,13 +114,13 @@ describe('events', () => {
       slug: res.data!.updateEvent.slug,
     });
     // Read the current event, then send the whole record.
-    expect(calls(s).slice(-2)).toEqual([`GET /events/${ev.id}`, `POST /events/${ev.id}`]);
+    expect(calls(s).slice(-2)).toEqual([`GET /events/${databaseIdOf(ev.id)}`, `POST /events/${databaseIdOf(ev.id)}`]);
 
     // The quirk the read-modify-write works around: a bare partial write resets the flags.
     const basic = Buffer.from(`${s.calendar.users.editor.username}:${s.calendar.users.editor.appPassword}`).toString(
       'base64',
     );
-    const raw = await fetch(`${s.calendar.apiRoot}/events/${ev.id}`, {
+    const raw = await fetch(`${s.calendar.apiRoot}/events/${databaseIdOf(ev.id)}`, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Raw partial' }),
@@ -159,11 +160,11 @@ describe('events', () => {
     const del = await q(`mutation($id: ID!) { deleteEvent(id: $id, password: "letmein") { id status } }`, {
       id: before.id,
     });
-    expect(del.data!.deleteEvent).toEqual({ id: before.id, status: 'trash' });
+    expect(del.data!.deleteEvent).toEqual({ id: payloadId('DeleteEventPayload', before.id), status: 'trash' });
     const [deleted] = s.calendar.control.requests().requests;
     expect([deleted!.method, deleted!.path, new URLSearchParams(deleted!.query).get('password')]).toEqual([
       'DELETE',
-      `/events/${before.id}`,
+      `/events/${databaseIdOf(before.id)}`,
       'letmein',
     ]);
   });
@@ -198,7 +199,7 @@ describe('events', () => {
     );
     expect(added.errors).toBeUndefined();
     expect(added.data!.updateEvent.venue).toEqual({ name: `Tent ${stamp}` });
-    expect(added.data!.updateEvent.organizers.map((o: Json) => o.id === '25' || o.name)).toEqual([
+    expect(added.data!.updateEvent.organizers.map((o: Json) => databaseIdOf(o.id) === '25' || o.name)).toEqual([
       true,
       `Guest ${stamp}`,
     ]);
@@ -254,7 +255,7 @@ describe('events', () => {
     expect(del.data!.deleteEvent).toEqual({
       deletedId: id,
       node: { title: `Doomed ${stamp}`, postStatus: 'TRASH' },
-      id,
+      id: payloadId('DeleteEventPayload', id),
       status: 'trash',
     });
     const again = await q(`mutation($id: ID!) { deleteEvent(id: $id) { id } }`, { id });
@@ -331,7 +332,7 @@ describe('venues, organizers, categories and tags', () => {
     const read = await q(`query($id: ID!) { venue(id: $id) { city } }`, { id });
     expect(read.data!.venue.city).toBe('Braga');
     const del = await q(`mutation($id: ID!) { deleteVenue(id: $id) { id status } }`, { id });
-    expect(del.data!.deleteVenue).toEqual({ id, status: 'trash' });
+    expect(del.data!.deleteVenue).toEqual({ id: payloadId('DeleteVenuePayload', id), status: 'trash' });
     const again = await q(`mutation($id: ID!) { deleteVenue(id: $id) { id } }`, { id });
     expect(again.errors![0]!.extensions).toMatchObject({ code: 'GONE', upstreamCode: 'venue-is-in-trash' });
     const none = await q(`mutation { updateVenue(id: "987654", input: { city: "x" }) { id } }`);
@@ -349,7 +350,7 @@ describe('venues, organizers, categories and tags', () => {
       website: 'https://team.example.org',
     });
     const delO = await q(`mutation($slug: String!) { deleteOrganizer(slug: $slug) { id status } }`, { slug: org.slug });
-    expect(delO.data!.deleteOrganizer).toEqual({ id: org.id, status: 'trash' });
+    expect(delO.data!.deleteOrganizer).toEqual({ id: payloadId('DeleteOrganizerPayload', org.id), status: 'trash' });
     const againO = await q(`mutation($id: ID!) { deleteOrganizer(id: $id) { id } }`, { id: org.id });
     expect(againO.errors![0]!.extensions).toMatchObject({ code: 'GONE' });
   });
@@ -397,7 +398,7 @@ describe('venues, organizers, categories and tags', () => {
     });
     expect(updT.data!.updateTag.slug).toBe(`t-${stamp}`);
     const delT = await q(`mutation($id: ID!) { deleteTag(id: $id) { id } }`, { id: tagId });
-    expect(delT.data!.deleteTag.id).toBe(tagId);
+    expect(delT.data!.deleteTag.id).toBe(payloadId('DeleteTagPayload', tagId));
     const after = await q(`{ tags(first: 50, hideEmpty: false, search: "Tag ${stamp}") { nodes { id } } }`);
     expect(after.data!.tags.nodes).toEqual([]);
   });

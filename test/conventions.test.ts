@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { calls } from './support/calendar.js';
+import { databaseIdOf, globalId } from './support/global-ids.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 import { readFileSync } from 'node:fs';
@@ -121,11 +122,11 @@ describe('deletion', () => {
     expect(cal.deleteEvent).toEqual({
       deletedId: eventId,
       node: { id: eventId, title: `Delete event ${stamp}`, postStatus: 'TRASH' },
-      id: eventId,
+      id: globalId('DeleteEventPayload', databaseIdOf(eventId)),
       status: 'trash',
     });
     // The calendar answers the delete with the record: node costs nothing more.
-    expect(calls(stack)).toEqual([`DELETE /events/${eventId}`]);
+    expect(calls(stack)).toEqual([`DELETE /events/${databaseIdOf(eventId)}`]);
     const twice = await stack.query<Any>('mutation($id: ID!) { deleteEvent(id: $id) { deletedId } }', { id: eventId });
     expect(twice.errors?.[0]?.extensions).toMatchObject({ code: 'GONE' });
 
@@ -275,14 +276,16 @@ describe('discovery', () => {
     // reading links adds what the gateway sees to them.
     await data('{ entities(kind: MODEL, first: 10) { nodes { links(first: 10) { totalCount } } } }');
     const seen = (
-      await data('{ relationshipTypes(kind: DATASET) { name id sources ends { firstTypeName secondTypeName } } }')
+      await data(
+        '{ relationshipTypes(kind: DATASET) { name databaseId sources ends { firstTypeName secondTypeName } } }',
+      )
     ).relationshipTypes;
     const training = seen.find((r: Any) => r.name === 'model-training-data');
     expect(training).toMatchObject({
       sources: ['CONFIGURED', 'OBSERVED'],
       ends: [{ firstTypeName: 'models', secondTypeName: 'datasets' }],
     });
-    expect(training.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(training.databaseId).toMatch(/^[0-9a-f-]{36}$/);
 
     const wrong = await stack.query<Any>(
       `mutation { createLink(input: { relationshipType: "trains-on", entity1: { id: "${UNKNOWN}" }, entity2: { id: "${UNKNOWN}" } }) { id } }`,
@@ -295,10 +298,10 @@ describe('discovery', () => {
     const model = (await data('{ entities(kind: MODEL, first: 1) { nodes { id } } }')).entities.nodes[0].id;
     const dataset = await createDataset(`Trains ${stamp}`);
     const link = await data(
-      'mutation($m: ID!, $d: ID!) { createLink(input: { relationshipType: "model-training-data", entity1: { id: $m }, entity2: { id: $d } }) { id linkType { id name } } }',
+      'mutation($m: ID!, $d: ID!) { createLink(input: { relationshipType: "model-training-data", entity1: { id: $m }, entity2: { id: $d } }) { id linkType { databaseId name } } }',
       { m: model, d: dataset },
     );
-    expect(link.createLink.linkType).toEqual({ id: training.id, name: 'model-training-data' });
+    expect(link.createLink.linkType).toEqual({ databaseId: training.databaseId, name: 'model-training-data' });
   });
 
   it('lists workflow stages and attribute options of an entity type; a wrong attribute name lists the valid ones', async () => {
@@ -306,7 +309,7 @@ describe('discovery', () => {
     await data('{ entities(kind: DATASET, first: 50) { totalCount } }');
     const types = (
       await data(
-        '{ entityTypes(first: 20) { nodes { name displayName workflow { stages { name sequence sources } } selectAttributes { name options { option id sources } } } } }',
+        '{ entityTypes(first: 20) { nodes { name displayName workflow { stages { name sequence sources } } selectAttributes { name options { option databaseId sources } } } } }',
       )
     ).entityTypes.nodes;
     const models = types.find((t: Any) => t.name === 'models');
@@ -320,7 +323,9 @@ describe('discovery', () => {
     const datasets = types.find((t: Any) => t.name === 'datasets');
     expect(datasets.workflow).toBeNull();
     const type = datasets.selectAttributes.find((a: Any) => a.name === 'type');
-    expect(type.options.some((o: Any) => o.sources.includes('OBSERVED') && /^[0-9a-f-]{36}$/.test(o.id))).toBe(true);
+    expect(type.options.some((o: Any) => o.sources.includes('OBSERVED') && /^[0-9a-f-]{36}$/.test(o.databaseId))).toBe(
+      true,
+    );
 
     const typeId = (await data('{ entityTypes(first: 20) { nodes { id name } } }')).entityTypes.nodes.find(
       (t: Any) => t.name === 'datasets',

@@ -9,6 +9,7 @@ import { schema } from '../src/app/schema.js';
 import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
 import { operation as op, operationNames } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
+import { databaseIdOf } from './support/global-ids.js';
 import { buildSeed } from '../src/emulators/governance/seed.js';
 
 type Any = any;
@@ -41,7 +42,7 @@ describe('reads', () => {
       expect(byName.get(n)?.moduleScopes).toContain('AIG');
     expect(byName.get('datasets').settings.enableWorkflow).toBe(false);
     expect(byName.get('datasets').workflowType).toBeNull();
-    expect(byName.get('models').workflowType).toBe(byName.get('models').id);
+    expect(byName.get('models').workflowType).toBe(databaseIdOf(byName.get('models').id, 'EntityType'));
     const one = await data(op('EntityTypeById'), { id: byName.get('models').id });
     expect(one.entityType).toMatchObject({ name: 'models', schemaName: 'models', enabled: true });
   });
@@ -58,10 +59,10 @@ describe('reads', () => {
     expect(e.type.settings.enableWorkflow).toBe(true);
     expect(e.workflowStage.name).toMatch(/Ideation|Development|Testing|Approved|Deployed|Retired/);
     const option = e.attributes.find((a: Any) => a.values.some((v: Any) => v.valueKey));
-    expect(option.values[0].id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(databaseIdOf(option.values[0].id, 'AttributeValue')).toMatch(/^[0-9a-f-]{36}$/);
     expect(e.description.values[0].value).toEqual(expect.any(String));
     expect(Date.parse(e.createdAt)).toBeLessThanOrEqual(Date.parse(e.updatedAt));
-    expect(e.createdBy.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(databaseIdOf(e.createdBy.id, 'GovernanceUser')).toMatch(/^[0-9a-f-]{36}$/);
     // One GET for the record, one for the full type (settings are not in the embedded reference).
     expect(apiCalls(stack).map((r) => r.route)).toEqual(['GET /entities/:entityId', 'GET /entity-types/:entityTypeId']);
     expect(res.extensions?.cost?.governance?.actual).toBe(2);
@@ -69,7 +70,7 @@ describe('reads', () => {
 
   it('entities carry their three groups of attributes, organization, schema and both users', async () => {
     const d = await data(
-      '{ entities(kind: MODEL, first: 60) { nodes { number organizationId schemaId attributes { name group values { id value valueKey disabled } } createdBy { id name email initials } lastModifiedBy { id } } } }',
+      '{ entities(kind: MODEL, first: 60) { nodes { number organizationId schemaId attributes { name group values { databaseId value valueKey disabled } } createdBy { id name email initials } lastModifiedBy { databaseId } } } }',
     );
     const nodes: Any[] = d.entities.nodes;
     const attrs = nodes.flatMap((n) => n.attributes);
@@ -78,7 +79,7 @@ describe('reads', () => {
     // Option attributes (seeded or custom) hold option uuids and keys; text ones hold neither.
     for (const a of attrs.filter((x: Any) => x.group !== 'BASE'))
       for (const v of a.values)
-        expect(v).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), valueKey: expect.any(String) });
+        expect(v).toMatchObject({ databaseId: expect.stringMatching(/^[0-9a-f-]{36}$/), valueKey: expect.any(String) });
     expect(attrs.filter((x: Any) => x.group === 'CUSTOM').every((a: Any) => /^attribute\w+Value\./.test(a.name))).toBe(
       true,
     );
@@ -86,7 +87,7 @@ describe('reads', () => {
       expect(n.number).toEqual(expect.any(Number));
       expect(n.organizationId).toMatch(/^[0-9a-f-]{36}$/);
       expect(n.schemaId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(n.lastModifiedBy.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(n.lastModifiedBy.databaseId).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect(nodes.some((n) => n.createdBy.email && n.createdBy.name && n.createdBy.initials)).toBe(true);
   });
@@ -178,10 +179,10 @@ describe('reads', () => {
     const d = await data(op('LinkById'), { id: l.id, linkTypeId: l.relationshipType.id });
     expect(d.link).toMatchObject({
       id: l.id,
-      linkType: { id: l.relationshipType.id },
       forwardLabel: expect.any(String),
       reverseLabel: expect.any(String),
     });
+    expect(databaseIdOf(d.link.linkType.id, 'GovernanceLinkType')).toBe(databaseIdOf(l.relationshipType.id));
     const keys = await data(
       'query($id: ID!, $t: ID!) { link(id: $id, linkTypeId: $t) { forwardLabel forwardLabelKey reverseLabelKey } }',
       { id: l.id, t: r.id },
@@ -196,7 +197,7 @@ describe('reads', () => {
 
   it('Entity.links: both orders reach the upstream, and link ends carry number, label and option keys', async () => {
     const q =
-      'query($o: EntityLinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { id valueKey } } } } } } } }';
+      'query($o: EntityLinkOrder!) { entities(kind: AI_SYSTEM, first: 1) { nodes { links(first: 50, orderBy: $o) { totalCount nodes { id counterpart { kind number displayLabel options { name values { databaseId valueKey } } } } } } } }';
     stack.gateway.upstreams.cache.clear();
     stack.clearRequests();
     const newest = (await data(q, { o: 'ID_DESC' })).entities.nodes[0].links;
@@ -214,7 +215,7 @@ describe('reads', () => {
       for (const o of c.options)
         for (const v of o.values)
           expect(v).toMatchObject({
-            id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+            databaseId: expect.stringMatching(/^[0-9a-f-]{36}$/),
             valueKey: expect.stringMatching(/^CE\./),
           });
     }
@@ -374,7 +375,7 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
           expect(c.entity).toBeNull();
         } else if (!c.deleted) {
           expect(c.entity).toMatchObject({ id: c.id, name: c.name, kind: c.kind });
-          if (!primed.has(c.id)) wanted.push(c.id);
+          if (!primed.has(c.id)) wanted.push(databaseIdOf(c.id, 'Entity'));
         }
       }
     }
@@ -439,8 +440,8 @@ describe('EntityGraph: entity -> links -> counterpart in the fewest upstream cal
     const gets = apiCalls(stack)
       .filter((r) => r.route === 'GET /entities/:entityId')
       .map((r) => r.path.split('/').pop());
-    expect(new Set(gets)).toEqual(new Set(ends.filter((c) => c.kind !== 'AI_SYSTEM').map((c) => c.id)));
-    expect(gets.filter((id) => systemEnds.some((c) => c.id === id))).toEqual([]);
+    expect(new Set(gets)).toEqual(new Set(ends.filter((c) => c.kind !== 'AI_SYSTEM').map((c) => databaseIdOf(c.id))));
+    expect(gets.filter((id) => systemEnds.some((c) => databaseIdOf(c.id) === id))).toEqual([]);
   });
 });
 

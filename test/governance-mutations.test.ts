@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 type Any = any;
 
@@ -96,19 +97,19 @@ describe('workflow', () => {
     const moveCalls = apiCalls(stack);
     expect(moved).toMatchObject({ name: 'Testing', sequence: 3, id: expect.any(String) });
     const type = await data(
-      'query($id: ID!) { entity(id: $id) { type { id workflowType } workflowStage { id name workflowType } } }',
+      'query($id: ID!) { entity(id: $id) { type { databaseId workflowType } workflowStage { databaseId name workflowType } } }',
       { id: system.id },
     );
     expect(type.entity.workflowStage).toMatchObject({
-      id: moved.id,
+      databaseId: databaseIdOf(moved.id, 'WorkflowStage'),
       name: 'Testing',
       workflowType: type.entity.type.workflowType,
     });
     // The uuid is read from the record's entity type, not from the label-like `workflowAndStage.type`.
     expect(moveCalls.map((r) => r.path)).toEqual([
-      `/entities/${system.id}`,
-      `/entity-types/${type.entity.type.id}`,
-      `/assignments/entities/${system.id}/types/${type.entity.type.workflowType}/stage`,
+      `/entities/${databaseIdOf(system.id)}`,
+      `/entity-types/${type.entity.type.databaseId}`,
+      `/assignments/entities/${databaseIdOf(system.id)}/types/${type.entity.type.workflowType}/stage`,
     ]);
   });
 
@@ -161,8 +162,8 @@ describe('links', () => {
       .createEntity;
 
     const created = (await data(op('LinkEntities'), { linkTypeId, from: system.id, to: datasetId })).createLink;
+    expect(databaseIdOf(created.linkType.id, 'GovernanceLinkType')).toBe(databaseIdOf(linkTypeId, 'RelationshipType'));
     expect(created).toMatchObject({
-      linkType: { id: linkTypeId },
       entity1: { id: system.id },
       entity2: { id: datasetId, name: 'Linked dataset' },
     });

@@ -22,6 +22,7 @@ import { parseMetrics, sum } from './support/prometheus.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 type Json = Record<string, any>;
 
@@ -50,7 +51,7 @@ async function listed(stack: Stack, headers?: Record<string, string>) {
     (e) => e.postStatus === 'PUBLISH' && e.venue && e.organizers.length > 0,
   )!;
   expect(event).toBeDefined();
-  await until(() => holds(stack.gateway, `/events/${event.id}`), 'the listed events kept');
+  await until(() => holds(stack.gateway, `/events/${databaseIdOf(event.id)}`), 'the listed events kept');
   return { id: event.id as string, slug: event.slug as string, venue: event.venue.id as string };
 }
 
@@ -69,7 +70,7 @@ describe('records inside answers answer lookups (CACHE_REUSE=on, the default)', 
     // An event read by id embeds its venue and organizers: they answer their own lookups.
     const other = await startStack({ env: { RESPONSE_CACHE: 'false' } });
     const read = await other.query<Json>(EVENT, { id: event.id });
-    await until(() => holds(other.gateway, `/venues/${event.venue}`), 'the embedded venue kept');
+    await until(() => holds(other.gateway, `/venues/${databaseIdOf(event.venue)}`), 'the embedded venue kept');
     other.clearRequests();
     const venue = await other.query<Json>(VENUE, { id: event.venue });
     const organizer = await other.query<Json>(ORGANIZER, { id: read.data!.event.organizers[0].id });
@@ -85,10 +86,10 @@ describe('records inside answers answer lookups (CACHE_REUSE=on, the default)', 
     expect(protectedEvent).toMatchObject({ allDay: null });
     // Records are kept in a callback queued (setImmediate) before the list's answer was: one queued after it runs later.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(holds(stack.gateway, `/events/${protectedEvent.id}`)).toBe(false);
+    expect(holds(stack.gateway, `/events/${databaseIdOf(protectedEvent.id)}`)).toBe(false);
     stack.clearRequests();
     const lookup = await stack.query<Json>(EVENT, { id: protectedEvent.id });
-    expect(calls(stack, new RegExp(`^GET /events/${protectedEvent.id}$`))).toHaveLength(1);
+    expect(calls(stack, new RegExp(`^GET /events/${databaseIdOf(protectedEvent.id)}$`))).toHaveLength(1);
     expect(lookup.data?.event ?? null).toBeNull();
   });
 
@@ -99,12 +100,14 @@ describe('records inside answers answer lookups (CACHE_REUSE=on, the default)', 
     const basicId = summaries.data!.entitySummaries.nodes[0].id as string;
     stack.clearRequests();
     const basic = await stack.query<Json>(`query($id: ID!) { entity(id: $id) { id name } }`, { id: basicId });
-    expect(basic.data!.entity.id).toBe(basicId);
+    expect(databaseIdOf(basic.data!.entity.id)).toBe(databaseIdOf(basicId));
     expect(entityLookups()).toBe(1);
 
     const full = await stack.query<Json>(`{ entities(kind: MODEL, first: 5) { nodes { id name number updatedAt } } }`);
-    const listedEntity = full.data!.entities.nodes.find((e: Json) => e.id !== basicId) as Json;
-    await until(() => holds(stack.gateway, `/entities/${listedEntity.id}`), 'the searched entities kept');
+    const listedEntity = full.data!.entities.nodes.find(
+      (e: Json) => databaseIdOf(e.id) !== databaseIdOf(basicId),
+    ) as Json;
+    await until(() => holds(stack.gateway, `/entities/${databaseIdOf(listedEntity.id)}`), 'the searched entities kept');
     stack.clearRequests();
     const one = await stack.query<Json>(`query($id: ID!) { entity(id: $id) { id name number updatedAt } }`, {
       id: listedEntity.id,
@@ -118,7 +121,7 @@ describe('records inside answers answer lookups (CACHE_REUSE=on, the default)', 
       { id: listedEntity.id },
     );
     expect(renamed.errors).toBeUndefined();
-    await until(() => holds(stack.gateway, `/entities/${listedEntity.id}`), 'the written entity kept');
+    await until(() => holds(stack.gateway, `/entities/${databaseIdOf(listedEntity.id)}`), 'the written entity kept');
     stack.clearRequests();
     const after = await stack.query<Json>(`query($id: ID!) { entity(id: $id) { name } }`, { id: listedEntity.id });
     expect(after.data!.entity.name).toBe('Renamed by a write');
@@ -144,7 +147,7 @@ describe('records inside answers answer lookups (CACHE_REUSE=on, the default)', 
       editor,
     );
     expect(written.errors).toBeUndefined();
-    await until(() => holds(stack.gateway, `/venues/${event.venue}`), 'the written venue kept');
+    await until(() => holds(stack.gateway, `/venues/${databaseIdOf(event.venue)}`), 'the written venue kept');
     stack.clearRequests();
     const venue = await stack.query<Json>(VENUE, { id: event.venue }, editor);
     expect(venue.data!.venue.name).toBe('Renamed Hall');
@@ -241,7 +244,7 @@ describe.skipIf(!redis)('harvested records in the shared tier', () => {
 
     const list = await a.query(LIST);
     const id = (list.data!.events.nodes as Json[])[0]!.id as string;
-    const key = ResponseCache.key('anonymous', 'GET', `${calendar.apiRoot}/events/${id}`);
+    const key = ResponseCache.key('anonymous', 'GET', `${calendar.apiRoot}/events/${databaseIdOf(id)}`);
     const entry = `${prefix}cache:entry:${createHash('sha256').update(key).digest('base64url')}`;
     await until(async () => (await admin.exists(entry)) === 1, 'the harvested record in Redis');
 
@@ -250,7 +253,7 @@ describe.skipIf(!redis)('harvested records in the shared tier', () => {
     expect(fromRedis.data!.event.id).toBe(id);
     expect(reads()).toHaveLength(0);
     expect(await metric(b.gateway, 'record-redis')).toBe(1);
-    expect(holds(b.gateway, `/events/${id}`)).toBe(true);
+    expect(holds(b.gateway, `/events/${databaseIdOf(id)}`)).toBe(true);
 
     // A write through B drops the harvested copies in A's memory, B's and Redis.
     const write = await b.query(

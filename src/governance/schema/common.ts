@@ -1,12 +1,14 @@
 /**
  * Small shared governance types: users in audit fields, attribute values, search filters.
  */
+import { decodeGlobalId } from '../../core/global-id.js';
 import { badInput } from '../../graph/errors.js';
 import { builder, type Types } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import { recordIds, valueIds } from '../../graph/node.js';
 import type { AttributePredicate, AuditFields, BasicEntity } from '../model.js';
 import { AttributeValueRef, EntityAttributeRef, EntityTypeRef, UserRef } from './refs.js';
+import { OPTION_IDS } from './validate.js';
 
 type Fields<Shape> = PothosSchemaTypes.ObjectFieldBuilder<Types, Shape>;
 
@@ -174,10 +176,15 @@ export function toPredicates(
     if (f.values.some((v) => v.length === 0 || v.length > 500))
       throw badInput(`"${at}.values" must be non-empty strings of at most 500 characters.`, `${at}.values`);
     const operator = (f.operator ?? 'EQUAL_TO') as AttributePredicate['operator'];
-    const key = JSON.stringify([f.field, operator, [...f.values].sort()]);
+    // An option may be named by the id of a value or an option that holds it.
+    const values = f.values.map((v) => {
+      const global = decodeGlobalId(v);
+      return global && (OPTION_IDS as readonly string[]).includes(global.type) ? global.id : v;
+    });
+    const key = JSON.stringify([f.field, operator, [...values].sort()]);
     if (seen.has(key)) throw badInput(`"${at}" repeats an earlier condition.`, at);
     seen.add(key);
-    return { field: f.field, operator, value: [...f.values] };
+    return { field: f.field, operator, value: values };
   });
 }
 
