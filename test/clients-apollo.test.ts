@@ -120,6 +120,22 @@ describe('Apollo Client with InMemoryCache and relayStylePagination, in producti
     expect(new Set(ids(both.entity.links)).size).toBe(4);
   });
 
+  // Expected to fail while a link's `label`, `direction` and `counterpart` depend on the record it
+  // is listed under but its `id` does not: the cache keeps one link, as seen from the end read last.
+  it.fails('keeps a link as each of its two ends lists it', async () => {
+    const page = (await raw(ENTITY_PAGE, { first: 20 })) as { entities: Page<Entity> };
+    type Link = { id: string; counterpart: { entity: { id: string } | null } };
+    type Links = { entity: { links: Page<Link> } };
+    const a = page.entities.edges.map((e) => e.node).find((e) => e.links.totalCount > 0)!;
+    const client = newClient();
+    const fromA = await network<Links>(client, ENTITY_LINKS, { id: a.id, first: 5 });
+    const b = fromA.entity.links.edges.map((e) => e.node.counterpart.entity).find(Boolean)!;
+    await network(client, ENTITY_LINKS, { id: b.id, first: 50 });
+    expect(withoutTypename(client.readQuery({ query: ENTITY_LINKS, variables: { id: a.id, first: 5 } }))).toEqual(
+      await raw(ENTITY_LINKS, { id: a.id, first: 5 }),
+    );
+  });
+
   it('updates the cached record from a mutation’s answer, without reading it again', async () => {
     const client = newClient();
     const page = await network<{ entities: Page<Entity> }>(client, ENTITY_PAGE, { first: 10 });

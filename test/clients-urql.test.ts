@@ -80,6 +80,11 @@ describe('urql with graphcache, schema-aware, in production', () => {
     const data = await network(newClient(), EVENT_TITLES, { first: 3 });
     expect(sentAfter(before)).toEqual([{ method: 'GET', status: 200 }]);
     expect(withoutTypename(data)).toEqual(await raw(EVENT_TITLES, { first: 3 }));
+    // The token is what lets it in: the same GET without one is refused.
+    const anonymous = new Client({ url, fetch: recordingFetch, exchanges: [fetchExchange] });
+    const refused = await anonymous.query(EVENT_TITLES, { first: 3 }).toPromise();
+    expect(refused.data).toBeUndefined();
+    expect(sentAfter(sent.length - 1)).toEqual([{ method: 'GET', status: 401 }]);
   });
 
   it('sends a safelisted query by GET as its hash alone (persistedExchange), with the bearer token', async () => {
@@ -143,6 +148,22 @@ describe('urql with graphcache, schema-aware, in production', () => {
     expect(new Set(ids(both.entity.links)).size).toBe(4);
   });
 
+  // Expected to fail while a link's `label`, `direction` and `counterpart` depend on the record it
+  // is listed under but its `id` does not: the cache keeps one link, as seen from the end read last.
+  it.fails('keeps a link as each of its two ends lists it', async () => {
+    const page = (await raw(ENTITY_PAGE, { first: 20 })) as { entities: Page<Entity> };
+    type Link = { id: string; counterpart: { entity: { id: string } | null } };
+    type Links = { entity: { links: Page<Link> } };
+    const a = page.entities.edges.map((e) => e.node).find((e) => e.links.totalCount > 0)!;
+    const client = newClient();
+    const fromA = await network<Links>(client, ENTITY_LINKS, { id: a.id, first: 5 });
+    const b = fromA.entity.links.edges.map((e) => e.node.counterpart.entity).find(Boolean)!;
+    await network(client, ENTITY_LINKS, { id: b.id, first: 50 });
+    expect(withoutTypename(client.readQuery(ENTITY_LINKS, { id: a.id, first: 5 })?.data)).toEqual(
+      await raw(ENTITY_LINKS, { id: a.id, first: 5 }),
+    );
+  });
+
   it('updates the cached record from a mutation’s answer, without reading it again', async () => {
     const client = newClient();
     const page = await network<{ entities: Page<Entity> }>(client, ENTITY_PAGE, { first: 10 });
@@ -157,16 +178,8 @@ describe('urql with graphcache, schema-aware, in production', () => {
     expect(sent.length).toBe(before);
   });
 
-  const attributeValueKey = /Invalid key: [^]*config for `AttributeValue`/;
-
-  it('printed no warning, "Invalid key" or any other, the whole file through (AttributeValue aside)', () => {
-    expect(printed.lines.filter((line) => !attributeValueKey.test(line))).toEqual([]);
-  });
-
-  // Expected to fail until `AttributeValue` stops answering a null `id` for free-text values (branch
-  // ids): then it passes, vitest reports this `fails` test red, and it joins the one above.
-  it.fails('printed no "Invalid key" for AttributeValue either', () => {
-    expect(printed.lines.filter((line) => attributeValueKey.test(line))).toEqual([]);
+  it('printed no warning, "Invalid key" or any other, the whole file through', () => {
+    expect(printed.lines).toEqual([]);
   });
 
   it('was listening: without the keys of values, graphcache warns about them', async () => {

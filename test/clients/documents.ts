@@ -7,7 +7,7 @@
 import { parse } from 'graphql';
 
 const LINK = `
-  fragment LinkFull on EntityLink {
+  fragment LinkFull on GovernanceLink {
     id
     label
     direction

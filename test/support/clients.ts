@@ -38,7 +38,7 @@ export async function startClientGateway(env: Record<string, string> = {}): Prom
   return { stack, url: await stack.listen(), token: (caller) => issuer.tokenFor(caller) };
 }
 
-/** The gateway's answer to a plain POST, as no client library has seen it. */
+/** The gateway's answer to a plain POST, as no client library has seen it (without `__typename`). */
 export async function rawAnswer(
   url: string,
   authorization: string,
@@ -52,7 +52,7 @@ export async function rawAnswer(
   });
   const body = (await res.json()) as { data?: unknown; errors?: unknown };
   expect(body.errors).toBeUndefined();
-  return body.data;
+  return withoutTypename(body.data);
 }
 
 /** `value` without the `__typename` fields a cache adds to every selection. */
@@ -75,8 +75,7 @@ export const clientIntrospection = introspectionFromSchema(clientSchema);
 /** Object types without an `id` field: values a normalized cache embeds in the record holding them. */
 export const valueTypes: string[] = Object.values(clientSchema.getTypeMap())
   .filter((t) => isObjectType(t) && !t.name.startsWith('__') && !('id' in t.getFields()))
-  .map((t) => t.name)
-  .filter((name) => ![clientSchema.getQueryType()?.name, clientSchema.getMutationType()?.name].includes(name));
+  .map((t) => t.name);
 
 /** Each interface and union of the schema with the object types it may be (Apollo's `possibleTypes`). */
 export const possibleTypes: Record<string, string[]> = Object.fromEntries(

@@ -1,7 +1,7 @@
 import { graphql } from 'relay-runtime';
 
 export const entityCard = graphql`
-  fragment EntityCard_entity on Entity {
+  fragment EntityCard_entity on Entity @refetchable(queryName: "EntityCardRefetchQuery") {
     id
     name
     kind

@@ -9,7 +9,9 @@ export const entityLinksQuery = graphql`
 `;
 
 export const entityLinks = graphql`
-  fragment EntityLinks_entity on Entity @argumentDefinitions(first: { type: "Int!" }, after: { type: "String" }) {
+  fragment EntityLinks_entity on Entity
+  @refetchable(queryName: "EntityLinksPaginationQuery")
+  @argumentDefinitions(first: { type: "Int!" }, after: { type: "String" }) {
     id
     name
     links(first: $first, after: $after) @connection(key: "EntityLinks_links") {
