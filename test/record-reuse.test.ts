@@ -104,7 +104,9 @@ describe('records inside answers answer lookups (CACHE_REUSE=on, the default)', 
     expect(entityLookups()).toBe(1);
 
     const full = await stack.query<Json>(`{ entities(kind: MODEL, first: 5) { nodes { id name number updatedAt } } }`);
-    const listedEntity = full.data!.entities.nodes.find((e: Json) => databaseIdOf(e.id) !== databaseIdOf(basicId)) as Json;
+    const listedEntity = full.data!.entities.nodes.find(
+      (e: Json) => databaseIdOf(e.id) !== databaseIdOf(basicId),
+    ) as Json;
     await until(() => holds(stack.gateway, `/entities/${databaseIdOf(listedEntity.id)}`), 'the searched entities kept');
     stack.clearRequests();
     const one = await stack.query<Json>(`query($id: ID!) { entity(id: $id) { id name number updatedAt } }`, {
