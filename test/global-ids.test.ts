@@ -11,7 +11,7 @@ import { databaseIdOf, globalId, typeOf } from './support/global-ids.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = any;
 
 const NODE_TYPES = ['Category', 'Entity', 'EntityType', 'Event', 'GovernanceLink', 'Organizer', 'Tag', 'Venue'];
 
