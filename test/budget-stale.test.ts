@@ -14,6 +14,7 @@ import { ResponseCache } from '../src/core/cache.js';
 import { requireRedis, REDIS_URL, uniquePrefix } from './support/redis.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';
 import { until, untilClock } from './support/wait.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 type Any = any;
 
@@ -47,7 +48,7 @@ const read = (ids: string[]) => `{ ${ids.map((id, i) => `e${i}: entity(id: "${id
 function seen(stack: Stack, ids: string[]) {
   const log = stack.governance.control.requests().requests;
   return {
-    gets: log.filter((r) => r.method === 'GET' && ids.some((id) => r.path === `/entities/${id}`)).length,
+    gets: log.filter((r) => r.method === 'GET' && ids.some((id) => r.path === `/entities/${databaseIdOf(id)}`)).length,
     rateLimited: log.filter((r) => r.status === 429).length,
   };
 }

@@ -6,6 +6,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { calls, forgetCalendarCache } from './support/calendar.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 type Json = Record<string, any>;
 let s: Stack;
@@ -174,8 +175,8 @@ describe('exclude', () => {
     expect(first.totalCount).toBe(venue.events.totalCount - 1);
     expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     // One upstream page, one row wider than asked: the upstream has no exclude parameter.
-    expect(eventsAt(venue.id).map((r) => new URLSearchParams(r.query).get('per_page'))).toEqual(['4']);
-    expect(eventsAt(venue.id)[0]!.query).not.toMatch(/exclude/);
+    expect(eventsAt(databaseIdOf(venue.id)).map((r) => new URLSearchParams(r.query).get('per_page'))).toEqual(['4']);
+    expect(eventsAt(databaseIdOf(venue.id))[0]!.query).not.toMatch(/exclude/);
 
     const next = (await q(page, { v: venue.id, x: [shown], after: first.pageInfo.endCursor })).data!.venue.events;
     expect(next.nodes.map((e: Json) => e.id)).toEqual(all.slice(4, 7));
@@ -245,7 +246,7 @@ describe('venue, organizer and term filters', () => {
     expect(res.errors).toBeUndefined();
     const post = (has: string, upcoming: string) => ({
       search: 'a',
-      event: ev.id,
+      event: databaseIdOf(ev.id),
       has_events: has,
       only_with_upcoming: upcoming,
       status: 'publish',
@@ -258,11 +259,14 @@ describe('venue, organizer and term filters', () => {
       {
         hide_empty: 'false',
         search: 'a',
-        include: cats.slice(0, 2).join(','),
-        exclude: cats[2],
+        include: cats
+          .slice(0, 2)
+          .map((c) => databaseIdOf(c))
+          .join(','),
+        exclude: databaseIdOf(cats[2]!),
         order: 'desc',
         orderby: 'slug',
-        event: ev.id,
+        event: databaseIdOf(ev.id),
         slug: 'music',
         parent: '0',
         page: '1',
@@ -275,9 +279,11 @@ describe('venue, organizer and term filters', () => {
     ]);
 
     const picked = await q(`{ all: categories(hideEmpty: false, first: 50) { nodes { id } }
-      desc: categories(hideEmpty: false, order: DESC, orderBy: ID, first: 50) { nodes { id } } }`);
+      desc: categories(hideEmpty: false, order: DESC, orderBy: ID, first: 50) { nodes { id databaseId } } }`);
     const ids: string[] = picked.data!.all.nodes.map((c: Json) => c.id);
-    expect(picked.data!.desc.nodes.map((c: Json) => c.id)).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
+    expect(picked.data!.desc.nodes.map((c: Json) => c.id)).toEqual(
+      [...ids].sort((a, b) => Number(databaseIdOf(b)) - Number(databaseIdOf(a))),
+    );
     const some = await q(
       `query($in: [ID!], $out: [ID!]) { categories(hideEmpty: false, include: $in, exclude: $out, first: 50) { nodes { id } } }`,
       {

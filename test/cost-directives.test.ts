@@ -12,6 +12,7 @@ import {
   getNamedType,
   getNullableType,
   isListType,
+  isInterfaceType,
   isObjectType,
   Kind,
   parse,
@@ -151,14 +152,14 @@ describe('demand-control directives (@cost, @listSize)', () => {
     expect(operations.length).toBeGreaterThan(10);
     // A router cannot tell that `type { name }` is free (the record embeds it), nor which input lists
     // a write is given: it counts those reads always, as the model without `freeBelow` and with every
-    // `perInput` member given does; never less than the gateway.
+    // `perInput` member given does; never less than the gateway. Federation puts no @cost on an
+    // interface's fields (`GovernanceLinkEnd.entity`): a router cannot count those, the gateway does.
     const unconditional: CostModel = {
       ...defaultCostModel,
       fieldCosts: Object.fromEntries(
-        Object.entries(defaultCostModel.fieldCosts).map(([k, c]) => [
-          k,
-          { upstream: c.upstream, calls: c.calls + (c.perInput?.length ?? 0) },
-        ]),
+        Object.entries(defaultCostModel.fieldCosts)
+          .filter(([k]) => !isInterfaceType(schema.getType(k.split('.')[0]!)))
+          .map(([k, c]) => [k, { upstream: c.upstream, calls: c.calls + (c.perInput?.length ?? 0) }]),
       ),
     };
     const sum = (e: Record<string, number | undefined>) => Object.values(e).reduce<number>((a, b) => a + (b ?? 0), 0);

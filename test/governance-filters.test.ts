@@ -9,6 +9,7 @@ import { buildSeed } from '../src/emulators/governance/seed.js';
 import { apiCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 type Any = any;
 
@@ -37,7 +38,7 @@ describe('stage filter', () => {
     const res = await stack.query<Any>(op('AiSystemsInStage'), { stage: 'Development', first: 20 });
     expect(res.errors).toBeUndefined();
     const list = res.data.entities;
-    expect(list.nodes.map((n: Any) => n.id)).toEqual(expected.map((e) => e.id));
+    expect(list.nodes.map((n: Any) => databaseIdOf(n.id))).toEqual(expected.map((e) => e.id));
     expect(list.nodes.every((n: Any) => n.workflowStage.name === 'Development')).toBe(true);
     // The 61 live AI systems are two upstream pages of 50: the whole list was read, so the count is known.
     expect(list.totalCount).toBe(expected.length);
@@ -74,7 +75,7 @@ describe('stage filter', () => {
       );
       expect(res.errors).toBeUndefined();
       const list = res.data.entities;
-      seen.push(...list.nodes.map((n: Any) => n.id));
+      seen.push(...list.nodes.map((n: Any) => databaseIdOf(n.id)));
       // No page reads more than the two upstream pages of the list, and a page from a cursor
       // starts at the page that holds it.
       expect(apiCalls(stack).length).toBeLessThanOrEqual(2);
@@ -101,7 +102,7 @@ describe('stage filter', () => {
       { n: expected.length },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.entities.nodes.map((n: Any) => n.id)).toEqual(expected.map((e) => e.id));
+    expect(res.data.entities.nodes.map((n: Any) => databaseIdOf(n.id))).toEqual(expected.map((e) => e.id));
     expect(res.data.entities.pageInfo.hasNextPage).toBe(false);
     expect(res.data.entities.totalCount).toBe(expected.length);
     expect(apiCalls(stack)).toHaveLength(2);

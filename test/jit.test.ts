@@ -22,6 +22,7 @@ import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
 import { operation } from './support/operations.js';
 import { startStack, type GraphQLResponse, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';
+import { payloadId } from './support/global-ids.js';
 
 type Json = Record<string, any>;
 
@@ -420,7 +421,7 @@ describe('the other ways in answer alike on every run', () => {
       updates.push(update);
     }
     expect(updates[0]).toMatchObject({
-      data: { eventChanged: { id, deleted: false, event: { id, title: 'Changed' } } },
+      data: { eventChanged: { id: payloadId('EventChange', id), deleted: false, event: { id, title: 'Changed' } } },
     });
     expect(updates[1]).toEqual(updates[0]);
     expect(updates[2]).toEqual(updates[0]);

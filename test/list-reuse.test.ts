@@ -10,6 +10,7 @@ import type { Config } from '../src/config/config.js';
 import { calls, forgetCalendarCache } from './support/calendar.js';
 import { parseMetrics, sum } from './support/prometheus.js';
 import { startStack, type Stack } from './support/stack.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 type Json = Record<string, any>;
 type Wire = { events: { id: number; venue: unknown; organizer: { id: number }[] }[]; total: number };
@@ -37,7 +38,7 @@ async function expectSameAsOwn(stack: Stack, dim: 'venue' | 'organizer', ids: nu
   for (const id of ids) {
     const expected = await own(stack, dim, id, n);
     const got = data[`r${id}`].events;
-    expect({ ids: got.nodes.map((e: Json) => e.id), total: got.totalCount }).toEqual(expected);
+    expect({ ids: got.nodes.map((e: Json) => databaseIdOf(e.id)), total: got.totalCount }).toEqual(expected);
   }
 }
 
@@ -54,9 +55,9 @@ function startReuseStack(reuse: 'on' | 'off' | 'shadow', configure?: (c: Config)
 beforeAll(async () => {
   s = await startReuseStack('on');
   // Venues 1.., the protected event's venue, one with no events; organizers by their events.
-  const venues: number[] = (await s.query<Json>('{ venues(first: 50) { nodes { id } } }')).data!.venues.nodes.map(
-    (v: Json) => Number(v.id),
-  );
+  const venues: number[] = (
+    await s.query<Json>('{ venues(first: 50) { nodes { databaseId } } }')
+  ).data!.venues.nodes.map((v: Json) => Number(v.databaseId));
   const all = (await (await fetch(`${s.calendar.apiRoot}/events?per_page=50&page=1`)).json()) as Wire;
   const more = (await (await fetch(`${s.calendar.apiRoot}/events?per_page=50&page=2`)).json()) as Wire;
   const listed = [...all.events, ...more.events];
@@ -74,9 +75,9 @@ beforeAll(async () => {
     if (res.events.some((e) => blanked.some((b) => b.id === e.id))) pick.protectedVenue = v;
     else if (res.total > 0 && pick.plainVenues.length < 4) pick.plainVenues.push(v);
   }
-  pick.organizers = (await s.query<Json>('{ organizers(first: 50) { nodes { id } } }')).data!.organizers.nodes.map(
-    (o: Json) => Number(o.id),
-  );
+  pick.organizers = (
+    await s.query<Json>('{ organizers(first: 50) { nodes { databaseId } } }')
+  ).data!.organizers.nodes.map((o: Json) => Number(o.databaseId));
   expect(blanked.length).toBeGreaterThan(0);
   expect(pick.protectedVenue && pick.emptyVenue && pick.plainVenues.length === 4).toBeTruthy();
 });
@@ -173,7 +174,7 @@ describe('batched lists', () => {
     await learn(s, 'venue', [a, b]);
     const res = await s.query<Json>(eventsOfEach('venue', [a, b], 10));
     expect(eventsCalls(s)).toHaveLength(1);
-    for (const v of [a, b]) expect(res.data![`r${v}`].events.nodes.map((e: Json) => e.id)).toContain(id);
+    for (const v of [a, b]) expect(res.data![`r${v}`].events.nodes.map((e: Json) => databaseIdOf(e.id))).toContain(id);
     await expectSameAsOwn(s, 'venue', [a, b], 10, res.data!);
     const removed = await fetch(`${s.calendar.apiRoot}/events/${id}`, {
       method: 'DELETE',

@@ -187,9 +187,10 @@ describe('MCP endpoint', () => {
     const model = (await call(client, 'DescribeGovernanceModel')).out.data as {
       entityTypes: { nodes: { kind: string; workflow: { stages: { name: string }[] } | null }[] };
       relationshipTypes: { name: string; ends: { firstKind: string | null; secondKind: string | null }[] }[];
-      organizations: { id: string; name: string | null }[];
+      organizations: { id: string; databaseId: string; name: string | null }[];
     };
-    expect(model.organizations.map((o) => o.id)).toContain(entity.organizationId);
+    // `organizationId` is the upstream's uuid: an organization's `databaseId`.
+    expect(model.organizations.map((o) => o.databaseId)).toContain(entity.organizationId);
     // The relationship type that may link two AI systems, as an agent would pick it.
     const composition = model.relationshipTypes.find((r) =>
       r.ends.some((e) => e.firstKind === 'AI_SYSTEM' && e.secondKind === 'AI_SYSTEM'),

@@ -12,6 +12,7 @@ import { calls } from './support/calendar.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 import { quietFor } from './support/wait.js';
+import { databaseIdOf, payloadId } from './support/global-ids.js';
 
 type Any = any;
 
@@ -49,7 +50,7 @@ async function firstEventId(stack: Stack): Promise<string> {
 /** Changes an event (or, without a title, trashes it) directly at the emulated site, behind the gateway's back. */
 async function changeUpstream(stack: Stack, id: string, title?: string): Promise<void> {
   const { url, user, appPassword } = stack.config.calendar;
-  const res = await fetch(`${url}/events/${id}`, {
+  const res = await fetch(`${url}/events/${databaseIdOf(id)}`, {
     method: title === undefined ? 'DELETE' : 'POST',
     headers: {
       'content-type': 'application/json',
@@ -109,7 +110,11 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     expect(res.errors).toBeUndefined();
     await waitFor(() => expect(sub.received.some((r) => r.data?.eventChanged?.event?.title === title)).toBe(true));
     const update = sub.received.find((r) => r.data?.eventChanged?.event?.title === title);
-    expect(update.data.eventChanged).toMatchObject({ id, origin: 'GATEWAY', deleted: false });
+    expect(update.data.eventChanged).toMatchObject({
+      id: payloadId('EventChange', id),
+      origin: 'GATEWAY',
+      deleted: false,
+    });
     sub.stop();
   });
 
@@ -152,7 +157,7 @@ describe.runIf(run)('subscriptions across replicas (Redis)', () => {
     await waitFor(() => expect(idle(a) && idle(b)).toBe(true));
     a.clearRequests();
     await quietFor(300, 'three polling intervals: a stopped poller must send nothing, and an absence has no event');
-    expect(calls(a, new RegExp(`^GET /events/${id}$`))).toEqual([]);
+    expect(calls(a, new RegExp(`^GET /events/${databaseIdOf(id)}$`))).toEqual([]);
   });
 });
 
@@ -284,7 +289,9 @@ describe('subscriptions on one gateway', () => {
       await changeUpstream(s, id);
       // The site answers the trashed event 403 event-no-longer-available (GONE): the poll finds it gone.
       await waitFor(() => expect(sub.state.completed).toBe(true));
-      expect(sub.received).toEqual([{ data: { eventChanged: { id, origin: 'POLL', deleted: true, event: null } } }]);
+      expect(sub.received).toEqual([
+        { data: { eventChanged: { id: payloadId('EventChange', id), origin: 'POLL', deleted: true, event: null } } },
+      ]);
       expect(sub.errors).toEqual([]);
       await waitFor(() => expect(polling.stats().active).toBe(0));
     } finally {
@@ -328,7 +335,7 @@ describe('subscriptions on one gateway', () => {
         id: created,
       });
       // The write's own push (GATEWAY), or the poller's if it read the new version first: one of them.
-      const renamed = { id: created, deleted: false, entity: { name: 'Watched, renamed' } };
+      const renamed = { id: payloadId('EntityChange', created), deleted: false, entity: { name: 'Watched, renamed' } };
       await waitFor(() => expect(sub.received).toHaveLength(1));
       expect(sub.received[0].data.entityChanged).toMatchObject(renamed);
       // The poller finds the rename too; the subscriber already had that version.
@@ -337,7 +344,11 @@ describe('subscriptions on one gateway', () => {
       await waitFor(() => expect(sub.state.completed).toBe(true));
       // The bus keeps order: the poller's rename came before the delete, and was not sent.
       expect(sub.received).toHaveLength(2);
-      expect(sub.received[1].data.entityChanged).toMatchObject({ id: created, deleted: true, entity: null });
+      expect(sub.received[1].data.entityChanged).toMatchObject({
+        id: payloadId('EntityChange', created),
+        deleted: true,
+        entity: null,
+      });
       expect(sub.errors).toEqual([]);
       // The stream's end let its poller go.
       await waitFor(() => expect(polling.stats().active).toBe(0));

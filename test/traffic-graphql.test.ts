@@ -11,6 +11,7 @@ import { schema } from '../src/app/schema.js';
 import { operation } from './support/operations.js';
 import { countRequests, startStack } from './support/stack.js';
 import { until } from './support/wait.js';
+import { databaseIdOf } from './support/global-ids.js';
 
 const ENTITY_GRAPH = operation('EntityGraph');
 
@@ -130,7 +131,7 @@ describe('account budget and 429 pause through GraphQL', () => {
       stack.query<{ entity: { id: string; name: string } }>(`{ entity(id: "${id}") { id name } }`);
     expect((await read(first!.id)).data?.entity.name).toBe(first!.name);
     const cache = stack.gateway.upstreams.cache;
-    const entry = () => cache.keys().find((k) => k.includes(`/entities/${first!.id}`));
+    const entry = () => cache.keys().find((k) => k.includes(`/entities/${databaseIdOf(first!.id)}`));
     await until(() => cache.get(entry() ?? '')?.fresh === false, 'the cached read to expire (kept for max-stale)');
     stack.clearRequests();
     stack.governance.control.setFaults([{ kind: 'rate-limit', times: 1, retryAfter: 1 }]);
@@ -147,8 +148,8 @@ describe('account budget and 429 pause through GraphQL', () => {
     expect(after.extensions?.stale).toBeUndefined();
     // The 429 and its retry; the stale read sent nothing.
     const paths = stack.governance.control.requests().requests.map((r) => r.path);
-    expect(paths.filter((p) => p === `/entities/${second!.id}`)).toHaveLength(2);
-    expect(paths.filter((p) => p === `/entities/${first!.id}`)).toHaveLength(0);
+    expect(paths.filter((p) => p === `/entities/${databaseIdOf(second!.id)}`)).toHaveLength(2);
+    expect(paths.filter((p) => p === `/entities/${databaseIdOf(first!.id)}`)).toHaveLength(0);
   });
 
   it('a read after a mutation shows the mutation, though the record was cached', async () => {

@@ -83,8 +83,12 @@ export const defaultCostModel: CostModel = {
     // One record read per item (DataLoader shares repeats; the estimate does not count on that).
     'EntitySummary.entity': { upstream: 'governance', calls: 1 },
     'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
-    // A link end is an Entity with what the link shows of it; a field beyond that reads the record.
-    ...linkEnds(['source', 'target', 'counterpart', 'entity1', 'entity2']),
+    // `entity` of a link end that is an Entity (the router prices the interface's field by its types').
+    'Entity.entity': { upstream: 'governance', calls: 1 },
+    // A link end is an Entity with what the link shows of it; a field beyond that reads the record. A
+    // link read by itself sends no `number` of its ends; an entity's links page does (so `source`,
+    // `target` and `counterpart` are not counted, and a router's sum agrees with the estimate there).
+    ...linkEnds(['entity1', 'entity2']),
     // What only the link record holds, read by id for a link an entity's list showed.
     ...Object.fromEntries(
       ['schemaId', 'attributes', 'createdBy', 'lastModifiedBy'].map((f) => [

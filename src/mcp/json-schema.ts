@@ -8,6 +8,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
+  isInterfaceType,
   isObjectType,
   Kind,
   TypeInfo,
@@ -108,7 +109,7 @@ export function outputSchema(
   const t = nonNull ? type.ofType : type;
   let schema: JsonSchema;
   if (isListType(t)) schema = { type: 'array', items: outputSchema(t.ofType, selections, fragments) };
-  else if (isObjectType(t) && selections) {
+  else if ((isObjectType(t) || isInterfaceType(t)) && selections) {
     const fields = t.getFields();
     const properties: Record<string, JsonSchema> = {};
     for (const [key, nodes] of fieldsByKey(selections, fragments)) {
