@@ -38,6 +38,7 @@ import { entityShape, springPageShape } from './wire.js';
 import type { Harvest } from '../core/harvest.js';
 import type { CacheKind } from '../config/config.js';
 import { Tags } from './tags.js';
+import { heldEntities } from './harvest.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
 const ENTITY_PAGE = springPageShape(entityShape);
@@ -137,26 +138,11 @@ export class GovernanceClient {
     } satisfies Send;
   }
 
-  /**
-   * Whole entities inside an answer, as the reads by id they answer (see core/harvest.ts). What
-   * each source carries against `GET /entities/{id}` (EntityInformation; the openapi file's
-   * examples and the emulator's render.ts):
-   *
-   * | source                                     | carries                                     | kept  |
-   * | ------------------------------------------ | ------------------------------------------- | ----- |
-   * | `POST /entities/search` item               | EntityInformation, every field              | yes   |
-   * | `POST /entities`, `PATCH /entities/{id}`   | EntityInformation, every field              | yes   |
-   * | `POST /entity-basic-details/search` item   | id, number, name, displayLabel, type, org   | never |
-   * | related-entities page `source`/`target`    | id, number, name, type, deleted             | never |
-   * | stage move answer                          | the stage, not the entity                   | never |
-   */
+  /** Whole entities inside an answer (`harvest.ts`), as the reads by id they answer (see core/harvest.ts). */
   private entityRecords(items: unknown): Harvest<UpstreamCall>[] {
-    if (!Array.isArray(items)) return [];
-    return items.flatMap((e: unknown) => {
-      const id = (e as { id?: unknown } | null)?.id;
-      if (typeof id !== 'string') return [];
+    return heldEntities(items).map(({ id, body }) => {
       const { nullIfNotFound: _n, shape: _shape, ...read } = this.entityRead(id);
-      return [{ call: { ...read, idempotent: true }, body: e }];
+      return { call: { ...read, idempotent: true }, body };
     });
   }
 
