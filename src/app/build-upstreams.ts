@@ -4,7 +4,6 @@
  * for the process), and with `REDIS_URL` one Redis link through which replicas share the budgets
  * and pauses, and the response cache's Redis tier (on `REDIS_CACHE_URL` when that is set).
  */
-import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
 import { AccountBudget } from '../core/budget.js';
 import { UpstreamBreaker } from '../core/breaker.js';
@@ -47,7 +46,6 @@ export interface UpstreamsOptions {
 /** What both upstreams share: the response cache and its Redis tier, the Redis link, the log. */
 interface Shared {
   config: Config;
-  dispatcher?: Dispatcher;
   observer?: UpstreamObserver;
   cache: ResponseCache;
   sharedCache?: SharedCacheTier;
@@ -57,7 +55,6 @@ interface Shared {
 
 export function createUpstreams(
   config: Config,
-  dispatcher?: Dispatcher,
   observer?: UpstreamObserver,
   options: UpstreamsOptions = {},
 ): Upstreams {
@@ -76,7 +73,7 @@ export function createUpstreams(
     ? new RedisLink({ url: config.redisCacheUrl, prefix: t.redisKeyPrefix, commandTimeoutMs: t.redisCommandTimeoutMs })
     : redis;
   const sharedCache = cacheRedis && sharedTier(config, cache, cacheRedis, log);
-  const shared: Shared = { config, dispatcher, observer, cache, sharedCache, redis, log };
+  const shared: Shared = { config, observer, cache, sharedCache, redis, log };
   const governance = buildUpstream(
     shared,
     'governance',
@@ -102,8 +99,7 @@ export function createUpstreams(
       ]);
       await redis?.close();
       if (cacheRedis !== redis) await cacheRedis?.close();
-      // An injected dispatcher belongs to the caller.
-      if (!dispatcher) await Promise.all([governance.transport.close(), calendar.transport.close()]);
+      await Promise.all([governance.transport.close(), calendar.transport.close()]);
     },
   };
 }
@@ -120,13 +116,12 @@ function sharedTier(config: Config, cache: ResponseCache, redis: RedisLink, log:
 }
 
 function buildUpstream(shared: Shared, name: UpstreamName, baseUrl: string, maxConcurrent: number) {
-  const { config, dispatcher, redis, log } = shared;
+  const { config, redis, log } = shared;
   const t = config.traffic;
   const transport = new HttpTransport({
     upstream: name,
     timeouts: config.timeouts,
     maxBodyBytes: config.maxUpstreamBodyBytes,
-    dispatcher,
     connections: maxConcurrent,
   });
   const traffic = trafficControl(config, name, redis, log);

@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { printSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import type { Dispatcher } from 'undici';
 import { CalendarService } from '../calendar/service.js';
 import type { Config } from '../config/config.js';
 import { AnswerCache } from '../core/answer-cache.js';
@@ -34,8 +33,6 @@ import { gatewayPlugins } from './plugins.js';
 
 export interface GatewayOptions {
   config: Config;
-  /** Replaces the upstream HTTP agent (tests pass a MockAgent). */
-  dispatcher?: Dispatcher;
   /** Where the JSON request log goes (default: stdout). */
   logSink?: LogSink;
   /** Where audit lines go instead of AUDIT_SINK, and the clock of their times (tests). */
@@ -65,10 +62,10 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { config, dispatcher, logSink, audit, extraPlugins = [], lastPlugins = [], sampleCallers } = options;
+  const { config, logSink, audit, extraPlugins = [], lastPlugins = [], sampleCallers } = options;
   const around = options.around ?? ((listener: RequestListener) => listener);
   const observability = createObservability({ config, logSink, audit, upstreams: () => upstreams });
-  const upstreams = createUpstreams(config, dispatcher, observability.upstream);
+  const upstreams = createUpstreams(config, observability.upstream);
   const governance = new GovernanceService(upstreams.governance, config, upstreams.locks, upstreams.redis);
   const calendar = new CalendarService(upstreams.calendar, config, upstreams.locks);
   const { bus, polling } = liveUpdates(config, upstreams);

@@ -31,9 +31,9 @@ import { Tags, TAGS_OF, type Collection as Kind } from './tags.js';
 import type { CacheResult } from '../core/observer.js';
 import type { BatchWindow } from '../core/batch-window.js';
 import { slicePage, type ListIndex, type PageSpan } from '../core/list-reuse.js';
+import { UPSTREAM_PAGE_SIZE } from '../core/pages.js';
 import {
   batchDimension,
-  COMBINED_PAGE,
   ownersOf,
   splitEvents,
   type BatchDimension,
@@ -264,7 +264,7 @@ export class CalendarClient {
   ): Promise<boolean> {
     const { upstream, reuse } = this.options;
     const ids = [...new Set(asks.map((a) => a.id))];
-    const combined = { ...call, query: { ...rest, [dim]: ids, page: 1, per_page: COMBINED_PAGE } };
+    const combined = { ...call, query: { ...rest, [dim]: ids, page: 1, per_page: UPSTREAM_PAGE_SIZE } };
     const mark = upstream.cache.mark();
     const res = await upstream.call(combined, caller);
     const lists = res.status < 300 ? splitEvents(this.readPage<WireEvent>('events', res)!, dim, ids) : undefined;
@@ -274,7 +274,7 @@ export class CalendarClient {
     }
     for (const ask of asks) {
       const events = lists.get(ask.id)!;
-      const one = { ...call, query: { ...ask.query, page: 1, per_page: COMBINED_PAGE } };
+      const one = { ...call, query: { ...ask.query, page: 1, per_page: UPSTREAM_PAGE_SIZE } };
       const total = events.length;
       const share = Math.ceil((res.bytes * total) / Math.max(1, combinedRows(lists)));
       const answer = {
@@ -284,7 +284,7 @@ export class CalendarClient {
         bytes: share,
       };
       upstream.cache.set(upstream.target(one, caller).key, answer, call.cache!.ttlMs, call.cache!.tags, mark);
-      reuse!.index.stored(ask.list, { page: 1, size: COMBINED_PAGE }, total);
+      reuse!.index.stored(ask.list, { page: 1, size: UPSTREAM_PAGE_SIZE }, total);
     }
     return true;
   }

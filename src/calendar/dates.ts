@@ -20,11 +20,11 @@ export function parseCalendarDate(value: string, argument: string): CalendarDate
   const bad = () =>
     invalidInput(`"${argument}" must be a date-time as "YYYY-MM-DD HH:MM:SS" or ISO 8601 (got "${value}").`, argument);
   if (!m) throw bad();
-  const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = m;
-  const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
+  const [, y = '', mo = '', d = '', h = '00', mi = '00', s = '00', zone] = m;
+  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
   const check = new Date(ms);
   // Rejects impossible dates such as 2027-02-30 or 25:00.
-  if (check.getUTCMonth() !== +mo! - 1 || check.getUTCDate() !== +d! || +h > 23 || +mi > 59 || +s > 59) throw bad();
+  if (check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) throw bad();
   let offsetMinutes: number | null = null;
   if (zone) {
     if (/^z$/i.test(zone)) offsetMinutes = 0;

@@ -9,12 +9,10 @@
  */
 import { BatchWindow } from '../core/batch-window.js';
 import type { ListIndex } from '../core/list-reuse.js';
+import { UPSTREAM_PAGE_SIZE } from '../core/pages.js';
 import type { QueryValue } from '../core/upstream-pipeline.js';
 import { venueList } from './normalize.js';
 import type { WireEvent } from './wire.js';
-
-/** The upstream's largest page: a combined request asks for it. */
-export const COMBINED_PAGE = 50;
 
 /** The records whose events can share a request (the events filter's parameter names). */
 export type BatchDimension = 'venue' | 'organizer';
@@ -74,11 +72,11 @@ function pack(asks: readonly ListAsk[], index: ListIndex): ListAsk[][] {
   let rows = 0;
   for (const ask of asks) {
     const { total, unsplittable } = index.known(ask.list);
-    if (total === undefined || unsplittable || total > COMBINED_PAGE) {
+    if (total === undefined || unsplittable || total > UPSTREAM_PAGE_SIZE) {
       groups.push([ask]);
       continue;
     }
-    if (rows + total > COMBINED_PAGE) {
+    if (rows + total > UPSTREAM_PAGE_SIZE) {
       groups.push(current);
       current = [];
       rows = 0;

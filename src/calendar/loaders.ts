@@ -7,6 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import { UpstreamError } from '../core/errors.js';
+import { UPSTREAM_PAGE_SIZE } from '../core/pages.js';
 import type { PageKind } from '../core/upstream-pipeline.js';
 import type { CalendarClient, WirePage, WireQuery } from './client.js';
 import type { CalendarEvent, CalendarTerm } from './model.js';
@@ -22,9 +23,6 @@ export interface PageKey {
 }
 
 export type Page<T> = WirePage<T> | null;
-
-/** The upstream's page size cap (larger `per_page` values are clamped). */
-export const UPSTREAM_MAX_PAGE = 50;
 
 const pageKey = (k: PageKey) =>
   JSON.stringify([
@@ -121,7 +119,7 @@ function terms({ list, get }: CalendarClient['categories' | 'tags']) {
         return t ? normalizeTerm(t) : null;
       });
     },
-    { maxBatchSize: UPSTREAM_MAX_PAGE },
+    { maxBatchSize: UPSTREAM_PAGE_SIZE },
   );
 }
 

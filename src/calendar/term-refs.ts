@@ -6,9 +6,9 @@
  * listing the known slugs, unless the caller asks for missing names to be created.
  */
 import { invalidInput, quotedList } from '../core/errors.js';
+import { UPSTREAM_PAGE_SIZE } from '../core/pages.js';
 import type { CalendarClient } from './client.js';
 import { encodeSlug } from './inputs.js';
-import { UPSTREAM_MAX_PAGE } from './loaders.js';
 import { normalizeTerm } from './normalize.js';
 import type { CalendarTerm } from './model.js';
 
@@ -23,11 +23,11 @@ async function allTerms(client: CalendarClient, taxonomy: Taxonomy): Promise<Cal
     const got = await client[taxonomy].list(
       { hide_empty: false, orderby: 'slug' },
       page,
-      UPSTREAM_MAX_PAGE,
+      UPSTREAM_PAGE_SIZE,
       page === 1 ? 'page' : 'more-pages',
     );
     terms.push(...(got?.items ?? []).map(normalizeTerm));
-    if (!got || got.items.length < UPSTREAM_MAX_PAGE || terms.length >= got.total) return terms;
+    if (!got || got.items.length < UPSTREAM_PAGE_SIZE || terms.length >= got.total) return terms;
   }
 }
 

@@ -13,7 +13,8 @@ export const pad = (n: number, width = 2): string => String(n).padStart(width, '
 export function wallMs(wire: string): number | null {
   const m = WIRE_DATE.exec(wire);
   if (!m) return null;
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  const [y = 0, mo = 1, d = 1, h = 0, mi = 0, s = 0] = m.slice(1).map(Number);
+  return Date.UTC(y, mo - 1, d, h, mi, s);
 }
 
 /** Milliseconds as if UTC → `Y-m-d H:i:s`. */

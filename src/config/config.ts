@@ -198,13 +198,18 @@ function readCache(s: Settings) {
 /** The two upstreams (or the embedded emulators), with every problem a deployment can have with them. */
 /**
  * MCP_*: the key that seals confirmations must be the same on every replica, so production names
- * it; a development process makes up its own.
+ * it, and so does a development process with REDIS_URL (a replica: its confirmations are retried on
+ * the others). Otherwise a development or test process makes up its own, valid until it stops.
  */
 function readMcp(s: Settings, production: boolean, problems: string[]) {
   const enabled = s.MCP ?? !production;
+  const key =
+    'a secret of at least 32 characters, the same on every replica (it seals confirmations), e.g. `openssl rand -hex 32`.';
   if (enabled && production && !s.MCP_STATE_KEY)
+    problems.push(`MCP_STATE_KEY is required in production while MCP is on: ${key}`);
+  else if (enabled && s.NODE_ENV === 'development' && s.REDIS_URL && !s.MCP_STATE_KEY)
     problems.push(
-      'MCP_STATE_KEY is required in production while MCP is on: a secret of at least 32 characters, the same on every replica (it seals confirmations), e.g. `openssl rand -hex 32`.',
+      `MCP_STATE_KEY is required with REDIS_URL while MCP is on (replicas take each other's confirmed calls): ${key} Or MCP=false.`,
     );
   if (s.MCP_STATE_KEY && Buffer.byteLength(s.MCP_STATE_KEY) < 32)
     problems.push('MCP_STATE_KEY must be at least 32 bytes long (e.g. `openssl rand -hex 32`).');
@@ -220,7 +225,9 @@ function readMcp(s: Settings, production: boolean, problems: string[]) {
 function readUpstreams(s: Settings, production: boolean, problems: string[]) {
   const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
   const embeddedEmulators =
-    s.EMBEDDED_EMULATORS === undefined ? !production && !s.GOVERNANCE_URL && !s.CALENDAR_URL : s.EMBEDDED_EMULATORS !== 'false';
+    s.EMBEDDED_EMULATORS === undefined
+      ? !production && !s.GOVERNANCE_URL && !s.CALENDAR_URL
+      : s.EMBEDDED_EMULATORS !== 'false';
   const calendar: CalendarConfig = {
     url: s.CALENDAR_URL?.replace(/\/+$/, ''),
     user: s.CALENDAR_USER,

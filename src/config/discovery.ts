@@ -47,7 +47,7 @@ export function readDiscoveryConfig(file: string | undefined, problems: string[]
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     problems.push(
-      `GOVERNANCE_DISCOVERY_FILE: cannot read ${file} as JSON (${(error as Error).message.split('\n')[0]}).`,
+      `GOVERNANCE_DISCOVERY_FILE: cannot read ${file} as JSON (${(error instanceof Error ? error.message : String(error)).split('\n')[0]}).`,
     );
     return empty();
   }

@@ -18,7 +18,7 @@ export function withEnvFile(env: Env, file = '.env'): Env {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return env;
     throw error;
   }
   return { ...parseEnv(text), ...env };

@@ -424,7 +424,7 @@ const BY_TIER = {
     }),
     MCP_STATE_KEY: text({
       secret: true,
-      defaultText: 'required in production while MCP is on; generated per process otherwise',
+      defaultText: 'required while MCP is on in production or with REDIS_URL; generated per process otherwise',
       description:
         "Secret (32+ bytes) sealing /mcp's confirmations, the same on every replica, so any replica takes a confirmed retry.",
     }),

@@ -378,27 +378,33 @@ export class SharedBudget {
       this.key('tags'),
       this.key('clock'),
       this.key('hot'),
-      this.epoch!,
+      this.epoch ?? '', // set by the sync above
       now,
       this.key(''),
     ];
-    slots.forEach(({ rule, limit, cap }, i) => args.push(limit, rule.bucketMs, rule.spanMs, ats[i]!, cap ? 1 : 0));
+    for (const [i, { rule, limit, cap }] of slots.entries())
+      args.push(limit, rule.bucketMs, rule.spanMs, ats[i] ?? now, cap ? 1 : 0);
     args.push(claim?.caller ?? '', claim?.weight ?? 0, claim?.priority ?? 0);
     // Counted before it is sent: if the data set is lost while this take is on its way, the
     // replica's restore includes it (at worst it is counted twice: the safe side). A timeout keeps
     // the count too, since the script may have run.
     this.sent.record(slots, now);
-    const out = await this.client.budgetTake(slots.length + 5, ...args);
-    if (out[0] === -1) {
+    // The script answers its outcome, a wait, then each slot's count and when it frees a point.
+    const [outcome = -1, waitMs = 0, ...counts] = await this.client.budgetTake(slots.length + 5, ...args);
+    if (outcome === -1) {
       this.sent.record(slots, now, -1);
       await this.sync(now);
       if (this.isRestoring(now)) return this.takeOffline(endpoint, now, claim?.caps);
       return { ok: false, waitMs: Math.max(1, this.holdUntil - now), rule: 'resync', perEndpoint: false };
     }
     slots.forEach(({ rule, scope }, i) =>
-      this.seen.set(SharedBudget.slotName(rule, scope), { sum: out[2 + 2 * i]!, at: now, freeInMs: out[3 + 2 * i]! }),
+      this.seen.set(SharedBudget.slotName(rule, scope), {
+        sum: counts[2 * i] ?? 0,
+        at: now,
+        freeInMs: counts[2 * i + 1] ?? 0,
+      }),
     );
-    if (out[0] === 0)
+    if (outcome === 0)
       return {
         ok: true,
         shared: true,
@@ -406,9 +412,10 @@ export class SharedBudget {
         refund: () => this.refundShared(slots, now, ats),
       };
     this.sent.record(slots, now, -1);
-    if (out[0] === -2) return { ok: false, waitMs: out[1]!, rule: 'turn', perEndpoint: false };
-    const { rule, cap } = slots[out[0]! - 1]!;
-    return { ok: false, waitMs: out[1]!, rule: rule.name, perEndpoint: rule.perEndpoint, share: cap };
+    const refused = slots[outcome - 1];
+    if (!refused) return { ok: false, waitMs, rule: 'turn', perEndpoint: false }; // -2: not its turn
+    const { rule, cap } = refused;
+    return { ok: false, waitMs, rule: rule.name, perEndpoint: rule.perEndpoint, share: cap };
   }
 
   /**
@@ -456,7 +463,12 @@ export class SharedBudget {
     if (!this.options.redis.ready) return;
     this.sent.record(slots, now, -1);
     const keys = [...slots.map(({ rule, scope }) => this.key(rule.name, scope)), this.key('hot')];
-    const args = slots.flatMap(({ rule }, i) => [Math.floor(ats[i]! / rule.bucketMs), -1, rule.spanMs + 1_000, '']);
+    const args = slots.flatMap(({ rule }, i) => [
+      Math.floor((ats[i] ?? now) / rule.bucketMs),
+      -1,
+      rule.spanMs + 1_000,
+      '',
+    ]);
     void this.client.budgetAdd(keys.length, ...keys, ...args, now).catch(() => this.sent.record(slots, now, 1));
   }
 

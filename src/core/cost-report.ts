@@ -9,6 +9,7 @@
 import type { UpstreamName } from './errors.js';
 import type { RuleStatus } from './budget-types.js';
 import type { CallerCost, UpstreamCost } from './usage.js';
+import { entriesOf } from './records.js';
 
 /** The request header that asks for the full form. */
 export const COST_DETAIL_HEADER = 'cost-detail';
@@ -86,9 +87,7 @@ export function costExtension(
   costs: Record<UpstreamName, UpstreamCost>,
   full: boolean,
 ): Partial<Record<UpstreamName, CostEntry>> | undefined {
-  const used = (Object.entries(costs) as [UpstreamName, UpstreamCost][]).filter(
-    ([, c]) => c.requests > 0 || c.cacheHits > 0 || (c.cached && c.estimated > 0),
-  );
+  const used = entriesOf(costs).filter(([, c]) => c.requests > 0 || c.cacheHits > 0 || (c.cached && c.estimated > 0));
   if (used.length === 0) return undefined;
   return Object.fromEntries(used.map(([u, c]) => [u, entry(c, full)]));
 }

@@ -40,7 +40,7 @@ export class FairQueue<T> {
 
   /** Adds `item` for caller `key` at `priority`; answers how many waiting items go before it. */
   push(priority: number, key: string, item: T): number {
-    const lane = this.lanes[priority]!;
+    const lane = this.lane(priority);
     let flow = lane.flows.get(key);
     if (!flow) {
       flow = { items: [], finish: lane.time + 1 / this.weight(key) };
@@ -55,16 +55,14 @@ export class FairQueue<T> {
 
   /** The item that goes next, left in place (see `take`). */
   peek(): T | undefined {
-    return this.head()?.flow.items[0];
+    return this.head()?.item;
   }
 
   /** Removes and returns the item that goes next. */
   shift(): T | undefined {
     const head = this.head();
-    if (!head) return undefined;
-    const item = head.flow.items[0]!;
-    this.served(head.lane, head.key, head.flow);
-    return item;
+    if (head) this.served(head.lane, head.key, head.flow);
+    return head?.item;
   }
 
   /**
@@ -72,16 +70,16 @@ export class FairQueue<T> {
    * it leaves because it got its turn (the caller's tag moves on, as in `shift`), not unserved.
    */
   delete(priority: number, key: string, item: T, served = false): boolean {
-    const lane = this.lanes[priority]!;
+    const lane = this.lane(priority);
     const flow = lane.flows.get(key);
     const at = flow ? flow.items.indexOf(item) : -1;
-    if (at < 0) return false;
+    if (!flow || at < 0) return false;
     if (served && at === 0) {
-      this.served(lane, key, flow!);
+      this.served(lane, key, flow);
       return true;
     }
-    flow!.items.splice(at, 1);
-    if (flow!.items.length === 0) lane.flows.delete(key);
+    flow.items.splice(at, 1);
+    if (flow.items.length === 0) lane.flows.delete(key);
     this.count--;
     return true;
   }
@@ -123,12 +121,21 @@ export class FairQueue<T> {
     return w > 0 && Number.isFinite(w) ? w : 1;
   }
 
-  private head(): { lane: Lane<T>; key: string; flow: Flow<T> } | undefined {
+  private lane(priority: number): Lane<T> {
+    const lane = this.lanes[priority];
+    if (!lane) throw new RangeError(`priority ${priority} is not one of the ${this.lanes.length} lanes`);
+    return lane;
+  }
+
+  /** The first lane's caller with the earliest tag, and its first item (a flow is never empty). */
+  private head(): { lane: Lane<T>; key: string; flow: Flow<T>; item: T } | undefined {
     for (const lane of this.lanes) {
-      if (lane.flows.size === 0) continue;
-      let best: { key: string; flow: Flow<T> } | undefined;
-      for (const [key, flow] of lane.flows) if (!best || flow.finish < best.flow.finish) best = { key, flow };
-      return { lane, ...best! };
+      let best: { lane: Lane<T>; key: string; flow: Flow<T>; item: T } | undefined;
+      for (const [key, flow] of lane.flows) {
+        const item = flow.items[0];
+        if (item !== undefined && (!best || flow.finish < best.flow.finish)) best = { lane, key, flow, item };
+      }
+      if (best) return best;
     }
     return undefined;
   }
@@ -136,8 +143,8 @@ export class FairQueue<T> {
   /** Items of the other callers that would be served before a tag of `finish` at `priority`. */
   private ahead(priority: number, key: string, finish: number): number {
     let n = 0;
-    for (let p = 0; p < priority; p++) for (const flow of this.lanes[p]!.flows.values()) n += flow.items.length;
-    for (const [other, flow] of this.lanes[priority]!.flows) {
+    for (const lane of this.lanes.slice(0, priority)) for (const flow of lane.flows.values()) n += flow.items.length;
+    for (const [other, flow] of this.lane(priority).flows) {
       if (other === key || flow.finish > finish) continue;
       // Its items' tags: its first's, then one 1 / weight each (a tie may go either way).
       n += Math.min(flow.items.length, Math.floor((finish - flow.finish) * this.weight(other) + 1e-9) + 1);

@@ -14,8 +14,6 @@ export interface HttpOptions {
   timeouts: { connectMs: number; headersMs: number; bodyMs: number };
   /** Larger bodies are refused (and the socket released) rather than buffered. */
   maxBodyBytes: number;
-  /** Injected so tests can pass a MockAgent; defaults to a keep-alive Agent. */
-  dispatcher?: Dispatcher;
   /** Sockets to keep per origin: as many as the scheduler lets run at once, so none queue here. */
   connections?: number;
 }
@@ -49,15 +47,13 @@ export class HttpTransport {
 
   constructor(private readonly options: HttpOptions) {
     const { timeouts, connections = 32 } = options;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: timeouts.connectMs },
-        headersTimeout: timeouts.headersMs,
-        bodyTimeout: timeouts.bodyMs,
-        connections,
-        keepAliveTimeout: 10_000,
-      });
+    this.dispatcher = new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      connections,
+      keepAliveTimeout: 10_000,
+    });
   }
 
   /**
@@ -238,8 +234,8 @@ class Exchange {
   onComplete(): void {
     if (this.settled) return;
     this.finish();
-    const text =
-      this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    const [only, ...more] = this.chunks;
+    const text = only && more.length === 0 ? only.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     try {
       this.resolve({
         status: this.status,
@@ -312,8 +308,11 @@ function parseBody(text: string, status: number, headers: Record<string, string>
 function flattenRawHeaders(raw: Buffer[] | string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = undiciUtil.headerNameToString(raw[i]!);
-    const value = raw[i + 1]!.toString('utf8');
+    const name = raw[i];
+    const given = raw[i + 1];
+    if (name === undefined || given === undefined) break;
+    const key = undiciUtil.headerNameToString(name);
+    const value = given.toString('utf8');
     out[key] = key in out ? `${out[key]}, ${value}` : value;
   }
   return out;

@@ -1,9 +1,12 @@
 /**
  * Which upstream pages cover a slice of a list. Upstreams page by (page number, page size) with a
- * size cap (50 on both APIs here); a GraphQL client asks for an arbitrary (offset, limit). The plan
+ * size cap (`UPSTREAM_PAGE_SIZE` on both APIs here); a GraphQL client asks for an arbitrary (offset, limit). The plan
  * uses the fewest upstream requests, and among plans with that count the smallest page size, so
  * no request fetches more rows than it has to.
  */
+
+/** The largest page both upstreams return (a larger size is clamped to it). */
+export const UPSTREAM_PAGE_SIZE = 50;
 export interface PagePlan {
   /** Upstream page index, counted from `firstIndex`. */
   page: number;

@@ -12,11 +12,11 @@ export class UnsafePathError extends Error {
 }
 
 export function urlPath(strings: TemplateStringsArray, ...values: (string | number)[]): string {
-  let out = strings[0]!;
+  let out = strings[0] ?? '';
   values.forEach((value, i) => {
     const text = String(value);
     if (text === '' || text === '.' || text === '..') throw new UnsafePathError(`Refused "${text}" as a path segment.`);
-    out += encodeURIComponent(text) + strings[i + 1]!;
+    out += encodeURIComponent(text) + (strings[i + 1] ?? '');
   });
   return out;
 }
@@ -41,4 +41,10 @@ export function checkPath(upstream: UpstreamName, path: string): void {
       'A value in this request would change the upstream address it goes to; nothing was sent.',
     );
   }
+}
+
+/** The path of a request target, without its query (`/` when there is none). */
+export function pathOf(url: string | undefined): string {
+  const q = url?.indexOf('?') ?? -1;
+  return url === undefined ? '/' : q === -1 ? url : url.slice(0, q);
 }

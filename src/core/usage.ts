@@ -7,6 +7,7 @@
 import { UpstreamError, type UpstreamName } from './errors.js';
 import type { CallerShare } from './fair-share.js';
 import type { TrafficStatus } from './traffic.js';
+import { recordOf } from './records.js';
 
 export interface UpstreamUsage {
   requests: number;
@@ -174,7 +175,7 @@ export class UsageTracker {
   /** The account status of every upstream, from the last known counts. */
   accountStatus(): PerUpstream<TrafficStatus> {
     const status = this.limits.status ?? (() => ({ shared: false, rules: [], pausedForMs: 0, ramping: false }));
-    this.statusSnapshot ??= Object.fromEntries(UPSTREAMS.map((u) => [u, status(u)])) as PerUpstream<TrafficStatus>;
+    this.statusSnapshot ??= recordOf(UPSTREAMS, status);
     return this.statusSnapshot;
   }
 
@@ -185,12 +186,13 @@ export class UsageTracker {
    */
   costs(cached = false): PerUpstream<UpstreamCost> {
     const status = this.accountStatus();
-    return Object.fromEntries(
-      UPSTREAMS.map((u) => [
-        u,
-        { estimated: this.estimate[u] ?? 0, ...this.get(u), throttleStatus: status[u], cached, ...this.callerCost(u) },
-      ]),
-    ) as PerUpstream<UpstreamCost>;
+    return recordOf(UPSTREAMS, (u) => ({
+      estimated: this.estimate[u] ?? 0,
+      ...this.get(u),
+      throttleStatus: status[u],
+      cached,
+      ...this.callerCost(u),
+    }));
   }
 
   private callerCost(upstream: UpstreamName): { caller?: CallerCost } {

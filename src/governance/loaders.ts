@@ -28,15 +28,15 @@ export function createGovernanceLoaders(client: GovernanceClient) {
   // while slower pages are still out), and DataLoader's per-request cache still dedupes keys.
   const single = { batch: false } as const;
   const entity = new DataLoader<string, EntityInformation | null>(
-    async ([id]) => [await client.getEntity(id!)],
+    (ids) => Promise.all(ids.map((id) => client.getEntity(id))),
     single,
   );
   const entityType = new DataLoader<string, EntityTypeInformation | null>(
-    async ([id]) => [await client.getEntityType(id!)],
+    (ids) => Promise.all(ids.map((id) => client.getEntityType(id))),
     single,
   );
   const linksPage = new DataLoader<LinksPageKey, LinksPage<RelatedEntityLink> | null, string>(
-    async ([k]) => [await client.linksPage(k!.typeName, k!.entityId, k!.criteria, k!.page)],
+    (keys) => Promise.all(keys.map((k) => client.linksPage(k.typeName, k.entityId, k.criteria, k.page))),
     {
       ...single,
       cacheKeyFn: (k) => JSON.stringify([k.typeName, k.entityId, k.criteria, k.page.page, k.page.size, k.page.sort]),

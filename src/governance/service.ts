@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { RequestInfo } from '../core/caller.js';
+import { UPSTREAM_PAGE_SIZE } from '../core/pages.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
 import type { RedisLink } from '../core/redis.js';
@@ -74,7 +75,7 @@ export class GovernanceService {
     if (!this.discovery.observes || described) return Promise.resolve();
     const usage = new UsageTracker({ deadline: Date.now() + this.config.traffic.operationDeadlineMs });
     const { client } = this.forRequest({ requestId: 'discovery-seed', headers: new Headers(), usage });
-    const page = { page: 0, size: 50, sort: 'name,asc', kind: 'page' } as const;
+    const page = { page: 0, size: UPSTREAM_PAGE_SIZE, sort: 'name,asc', kind: 'page' } as const;
     return this.discovery.seedFrom(AI_ENTITY_TYPE_NAMES.map((kind) => client.searchEntities(kind, {}, page)));
   }
 

@@ -11,6 +11,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { PERMISSIONS, missingPermission, type Permission } from '../identity/principal.js';
 import type { Context } from './context.js';
 import { ErrorCode } from './errors.js';
+import { recordOf } from '../core/records.js';
 
 export type PermissionScopes = Record<Permission, boolean>;
 
@@ -25,7 +26,7 @@ export function requires<P extends Permission>(permission: P) {
 /** The scopes a request holds: its principal's permissions. */
 export function scopesOf(context: Context): PermissionScopes {
   const held = context.principal.permissions;
-  return Object.fromEntries(PERMISSIONS.map((p) => [p, held.has(p)])) as PermissionScopes;
+  return recordOf(PERMISSIONS, (p) => held.has(p));
 }
 
 /** The refusal of a field: FORBIDDEN, naming the permission it needs. */

@@ -48,11 +48,12 @@ export async function resolveFilteredConnection<T>(o: FilteredListOptions<T>): P
     total = page.total;
     const rows = Math.min(page.items.length, size);
     for (let i = row - base; i < rows && !more; i++) {
-      if (!o.keep(page.items[i]!)) continue;
+      const item = page.items[i];
+      if (item === undefined || !o.keep(item)) continue;
       if (nodes.length === limit) {
         more = true;
       } else {
-        nodes.push(page.items[i]!);
+        nodes.push(item);
         positions.push(base + i);
       }
     }

@@ -18,6 +18,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { badInput } from './errors.js';
+import { isRecord } from '../core/records.js';
 
 /**
  * Longest string argument per category, in characters: the governance platform allows 255 for names
@@ -67,9 +68,9 @@ function checkValue(value: unknown, type: GraphQLInputType, argument: string, na
     return;
   }
   if (isInputObjectType(type)) {
-    const fields = type.getFields();
-    for (const [key, field] of Object.entries(fields))
-      checkValue((value as Record<string, unknown>)[key], field.type, `${argument}.${key}`, key);
+    const given = isRecord(value) ? value : {};
+    for (const [key, field] of Object.entries(type.getFields()))
+      checkValue(given[key], field.type, `${argument}.${key}`, key);
     return;
   }
   if (typeof value === 'string') return checkString(value, argument, name);

@@ -116,7 +116,14 @@ export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>):
     limit = end - offset;
   }
   if (options.exclude?.size)
-    return fetchExcluding(options, offset, limit, args.last != null ? afterOffset : undefined, beforeOffset);
+    return fetchExcluding(
+      options,
+      options.exclude,
+      offset,
+      limit,
+      args.last != null ? afterOffset : undefined,
+      beforeOffset,
+    );
   const { rows, total } = await fetchRows(options, offset, limit);
   return new OffsetConnection(rows, total, options.listKey, offset);
 }
@@ -131,6 +138,7 @@ export async function resolveOffsetConnection<T>(options: OffsetListOptions<T>):
  */
 async function fetchExcluding<T>(
   options: OffsetListOptions<T>,
+  { size, has }: NonNullable<OffsetListOptions<T>['exclude']>,
   offset: number,
   limit: number,
   /** Counting from the end (`last`): the lowest position the window may start at. */
@@ -138,7 +146,6 @@ async function fetchExcluding<T>(
   /** The `before` cursor's position: the window ends before it. */
   before = Number.POSITIVE_INFINITY,
 ): Promise<Connection<T>> {
-  const { size, has } = options.exclude!;
   const start = floor === undefined ? offset : Math.max(floor, offset - size);
   const width = Math.max(0, Math.min(offset - start + limit + (floor === undefined ? size : 0), before - start));
   const { rows, total } = await fetchRows(options, start, width);
@@ -150,7 +157,7 @@ async function fetchExcluding<T>(
     shown.map((k) => k.row),
     total - (rows.length - kept.length),
     options.listKey,
-    from > 0 ? shown[0]!.at : start,
+    from > 0 ? (shown[0]?.at ?? start) : start,
     {
       positions: shown.map((k) => k.at),
       hasNext: from + shown.length < kept.length || start + rows.length < total,
@@ -168,21 +175,21 @@ async function fetchRows<T>(
   const planned = planPages(offset, limit, options.upstreamMaxSize, options.firstPageIndex);
   // The first page tells the list's total; the rest are fetched together, and only those that can
   // hold rows: `first: 500` over a 200-row list costs 4 upstream pages, not 10.
-  const head = await options.fetchPage(planned[0]!.page, planned[0]!.size, 'page');
+  const [first, ...more] = planned;
+  if (!first) return { rows: [], total: 0 }; // planPages plans one page at least
+  const head = await options.fetchPage(first.page, first.size, 'page');
   const total = head.total;
-  const plan = [planned[0]!, ...planned.slice(1).filter((p) => p.start < total)];
+  const plan = [first, ...more.filter((p) => p.start < total)];
   const pages = [
     head,
     ...(await Promise.all(plan.slice(1).map((p) => options.fetchPage(p.page, p.size, 'more-pages')))),
   ];
   // The rows from `offset` on, in order, as far as the pages hold them (the last one may be short).
   const nodes: T[] = [];
-  for (let i = 0; i < plan.length; i++) {
+  for (const [i, { start, size }] of plan.entries()) {
     const items = pages[i]?.items ?? [];
-    const { start, size } = plan[i]!;
     // Never more than the page size: an upstream that sent more would repeat the next page's rows.
-    const end = Math.min(items.length, size, offset + limit - start);
-    for (let j = Math.max(0, offset - start); j < end; j++) nodes.push(items[j]!);
+    nodes.push(...items.slice(Math.max(0, offset - start), Math.min(items.length, size, offset + limit - start)));
   }
   return { rows: nodes, total };
 }

@@ -28,14 +28,17 @@ function realDate(y: string, mo: string, d: string, h = '0', mi = '0', s = '0'):
   );
 }
 
+/** Year, month and day of a match of either form (its first three groups, never absent). */
+const ymd = ([, y = '', mo = '', d = '']: RegExpExecArray) => [y, mo, d] as const;
+
 function parseDateTimeInput(value: unknown): string {
   if (typeof value !== 'string')
     throw new GraphQLError(`DateTime cannot represent a non-string value: ${JSON.stringify(value)}`);
   const text = value.trim();
   const day = DATE_INPUT.exec(text);
-  if (day && realDate(day[1]!, day[2]!, day[3]!)) return text;
+  if (day && realDate(...ymd(day))) return text;
   const m = DATE_TIME_INPUT.exec(text);
-  if (!m || !realDate(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6])) {
+  if (!m || !realDate(...ymd(m), m[4], m[5], m[6])) {
     throw new GraphQLError(
       `DateTime takes ISO 8601 with an offset (2027-03-01T18:00:00+01:00), a wall clock (2027-03-01 18:00:00) or, where a field takes whole days, a day (2027-03-01); got "${value}".`,
     );
@@ -47,8 +50,7 @@ function parseDateInput(value: unknown): string {
   if (typeof value !== 'string')
     throw new GraphQLError(`Date cannot represent a non-string value: ${JSON.stringify(value)}`);
   const m = DATE_INPUT.exec(value.trim());
-  if (!m || !realDate(m[1]!, m[2]!, m[3]!))
-    throw new GraphQLError(`Date takes a calendar day as YYYY-MM-DD; got "${value}".`);
+  if (!m || !realDate(...ymd(m))) throw new GraphQLError(`Date takes a calendar day as YYYY-MM-DD; got "${value}".`);
   return value.trim();
 }
 
@@ -58,7 +60,7 @@ function located(ast: ValueNode, scalar: string, parse: (value: string) => strin
   try {
     return parse(ast.value);
   } catch (error) {
-    throw new GraphQLError((error as Error).message, { nodes: ast });
+    throw new GraphQLError(error instanceof Error ? error.message : String(error), { nodes: ast });
   }
 }
 

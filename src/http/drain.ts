@@ -7,8 +7,9 @@
  * been applied), SHUTTING_DOWN otherwise; an SSE stream gets a final error event and `complete`.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { executionOf, incomingOf } from './plugins/hook-args.js';
 
 export interface DrainOptions {
   drainMs: number;
@@ -56,18 +57,14 @@ export class Drain {
   plugin(): Plugin {
     return {
       onResponse: ({ response, serverContext }) => {
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         const entry = req && this.inFlight.get(req);
         if (entry) entry.events = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
       },
       onExecute: ({ args }) => {
-        const req = (args.contextValue as { req?: IncomingMessage }).req;
-        const entry = req && this.inFlight.get(req);
-        if (
-          entry &&
-          getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined)?.operation ===
-            OperationTypeNode.MUTATION
-        )
+        const { contextValue, document, operationName } = executionOf(args);
+        const entry = contextValue.req && this.inFlight.get(contextValue.req);
+        if (entry && getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION)
           entry.write = true;
       },
     };

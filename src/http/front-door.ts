@@ -19,6 +19,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { isIP } from 'node:net';
 import onHeaders from 'on-headers';
 import vary from 'vary';
+import { pathOf } from '../core/url-path.js';
 
 export interface FrontDoorOptions {
   /** The listener is bound to a loopback address (HOST). */
@@ -93,11 +94,6 @@ export class FrontDoor {
       return wanted === base || (wanted.startsWith(`${base}:`) && /^\d+$/.test(wanted.slice(base.length + 1)));
     });
   }
-}
-
-function pathOf(url: string | undefined): string {
-  const q = url?.indexOf('?') ?? -1;
-  return q === -1 ? (url ?? '/') : url!.slice(0, q);
 }
 
 /** The lower-cased host name of a `Host` header (or, `origin`, of an Origin), without its port. */

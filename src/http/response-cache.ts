@@ -19,7 +19,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { FetchAPI, Plugin } from 'graphql-yoga';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { AnswerCache, CachedAnswer } from '../core/answer-cache.js';
@@ -29,6 +29,8 @@ import type { OperationListener } from '../observability/operation-record.js';
 import { safeClientRequestId } from '../observability/request-id.js';
 import { BROTLI_QUALITY, chooseEncoding, GZIP_LEVEL, MIN_COMPRESS_BYTES } from './compression.js';
 import { matchesEtag } from './plugins/use-http-caching.js';
+import { executionOf, incomingOf } from './plugins/hook-args.js';
+import { pathOf } from '../core/url-path.js';
 
 export interface ResponseCacheOptions {
   cache: AnswerCache;
@@ -107,15 +109,13 @@ export class ResponseCacheEdge {
   }
 
   private onEndpoint(url: string | undefined): boolean {
-    if (!url) return false;
-    const q = url.indexOf('?');
-    return (q === -1 ? url : url.slice(0, q)) === this.options.graphqlEndpoint;
+    return url !== undefined && pathOf(url) === this.options.graphqlEndpoint;
   }
 
   private keyOf(req: IncomingMessage, body: Buffer | undefined): string {
     const h = req.headers;
     this.namespace ??= this.options.namespace();
-    const parts = [this.namespace, req.method!, req.url!, this.options.partition(req), h.accept ?? ''];
+    const parts = [this.namespace, req.method ?? '', req.url ?? '', this.options.partition(req), h.accept ?? ''];
     parts.push(h['content-type'] ?? '', ...this.options.keyHeaders.map((name) => String(h[name] ?? '')));
     const hash = createHash('sha256').update(parts.join('\0'));
     if (body) hash.update('\0').update(body);
@@ -214,7 +214,7 @@ export class ResponseCacheEdge {
     return {
       // A batch (an array of operations, even of one) is answered as an array: not stored.
       onRequestParse: ({ serverContext }) => {
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         if (!req || !this.pending.has(req)) return;
         return {
           onRequestParseDone: ({ requestParserResult }) => {
@@ -223,10 +223,10 @@ export class ResponseCacheEdge {
         };
       },
       onExecute: ({ args }) => {
-        const context = args.contextValue as Context & { req?: IncomingMessage };
+        const { contextValue: context, document, operationName } = executionOf(args);
         const pending = context.req && this.pending.get(context.req);
         if (!pending) return;
-        const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+        const operation = getOperationAST(document, operationName);
         if (operation?.operation !== OperationTypeNode.QUERY) return;
         return {
           onExecuteDone: ({ result }) => {
@@ -246,7 +246,7 @@ export class ResponseCacheEdge {
         };
       },
       onResponse: ({ response, serverContext }) => {
-        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        const req = incomingOf(serverContext);
         const pending = req && this.pending.get(req);
         if (!pending) return;
         this.pending.delete(req);
@@ -292,7 +292,8 @@ export function serveWithBody(
   const abort = new AbortController();
   res.once('close', () => res.writableFinished || abort.abort());
   const headers = new yoga.fetchAPI.Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
   const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, {
     method: req.method,
     headers,

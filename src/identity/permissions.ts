@@ -26,7 +26,9 @@ export function loadPermissionMap(file: string, problems: string[]): PermissionM
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    problems.push(`AUTH_PERMISSIONS_FILE ${file} could not be read as JSON (${(e as Error).message}).`);
+    problems.push(
+      `AUTH_PERMISSIONS_FILE ${file} could not be read as JSON (${e instanceof Error ? e.message : String(e)}).`,
+    );
     return undefined;
   }
   const map: PermissionMap = {};

@@ -203,7 +203,9 @@ export class LivePolling {
       }
     } catch (error) {
       // A failed poll (rate limited, upstream down) is tried again next round.
-      this.options.log?.(`live poll of ${p.watch.resource} failed: ${(error as Error).message}`);
+      this.options.log?.(
+        `live poll of ${p.watch.resource} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       p.lastAt = Date.now();
       this.schedule(p, this.next(p).interval);

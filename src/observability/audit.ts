@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { canonicalJson } from '../core/canonical-json.js';
+import { isRecord } from '../core/records.js';
 
 export type AuditOutcome = 'applied' | 'refused' | 'failed' | 'unknown';
 
@@ -59,6 +60,8 @@ export interface AuditEvent {
   confirmed?: 'elicitation' | 'token';
   /** The MCP task that ran the call once the budget freed. */
   task?: string;
+  /** Why an MCP tool call was refused before it ran (its writes are then empty). */
+  reason?: string;
 }
 
 export interface AuditTrail {
@@ -129,8 +132,8 @@ export function recordsIn(args: unknown, ownKind: string): AuditRecordRef[] {
       for (const v of value) visit(v, key);
       return;
     }
-    if (typeof value === 'object') {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(v, k);
+    if (isRecord(value)) {
+      for (const [k, v] of Object.entries(value)) visit(v, k);
       return;
     }
     if (!key || (typeof value !== 'string' && typeof value !== 'number')) return;

@@ -135,12 +135,8 @@ export class HotHistogram extends HotMetric<HotHistogramChild & { counts: number
       observe(seconds: number) {
         child.sum += seconds;
         child.count += 1;
-        for (let i = 0; i < bounds.length; i++) {
-          if (seconds <= bounds[i]!) {
-            child.counts[i]! += 1;
-            break;
-          }
-        }
+        const i = bounds.findIndex((bound) => seconds <= bound);
+        if (i >= 0) child.counts[i] = (child.counts[i] ?? 0) + 1;
       },
       startTimer() {
         const start = performance.now();
@@ -156,7 +152,7 @@ export class HotHistogram extends HotMetric<HotHistogramChild & { counts: number
     for (const { labels, child } of this.children) {
       let cumulative = 0;
       this.bounds.forEach((le, i) => {
-        cumulative += child.counts[i]!;
+        cumulative += child.counts[i] ?? 0;
         values.push({ metricName: bucket, labels: { le, ...labels }, value: cumulative });
       });
       values.push({ metricName: bucket, labels: { le: '+Inf', ...labels }, value: child.count });

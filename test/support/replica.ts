@@ -21,7 +21,7 @@ const governance = {
 const redisCommandTimeoutMs = Number(env.REPLICA_REDIS_TIMEOUT_MS ?? loaded.traffic.redisCommandTimeoutMs);
 const config = { ...loaded, traffic: { ...loaded.traffic, governance, redisCommandTimeoutMs } };
 const sentAt: number[] = [];
-const upstreams = createUpstreams(config, undefined, {
+const upstreams = createUpstreams(config, {
   request: () => {
     sentAt.push(Date.now());
     return () => undefined;

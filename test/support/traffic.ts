@@ -63,7 +63,6 @@ export async function startGate(
   const sentAt: number[] = [];
   const upstreams = createUpstreams(
     config,
-    undefined,
     {
       request: (e) => {
         if (e.upstream === 'governance') sentAt.push(Date.now());

@@ -4,6 +4,8 @@
  * update). Polling reads past the cache at the lowest priority (see `src/live/polling.ts`).
  */
 import { isUpstreamError } from '../../core/errors.js';
+import { encodeGlobalId } from '../../core/global-id.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
@@ -20,11 +22,11 @@ import { EventRef } from './refs.js';
 recordSubscription('eventChanged', 'EventChange', {
   field: 'event',
   ref: EventRef,
-  words: { a: 'An event', the: 'The event', id: "The event's id." },
+  words: { a: 'An event', the: 'The event', id: "The event's id, or its WordPress id (`databaseId`)." },
   gone: ' (trashed or deleted)',
   permission: 'calendar:read',
   upstream: 'calendar',
-  id: (arg) => String(recordId(arg, 'id')),
+  id: (arg) => String(recordId(arg, 'id', 'event')),
   resource: 'event',
   poll: async (live, id, caller) => {
     const client = live.fresh(true, caller).calendar.client;
@@ -51,7 +53,11 @@ recordSubscription('eventChanged', 'EventChange', {
 const EventsChange = builder.objectRef<ChangeBatch>('EventsChange').implement({
   description: 'Events that changed; read the ones you show again (e.g. `events(filter: { include: ids })`).',
   fields: (t) => ({
-    ids: t.idList({ nullable: false, description: 'The ids of the changed events.', resolve: (b) => b.ids }),
+    ids: t.idList({
+      nullable: false,
+      description: 'The ids of the changed events (global ids, as `Event.id`).',
+      resolve: (b) => b.ids.map((id) => encodeGlobalId('Event', id)),
+    }),
     origin: t.expose('origin', {
       type: ChangeOrigin,
       nullable: false,
@@ -91,7 +97,7 @@ builder.subscriptionField('eventsChanged', (t) =>
             read: async (caller) => {
               const page = await live
                 .fresh(true, caller)
-                .calendar.client.listEvents(query, 1, 50, 'page', { background: true });
+                .calendar.client.listEvents(query, 1, UPSTREAM_PAGE_SIZE, 'page', { background: true });
               const items = page?.items ?? [];
               return JSON.stringify(Object.fromEntries(items.map((e) => [e.id, eventVersion(normalizeEvent(e))])));
             },

@@ -2,7 +2,8 @@
 import type DataLoader from 'dataloader';
 import { resolveOffsetConnection, type ConnectionArgs } from '../../graph/paging.js';
 import type { WireQuery } from '../client.js';
-import { UPSTREAM_MAX_PAGE, type Page, type PageKey } from '../loaders.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
+import type { Page, PageKey } from '../loaders.js';
 import type { CalendarScope } from '../service.js';
 
 /**
@@ -24,7 +25,7 @@ export function pagedConnection<T extends { id: number }>(
     listKey: exclude.length ? `${listKey}:exclude:${exclude.join(',')}` : listKey,
     exclude: exclude.length ? { size: exclude.length, has: (row) => exclude.includes(row.id) } : undefined,
     maxPageSize: scope.maxPageSize,
-    upstreamMaxSize: UPSTREAM_MAX_PAGE,
+    upstreamMaxSize: UPSTREAM_PAGE_SIZE,
     firstPageIndex: 1,
     fetchPage: async (page, size, kind) => {
       const got = await loader.load({ query, page, size, kind });

@@ -2,7 +2,8 @@
  * An upstream-aware estimate of what an operation will cost each upstream, computed from the
  * document and the variables before anything runs. It works from shapes rather than a list of
  * fields, so new fields are covered as they are added:
- * - a root field costs one call (a read by id, or a mutation);
+ * - a root field costs one call (a read by id, or a mutation); `node`/`nodes` cost what the lookup
+ *   of each id's type costs, on that type's upstream;
  * - a field returning a `…Connection` costs the upstream pages its `first`/`last` needs (pages of at
  *   most `upstreamPageSize`, one more for a cursor that starts mid-page or for `last`), and every
  *   field below it counts once per item; the rows a `filter.exclude` leaves out are read too;
@@ -18,6 +19,8 @@ import {
   isListType,
   isObjectType,
   isAbstractType,
+  isCompositeType,
+  isInterfaceType,
   Kind,
   type DocumentNode,
   type FieldNode,
@@ -31,6 +34,8 @@ import {
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
 import { defaultCostModel, filterScanPages, gatewayFilterOf, type CostModel } from '../../core/cost-model.js';
 import type { UpstreamName } from '../../core/errors.js';
+import { decodeGlobalId } from '../../core/global-id.js';
+import { isRecord } from '../../core/records.js';
 
 export { defaultCostModel, type CostModel } from '../../core/cost-model.js';
 
@@ -111,13 +116,13 @@ class CostWalk {
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const cond = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
-        this.selections(selection.selectionSet, (cond as GraphQLCompositeType) ?? parent, multiplier, isRoot, seen, at);
+        this.selections(selection.selectionSet, isCompositeType(cond) ? cond : parent, multiplier, isRoot, seen, at);
       } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = this.fragments.get(selection.name.value);
         if (!fragment || seen.has(fragment.name.value)) continue;
-        const cond = this.schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined;
+        const cond = this.schema.getType(fragment.typeCondition.name.value);
         const inner = new Set([...seen, fragment.name.value]);
-        this.selections(fragment.selectionSet, cond ?? parent, multiplier, isRoot, inner, at);
+        this.selections(fragment.selectionSet, isCompositeType(cond) ? cond : parent, multiplier, isRoot, inner, at);
       } else {
         this.field(selection, parent, multiplier, isRoot, seen, at);
       }
@@ -130,8 +135,7 @@ class CostWalk {
     const path = at ? `${at}.${selection.alias?.value ?? name}` : (selection.alias?.value ?? name);
     // Unions have no fields of their own (their members are reached through fragments);
     // `__typename` and introspection fields are not in `getFields` and cost nothing upstream.
-    const field = ('getFields' in parent ? parent.getFields()[name] : undefined) as
-      GraphQLField<unknown, unknown> | undefined;
+    const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
     if (!field) return;
     const named = getNamedType(field.type);
     const args = argumentValues(field, selection, this.variables);
@@ -154,8 +158,18 @@ class CostWalk {
       childMultiplier = multiplier * n.items;
     } else if (isRoot && name === '_entities') {
       // A router's batch: at most one read per representation, on its type's upstream.
-      for (const rep of (args.representations as { __typename?: string }[] | undefined) ?? [])
-        this.add(this.upstreamOf(String(rep?.__typename)), multiplier, path);
+      const representations: unknown[] = Array.isArray(args.representations) ? args.representations : [];
+      for (const rep of representations)
+        this.add(this.upstreamOf(String(isRecord(rep) ? rep.__typename : undefined)), multiplier, path);
+    } else if (isRoot && (name === 'node' || name === 'nodes')) {
+      // Each id as the lookup of its type would read it; a malformed one is refused before any call.
+      const ids: unknown[] = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
+      for (const id of ids) {
+        const type = decodeGlobalId(String(id))?.type;
+        if (!type) continue;
+        const lookup = model.fieldCosts[`Query.${type.charAt(0).toLowerCase()}${type.slice(1)}`];
+        this.add(this.upstreamOf(type), (lookup?.calls ?? 1) * multiplier, path);
+      }
     } else if (isRoot && !known) {
       this.add(this.upstreamOf(named.name), multiplier, path);
     } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {
@@ -196,7 +210,7 @@ class CostWalk {
 
 /** The ids a list's `filter.exclude` leaves out: the gateway reads that many more rows to fill the page. */
 function excludedRows(args: Record<string, unknown>): number {
-  const exclude = (args.filter as { exclude?: unknown } | null | undefined)?.exclude;
+  const exclude = isRecord(args.filter) ? args.filter.exclude : undefined;
   return Array.isArray(exclude) ? exclude.length : 0;
 }
 
@@ -217,6 +231,9 @@ function pageRequest(
 
 /** The members of `args.input` among `names` that are given (a non-empty list), each one read. */
 function inputReads(args: Record<string, unknown>, names: readonly string[] | undefined): number {
-  const input = args.input as Record<string, unknown> | null | undefined;
-  return (names ?? []).filter((n) => Array.isArray(input?.[n]) && (input[n] as unknown[]).length > 0).length;
+  const input = isRecord(args.input) ? args.input : {};
+  return (names ?? []).filter((n) => {
+    const given = input[n];
+    return Array.isArray(given) && given.length > 0;
+  }).length;
 }

@@ -18,6 +18,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { withChanges } from '../../graph/errors.js';
+import { executionOf, graphqlErrors, validatedDocument } from './hook-args.js';
 
 /** The same node, also in a document parsed again from the same text (a cached validation result). */
 const same = (a: ASTNode, b: ASTNode) => a === b || (a.kind === b.kind && a.loc?.start === b.loc?.start);
@@ -74,8 +75,8 @@ export function useArgumentNames(): Plugin {
   return {
     onValidate({ params }) {
       return ({ valid, result, setResult }) => {
-        const document = params.documentAST as DocumentNode;
-        if (!valid) setResult((result as readonly GraphQLError[]).map((e) => named(e, document)));
+        const document = validatedDocument(params);
+        if (!valid) setResult(graphqlErrors(result).map((e) => named(e, document)));
       };
     },
     onExecute({ args }) {
@@ -83,9 +84,9 @@ export function useArgumentNames(): Plugin {
         onExecuteDone({ result, setResult }) {
           // Variables are coerced before anything runs: their errors come back without a path.
           if (!('errors' in result) || !result.errors) return;
-          const errors = result.errors as readonly GraphQLError[];
+          const errors = graphqlErrors(result.errors);
           if (!errors.some((e) => !e.path)) return;
-          const document = args.document as DocumentNode;
+          const { document } = executionOf(args);
           setResult({ ...result, errors: errors.map((e) => (e.path ? e : named(e, document))) });
         },
       };

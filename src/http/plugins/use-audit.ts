@@ -12,7 +12,6 @@ import {
   GraphQLError,
   Kind,
   OperationTypeNode,
-  type DocumentNode,
   type ExecutionResult,
   type FieldNode,
   type GraphQLSchema,
@@ -21,7 +20,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode, maskError } from '../../graph/errors.js';
-import { principalOf } from '../../identity/principal.js';
+import { principalOf, type Principal } from '../../identity/principal.js';
 import {
   argsHash,
   overallOutcome,
@@ -33,6 +32,7 @@ import {
   type AuditWrite,
 } from '../../observability/audit.js';
 import { requestIdOf } from '../../observability/request-id.js';
+import { executionOf, graphqlErrors, validatedDocument } from './hook-args.js';
 
 type AuditContext = Context & { request?: Request; req?: object };
 
@@ -63,9 +63,9 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
     onValidate({ params, context }) {
       return ({ valid, result }) => {
         if (valid) return;
-        const operation = getOperationAST(params.documentAST as DocumentNode);
+        const operation = getOperationAST(validatedDocument(params));
         if (!operation || !audited(operation, context)) return;
-        const first = (result as readonly GraphQLError[])[0];
+        const first = graphqlErrors(result)[0];
         const given = first?.extensions?.code;
         const code = typeof given === 'string' ? given : 'GRAPHQL_VALIDATION_FAILED';
         const message = first?.message ?? 'The operation is not valid.';
@@ -75,15 +75,16 @@ export function useAudit(trail: AuditTrail): Plugin<Context> {
       };
     },
     onExecute({ args }) {
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+      const execution = executionOf(args);
+      const operation = getOperationAST(execution.document, execution.operationName);
       if (!operation || !audited(operation, args.contextValue)) return;
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // incremental delivery: not for mutations
-          const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+          const variables = execution.variableValues ?? {};
           if (operation.operation !== OperationTypeNode.MUTATION)
             return emit(args.contextValue, operation, [], variables, readOutcome(result));
-          const schema = args.schema as GraphQLSchema;
+          const schema = execution.schema;
           const fieldArgs: Record<string, unknown> = {};
           const writes = rootFields(operation).map((node) => {
             const key = node.alias?.value ?? node.name.value;
@@ -176,8 +177,30 @@ function outcomeOf(code: string): AuditOutcome {
   return 'refused';
 }
 
+/**
+ * The audit event of an MCP tool call refused before it ran (a permission the caller lacks): it
+ * names the tool, as the call's `Mcp-Name` header did, and sends nothing upstream.
+ */
+export function auditRefusedToolCall(trail: AuditTrail) {
+  return (request: Request, principal: Principal, call: { tool: string; args: unknown; reason: string }): void =>
+    trail.record({
+      requestId: requestIdOf(request),
+      caller: callerFields(principal),
+      tool: call.tool,
+      operation: null,
+      outcome: 'refused',
+      writes: [],
+      argsHash: argsHash(call.args),
+      upstreamCalls: {},
+      reason: call.reason,
+    });
+}
+
 function callerOf(ctx: AuditContext): AuditCaller {
-  const p = principalOf(ctx.req) ?? principalOf(ctx.request);
+  return callerFields(principalOf(ctx.req) ?? principalOf(ctx.request));
+}
+
+function callerFields(p: Principal | undefined): AuditCaller {
   if (!p) return { id: 'anonymous', kind: 'anonymous' };
   return {
     id: p.id,

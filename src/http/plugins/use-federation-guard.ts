@@ -9,6 +9,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import { withChanges } from '../../graph/errors.js';
 import type { Plugin } from 'graphql-yoga';
+import { graphqlErrors } from './hook-args.js';
 
 const ROUTER_FIELDS = new Set(['_service', '_entities']);
 /** What a "Did you mean" hint leaves out: the router's fields and the types only they use. */
@@ -70,7 +71,7 @@ export function useFederationGuard(options: FederationGuardOptions): Plugin {
       if (!options.introspection && !isRouter((context as { request?: Request }).request))
         addValidationRule(routerOnlyRule);
       return ({ valid, result, setResult }) => {
-        if (!valid) setResult((result as readonly GraphQLError[]).map(withoutRouterNames));
+        if (!valid) setResult(graphqlErrors(result).map(withoutRouterNames));
       };
     },
   };

@@ -9,10 +9,11 @@
  * streamed (@defer/@stream) answers or answers with errors.
  */
 import { createHash } from 'node:crypto';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import { getOperationAST, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { canonicalJson } from '../../core/canonical-json.js';
+import { executionOf } from './hook-args.js';
 
 interface Policy {
   /** Seconds the answer stays fresh; null: revalidate every time. */
@@ -54,17 +55,18 @@ export function useHttpCaching(options: { defaultMaxAgeSeconds: number }): Plugi
   const policies = new WeakMap<Request, Policy>();
   return {
     onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
+      const { contextValue: context, document, operationName } = executionOf(args);
+      const request = context.request;
       if (!request || request.method !== 'GET') return;
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
+      const operation = getOperationAST(document, operationName);
       if (operation?.operation !== OperationTypeNode.QUERY) return;
       return {
         onExecuteDone({ result }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed: no caching
-          const fresh = (args.contextValue as Context).usage.freshForSeconds();
+          const fresh = context.usage.freshForSeconds();
           const maxAge =
             fresh === null ? null : fresh === Number.POSITIVE_INFINITY ? options.defaultMaxAgeSeconds : fresh;
-          const partition = (args.contextValue as Context).cachePartition;
+          const partition = context.cachePartition;
           policies.set(request, { maxAge, errors: Boolean(result.errors?.length), partition });
         },
       };

@@ -45,6 +45,7 @@ import { getVariableValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import { withChanges } from '../../graph/errors.js';
 import { operationsOf } from './operation-cost.js';
+import { graphqlErrors } from './hook-args.js';
 
 /** Executions of a document before it is compiled. */
 const COMPILE_AFTER = 1;
@@ -97,7 +98,7 @@ export function useJit(log: Log): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          setResult({ ...result, errors: (result.errors as readonly GraphQLError[]).map((e) => located(e, compiled)) });
+          setResult({ ...result, errors: graphqlErrors(result.errors).map((e) => located(e, compiled)) });
         },
       };
     },

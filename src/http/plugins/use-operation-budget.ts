@@ -11,12 +11,13 @@
  * - an operation that ran and has RATE_LIMITED fields stays 2xx but carries `Retry-After` too;
  * - a result with an answer from an expired cache entry (during a 429 pause) is marked `extensions.stale: true`.
  */
-import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { UpstreamError, type UpstreamName } from '../../core/errors.js';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode } from '../../graph/errors.js';
 import { defaultCostModel, estimateOperationCost, type CostModel, type DetailedEstimate } from './operation-cost.js';
+import { executionOf, graphqlErrors } from './hook-args.js';
+import { entriesOf } from '../../core/records.js';
 
 export interface OperationBudgetOptions {
   /** Upstream calls one operation may make per upstream. */
@@ -40,12 +41,13 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
   const retryAfterOf = new WeakMap<Request, number>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const context = args.contextValue as Context & { request?: Request };
+      const execution = executionOf(args);
+      const context = execution.contextValue;
       const estimate = estimateOperationCost(
-        args.schema as GraphQLSchema,
-        args.document as DocumentNode,
-        args.operationName as string | null | undefined,
-        args.variableValues as Record<string, unknown> | undefined,
+        execution.schema,
+        execution.document,
+        execution.operationName,
+        execution.variableValues ?? undefined,
         model,
       );
       if (context.usage) context.usage.estimate = withSetupCalls(estimate, context.usage).total;
@@ -65,10 +67,10 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
       return {
         onExecuteDone({ args: done, result, setResult }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed results are left alone
-          const ctx = done.contextValue as Context & { request?: Request };
+          const ctx = executionOf(done).contextValue;
           // The longest retryAfter of the RATE_LIMITED fields becomes the response's Retry-After.
           // (Errors are masked into their codes later: the upstream error is still the original here.)
-          const waits = ((result.errors ?? []) as readonly GraphQLError[]).flatMap((e) => {
+          const waits = graphqlErrors(result.errors ?? []).flatMap((e) => {
             const upstream = e.originalError instanceof UpstreamError ? e.originalError : undefined;
             if (upstream?.kind === 'rate-limited') return [upstream.retryAfter ?? 1];
             return e.extensions?.code === ErrorCode.RATE_LIMITED ? [Number(e.extensions.retryAfter) || 1] : [];
@@ -88,14 +90,14 @@ export function useOperationBudget(options: OperationBudgetOptions): Plugin<Cont
 
 /** The estimate with the calls an upstream needs before its first one (a token read), where it is used at all. */
 function withSetupCalls(estimate: DetailedEstimate, usage: Context['usage']): DetailedEstimate {
-  for (const [upstream, calls] of Object.entries(estimate.total) as [UpstreamName, number][])
+  for (const [upstream, calls] of entriesOf(estimate.total))
     if (calls > 0) estimate.total[upstream] = calls + usage.setupCalls(upstream);
   return estimate;
 }
 
 /** More calls than one operation may make: say the estimate, the limit, the heaviest field and what to do. */
 function costRefusal(estimate: DetailedEstimate, max: number, asHttpError: boolean) {
-  const over = (Object.entries(estimate.total) as [UpstreamName, number][]).filter(([, calls]) => calls > max);
+  const over = entriesOf(estimate.total).filter(([, calls]) => calls > max);
   if (over.length === 0) return undefined;
   const names = over.map(([u, calls]) => `${fmt(calls)} ${u}`).join(' and ');
   const heaviest = over.map(([u]) => estimate.dominant[u]).filter((d) => d !== undefined);
@@ -126,7 +128,7 @@ function rateRefusal(waitMs: number) {
 function shareRefusal(estimate: DetailedEstimate, context: Context, capWait: OperationBudgetOptions['capWait']) {
   if (!capWait) return undefined;
   const left = context.usage.deadline - Date.now();
-  for (const [upstream, calls] of Object.entries(estimate.total) as [UpstreamName, number][]) {
+  for (const [upstream, calls] of entriesOf(estimate.total)) {
     const waitMs = calls ? capWait(context.client ?? 'anonymous', upstream) : 0;
     if (waitMs > left) return callerRefusal(`You spent your share of the ${upstream} account's budget for now`, waitMs);
   }
@@ -147,7 +149,7 @@ function budgetRefusal(estimate: DetailedEstimate, context: Context) {
   const left = context.usage.deadline - Date.now();
   if (!Number.isFinite(left)) return undefined;
   const status = context.usage.accountStatus();
-  for (const [upstream, calls] of Object.entries(estimate.total) as [UpstreamName, number][]) {
+  for (const [upstream, calls] of entriesOf(estimate.total)) {
     if (!calls) continue;
     const s = status[upstream];
     let waitMs = 0;

@@ -9,6 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import type { OperationListener, OperationRecord } from '../../observability/operation-record.js';
 import { clientRequestIdOf, requestIdOf } from '../../observability/request-id.js';
+import { executionOf } from './hook-args.js';
 
 export function useOperationEvents(listeners: OperationListener[]): Plugin<Context> {
   const records = new WeakMap<Request, OperationRecord>();
@@ -36,7 +37,7 @@ export function useOperationEvents(listeners: OperationListener[]): Plugin<Conte
       };
     },
     onExecute({ args }) {
-      const context = args.contextValue as Context & { request: Request };
+      const context = executionOf(args).contextValue;
       const record = records.get(context.request);
       if (!record) return;
       record.context = context;

@@ -15,6 +15,7 @@ import { useFieldRepeatLimit } from './use-field-repeat-limit.js';
 import { useHiddenSuggestions } from './use-hidden-suggestions.js';
 import { useIntrospectionGuard } from './use-introspection-guard.js';
 import { useFederationGuard } from './use-federation-guard.js';
+import { graphqlErrors } from './hook-args.js';
 
 export function securityPlugins(security: SecurityConfig): Plugin[] {
   const plugins: Plugin[] = [
@@ -128,11 +129,7 @@ function useValidationCodes(): Plugin {
     onValidate() {
       return ({ valid, result, setResult }) => {
         if (!valid)
-          setResult(
-            collapse(result as readonly GraphQLError[]).map((e) =>
-              withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED'),
-            ),
-          );
+          setResult(collapse(graphqlErrors(result)).map((e) => withCode(explainAbort(e), 'GRAPHQL_VALIDATION_FAILED')));
       };
     },
     onResultProcess({ result, setResult }) {

@@ -7,6 +7,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { COST_DETAIL_HEADER, costExtension, wantsFullCost } from '../../core/cost-report.js';
 import type { Context } from '../../graph/context.js';
+import { executionOf } from './hook-args.js';
 
 export function useCostExtension(): Plugin<Context> {
   return {
@@ -14,7 +15,7 @@ export function useCostExtension(): Plugin<Context> {
       return {
         onExecuteDone({ args, result, setResult }) {
           if (!('data' in result) && !('errors' in result)) return; // streamed results are left alone
-          const context = args.contextValue as Context & { request?: Request };
+          const context = executionOf(args).contextValue;
           if (!context.usage) return;
           const full = wantsFullCost(context.request?.headers.get(COST_DETAIL_HEADER));
           const cost = costExtension(context.usage.costs(), full);
