@@ -11,6 +11,7 @@ import { RecordKeeper, type Harvest, type ReuseMode } from './harvest.js';
 import { cancelledByCaller, failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
+import { ListIndex } from './list-reuse.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { CacheResult, UpstreamEvent, UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
@@ -166,9 +167,12 @@ export class Upstream {
   private readonly basePath: string;
   private readonly logFailure: ReturnType<typeof throttledLogger>;
   private readonly records: RecordKeeper;
+  /** The list pages this process cached (`list-reuse.ts`): forgotten when the cache is emptied. */
+  readonly lists = new ListIndex();
 
   constructor(private readonly options: UpstreamOptions) {
     ({ name: this.name, cache: this.cache, limiter: this.limiter, traffic: this.traffic } = options);
+    options.cache.follow({ invalidated: () => undefined, cleared: () => this.lists.clear() });
     this.records = new RecordKeeper(options.reuse, options.cache, options.shared);
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
