@@ -358,9 +358,14 @@ export class CalendarClient {
     invalidate: readonly string[],
   ): Promise<T> {
     const call: UpstreamCall = { method, path, query, json, idempotent: false, kind: 'write', operation };
+    // The written record answers its reads, where the writer reads with the same credentials (never
+    // across them) and no event password was needed (a read by id would be refused).
+    const { read, write } = this.options.auth;
+    if (read.identity === write.identity && (json as { password?: unknown } | undefined)?.password === undefined)
+      call.harvest = (res) => this.harvest(operation.split('.')[0] as Kind, res.body, true);
     let res: HttpResponse;
     try {
-      res = await this.send(call, this.options.auth.write);
+      res = await this.send(call, write);
     } finally {
       // Even a failed write may have changed something (e.g. created an inline venue), and one whose
       // outcome is unknown may have been applied: drop first, so that a re-read sees the truth.
@@ -368,15 +373,6 @@ export class CalendarClient {
       this.options.afterWrite?.();
     }
     if (res.status >= 400) throw toUpstreamError(res, { single: true, operation });
-    // The written record answers its reads, where the writer reads with the same credentials (never
-    // across them) and no event password was needed (a read by id would be refused).
-    const { read, write } = this.options.auth;
-    if (read.identity === write.identity && (json as { password?: unknown } | undefined)?.password === undefined)
-      this.options.upstream.keepRecords(
-        this.harvest(operation.split('.')[0] as Kind, res.body, true),
-        this.callerOf(write),
-        res.bytes,
-      );
     return res.body as T;
   }
 

@@ -8,7 +8,6 @@ import type { RequestInfo } from '../core/caller.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { RecordLocks } from '../core/record-locks.js';
 import { calendarAuth } from './auth.js';
-import { ListIndex } from '../core/list-reuse.js';
 import { CalendarClient, type CalendarListReuse } from './client.js';
 import { eventListBatcher } from './list-batch.js';
 import { createCalendarLoaders } from './loaders.js';
@@ -25,8 +24,7 @@ export class CalendarService {
     readonly config: Config,
     private readonly locks: RecordLocks,
   ) {
-    const index = new ListIndex();
-    upstream.cache.follow({ invalidated: () => undefined, cleared: () => index.clear() });
+    const index = upstream.lists;
     this.reuse = { mode: config.cache.reuse, index, batches: eventListBatcher(index, config.cache.listBatchWindowMs) };
   }
 

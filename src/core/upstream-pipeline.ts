@@ -11,6 +11,7 @@ import { RecordKeeper, type Harvest, type ReuseMode } from './harvest.js';
 import { cancelledByCaller, failureCause, UpstreamError, type UpstreamName } from './errors.js';
 import { type HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { checkPath } from './url-path.js';
+import { ListIndex } from './list-reuse.js';
 import type { PriorityName, UpstreamLimiter } from './concurrency-cap.js';
 import type { CacheResult, UpstreamEvent, UpstreamObserver } from './observer.js';
 import { readRateLimitNotice, type RetryAfterPolicy } from './retry-after.js';
@@ -29,6 +30,11 @@ export interface UpstreamCall {
   query?: Record<string, QueryValue>;
   json?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Headers asked for only when the call is sent (a token): a read answered by the cache, by an
+   * identical read in flight or by the Redis tier asks for none.
+   */
+  authorize?: () => Promise<Record<string, string>>;
   /** Safe to repeat and to share between concurrent callers: GETs and read-only search POSTs. */
   idempotent: boolean;
   kind: CallKind;
@@ -36,7 +42,10 @@ export interface UpstreamCall {
   operation: string;
   /** Cache this answer for the given time, tagged for invalidation; omit for no caching. */
   cache?: { ttlMs: number; tags: readonly string[] };
-  /** The records a cacheable 2xx answer holds, as the reads by id they answer (harvest.ts); called in the background. */
+  /**
+   * The records a 2xx answer holds (a cacheable read's, or a write's), as the reads by id they
+   * answer (harvest.ts); called in the background, a write's after the adapter dropped what it changed.
+   */
   harvest?: (res: HttpResponse) => readonly Harvest<UpstreamCall>[];
   /** An absolute URL on the same account instead of `path` (the OAuth token endpoint): it counts against the account too. */
   url?: URL | string;
@@ -158,9 +167,12 @@ export class Upstream {
   private readonly basePath: string;
   private readonly logFailure: ReturnType<typeof throttledLogger>;
   private readonly records: RecordKeeper;
+  /** The list pages this process cached (`list-reuse.ts`): forgotten when the cache is emptied. */
+  readonly lists = new ListIndex();
 
   constructor(private readonly options: UpstreamOptions) {
     ({ name: this.name, cache: this.cache, limiter: this.limiter, traffic: this.traffic } = options);
+    options.cache.follow({ invalidated: () => undefined, cleared: () => this.lists.clear() });
     this.records = new RecordKeeper(options.reuse, options.cache, options.shared);
     this.origin = options.baseUrl.origin;
     this.basePath = options.baseUrl.pathname.replace(/\/$/, '');
@@ -286,7 +298,10 @@ export class Upstream {
     // other requests never carries one request's budget error to another.
     if (!call.idempotent) {
       caller.usage.reserve(this.name);
-      return this.send(call, url, caller);
+      const res = await this.send(call, url, caller);
+      if (call.harvest && res.status >= 200 && res.status < 300)
+        this.harvest(() => call.harvest!(res), caller, res.bytes, Infinity);
+      return res;
     }
 
     caller.usage.readFreshUntil(call.cache ? Date.now() + call.cache.ttlMs : null);
@@ -367,28 +382,22 @@ export class Upstream {
   }
 
   /**
-   * Keeps the records a write's answer holds (`harvests`, built by the adapter); called after the
-   * write's invalidation, so they are stored with a mark taken after it.
-   */
-  keepRecords(harvests: readonly Harvest<UpstreamCall>[], caller: Caller, bytes: number): void {
-    if (harvests.length > 0) this.harvest(() => harvests, caller, bytes, Infinity, this.options.cache.mark());
-  }
-
-  /**
    * Keeps the records an answer holds, in the background, under their own reads' keys (this
-   * caller's identity) and tags. `mark`: taken before the answer's request was sent; `sharedMark`:
-   * Redis's clock at its lookup there, when the records are to be shared.
+   * caller's identity) and tags. `mark`: taken before the answer's request was sent (a write's is
+   * taken when its records are kept: after the adapter's invalidation, which follows the answer at
+   * once); `sharedMark`: Redis's clock at its lookup there, when the records are to be shared.
    */
   private harvest(
     harvests: () => readonly Harvest<UpstreamCall>[],
     caller: Caller,
     bytes: number,
     freshUntil: number,
-    mark: number,
+    mark?: number,
     sharedMark?: number,
   ): void {
     if (this.records.mode === 'off') return;
     setImmediate(() => {
+      const since = mark ?? this.options.cache.mark();
       let found: readonly Harvest<UpstreamCall>[];
       try {
         found = harvests();
@@ -412,7 +421,7 @@ export class Upstream {
         const until = Math.min(freshUntil, now + call.cache.ttlMs);
         records.push({ key, tags: call.cache.tags, response, freshUntil: until });
       }
-      this.records.keep(records, mark, sharedMark);
+      this.records.keep(records, since, sharedMark);
     });
   }
 
@@ -429,6 +438,12 @@ export class Upstream {
     // An open breaker fails the call before it waits for anything; the half-open probe goes last.
     const refused = breaker.refusal();
     if (refused) throw refused;
+    if (call.authorize) {
+      // The wait for a token is the token call's own, not this request's.
+      const asked = Date.now();
+      call = { ...call, headers: { ...call.headers, ...(await call.authorize()) } };
+      askedAt += Date.now() - asked;
+    }
     const s: Sending = {
       call,
       url,

@@ -38,6 +38,7 @@ import { entityShape, springPageShape } from './wire.js';
 import type { Harvest } from '../core/harvest.js';
 import type { CacheKind } from '../config/config.js';
 import { Tags } from './tags.js';
+import { heldEntities } from './harvest.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
 const ENTITY_PAGE = springPageShape(entityShape);
@@ -62,8 +63,6 @@ interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' |
   shape?: z.ZodType;
   /** A write's cache tags: dropped once it was sent, answered or not (even a refused write may have changed something). */
   invalidates?: string[];
-  /** A write's answer: the records it holds, kept once `invalidates` is dropped. */
-  records?: (body: unknown) => Harvest<UpstreamCall>[];
 }
 
 export interface GovernanceClientOptions {
@@ -137,26 +136,11 @@ export class GovernanceClient {
     } satisfies Send;
   }
 
-  /**
-   * Whole entities inside an answer, as the reads by id they answer (see core/harvest.ts). What
-   * each source carries against `GET /entities/{id}` (EntityInformation; the openapi file's
-   * examples and the emulator's render.ts):
-   *
-   * | source                                     | carries                                     | kept  |
-   * | ------------------------------------------ | ------------------------------------------- | ----- |
-   * | `POST /entities/search` item               | EntityInformation, every field              | yes   |
-   * | `POST /entities`, `PATCH /entities/{id}`   | EntityInformation, every field              | yes   |
-   * | `POST /entity-basic-details/search` item   | id, number, name, displayLabel, type, org   | never |
-   * | related-entities page `source`/`target`    | id, number, name, type, deleted             | never |
-   * | stage move answer                          | the stage, not the entity                   | never |
-   */
+  /** Whole entities inside an answer (`harvest.ts`), as the reads by id they answer (see core/harvest.ts). */
   private entityRecords(items: unknown): Harvest<UpstreamCall>[] {
-    if (!Array.isArray(items)) return [];
-    return items.flatMap((e: unknown) => {
-      const id = (e as { id?: unknown } | null)?.id;
-      if (typeof id !== 'string') return [];
+    return heldEntities(items).map(({ id, body }) => {
       const { nullIfNotFound: _n, shape: _shape, ...read } = this.entityRead(id);
-      return [{ call: { ...read, idempotent: true }, body: e }];
+      return { call: { ...read, idempotent: true }, body };
     });
   }
 
@@ -169,7 +153,7 @@ export class GovernanceClient {
       json: body,
       invalidates: [Tags.entityLists, Tags.linkLists],
       shape: entityShape,
-      records: (body) => this.entityRecords([body]),
+      harvest: (res) => this.entityRecords([res.body]),
     });
   }
 
@@ -182,7 +166,7 @@ export class GovernanceClient {
       invalidates: [Tags.entity(id), Tags.entityLists, Tags.linkLists],
       shape: entityShape,
       nullIfNotFound: true,
-      records: (body) => this.entityRecords([body]),
+      harvest: (res) => this.entityRecords([res.body]),
     });
   }
 
@@ -330,28 +314,17 @@ export class GovernanceClient {
   /** Null only where `nullIfNotFound` allows it; reads and writes differ in their `call`, not here. */
   private send<T>(send: Send & { nullIfNotFound: true }): Promise<T | null>;
   private send<T>(send: Send): Promise<T>;
-  private async send<T>({
-    scopes,
-    nullIfNotFound,
-    shape,
-    invalidates,
-    kind,
-    records,
-    ...rest
-  }: Send): Promise<T | null> {
-    const { upstream, credential, afterWrite } = this.options;
+  private async send<T>({ scopes, nullIfNotFound, shape, invalidates, kind, ...rest }: Send): Promise<T | null> {
+    const { upstream, credential, afterWrite, caller: own } = this.options;
     const write = invalidates !== undefined;
-    const call: UpstreamCall = { ...rest, kind: kind ?? (write ? 'write' : 'read'), idempotent: !write };
-    const caller: Caller = { ...this.options.caller, identity: credential.identity };
-    // Computed once for the cache lookup and the request (the authorization header is no part of it).
-    const target = upstream.target(call, caller);
-    const attempt = async (repeat = false): Promise<{ res: HttpResponse; auth: string }> => {
-      const auth = await credential.authorization(this.options.caller.usage);
+    // The token is asked for only when the call is sent: a warm read is answered without one.
+    let used: string | undefined;
+    const authorize = async () => ({ authorization: (used = await credential.authorization(own.usage)) });
+    const call: UpstreamCall = { ...rest, kind: kind ?? (write ? 'write' : 'read'), idempotent: !write, authorize };
+    const caller: Caller = { ...own, identity: credential.identity };
+    const attempt = async (repeat = false): Promise<HttpResponse> => {
       try {
-        return {
-          res: await upstream.call({ ...call, headers: { authorization: auth }, repeat }, caller, target),
-          auth,
-        };
+        return await upstream.call({ ...call, repeat }, caller);
       } catch (e) {
         // A write that may have been applied: drop what it may have changed, so a re-read sees it.
         if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') {
@@ -361,24 +334,18 @@ export class GovernanceClient {
         throw e;
       }
     };
-    // A warm read is answered from the cache before any token is asked for (cached answers are 2xx).
-    let res = upstream.freshHit(call, caller, target);
-    if (!res) {
-      const first = await attempt();
-      res = first.res;
-      // An expired or revoked token: fetch a new one and try once more.
-      if (res.status === 401 && (await credential.renew(first.auth, this.options.caller.usage)))
-        ({ res } = await attempt(true));
-    }
+    let res = await attempt();
+    // An expired or revoked token: fetch a new one and try once more (an answer shared from an
+    // identical read in flight sent that read's token: this one tries once with its own).
+    if (res.status === 401 && (used === undefined || (await credential.renew(used, own.usage))))
+      res = await attempt(true);
     // This client is the one place that decides what a governance write makes stale (for every credential).
     if (invalidates?.length) upstream.cache.invalidate(invalidates);
     if (call.kind === 'write') afterWrite?.();
     if (res.status >= 200 && res.status < 300) {
       this.options.onAnswer?.(call.operation, res.body);
       const body = res.body ?? {};
-      const checked = (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
-      if (records) upstream.keepRecords(records(checked), caller, res.bytes);
-      return checked;
+      return (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
     }
     // A not-found of something the input refers to (an organization on an update) is not the record's.
     const sent = { json: call.json, query: call.query };
