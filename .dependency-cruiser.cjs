@@ -12,7 +12,7 @@
  */
 const areas = {
   'server.ts': '^src/server\\.ts$',
-  'emulators.ts': '^src/emulators\\.ts$',
+  'emulators/main.ts': '^src/emulators/main\\.ts$',
   app: '^src/app/',
   http: '^src/http/',
   observability: '^src/observability/',
@@ -30,9 +30,9 @@ const areas = {
   'core/http.ts': '^src/core/http\\.ts$',
   core: '^src/core/',
   config: '^src/config/',
-  'governance/emulator': '^src/governance/emulator/',
-  'calendar/emulator': '^src/calendar/emulator/',
-  'emulator-kit': '^src/emulator-kit/',
+  'emulators/governance': '^src/emulators/governance/',
+  'emulators/calendar': '^src/emulators/calendar/',
+  'emulators/kit': '^src/emulators/kit/',
   operations: '^src/operations/',
   generated: '^src/generated/',
   // Packages that only some layers may load.
@@ -55,7 +55,7 @@ const adapter = () => ({
   why: 'client, loaders, service, inputs: they see no GraphQL (they throw InputError / UpstreamError).',
 });
 const emulator = (u, extra = []) => ({
-  may: [`${u}/wire.ts`, ...extra, 'emulator-kit'],
+  may: [`${u}/wire.ts`, ...extra, 'emulators/kit'],
   why: 'stands for the real system: of the gateway it sees only its wire shapes.',
 });
 
@@ -66,8 +66,8 @@ const layers = {
     never: ['hono'],
     why: 'process entry of the gateway.',
   },
-  'emulators.ts': {
-    may: ['config', 'governance/emulator', 'calendar/emulator', 'emulator-kit'],
+  'emulators/main.ts': {
+    may: ['config', 'emulators/governance', 'emulators/calendar', 'emulators/kit'],
     why: 'process entry of the standalone emulators.',
   },
   app: {
@@ -87,7 +87,7 @@ const layers = {
       'operations',
       'generated',
     ],
-    dynamic: ['governance/emulator', 'calendar/emulator'],
+    dynamic: ['emulators/governance', 'emulators/calendar'],
     never: ['hono'],
     why: 'assembles the gateway; the emulators load only when embedded.',
   },
@@ -140,9 +140,9 @@ const layers = {
     never: ['graphql', 'hono', 'undici'],
     why: 'reads and checks the environment; imports nothing of the gateway.',
   },
-  'governance/emulator': emulator('governance'),
-  'calendar/emulator': emulator('calendar', ['calendar/zones.ts']),
-  'emulator-kit': { why: 'what both emulators share (serving, request log, latency, faults).' },
+  'emulators/governance': emulator('governance'),
+  'emulators/calendar': emulator('calendar', ['calendar/zones.ts']),
+  'emulators/kit': { why: 'what both emulators share (serving, request log, latency, faults).' },
   operations: { why: 'the example operations (GraphQL documents).' },
   generated: { why: 'codegen output.' },
 };

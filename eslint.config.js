@@ -40,7 +40,7 @@ export default tseslint.config(
   },
   {
     // The emulators coerce form values the way PHP does (String(anything)) on purpose.
-    files: ['src/*/emulator/**/*.ts', 'src/emulator-kit/**/*.ts'],
+    files: ['src/emulators/**/*.ts'],
     rules: { '@typescript-eslint/no-base-to-string': 'off' },
   },
   {
@@ -66,7 +66,7 @@ export default tseslint.config(
     // Functions stay short in gateway code. Not counted: Pothos declarations (schema/ folders: one
     // `fields` block per type) and the emulators.
     files: ['src/**/*.ts'],
-    ignores: ['src/*/schema/**', 'src/*/emulator/**', 'src/emulator-kit/**'],
+    ignores: ['src/*/schema/**', 'src/emulators/**'],
     rules: { 'max-lines-per-function': ['error', { max: 80, IIFEs: true }] },
   },
   {

@@ -4,8 +4,8 @@
  * against JSON.parse of the same body (the work the gateway does anyway). Prints one JSON document.
  */
 import { checkPayload } from '../src/core/contract.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
 import { archivePageShape, eventShape } from '../src/calendar/wire.js';
 import { entityShape, springPageShape } from '../src/governance/wire.js';
 

@@ -5,9 +5,9 @@
  * `calendar`); its options come as JSON in BENCH_EMULATOR_OPTIONS. The parent reads the request log,
  * sets latency and faults, resets the data and (calendar) edits records through the IPC channel.
  */
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
-import type { EmulatorControl, FaultRule, LatencyOptions } from '../src/emulator-kit/control.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
+import type { EmulatorControl, FaultRule, LatencyOptions } from '../src/emulators/kit/control.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { announceReady, serveParent } from './ipc.js';
 
 /** What a gateway (and the bench's own walkers) need to reach the emulator. */

@@ -4,7 +4,7 @@
  * each operation reads, Zipf(1.0) over ranks. Everything comes from one seeded generator: the same
  * seed gives the same operations at the same offsets, for both runs of the workload.
  */
-import { createRng, type Rng } from '../src/emulator-kit/random.js';
+import { createRng, type Rng } from '../src/emulators/kit/random.js';
 
 export type ReplayKind = 'event' | 'eventsPage' | 'venue' | 'organizer' | 'eventGraph';
 

@@ -5,8 +5,8 @@
  * controls are read over the IPC channel.
  */
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import type { FaultRule, LatencyOptions, LoggedRequest } from '../src/emulator-kit/control.js';
-import type { GovernanceEmulatorOptions } from '../src/governance/emulator/index.js';
+import type { FaultRule, LatencyOptions, LoggedRequest } from '../src/emulators/kit/control.js';
+import type { GovernanceEmulatorOptions } from '../src/emulators/governance/index.js';
 import type { EmulatorEndpoint } from './emulator-process.js';
 import type { ReplayRequest } from './floor-process.js';
 import { resourceKey, type GovernanceAccess, type LowerBound, type UpstreamName } from './lower-bound.js';

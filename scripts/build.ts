@@ -42,8 +42,8 @@ copyFileSync(
 cpSync(new URL('src/mcp/tools/', root), new URL('mcp/tools/', dist), { recursive: true });
 // The embedded emulators' discovery file (the shipped example of GOVERNANCE_DISCOVERY_FILE).
 copyFileSync(
-  new URL('src/governance/emulator/discovery.example.json', root),
-  new URL('governance/emulator/discovery.example.json', dist),
+  new URL('src/emulators/governance/discovery.example.json', root),
+  new URL('emulators/governance/discovery.example.json', dist),
 );
 
 if (precompress) {

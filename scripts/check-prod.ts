@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const fail = (why: string): never => {

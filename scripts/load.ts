@@ -16,11 +16,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { createGateway } from '../src/app/gateway.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { runLoad } from '../test/support/load-driver.js';
 import { auditWrites, buildWorkload } from '../test/support/load-workload.js';
 

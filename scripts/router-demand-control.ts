@@ -21,9 +21,9 @@ import { parse } from 'graphql';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { createGateway } from '../src/app/gateway.js';
 import { schema } from '../src/app/schema.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
 import { loadConfig } from '../src/config/config.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { estimateOperationCost } from '../src/http/plugins/operation-cost.js';
 
 const HIVE_GATEWAY = fileURLToPath(new URL('../node_modules/@graphql-hive/gateway/dist/bin.js', import.meta.url));

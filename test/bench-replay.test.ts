@@ -5,8 +5,8 @@
  * version replaced longer ago than the bound. The calendar seed of the replay's size is checked here too.
  */
 import { describe, expect, it } from 'vitest';
-import { createSeed } from '../src/calendar/emulator/seed.js';
-import { createRng } from '../src/emulator-kit/random.js';
+import { createSeed } from '../src/emulators/calendar/seed.js';
+import { createRng } from '../src/emulators/kit/random.js';
 import { floorCalls, type FloorShape } from '../bench/replay-floor.js';
 import { editedTitle, freshness } from '../bench/replay-freshness.js';
 import { MIX, schedule, zipf, type ReplayOp } from '../bench/replay-traffic.js';

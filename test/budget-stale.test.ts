@@ -1,9 +1,9 @@
 /**
  * Freshness that bends to the budget, through GraphQL against the governance emulator with its rate
- * limits on: once the account's budget left falls below CACHE_BUDGET_STALE_BELOW, reads of expired
+ * limits on: once the account's budget left falls below CACHE_BUDGET_STALE's belowPercent, reads of expired
  * records are answered from the cache, marked stale and counted (`stale-budget` in the metrics),
  * with no call upstream and no 429; with budget to spare the same reads refetch; past
- * CACHE_BUDGET_MAX_STALE_MS (or with it 0) they refetch even on a tight budget; and with replicas
+ * its maxStaleMs (or with it 0) they refetch even on a tight budget; and with replicas
  * sharing Redis, a replica that spent nothing bends to what the others spent.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,8 +26,7 @@ const TIGHT = {
   CACHE_TTL_MS: String(TTL_MS),
   // Pauses and failures serve nothing stale here: what is, is for the budget (and kept for it).
   CACHE_MAX_STALE_MS: '0',
-  CACHE_BUDGET_STALE_BELOW: '0.5',
-  CACHE_BUDGET_MAX_STALE_MS: String(BUDGET_MAX_STALE_MS),
+  CACHE_BUDGET_STALE: `belowPercent:50,maxStaleMs:${BUDGET_MAX_STALE_MS}`,
   RESPONSE_CACHE: 'false',
   // One caller alone spends the account here: no cap on its share (25 % by default).
   FAIR_SHARE: '*:share=100%',
@@ -134,10 +133,10 @@ describe('freshness that bends to the budget', () => {
     expect(seen(stack, hot)).toEqual({ gets: 6, rateLimited: 0 });
   }, 30_000);
 
-  it('with budget to spare, or CACHE_BUDGET_MAX_STALE_MS=0, expired records are refetched as usual', async () => {
+  it('with budget to spare, or maxStaleMs:0, expired records are refetched as usual', async () => {
     for (const env of [
       { ...TIGHT, GOVERNANCE_RATE_LIMITS: 'minute:1000,hour:10000' },
-      { ...TIGHT, CACHE_BUDGET_MAX_STALE_MS: '0' },
+      { ...TIGHT, CACHE_BUDGET_STALE: 'belowPercent:50,maxStaleMs:0' },
     ]) {
       const stack = await startStack({ governance: LIMITS, env });
       const ids = await entityIds(queryOf(stack), 12);

@@ -7,7 +7,7 @@ import {
   startCalendarEmulator,
   type CalendarEmulator,
   type CalendarEmulatorOptions,
-} from '../src/calendar/emulator/index.js';
+} from '../src/emulators/calendar/index.js';
 import type { WireError, WireEvent, WireEventsPage, WireTerm, WireVenue } from '../src/calendar/wire.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { calendarAuth } from '../src/calendar/auth.js';
-import { isEndOfList, toUpstreamError } from '../src/calendar/client-errors.js';
+import { isEndOfList, toUpstreamError } from '../src/calendar/errors.js';
 import { filterDate, parseCalendarDate, writeDate } from '../src/calendar/dates.js';
 import {
   isoDateTime,

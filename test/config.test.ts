@@ -24,6 +24,24 @@ describe('configuration', () => {
     expect(c.graphiql).toBe(true);
   });
 
+  it('reads key:number settings key by key, keeping the defaults of keys left out, and names a bad key', () => {
+    const c = loadConfig({ LIVE_LIMITS: 'streamsPerCaller:3', CACHE_BUDGET_STALE: 'maxStaleMs:0' });
+    expect(c.live).toMatchObject({ pollBudgetShare: 0.1, maxStreamsPerCaller: 3, pollsPerMinutePerCaller: 30 });
+    expect(c.cache.budgetStale).toEqual({ below: 0.2, maxStaleMs: 0 });
+    const [problem] = problemsOf({ LIVE_LIMITS: 'streams:3' });
+    expect(problem).toContain('LIVE_LIMITS');
+    expect(problem).toContain('streamsPerCaller 1..10000');
+    expect(problemsOf({ LIVE_LIMITS: 'streamsPerCaller:0' })[0]).toContain('got "streamsPerCaller:0"');
+  });
+
+  it('EMBEDDED_EMULATORS=faults serves the emulators with their control routes', () => {
+    expect(loadConfig({ EMBEDDED_EMULATORS: 'faults' })).toMatchObject({
+      embeddedEmulators: true,
+      emulatorFaultRoutes: true,
+    });
+    expect(loadConfig({})).toMatchObject({ embeddedEmulators: true, emulatorFaultRoutes: false });
+  });
+
   it('derives the token URL from the tenant origin', () => {
     const c = loadConfig(real);
     expect(c.governance.tokenUrl).toBe('https://tenant.example.com/api/access/v1/oauth/token');

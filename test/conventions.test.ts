@@ -7,7 +7,7 @@ import { calls } from './support/calendar.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 import { readFileSync } from 'node:fs';
-import { buildSeed, EXAMPLE_DISCOVERY_FILE } from '../src/governance/emulator/index.js';
+import { buildSeed, EXAMPLE_DISCOVERY_FILE } from '../src/emulators/governance/index.js';
 
 type Any = any;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedUpstreams } from '../src/app/embedded-emulators.js';
 import { createGateway } from '../src/app/gateway.js';
 import { loadConfig } from '../src/config/config.js';
-import { EXAMPLE_DISCOVERY_FILE } from '../src/governance/emulator/index.js';
+import { EXAMPLE_DISCOVERY_FILE } from '../src/emulators/governance/index.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { until } from './support/wait.js';
 

@@ -4,7 +4,7 @@
  * message, a healthy gateway, and full recovery once the fault is cleared.
  */
 import { createServer } from 'node:net';
-import type { FaultRule } from '../src/emulator-kit/control.js';
+import type { FaultRule } from '../src/emulators/kit/control.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countRequests, startStack, type GraphQLResponse, type Stack } from './support/stack.js';
 import { until } from './support/wait.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { apiCalls, fetchToken, governanceCalls, tokenCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
-import { DEFAULT_CLIENTS } from '../src/governance/emulator/index.js';
+import { DEFAULT_CLIENTS } from '../src/emulators/governance/index.js';
 import { startStack, type Stack } from './support/stack.js';
 
 type Any = any;

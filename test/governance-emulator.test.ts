@@ -9,7 +9,7 @@ import {
   startGovernanceEmulator,
   type GovernanceEmulator,
   type GovernanceEmulatorOptions,
-} from '../src/governance/emulator/index.js';
+} from '../src/emulators/governance/index.js';
 import type {
   AttributeInformation,
   BasicEntity,

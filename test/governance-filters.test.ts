@@ -5,7 +5,7 @@
  * emulator, and unknown filter fields, values and stages refused with the known ones listed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSeed } from '../src/governance/emulator/seed.js';
+import { buildSeed } from '../src/emulators/governance/seed.js';
 import { apiCalls } from './support/governance.js';
 import { operation as op } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';

@@ -9,7 +9,7 @@ import { schema } from '../src/app/schema.js';
 import { apiCalls, governanceCalls, tokenCalls } from './support/governance.js';
 import { operation as op, operationNames } from './support/operations.js';
 import { startStack, type Stack } from './support/stack.js';
-import { buildSeed } from '../src/governance/emulator/seed.js';
+import { buildSeed } from '../src/emulators/governance/seed.js';
 
 type Any = any;
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../src/core/http.js';
-import { isNotFound, statusError } from '../src/governance/statuses.js';
+import { isNotFound, statusError } from '../src/governance/errors.js';
 
 const res = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
   status,

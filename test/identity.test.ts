@@ -8,6 +8,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_AUDIENCE, DevIssuer } from '../src/identity/dev-issuer.js';
+import { PERMISSIONS } from '../src/identity/principal.js';
 import { countRequests, startStack, type Stack } from './support/stack.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -40,7 +41,7 @@ beforeAll(async () => {
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
       AUTH_ISSUERS: `${issuer.issuer}|${DEV_AUDIENCE}|${issuer.jwksUrl}`,
-      AUTH_API_KEYS: `ops|${sha256('ops-key')}|governance:read`,
+      AUTH_API_KEYS: `ops|${sha256('ops-key')}|governance:read,scrape|${sha256('scrape-key')}|metrics:read`,
       RESPONSE_CACHE: 'true',
     },
     // No JWKS cooldown: the rotation test must see the new key on its first request.
@@ -69,11 +70,12 @@ describe('authentication (production profile)', () => {
     });
     expect(sse.status).toBe(401);
     expect(upstreamCalls(stack)).toBe(0);
-    // Probes stay open; metrics need a credential in production.
+    // Probes stay open; metrics need metrics:read in production.
     const origin = new URL(url).origin;
     expect((await fetch(`${origin}/health`)).status).toBe(200);
     expect((await fetch(`${origin}/metrics`)).status).toBe(401);
-    const metrics = await fetch(`${origin}/metrics`, { headers: bearer('ops-key') });
+    expect((await fetch(`${origin}/metrics`, { headers: bearer('ops-key') })).status).toBe(403);
+    const metrics = await fetch(`${origin}/metrics`, { headers: bearer('scrape-key') });
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/gateway_auth_failures_total\{reason="missing"\} [1-9]/);
   });
@@ -269,7 +271,7 @@ describe('a permission mapping (AUTH_PERMISSIONS_FILE)', () => {
       'governance:read',
       'governance:write',
     ]);
-    expect(await viewer({ roles: ['lead'] })).toHaveLength(6);
+    expect(await viewer({ roles: ['lead'] })).toHaveLength(PERMISSIONS.length);
     expect(await viewer({ scope: 'governance:delete' })).toEqual([]);
   });
 });

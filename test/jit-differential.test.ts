@@ -47,7 +47,7 @@ import { createGateway, type Gateway } from '../src/app/gateway.js';
 import { schema } from '../src/app/schema.js';
 import { defaultCostModel } from '../src/core/cost-model.js';
 import type { UpstreamName } from '../src/core/errors.js';
-import type { FaultRule } from '../src/emulator-kit/control.js';
+import type { FaultRule } from '../src/emulators/kit/control.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const RUNS = Number(process.env.JIT_DIFF_RUNS ?? 50);

@@ -68,11 +68,11 @@ describe('Kubernetes manifests', () => {
     expect(problemsOf({ ...env, ...rest })).toEqual([expect.stringMatching(/^NODE_ENV=production lets no caller in/)]);
     expect(problemsOf({ ...env, ...rest, AUTH_ISSUERS: AUTH_ISSUERS! })).toEqual([]);
     expect(problemsOf({ ...env, ...rest, AUTH_API_KEYS: AUTH_API_KEYS! })).toEqual([]);
-    // The router's own key (for _service) and Prometheus' (for /metrics), without permissions.
+    // The router's own key (for _service), without permissions, and Prometheus' (for /metrics).
     const keys = loadConfig({ ...env, ...filled }).auth.apiKeys;
     expect(keys.map((k) => [k.name, k.permissions])).toEqual([
       ['router', []],
-      ['prometheus', []],
+      ['prometheus', ['metrics:read']],
     ]);
     expect(filled.FEDERATION_SECRET).toBeTruthy();
     // Applied as it is, the example refuses to start, naming what is left to fill in.

@@ -87,20 +87,20 @@ const forbidden: [string, string, string, string][] = [
   ],
   [
     'an emulator imports its gateway client',
-    'src/governance/emulator',
-    "import { Tags } from '../client.js';",
-    'governance/emulator',
+    'src/emulators/governance',
+    "import { Tags } from '../../governance/client.js';",
+    'emulators/governance',
   ],
   [
     'an emulator imports the core',
-    'src/calendar/emulator/routes',
+    'src/emulators/calendar/routes',
     "import { UpstreamError } from '../../../core/errors.js';",
-    'calendar/emulator',
+    'emulators/calendar',
   ],
   [
     'app/ imports an emulator statically',
     'src/app',
-    "import { startGovernanceEmulator } from '../governance/emulator/index.js';",
+    "import { startGovernanceEmulator } from '../emulators/governance/index.js';",
     'app',
   ],
   ['http/ imports Hono', 'src/http', "import { Hono } from 'hono';", 'http (never)'],
@@ -116,16 +116,20 @@ const forbidden: [string, string, string, string][] = [
 ];
 
 const allowed: [string, string, string][] = [
-  ['an emulator imports its wire types', 'src/governance/emulator', "import type { EntityType } from '../wire.js';"],
+  [
+    'an emulator imports its wire types',
+    'src/emulators/governance',
+    "import type { EntityType } from '../../governance/wire.js';",
+  ],
   [
     'the calendar emulator imports the pure zones.ts',
-    'src/calendar/emulator',
-    "import { zoneOffsetMinutes } from '../zones.js';",
+    'src/emulators/calendar',
+    "import { zoneOffsetMinutes } from '../../calendar/zones.js';",
   ],
   [
     'an emulator imports the emulator kit',
-    'src/calendar/emulator',
-    "import { createControl } from '../../emulator-kit/control.js';",
+    'src/emulators/calendar',
+    "import { createControl } from '../kit/control.js';",
   ],
   [
     'a resolver imports the graph helpers',
@@ -146,7 +150,7 @@ const allowed: [string, string, string][] = [
   [
     'app/ loads an emulator with import()',
     'src/app',
-    "export const load = () => import('../governance/emulator/index.js');",
+    "export const load = () => import('../emulators/governance/index.js');",
   ],
   ['http/ imports identity/', 'src/http', "import { probe } from '../identity/target.js';"],
   ['identity/ imports the core', 'src/identity', "import { UpstreamError } from '../core/errors.js';"],
@@ -231,7 +235,7 @@ describe('import walls', () => {
     };
     walk('src/server.ts');
     expect(seen).toContain('src/app/embedded-emulators.ts');
-    expect([...seen].filter((s) => /emulator\/|emulator-kit\/|node_modules\/(hono|@hono)\//.test(s))).toEqual([]);
+    expect([...seen].filter((s) => /^src\/emulators\/|node_modules\/(hono|@hono)\//.test(s))).toEqual([]);
   });
 });
 

@@ -70,7 +70,7 @@ async function stack(live: Partial<Config['live']> = {}, env: Record<string, str
 }
 
 describe('what one caller’s subscriptions may take', () => {
-  it('at most LIVE_MAX_STREAMS_PER_CALLER streams: the next is refused RATE_LIMITED, an ended one gives its place back', async () => {
+  it('at most LIVE_LIMITS streamsPerCaller streams: the next is refused RATE_LIMITED, an ended one gives its place back', async () => {
     const s = await stack();
     try {
       const url = await s.listen();
@@ -166,8 +166,7 @@ describe('the limits across replicas', () => {
     const env = {
       ...base,
       GOVERNANCE_AUTH_MODE: 'forward',
-      LIVE_MAX_STREAMS_PER_CALLER: '10',
-      LIVE_POLLS_PER_MINUTE_PER_CALLER: '60',
+      LIVE_LIMITS: 'streamsPerCaller:10,pollsPerMinutePerCaller:60',
     };
     expect(loadConfig(env).live).toMatchObject({ maxStreamsPerCaller: 10, pollsPerMinutePerCaller: 60 });
     expect(loadConfig({ ...env, REDIS_URL: 'redis://127.0.0.1:1', GATEWAY_REPLICAS: '4' }).live).toMatchObject({

@@ -8,8 +8,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { legacyClient, modernClient, raw, type ToolClient } from './support/mcp-clients.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { until } from './support/wait.js';

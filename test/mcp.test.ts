@@ -761,7 +761,7 @@ describe('MCP endpoint, settings of confirmation', () => {
     await client.close();
   });
 
-  it('MCP_STATE_KEY: production with MCP on refuses to start without one every replica shares', async () => {
+  it('MCP_STATE_KEY: production, or a development replica (REDIS_URL), with MCP on refuses to start without one every replica shares', async () => {
     const { loadConfig } = await import('../src/config/config.js');
     const production = { NODE_ENV: 'production', MCP: 'true', EMBEDDED_EMULATORS: 'true', LOG_LEVEL: 'silent' };
     expect(() => loadConfig(production)).toThrow(/MCP_STATE_KEY is required in production while MCP is on/);
@@ -769,5 +769,12 @@ describe('MCP endpoint, settings of confirmation', () => {
       /MCP_STATE_KEY must be at least 32 bytes/,
     );
     expect(loadConfig({ ...production, MCP_STATE_KEY: 'k'.repeat(32) }).mcp.stateKey).toBe('k'.repeat(32));
+    // npm start with REDIS_URL is one of several replicas: they must share the key too.
+    const replica = { NODE_ENV: 'development', REDIS_URL: 'redis://127.0.0.1:6379', LOG_LEVEL: 'silent' };
+    expect(() => loadConfig(replica)).toThrow(/MCP_STATE_KEY is required with REDIS_URL while MCP is on/);
+    expect(loadConfig({ ...replica, MCP: 'false' }).mcp.enabled).toBe(false);
+    expect(loadConfig({ ...replica, MCP_STATE_KEY: 'k'.repeat(32) }).mcp.stateKey).toBe('k'.repeat(32));
+    // A single development process makes up a key of its own.
+    expect(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' }).mcp.stateKey).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
 import { SETTINGS } from '../src/config/settings.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { DevIssuer } from '../src/identity/dev-issuer.js';
 
 const ROUTER_KEY = 'the-routers-own-key';

@@ -23,7 +23,7 @@ describe('quiet logs', () => {
         UPSTREAM_QUEUE_DEADLINE_MS: '10',
         UPSTREAM_RETRIES: '0',
         // The test injects upstream faults through the embedded emulator's control routes.
-        EMULATOR_FAULT_ROUTES: 'true',
+        EMBEDDED_EMULATORS: 'faults',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

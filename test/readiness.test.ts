@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, type Gateway } from '../src/app/gateway.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
 import { startStack, type Stack } from './support/stack.js';
 import { untilClock } from './support/wait.js';
 

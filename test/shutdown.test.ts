@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
-import { startCalendarEmulator } from '../src/calendar/emulator/index.js';
-import { startGovernanceEmulator } from '../src/governance/emulator/index.js';
+import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
+import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
 import { REDIS_URL, requireRedis } from './support/redis.js';
 import { until } from './support/wait.js';
 import { freePort } from '../scripts/throwaway-redis.js';
@@ -362,7 +362,7 @@ describe.concurrent('every start script runs the server as the process npm signa
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(4010, host, resolve));
     closers.push(() => new Promise<void>((resolve) => holder.close(() => resolve())));
-    const emu = start(process.execPath, ['--import', 'tsx', 'src/emulators.ts'], { HOST: host });
+    const emu = start(process.execPath, ['--import', 'tsx', 'src/emulators/main.ts'], { HOST: host });
     expect(await emu.exited).toBe(1);
     expect(emu.output().trim()).toBe(
       `emulators failed to start: port 4010 on ${host} is already in use; stop what listens there or set HOST`,

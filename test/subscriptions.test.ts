@@ -200,7 +200,7 @@ describe('subscriptions on one gateway', () => {
         CALENDAR_RATE_LIMITS: 'minute:30',
         // The one caller's queries spend what polling leaves: no cap on its share (25 % by default).
         FAIR_SHARE: '*:share=100%',
-        LIVE_POLL_BUDGET_PERCENT: '10',
+        LIVE_LIMITS: 'budgetPercent:10',
         CACHE_TTL_MS: '0',
       },
       configure: (c) => ({

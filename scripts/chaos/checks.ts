@@ -3,7 +3,7 @@
  * request logs (never from what the gateway says of itself). Each check returns its figures and the
  * violations it found; `npm run chaos` exits non-zero naming every invariant with one.
  */
-import type { LoggedRequest } from '../../src/emulator-kit/control.js';
+import type { LoggedRequest } from '../../src/emulators/kit/control.js';
 import { maxInAnySpan } from '../../bench/spans.js';
 import type { Signalled } from './world.js';
 

@@ -10,7 +10,7 @@
  * drain's slow read (each `setFaults` replaces the emulator's rules), the calendar's of the breakers'
  * closing checks.
  */
-import type { FaultRule } from '../../src/emulator-kit/control.js';
+import type { FaultRule } from '../../src/emulators/kit/control.js';
 import type { Callers } from './callers.js';
 import { breakersClose, waves, type Episode } from './waves.js';
 import type { Replica, World } from './world.js';

@@ -2,8 +2,9 @@
  * `npm start` with the embedded emulators and no issuer configured also runs the development
  * issuer (identity/dev-issuer.ts) and trusts it, so the permission model is visible at once: the
  * sample callers' tokens are printed and offered in GraphiQL, and a reader is refused a delete.
- * Outside production its key and port are kept in the OS cache directory, one file per checkout,
- * so those tokens (and GraphiQL's saved tabs) still verify after a restart.
+ * In development its key and port are kept in the OS cache directory, one file per checkout,
+ * so those tokens (and GraphiQL's saved tabs) still verify after a restart; under NODE_ENV=test
+ * (and in production) nothing is kept, so a test's gateway leaves no file behind.
  */
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
@@ -20,7 +21,7 @@ export interface DevIdentity {
 }
 
 export async function startDevIdentity(config: Config, log: (line: string) => void): Promise<DevIdentity> {
-  const keyFile = config.env === 'production' ? undefined : keyFileOf();
+  const keyFile = config.env === 'development' ? keyFileOf() : undefined;
   const issuer = await DevIssuer.start({ keyFile, log });
   const tokens: Record<string, string> = {};
   for (const name of Object.keys(SAMPLE_CALLERS)) tokens[name] = await issuer.tokenFor(name);

@@ -49,8 +49,8 @@ export async function startEmbeddedUpstreams(
   options: { controlRoutes?: boolean } = {},
 ): Promise<EmbeddedUpstreams> {
   const [{ startGovernanceEmulator }, { startCalendarEmulator }] = await Promise.all([
-    import('../governance/emulator/index.js'),
-    import('../calendar/emulator/index.js'),
+    import('../emulators/governance/index.js'),
+    import('../emulators/calendar/index.js'),
   ]);
   const [governance, calendar] = await Promise.all([
     startGovernanceEmulator({ rateProfile: config.governance.rateProfile, controlRoutes: options.controlRoutes }),

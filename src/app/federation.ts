@@ -1,6 +1,7 @@
 /**
- * The graph as an Apollo Federation v2 subgraph: these types are entities keyed by `id` (the
- * upstream's own id), so other subgraphs can reference and extend them. A router's `_entities`
+ * The graph as an Apollo Federation v2 subgraph: these types are entities keyed by `id` (the global
+ * id) and by `databaseId` (the upstream's own), so other subgraphs can reference and extend them
+ * knowing either. A router's `_entities`
  * representations resolve through the request's own DataLoaders, so 100 representations of the
  * same few records cost one upstream read per distinct record, under the same traffic control as
  * any other field. Every key is checked as the root lookups check their ids, before any upstream
@@ -15,7 +16,12 @@ import { CategoryRef, EventRef, OrganizerRef, TagRef, VenueRef } from '../calend
 import { EntityRef, EntityTypeRef } from '../governance/schema/refs.js';
 import { uuidArg } from '../governance/schema/validate.js';
 
-const byId = builder.selection<{ id: string }>('id');
+/** Both keys: the global `id`, and the upstream's own `databaseId` for subgraphs that know only that. */
+const keys = [builder.selection<{ id: string }>('id'), builder.selection<{ databaseId: string }>('databaseId')];
+type Representation = { id: string } | { databaseId: string };
+/** The representation's key and the argument that names it, for its checks. */
+const keyOf = (rep: Representation): [string, string] =>
+  'id' in rep ? [rep.id, 'id'] : [rep.databaseId, 'databaseId'];
 
 /**
  * One representation's record. Async, so a malformed key fails its own position only: the
@@ -25,17 +31,19 @@ const byId = builder.selection<{ id: string }>('id');
 const keyed = async <T>(load: () => T): Promise<Awaited<T>> => await load();
 
 builder.asEntity(EntityRef, {
-  key: byId,
-  resolveReference: ({ id }, ctx) => {
+  key: keys,
+  resolveReference: (rep: Representation, ctx) => {
     demand(ctx, 'governance:read', '_entities');
-    return keyed(() => ctx.governance.loaders.entity.load(uuidArg(id, 'id')));
+    const [key, argument] = keyOf(rep);
+    return keyed(() => ctx.governance.loaders.entity.load(uuidArg(key, argument, ['Entity'])));
   },
 });
 builder.asEntity(EntityTypeRef, {
-  key: byId,
-  resolveReference: ({ id }, ctx) => {
+  key: keys,
+  resolveReference: (rep: Representation, ctx) => {
     demand(ctx, 'governance:read', '_entities');
-    return keyed(() => ctx.governance.loaders.entityType.load(uuidArg(id, 'id')));
+    const [key, argument] = keyOf(rep);
+    return keyed(() => ctx.governance.loaders.entityType.load(uuidArg(key, argument, ['EntityType'])));
   },
 });
 
@@ -48,11 +56,12 @@ const calendarEntities = [
 ] as const;
 for (const [ref, loader] of calendarEntities) {
   builder.asEntity(ref, {
-    key: byId,
-    resolveReference: ({ id }, ctx) => {
+    key: keys,
+    resolveReference: (rep: Representation, ctx) => {
       demand(ctx, 'calendar:read', '_entities');
+      const [key, argument] = keyOf(rep);
       // Each loader returns its own record type; the ref it is paired with above expects exactly that.
-      return keyed(() => ctx.calendar.loaders[loader].load(recordId(id, 'id')));
+      return keyed(() => ctx.calendar.loaders[loader].load(recordId(key, argument, loader)));
     },
   });
 }
@@ -60,7 +69,7 @@ for (const [ref, loader] of calendarEntities) {
 /** What the federation plugin adds without a word: said here, since GraphiQL lists these first. */
 const ROUTER_FIELD_HELP: Record<string, string> = {
   _entities:
-    'Federation internals, for the federation router only: the records of the given representations (`__typename` and `id`), in order; null where none exists. Clients query the other fields.',
+    'Federation internals, for the federation router only: the records of the given representations (`__typename` and `id` or `databaseId`), in order; null where none exists. Clients query the other fields.',
   _service:
     "Federation internals, for the federation router only: this subgraph's schema as SDL with its federation directives. Clients use introspection.",
 };

@@ -8,6 +8,7 @@ import { ConfigError, type Config } from '../config/config.js';
 import { Authentication } from '../http/authenticate.js';
 import { Authenticator } from '../identity/authenticator.js';
 import { loadPermissionMap, parsePermissions } from '../identity/permissions.js';
+import { permissionsOn, type Permission } from '../identity/principal.js';
 import { challengeScope } from '../mcp/endpoint.js';
 import type { Observability } from './observability.js';
 import { schema } from './schema.js';
@@ -24,10 +25,7 @@ export function authenticationOf(config: Config, observability: Observability): 
       registers: [registry],
     });
   return new Authentication({
-    authenticator: authenticatorFrom(
-      config.auth,
-      config.governance.authMode === 'forward' || config.calendar.authMode === 'forward',
-    ),
+    authenticator: authenticatorFrom(config.auth, forwardedPermissions(config)),
     graphqlEndpoint: '/graphql',
     mcpEndpoint: config.mcp.enabled ? '/mcp' : undefined,
     mcpScope: config.mcp.enabled ? challengeScope(schema, config) : undefined,
@@ -37,7 +35,19 @@ export function authenticationOf(config: Config, observability: Observability): 
   });
 }
 
-export function authenticatorFrom(auth: AuthConfig, forwardUnknown: boolean, now?: () => number): Authenticator {
+/**
+ * What a credential the gateway cannot verify may do: act on the upstreams that judge it themselves
+ * (forward mode), never on one the gateway signs for with its own credential.
+ */
+export function forwardedPermissions(config: Pick<Config, 'governance' | 'calendar'>): Permission[] {
+  return (['governance', 'calendar'] as const).filter((u) => config[u].authMode === 'forward').flatMap(permissionsOn);
+}
+
+export function authenticatorFrom(
+  auth: AuthConfig,
+  forwarded: readonly Permission[],
+  now?: () => number,
+): Authenticator {
   const problems: string[] = [];
   const checked = (setting: string, names: readonly string[]) => {
     const { permissions, unknown } = parsePermissions(names);
@@ -53,7 +63,7 @@ export function authenticatorFrom(auth: AuthConfig, forwardUnknown: boolean, now
     apiKeys,
     anonymous,
     permissionMap,
-    forwardUnknown,
+    forwarded,
     jwksCooldownMs: auth.jwksCooldownMs,
     now,
   });

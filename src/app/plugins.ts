@@ -33,7 +33,7 @@ import { useCacheSettle } from '../http/plugins/use-cache-settle.js';
 import { useHttpCaching } from '../http/plugins/use-http-caching.js';
 import { useJit } from '../http/plugins/use-jit.js';
 import { useOperationBudget } from '../http/plugins/use-operation-budget.js';
-import { useAudit } from '../http/plugins/use-audit.js';
+import { auditRefusedToolCall, useAudit } from '../http/plugins/use-audit.js';
 import { useArgumentNames } from '../http/plugins/use-argument-names.js';
 import { OperationRates } from '../core/fair-share.js';
 import { securityPlugins } from '../http/plugins/use-security.js';
@@ -123,7 +123,7 @@ function observabilityPlugins({ observability }: PluginParts): AnyPlugin[] {
 }
 
 /** MCP (src/mcp/): curated operations as tools at /mcp, an OAuth protected resource (RFC 9728 metadata). */
-function mcp({ config, gatewayFetch, upstreams }: PluginParts): AnyPlugin[] | undefined {
+function mcp({ config, gatewayFetch, upstreams, observability }: PluginParts): AnyPlugin[] | undefined {
   if (!config.mcp.enabled) return undefined;
   return [
     useProtectedResourceMetadata({
@@ -141,6 +141,10 @@ function mcp({ config, gatewayFetch, upstreams }: PluginParts): AnyPlugin[] | un
         upstream === 'governance' || upstream === 'calendar'
           ? Math.max(0, ...upstreams[upstream].traffic.status().rules.map((r) => r.nextSlotInMs))
           : 0,
+      observe: {
+        request: observability.metrics?.mcp,
+        refused: observability.audit && auditRefusedToolCall(observability.audit),
+      },
     }),
   ];
 }

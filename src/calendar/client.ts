@@ -10,7 +10,7 @@ import { urlPath } from '../core/url-path.js';
 import type { CalendarAuth, CalendarCredentials } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
-import { isEndOfList, toUpstreamError } from './client-errors.js';
+import { isEndOfList, toUpstreamError } from './errors.js';
 import type {
   WireCategoryWrite,
   WireEvent,
@@ -27,6 +27,7 @@ import { archivePageShape, eventShape, linkedPostShape, termShape } from './wire
 import type { Harvest, ReuseMode } from '../core/harvest.js';
 import { heldRecords } from './harvest.js';
 import type { CacheKind } from '../config/config.js';
+import { Tags, TAGS_OF, type Collection as Kind } from './tags.js';
 import type { CacheResult } from '../core/observer.js';
 import type { BatchWindow } from '../core/batch-window.js';
 import { slicePage, type ListIndex, type PageSpan } from '../core/list-reuse.js';
@@ -52,34 +53,24 @@ export interface WirePage<T> {
   total: number;
 }
 
-/** Cache tags: an answer is tagged with every kind of record it embeds or depends on. */
-const TAG = {
-  events: 'calendar:events',
-  venues: 'calendar:venues',
-  organizers: 'calendar:organizers',
-  terms: 'calendar:terms',
-} as const;
-
 type CalendarCacheKind = 'events' | 'venues' | 'organizers' | 'terms';
-type Kind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 
 /**
- * Per collection: its cache tags (a write drops the first; venue/organizer/term lists filter and
- * count by their events, hence the events tag), the kind of cache freshness, and the shapes checked
+ * Per collection: its cache tags (`tags.ts`), the kind of cache freshness, and the shapes checked
  * of a record and of a page (built once: zod compiles a checker on first use).
  */
-const entry = (key: Kind, tags: readonly string[], ttl: CalendarCacheKind, shape: z.ZodType) => ({
-  tags,
+const entry = (key: Kind, ttl: CalendarCacheKind, shape: z.ZodType) => ({
+  tags: TAGS_OF[key],
   ttl,
   shape,
   page: archivePageShape(key, shape),
 });
 const KINDS: Record<Kind, ReturnType<typeof entry>> = {
-  events: entry('events', [TAG.events, TAG.venues, TAG.organizers, TAG.terms], 'events', eventShape),
-  venues: entry('venues', [TAG.venues, TAG.events], 'venues', linkedPostShape),
-  organizers: entry('organizers', [TAG.organizers, TAG.events], 'organizers', linkedPostShape),
-  categories: entry('categories', [TAG.terms, TAG.events], 'terms', termShape),
-  tags: entry('tags', [TAG.terms, TAG.events], 'terms', termShape),
+  events: entry('events', 'events', eventShape),
+  venues: entry('venues', 'venues', linkedPostShape),
+  organizers: entry('organizers', 'organizers', linkedPostShape),
+  categories: entry('categories', 'terms', termShape),
+  tags: entry('tags', 'terms', termShape),
 };
 const EVENT_TAGS = KINDS.events.tags;
 
@@ -156,7 +147,7 @@ export class CalendarClient {
 
   /** Drops cached event answers (for every credential): a poll found the site changed behind the gateway. */
   forgetEvents(): void {
-    this.options.upstream.cache.invalidate([TAG.events]);
+    this.options.upstream.cache.invalidate([Tags.events]);
   }
 
   // ------------------------------------------------------------------ plumbing

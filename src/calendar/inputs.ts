@@ -4,11 +4,24 @@
  * record. Every failure is BAD_USER_INPUT naming the argument.
  */
 import { invalidInput } from '../core/errors.js';
+import { decodeGlobalId, upstreamIdOf } from '../core/global-id.js';
 import type { RecordRef, WireQuery } from './client.js';
 import { filterDate, isBareDay } from './dates.js';
 
-export function recordId(value: string | number, argument: string): number {
-  const text = String(value).trim();
+/** The graph's type of each calendar record, whose global ids an argument about that record takes. */
+export const RECORD_TYPE = {
+  event: 'Event',
+  venue: 'Venue',
+  organizer: 'Organizer',
+  category: 'Category',
+  tag: 'Tag',
+} as const;
+export type RecordNoun = keyof typeof RECORD_TYPE;
+
+/** A record's id in either form: the WordPress id, or the global id of a `noun`. */
+export function recordId(value: string | number, argument: string, noun: RecordNoun): number {
+  const what = 'a calendar record id (a positive whole number)';
+  const text = upstreamIdOf(value, argument, [RECORD_TYPE[noun]], (t) => /^\d+$/.test(t), what);
   // Beyond 2^53 a JavaScript number would round to a neighbouring id.
   if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < 1)
     throw invalidInput(
@@ -18,8 +31,8 @@ export function recordId(value: string | number, argument: string): number {
   return Number(text);
 }
 
-export const recordIds = (values: readonly (string | number)[], argument: string): number[] =>
-  values.map((v) => recordId(v, argument));
+export const recordIds = (values: readonly (string | number)[], argument: string, noun: RecordNoun): number[] =>
+  values.map((v) => recordId(v, argument, noun));
 
 /** WordPress slugs: what `sanitize_title` leaves (lower-case ASCII, digits, `-`, `_`, `%xx` for non-ASCII bytes). */
 const SLUG = /^(?:[a-z0-9_-]|%[89a-f][0-9a-f])+$/;
@@ -92,12 +105,12 @@ export function urlArg(value: string, argument: string): string {
 }
 
 /** `id` or `slug`, exactly one. */
-export function recordRef(args: { id?: string | number | null; slug?: string | null }, what = 'record'): RecordRef {
+export function recordRef(args: { id?: string | number | null; slug?: string | null }, what: RecordNoun): RecordRef {
   const hasId = args.id !== undefined && args.id !== null;
   const hasSlug = args.slug !== undefined && args.slug !== null;
   if (hasId === hasSlug)
     throw invalidInput(`Give exactly one of "id" or "slug" to find the ${what}.`, hasId ? 'slug' : 'id');
-  if (hasId) return { id: recordId(args.id!, 'id') };
+  if (hasId) return { id: recordId(args.id!, 'id', what) };
   return { slug: slugArg(args.slug!, 'slug') };
 }
 
@@ -105,10 +118,15 @@ export function recordRef(args: { id?: string | number | null; slug?: string | n
  * Term references: numeric ids stay numbers; otherwise a slug in filters, and a slug or a name (an
  * unknown name creates the term) on writes, where it travels in the body.
  */
-export function termRefs(values: readonly string[], argument: string, names = false): (number | string)[] {
+export function termRefs(
+  values: readonly string[],
+  argument: string,
+  noun: 'category' | 'tag',
+  names = false,
+): (number | string)[] {
   return values.map((raw, i) => {
     const v = raw.trim();
-    if (/^\d+$/.test(v)) return recordId(v, `${argument}[${i}]`);
+    if (/^\d+$/.test(v) || decodeGlobalId(v)) return recordId(v, `${argument}[${i}]`, noun);
     return names ? nonEmpty(v, `${argument}[${i}]`) : slugArg(v, `${argument}[${i}]`);
   });
 }
@@ -175,10 +193,10 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
   }
   if (f.strictDates != null) q.strict_dates = f.strictDates;
   if (f.search != null) q.search = nonEmpty(f.search, `${argument}.search`);
-  if (f.categories?.length) q.categories = termRefs(f.categories, `${argument}.categories`);
-  if (f.tags?.length) q.tags = termRefs(f.tags, `${argument}.tags`);
-  if (f.venues?.length) q.venue = recordIds(f.venues, `${argument}.venues`);
-  if (f.organizers?.length) q.organizer = recordIds(f.organizers, `${argument}.organizers`);
+  if (f.categories?.length) q.categories = termRefs(f.categories, `${argument}.categories`, 'category');
+  if (f.tags?.length) q.tags = termRefs(f.tags, `${argument}.tags`, 'tag');
+  if (f.venues?.length) q.venue = recordIds(f.venues, `${argument}.venues`, 'venue');
+  if (f.organizers?.length) q.organizer = recordIds(f.organizers, `${argument}.organizers`, 'organizer');
   if (f.featured != null) q.featured = f.featured;
   if (f.statuses?.length && f.status?.length)
     throw invalidInput(
@@ -195,8 +213,8 @@ export function eventsQuery(filter: EventFilterInput | null | undefined, argumen
     q.status = statuses.map((v, i) =>
       statusArg(v, `${argument}.${f.statuses?.length ? 'statuses' : 'status'}[${i}]`, FILTER_STATUSES),
     );
-  if (f.include?.length) q.include = recordIds(f.include, `${argument}.include`);
-  if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`);
+  if (f.include?.length) q.include = recordIds(f.include, `${argument}.include`, 'event');
+  if (f.postParent != null) q.post_parent = recordId(f.postParent, `${argument}.postParent`, 'event');
   if (f.ticketed != null) q.ticketed = f.ticketed;
   if (f.geoloc != null) q.geoloc = f.geoloc;
   if ((f.geolocLat == null) !== (f.geolocLng == null))
@@ -216,7 +234,7 @@ export function excludedIds(filter: EventFilterInput | null | undefined, argumen
   const ids = filter?.exclude ?? [];
   if (ids.length > MAX_EXCLUDED)
     throw invalidInput(`"${argument}.exclude" takes at most ${MAX_EXCLUDED} ids.`, `${argument}.exclude`);
-  return [...new Set(recordIds(ids, `${argument}.exclude`))];
+  return [...new Set(recordIds(ids, `${argument}.exclude`, 'event'))];
 }
 
 export type PostListInput = Texts<'search' | 'eventId' | 'status'> & Flags<'hasEvents' | 'onlyWithUpcoming'>;
@@ -225,7 +243,7 @@ export type PostListInput = Texts<'search' | 'eventId' | 'status'> & Flags<'hasE
 export function postListQuery(args: PostListInput): WireQuery {
   const q: WireQuery = {};
   if (args.search != null) q.search = nonEmpty(args.search, 'search');
-  if (args.eventId != null) q.event = recordId(args.eventId, 'eventId');
+  if (args.eventId != null) q.event = recordId(args.eventId, 'eventId', 'event');
   if (args.hasEvents != null) q.has_events = args.hasEvents;
   if (args.onlyWithUpcoming != null) q.only_with_upcoming = args.onlyWithUpcoming;
   if (args.status != null) q.status = statusArg(args.status, 'status', FILTER_STATUSES);
@@ -237,15 +255,15 @@ export type TermListInput = Texts<'search' | 'orderBy' | 'eventId' | 'slug' | 'p
   Lists<'include' | 'exclude'> & { order?: Maybe<'asc' | 'desc'> };
 
 /** `GET /categories` and `GET /tags` filters. `hide_empty` is sent always: its upstream default hides terms. */
-export function termListQuery(args: TermListInput): WireQuery {
+export function termListQuery(args: TermListInput, noun: 'category' | 'tag'): WireQuery {
   const q: WireQuery = { hide_empty: args.hideEmpty ?? true };
   if (args.search != null) q.search = nonEmpty(args.search, 'search');
-  if (args.include?.length) q.include = recordIds(args.include, 'include');
-  if (args.exclude?.length) q.exclude = recordIds(args.exclude, 'exclude');
+  if (args.include?.length) q.include = recordIds(args.include, 'include', noun);
+  if (args.exclude?.length) q.exclude = recordIds(args.exclude, 'exclude', noun);
   if (args.order != null) q.order = args.order;
   if (args.orderBy != null) q.orderby = args.orderBy;
-  if (args.eventId != null) q.event = recordId(args.eventId, 'eventId');
+  if (args.eventId != null) q.event = recordId(args.eventId, 'eventId', 'event');
   if (args.slug != null) q.slug = slugArg(args.slug, 'slug');
-  if (args.parentId != null) q.parent = args.parentId === '0' ? 0 : recordId(args.parentId, 'parentId');
+  if (args.parentId != null) q.parent = args.parentId === '0' ? 0 : recordId(args.parentId, 'parentId', 'category');
   return q;
 }

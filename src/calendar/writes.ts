@@ -151,11 +151,11 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
     body[wire] = d.wall;
     if (d.timezone && !input.timezone && !zone) body.timezone = d.timezone;
   }
-  if (input.categories) body.categories = termRefs(input.categories, 'input.categories', true);
-  if (input.tags) body.tags = termRefs(input.tags, 'input.tags', true);
+  if (input.categories) body.categories = termRefs(input.categories, 'input.categories', 'category', true);
+  if (input.tags) body.tags = termRefs(input.tags, 'input.tags', 'tag', true);
   if (input.venueId != null && input.venue != null)
     throw invalidInput('Give either "venueId" or "venue", not both.', 'input.venue');
-  if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId');
+  if (input.venueId != null) body.venue = recordId(input.venueId, 'input.venueId', 'venue');
   if (input.venue != null) {
     checkLinked(input.venue, 'input.venue');
     body.venue = venueBody(input.venue, 'input.venue');
@@ -163,7 +163,7 @@ function eventChanges(input: EventInput, zone: string | undefined): WireEventWri
   input.organizers?.forEach((o, i) => checkLinked(o, `input.organizers[${i}]`));
   if (input.organizerIds != null || input.organizers != null) {
     body.organizer = [
-      ...recordIds(input.organizerIds ?? [], 'input.organizerIds'),
+      ...recordIds(input.organizerIds ?? [], 'input.organizerIds', 'organizer'),
       ...(input.organizers ?? []).map((o, i) => organizerBody(o, `input.organizers[${i}]`)),
     ];
   }
@@ -231,7 +231,8 @@ function termBody(input: TermInput): WireCategoryWrite {
   if (input.name != null) nonEmpty(input.name, 'input.name');
   const body: WireCategoryWrite = pick(input, 'name description');
   if (input.slug != null) body.slug = slugArg(input.slug, 'input.slug');
-  if (input.parentId != null) body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId');
+  if (input.parentId != null)
+    body.parent = input.parentId === '0' ? 0 : recordId(input.parentId, 'input.parentId', 'category');
   return body;
 }
 

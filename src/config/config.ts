@@ -131,7 +131,7 @@ export function loadConfig(env?: Env) {
       drainMs: s.SHUTDOWN_DRAIN_MS,
       retryAfterS: FIXED.retryAfterS,
     },
-    emulatorFaultRoutes: s.EMULATOR_FAULT_ROUTES,
+    emulatorFaultRoutes: s.EMBEDDED_EMULATORS === 'faults',
     discovery: readDiscoveryConfig(s.GOVERNANCE_DISCOVERY_FILE, problems),
     discoveryFile: s.GOVERNANCE_DISCOVERY_FILE,
     writes: {
@@ -142,10 +142,10 @@ export function loadConfig(env?: Env) {
     },
     live: {
       ...FIXED.live,
-      pollBudgetShare: s.LIVE_POLL_BUDGET_PERCENT / 100,
+      pollBudgetShare: s.LIVE_LIMITS.budgetPercent / 100,
       // Counted per replica: with replicas (Redis), each holds its share, so together they hold the cap.
-      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_MAX_STREAMS_PER_CALLER * replicaShare(s))),
-      pollsPerMinutePerCaller: s.LIVE_POLLS_PER_MINUTE_PER_CALLER * replicaShare(s),
+      maxStreamsPerCaller: Math.max(1, Math.floor(s.LIVE_LIMITS.streamsPerCaller * replicaShare(s))),
+      pollsPerMinutePerCaller: s.LIVE_LIMITS.pollsPerMinutePerCaller * replicaShare(s),
     },
     jit: FIXED.jit,
   };
@@ -187,7 +187,7 @@ function readCache(s: Settings) {
     ttlMsByKind,
     maxStaleMs: s.CACHE_MAX_STALE_MS,
     reuse: s.CACHE_REUSE,
-    budgetStale: { below: s.CACHE_BUDGET_STALE_BELOW, maxStaleMs: s.CACHE_BUDGET_MAX_STALE_MS },
+    budgetStale: { below: s.CACHE_BUDGET_STALE.belowPercent / 100, maxStaleMs: s.CACHE_BUDGET_STALE.maxStaleMs },
     shared: FIXED.shared,
     listBatchWindowMs: FIXED.listBatchWindowMs,
     // Whole answers get half the memory of the upstream reads they are made of.
@@ -198,13 +198,18 @@ function readCache(s: Settings) {
 /** The two upstreams (or the embedded emulators), with every problem a deployment can have with them. */
 /**
  * MCP_*: the key that seals confirmations must be the same on every replica, so production names
- * it; a development process makes up its own.
+ * it, and so does a development process with REDIS_URL (a replica: its confirmations are retried on
+ * the others). Otherwise a development or test process makes up its own, valid until it stops.
  */
 function readMcp(s: Settings, production: boolean, problems: string[]) {
   const enabled = s.MCP ?? !production;
+  const key =
+    'a secret of at least 32 characters, the same on every replica (it seals confirmations), e.g. `openssl rand -hex 32`.';
   if (enabled && production && !s.MCP_STATE_KEY)
+    problems.push(`MCP_STATE_KEY is required in production while MCP is on: ${key}`);
+  else if (enabled && s.NODE_ENV === 'development' && s.REDIS_URL && !s.MCP_STATE_KEY)
     problems.push(
-      'MCP_STATE_KEY is required in production while MCP is on: a secret of at least 32 characters, the same on every replica (it seals confirmations), e.g. `openssl rand -hex 32`.',
+      `MCP_STATE_KEY is required with REDIS_URL while MCP is on (replicas take each other's confirmed calls): ${key} Or MCP=false.`,
     );
   if (s.MCP_STATE_KEY && Buffer.byteLength(s.MCP_STATE_KEY) < 32)
     problems.push('MCP_STATE_KEY must be at least 32 bytes long (e.g. `openssl rand -hex 32`).');
@@ -219,7 +224,10 @@ function readMcp(s: Settings, production: boolean, problems: string[]) {
 
 function readUpstreams(s: Settings, production: boolean, problems: string[]) {
   const governanceUrl = s.GOVERNANCE_URL?.replace(/\/+$/, '');
-  const embeddedEmulators = s.EMBEDDED_EMULATORS ?? (!production && !s.GOVERNANCE_URL && !s.CALENDAR_URL);
+  const embeddedEmulators =
+    s.EMBEDDED_EMULATORS === undefined
+      ? !production && !s.GOVERNANCE_URL && !s.CALENDAR_URL
+      : s.EMBEDDED_EMULATORS !== 'false';
   const calendar: CalendarConfig = {
     url: s.CALENDAR_URL?.replace(/\/+$/, ''),
     user: s.CALENDAR_USER,

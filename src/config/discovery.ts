@@ -4,7 +4,7 @@
  * GOVERNANCE_DISCOVERY_FILE. The platform's documented defaults apply without it (see
  * `src/governance/discovery.ts`); what the gateway sees in upstream answers is merged in at run time.
  * Problems are reported like any other configuration problem, before the server starts. The file the
- * embedded emulators load, `src/governance/emulator/discovery.example.json`, is a complete example;
+ * embedded emulators load, `src/emulators/governance/discovery.example.json`, is a complete example;
  * FILE below is its shape.
  */
 import { readFileSync } from 'node:fs';

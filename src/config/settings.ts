@@ -121,6 +121,39 @@ function fraction(o: Common & { default: number }): Declared<number> {
   });
 }
 
+/** `key:number` pairs over a fixed set of keys, each with its own bounds and default; keys left out keep theirs. */
+function keyed<const K extends string>(
+  keys: Record<K, { default: number; min: number; max: number }>,
+  o: Common,
+): Declared<Record<K, number>> {
+  const names = Object.keys(keys) as K[];
+  const defaults = Object.fromEntries(names.map((k) => [k, keys[k].default])) as Record<K, number>;
+  const pair = /^\s*(\w+)\s*:\s*(\d+)\s*$/;
+  const valid = (part: string) => {
+    const m = pair.exec(part);
+    const bounds = m && (keys as Record<string, { min: number; max: number } | undefined>)[m[1]!];
+    return Boolean(bounds && Number(m[2]) >= bounds.min && Number(m[2]) <= bounds.max);
+  };
+  const ranges = names.map((k) => `${k} ${keys[k].min}..${keys[k].max}`).join(', ');
+  return declare(o, {
+    type: `key:number,… (${names.join(', ')})`,
+    default: names.map((k) => `${k}:${keys[k].default}`).join(','),
+    fallback: defaults,
+    schema: z
+      .string()
+      .refine((s) => s.split(',').every(valid))
+      .transform((s) => {
+        const out = { ...defaults };
+        for (const part of s.split(',')) {
+          const [, k, v] = pair.exec(part)!;
+          out[k as K] = Number(v);
+        }
+        return out;
+      }),
+    problem: (raw) => `must be key:number pairs, comma-separated (${ranges}) (got "${raw}").`,
+  });
+}
+
 /** The rule names a rate-limit list may use, and their windows. */
 export const RATE_WINDOWS_MS: Record<string, number> = {
   minute: 60_000,
@@ -391,7 +424,7 @@ const BY_TIER = {
     }),
     MCP_STATE_KEY: text({
       secret: true,
-      defaultText: 'required in production while MCP is on; generated per process otherwise',
+      defaultText: 'required while MCP is on in production or with REDIS_URL; generated per process otherwise',
       description:
         "Secret (32+ bytes) sealing /mcp's confirmations, the same on every replica, so any replica takes a confirmed retry.",
     }),
@@ -413,27 +446,17 @@ const BY_TIER = {
       max: 100,
       description: 'Operations per batched (JSON array) request; 0 = batching off.',
     }),
-    LIVE_POLL_BUDGET_PERCENT: int({
-      default: 10,
-      min: 0,
-      max: 100,
-      description:
-        "Largest share (%) of an upstream's per-minute budget that subscription polling may use, per replica.",
-    }),
-    LIVE_MAX_STREAMS_PER_CALLER: int({
-      default: 10,
-      min: 1,
-      max: 10_000,
-      description:
-        'Subscriptions one caller (fair-share key) may hold open at once; with Redis each replica holds its share (÷ GATEWAY_REPLICAS).',
-    }),
-    LIVE_POLLS_PER_MINUTE_PER_CALLER: int({
-      default: 30,
-      min: 1,
-      max: 100_000,
-      description:
-        "Upstream polls one caller's subscriptions may cause a minute, all together (their intervals stretch to fit); with Redis each replica holds its share.",
-    }),
+    LIVE_LIMITS: keyed(
+      {
+        budgetPercent: { default: 10, min: 0, max: 100 },
+        streamsPerCaller: { default: 10, min: 1, max: 10_000 },
+        pollsPerMinutePerCaller: { default: 30, min: 1, max: 100_000 },
+      },
+      {
+        description:
+          "Subscriptions' limits: `budgetPercent`, the largest share (%) of an upstream's per-minute budget their polling may use per replica; `streamsPerCaller`, the streams one caller (fair-share key) may hold open at once; `pollsPerMinutePerCaller`, the upstream polls one caller's streams may cause a minute together (their intervals stretch to fit). With Redis each replica holds its share (÷ GATEWAY_REPLICAS) of the per-caller ones.",
+      },
+    ),
     GOVERNANCE_MAX_CONCURRENT: int({
       default: 64,
       min: 1,
@@ -462,18 +485,13 @@ const BY_TIER = {
       description:
         'Reuse of what upstream answers already hold: records inside lists, embeds and writes answer lookups by id, and a cached list answers its prefixes. `shadow` only counts what it would save (metrics).',
     }),
-    CACHE_BUDGET_STALE_BELOW: fraction({
-      default: 0.2,
-      description:
-        "When the least share left of an account's budget (across its rules, as last counted; shared through Redis) falls below this, reads of expired cached records answer from them (marked stale) instead of refetching, up to CACHE_BUDGET_MAX_STALE_MS past their TTL.",
-    }),
-    CACHE_BUDGET_MAX_STALE_MS: int({
-      default: 120_000,
-      min: 0,
-      max: 86_400_000,
-      description:
-        'How long past its TTL a cached read may answer while the budget is below CACHE_BUDGET_STALE_BELOW (0 = never). Cached reads are kept for their TTL plus the larger of this and CACHE_MAX_STALE_MS.',
-    }),
+    CACHE_BUDGET_STALE: keyed(
+      { belowPercent: { default: 20, min: 0, max: 100 }, maxStaleMs: { default: 120_000, min: 0, max: 86_400_000 } },
+      {
+        description:
+          "When the least share left of an account's budget (across its rules, as last counted; shared through Redis) falls below `belowPercent`, reads of expired cached records answer from them (marked stale) instead of refetching, up to `maxStaleMs` past their TTL (0 = never). Cached reads are kept for their TTL plus the larger of `maxStaleMs` and CACHE_MAX_STALE_MS.",
+      },
+    ),
     RESPONSE_CACHE: bool({
       default: true,
       description:
@@ -551,16 +569,11 @@ const BY_TIER = {
       description:
         '/ready fails (503) while an upstream is down; off by default, since every replica shares that outage.',
     }),
-    EMBEDDED_EMULATORS: bool({
+    EMBEDDED_EMULATORS: oneOf(['true', 'false', 'faults'] as const, {
       default: undefined,
-      defaultText: 'on outside production when no upstream URL is set',
+      defaultText: 'true outside production when no upstream URL is set',
       description:
-        'Serve the built-in emulators (fake data) instead of real upstreams; must be explicit in production.',
-    }),
-    EMULATOR_FAULT_ROUTES: bool({
-      default: false,
-      defaultText: 'false (always on under npm run emulators)',
-      description: "Mount the embedded emulators' /_emulator/* control routes (fault and latency injection).",
+        'Serve the built-in emulators (fake data) instead of real upstreams; must be explicit in production. `faults` also mounts their /_emulator/* control routes (fault and latency injection; always on under npm run emulators).',
     }),
   },
 };

@@ -51,6 +51,25 @@ const writes = (upstream: UpstreamName, calls: number, fields: string[]) =>
   Object.fromEntries(fields.map((f) => [`Mutation.${f}`, { upstream, calls }]));
 
 const TERMS = ['categories', 'tags'];
+
+/** The fields a link end answers from the link itself (entity.ts, link-end.ts); `entity` is priced on its own. */
+const LINK_END_FREE = [
+  '__typename',
+  'id',
+  'databaseId',
+  'name',
+  'type',
+  'kind',
+  'typeName',
+  'typeDisplayName',
+  'deleted',
+  'options',
+  'entity',
+];
+const linkEnds = (fields: string[]) =>
+  Object.fromEntries(
+    fields.map((f) => [`GovernanceLink.${f}`, { upstream: 'governance' as const, calls: 1, freeBelow: LINK_END_FREE }]),
+  );
 const CALENDAR_RECORDS = ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Calendar'];
 
 export const defaultCostModel: CostModel = {
@@ -64,12 +83,25 @@ export const defaultCostModel: CostModel = {
     // One record read per item (DataLoader shares repeats; the estimate does not count on that).
     'EntitySummary.entity': { upstream: 'governance', calls: 1 },
     'GovernanceLinkEnd.entity': { upstream: 'governance', calls: 1 },
+    // A link end is an Entity with what the link shows of it; a field beyond that reads the record.
+    ...linkEnds(['source', 'target', 'counterpart', 'entity1', 'entity2']),
+    // What only the link record holds, read by id for a link an entity's list showed.
+    ...Object.fromEntries(
+      ['schemaId', 'attributes', 'createdBy', 'lastModifiedBy'].map((f) => [
+        `GovernanceLink.${f}`,
+        { upstream: 'governance' as const, calls: 1 },
+      ]),
+    ),
     'Category.parent': { upstream: 'calendar', calls: 1 },
     // Terms by id are read in one batch (`include=`); an unknown id fails it, and each is then read alone.
     'Query.category': { upstream: 'calendar', calls: 2 },
     'Query.tag': { upstream: 'calendar', calls: 2 },
     // The full entity type, read when a field beyond the reference a record embeds is asked for.
-    'Entity.type': { upstream: 'governance', calls: 1, freeBelow: ['__typename', 'id', 'name', 'kind', 'displayName'] },
+    'Entity.type': {
+      upstream: 'governance',
+      calls: 1,
+      freeBelow: ['__typename', 'id', 'databaseId', 'name', 'kind', 'displayName'],
+    },
     // The record and its type (for the workflow), then the move.
     ...writes('governance', 3, ['moveEntityToStage']),
     // Each end's record (for its kind), then the link.

@@ -394,7 +394,7 @@ export type GovernanceFilterOperator =
 
 /** One end of a new link: a record and, optionally, its kind or type name. */
 export type GovernanceLinkEndInput = {
-  /** The record's uuid. */
+  /** The record's id (`id` of an entity or a link end), or its uuid. */
   id: Scalars['ID']['input'];
   /** The record's kind; looked up when omitted. */
   kind?: InputMaybe<EntityKind>;
@@ -725,7 +725,7 @@ export type GetEntityQueryVariables = Exact<{
 }>;
 
 
-export type GetEntityQuery = { __typename?: 'Query', entity?: { __typename?: 'Entity', version: string, organizationId: string, id: string, number: number, name: string, kind?: EntityKind | null, workflowStage?: { __typename?: 'EntityStage', workflowType: string, name: string } | null, attributes: Array<{ __typename?: 'EntityAttribute', name: string, values: Array<{ __typename?: 'AttributeValue', id?: string | null, value: string }> }>, links?: { __typename?: 'EntityLinkConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'EntityLink', id: string, label: string, direction: EntityLinkDirection, relationshipType: { __typename?: 'RelationshipType', id: string }, counterpart: { __typename?: 'GovernanceLinkEnd', id: string, name: string, kind?: EntityKind | null } }> } | null, type: { __typename?: 'EntityType', name: string } } | null };
+export type GetEntityQuery = { __typename?: 'Query', entity?: { __typename?: 'Entity', version: string, organizationId: string, id: string, number: number, name: string, kind?: EntityKind | null, workflowStage?: { __typename?: 'EntityStage', workflowType: string, name: string } | null, attributes: Array<{ __typename?: 'EntityAttribute', name: string, values: Array<{ __typename?: 'AttributeValue', id: string, value: string }> }>, links?: { __typename?: 'EntityLinkConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'GovernanceLink', id: string, label: string, direction: EntityLinkDirection, relationshipType?: { __typename?: 'RelationshipType', id: string } | null, counterpart: { __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string, kind?: EntityKind | null } }> } | null, type: { __typename?: 'EntityType', name: string } } | null };
 
 export type DescribeGovernanceModelQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -748,7 +748,7 @@ export type LinkEntitiesMutationVariables = Exact<{
 }>;
 
 
-export type LinkEntitiesMutation = { __typename?: 'Mutation', createLink?: { __typename?: 'GovernanceLink', id: string, forwardLabel: string, entity1: { __typename?: 'GovernanceLinkEnd', id: string, name: string }, entity2: { __typename?: 'GovernanceLinkEnd', id: string, name: string } } | null };
+export type LinkEntitiesMutation = { __typename?: 'Mutation', createLink?: { __typename?: 'GovernanceLink', id: string, forwardLabel: string, entity1: { __typename?: 'Entity', id: string, name: string } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string }, entity2: { __typename?: 'Entity', id: string, name: string } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string } } | null };
 
 export type MoveEntityToStageMutationVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -812,7 +812,7 @@ export type EntityGraphQueryVariables = Exact<{
 }>;
 
 
-export type EntityGraphQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', nodes: Array<{ __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, links?: { __typename?: 'EntityLinkConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'EntityLink', id: string, label: string, relationshipType: { __typename?: 'RelationshipType', id: string, name: string }, source: { __typename?: 'GovernanceLinkEnd', id: string, name: string }, target: { __typename?: 'GovernanceLinkEnd', id: string, name: string }, counterpart: { __typename?: 'GovernanceLinkEnd', id: string, name: string, typeName: string, kind?: EntityKind | null, deleted: boolean, entity?: { __typename?: 'Entity', id: string, number: number, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null } }> } | null }> } | null };
+export type EntityGraphQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', nodes: Array<{ __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, links?: { __typename?: 'EntityLinkConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'GovernanceLink', id: string, label: string, relationshipType?: { __typename?: 'RelationshipType', id: string, name: string } | null, source: { __typename?: 'Entity', id: string, name: string } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string }, target: { __typename?: 'Entity', id: string, name: string } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string }, counterpart: { __typename?: 'Entity', id: string, name: string, typeName: string, kind?: EntityKind | null, deleted: boolean, entity?: { __typename?: 'Entity', id: string, number: number, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string, typeName: string, kind?: EntityKind | null, deleted: boolean, entity?: { __typename?: 'Entity', id: string, number: number, name: string, kind?: EntityKind | null, type: { __typename?: 'EntityType', name: string }, workflowStage?: { __typename?: 'EntityStage', name: string } | null } | null } }> } | null }> } | null };
 
 export type AiSystemsInStageQueryVariables = Exact<{
   stage?: Scalars['String']['input'];
@@ -821,7 +821,7 @@ export type AiSystemsInStageQueryVariables = Exact<{
 }>;
 
 
-export type AiSystemsInStageQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', totalCount?: number | null, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Entity', id: string, name: string, workflowStage?: { __typename?: 'EntityStage', name: string } | null, links?: { __typename?: 'EntityLinkConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'EntityLink', label: string, counterpart: { __typename?: 'GovernanceLinkEnd', id: string, name: string, kind?: EntityKind | null } }> } | null }> } | null };
+export type AiSystemsInStageQuery = { __typename?: 'Query', entities?: { __typename?: 'EntityConnection', totalCount?: number | null, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Entity', id: string, name: string, workflowStage?: { __typename?: 'EntityStage', name: string } | null, links?: { __typename?: 'EntityLinkConnection', totalCount?: number | null, nodes: Array<{ __typename?: 'GovernanceLink', label: string, counterpart: { __typename?: 'Entity', id: string, name: string, kind?: EntityKind | null } | { __typename?: 'GovernanceLinkedRecord', id: string, name: string, kind?: EntityKind | null } }> } | null }> } | null };
 
 export type DiscoveryPickersQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -13,7 +13,7 @@ import type { PageKind } from '../core/upstream-pipeline.js';
 import type { GovernanceCredential } from './auth.js';
 import type { z } from 'zod';
 import { checkPayload } from '../core/contract.js';
-import { isNotFound, refusedArgument, statusError, type ScopeGroup } from './statuses.js';
+import { isNotFound, refusedArgument, statusError, type ScopeGroup } from './errors.js';
 import type {
   AiEntityTypeName,
   AttributeCreateRequest,
@@ -37,20 +37,10 @@ import type {
 import { entityShape, springPageShape } from './wire.js';
 import type { Harvest } from '../core/harvest.js';
 import type { CacheKind } from '../config/config.js';
+import { Tags } from './tags.js';
 
 /** Built once: zod compiles a schema's checker on first use, so a schema per call would recompile it. */
 const ENTITY_PAGE = springPageShape(entityShape);
-
-/** Cache tags: a mutation drops exactly what it may have changed. */
-export const Tags = {
-  entity: (id: string) => `governance:entity:${id}`,
-  entityType: (id: string) => `governance:entity-type:${id}`,
-  link: (id: string) => `governance:link:${id}`,
-  links: (entityId: string) => `governance:links:${entityId}`,
-  entityLists: 'governance:list:entities',
-  entityTypeLists: 'governance:list:entity-types',
-  linkLists: 'governance:list:links',
-} as const;
 
 export interface PageRequest {
   page: number;
@@ -76,22 +66,24 @@ interface Send extends Pick<UpstreamCall, 'method' | 'path' | 'query' | 'json' |
   records?: (body: unknown) => Harvest<UpstreamCall>[];
 }
 
+export interface GovernanceClientOptions {
+  upstream: Upstream;
+  credential: GovernanceCredential;
+  caller: Omit<Caller, 'identity'>;
+  /** Freshness of cached reads by kind of resource. */
+  cacheTtlMs: Pick<Record<CacheKind, number>, 'entities' | 'entityTypes' | 'links'>;
+  /** Sees every successful answer, by operation (the discovery registry learns from it). */
+  onAnswer?: (operation: string, body: unknown) => void;
+  /** Told after every write, applied or not: the request's own loaders forget what it may change. */
+  afterWrite?: () => void;
+}
+
 export class GovernanceClient {
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly credential: GovernanceCredential,
-    private readonly caller: Omit<Caller, 'identity'>,
-    /** Freshness of cached reads by kind of resource. */
-    private readonly ttlMs: Pick<Record<CacheKind, number>, 'entities' | 'entityTypes' | 'links'>,
-    /** Sees every successful answer, by operation (the discovery registry learns from it). */
-    private readonly onAnswer?: (operation: string, body: unknown) => void,
-    /** Told after every write, applied or not: the request's own loaders forget what it may change. */
-    private readonly afterWrite?: () => void,
-  ) {}
+  constructor(private readonly options: GovernanceClientOptions) {}
 
   /** The non-secret identity of the caller's credential (scopes idempotency keys). */
   get identity(): string {
-    return this.credential.identity;
+    return this.options.credential.identity;
   }
 
   // ------------------------------------------------------------------ entities (ops 2-7)
@@ -327,11 +319,11 @@ export class GovernanceClient {
    * the lists and links pages that may show it) goes, for every credential.
    */
   changedElsewhere(entityId: string): void {
-    this.upstream.cache.invalidate([Tags.entity(entityId), Tags.entityLists, Tags.linkLists]);
+    this.options.upstream.cache.invalidate([Tags.entity(entityId), Tags.entityLists, Tags.linkLists]);
   }
 
   private cache(kind: 'entities' | 'entityTypes' | 'links', tags: string[]): UpstreamCall['cache'] {
-    const ttlMs = this.ttlMs[kind];
+    const ttlMs = this.options.cacheTtlMs[kind];
     return ttlMs > 0 ? { ttlMs, tags } : undefined;
   }
 
@@ -347,44 +339,45 @@ export class GovernanceClient {
     records,
     ...rest
   }: Send): Promise<T | null> {
+    const { upstream, credential, afterWrite } = this.options;
     const write = invalidates !== undefined;
     const call: UpstreamCall = { ...rest, kind: kind ?? (write ? 'write' : 'read'), idempotent: !write };
-    const caller: Caller = { ...this.caller, identity: this.credential.identity };
+    const caller: Caller = { ...this.options.caller, identity: credential.identity };
     // Computed once for the cache lookup and the request (the authorization header is no part of it).
-    const target = this.upstream.target(call, caller);
+    const target = upstream.target(call, caller);
     const attempt = async (repeat = false): Promise<{ res: HttpResponse; auth: string }> => {
-      const auth = await this.credential.authorization(this.caller.usage);
+      const auth = await credential.authorization(this.options.caller.usage);
       try {
         return {
-          res: await this.upstream.call({ ...call, headers: { authorization: auth }, repeat }, caller, target),
+          res: await upstream.call({ ...call, headers: { authorization: auth }, repeat }, caller, target),
           auth,
         };
       } catch (e) {
         // A write that may have been applied: drop what it may have changed, so a re-read sees it.
         if (invalidates && isUpstreamError(e) && e.kind === 'outcome-unknown') {
-          this.upstream.cache.invalidate(invalidates);
-          this.afterWrite?.();
+          upstream.cache.invalidate(invalidates);
+          afterWrite?.();
         }
         throw e;
       }
     };
     // A warm read is answered from the cache before any token is asked for (cached answers are 2xx).
-    let res = this.upstream.freshHit(call, caller, target);
+    let res = upstream.freshHit(call, caller, target);
     if (!res) {
       const first = await attempt();
       res = first.res;
       // An expired or revoked token: fetch a new one and try once more.
-      if (res.status === 401 && (await this.credential.renew(first.auth, this.caller.usage)))
+      if (res.status === 401 && (await credential.renew(first.auth, this.options.caller.usage)))
         ({ res } = await attempt(true));
     }
     // This client is the one place that decides what a governance write makes stale (for every credential).
-    if (invalidates?.length) this.upstream.cache.invalidate(invalidates);
-    if (call.kind === 'write') this.afterWrite?.();
+    if (invalidates?.length) upstream.cache.invalidate(invalidates);
+    if (call.kind === 'write') afterWrite?.();
     if (res.status >= 200 && res.status < 300) {
-      this.onAnswer?.(call.operation, res.body);
+      this.options.onAnswer?.(call.operation, res.body);
       const body = res.body ?? {};
       const checked = (shape ? checkPayload('governance', shape, body, call.operation) : body) as T;
-      if (records) this.upstream.keepRecords(records(checked), caller, res.bytes);
+      if (records) upstream.keepRecords(records(checked), caller, res.bytes);
       return checked;
     }
     // A not-found of something the input refers to (an organization on an update) is not the record's.

@@ -14,6 +14,7 @@ import { GovernanceClient } from './client.js';
 import { GovernanceDiscovery } from './discovery.js';
 import { shareDiscovery } from './discovery-share.js';
 import { createGovernanceLoaders } from './loaders.js';
+import { GovernanceWrites } from './writes.js';
 import { AI_ENTITY_TYPE_NAMES } from './model.js';
 import { UsageTracker } from '../core/usage.js';
 
@@ -39,15 +40,15 @@ export class GovernanceService {
   forRequest(info: RequestInfo) {
     const credential = this.auth.credentialFor(info.headers);
     const discovery = this.discovery;
-    const client: GovernanceClient = new GovernanceClient(
-      this.upstream,
+    const client: GovernanceClient = new GovernanceClient({
+      upstream: this.upstream,
       credential,
-      { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
-      this.config.cache.ttlMsByKind,
-      (operation, body) => discovery.observe(operation, body),
+      caller: { usage: info.usage, signal: info.signal, requestId: info.requestId, client: info.client },
+      cacheTtlMs: this.config.cache.ttlMsByKind,
+      onAnswer: (operation, body) => discovery.observe(operation, body),
       // A mutation's later fields must see its earlier writes (the record cache drops the tags).
-      () => loaders.forget(),
-    );
+      afterWrite: () => loaders.forget(),
+    });
     const loaders = createGovernanceLoaders(client);
     return {
       requestId: info.requestId,
@@ -55,8 +56,7 @@ export class GovernanceService {
       loaders,
       /** Largest `first`/`last` a governance list accepts. */
       maxPageSize: this.config.maxPageSize,
-      /** Per-record write locks, for writes with a precondition. */
-      locks: this.locks,
+      writes: new GovernanceWrites(client, this.locks, info.signal),
       /** Relationship types, workflow stages, attribute options and organizations: documented, configured and seen (`current()` brings in other replicas'). */
       discovery,
     };

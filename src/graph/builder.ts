@@ -11,6 +11,8 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type { Permission } from '../identity/principal.js';
 import { forbidden, scopesOf, type PermissionScopes } from './auth.js';
 import type { Context } from './context.js';
+import { encodeGlobalId, decodeGlobalId } from '../core/global-id.js';
+import { checkNodeIds, ID_HELP, NODE_HELP } from './node-ids.js';
 import { DateScalar, DateTimeScalar, JSONObjectScalar, JSONScalar, UUIDScalar } from './scalars.js';
 
 export interface SchemaTypes {
@@ -46,9 +48,31 @@ export const builder = new SchemaBuilder<SchemaTypes>({
     unauthorizedError: (_parent, _context, info, result) => forbidden(info, result.failure),
   },
   relay: {
-    // Records keep the upstream's own ids (see the acceptance contract), so no global Node ids.
-    nodeQueryOptions: false,
-    nodesQueryOptions: false,
+    // Global object ids (core/global-id.ts): base64 of `Type:upstream id`. A string that is not one
+    // decodes to an empty type, which `node`/`nodes` refuse as BAD_USER_INPUT (graph/node.ts).
+    encodeGlobalID: (type, id) => encodeGlobalId(type, String(id)),
+    decodeGlobalID: (text) => {
+      const global = decodeGlobalId(text);
+      return global ? { typename: global.type, id: global.id } : { typename: '', id: text };
+    },
+    idFieldOptions: { description: ID_HELP },
+    nodeTypeOptions: { description: 'A record the graph can fetch again by its global `id` (`node`, `nodes`).' },
+    nodeQueryOptions: {
+      description: NODE_HELP,
+      args: { id: { description: 'A global id, read from any answer (`id`).' } },
+      resolve: (_root, args, _ctx, info, resolve) => {
+        checkNodeIds([args.id], 'id', info);
+        return resolve(args.id);
+      },
+    },
+    nodesQueryOptions: {
+      description: `${NODE_HELP} In the order of \`ids\`, records of any types mixed; null where there is none.`,
+      args: { ids: { description: 'Global ids, read from any answers (`id`); at most 100.' } },
+      resolve: (_root, args, _ctx, info, resolve) => {
+        checkNodeIds(args.ids, 'ids', info);
+        return resolve(args.ids);
+      },
+    },
     nodesOnConnection: { description: 'The items of this page, in order (the same as `edges { node }`).' },
     edgesFieldOptions: { nullable: false, description: 'The items of this page with their cursors, in order.' },
     nodeFieldOptions: { nullable: false, description: 'The item at this position of the list.' },

@@ -88,7 +88,8 @@ class CostDirectivesPlugin<Types extends SchemaTypes> extends BasePlugin<Types> 
   }
 
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
-    if (fieldConfig.kind === 'Subscription') return fieldConfig;
+    // Federation puts no @cost on an interface's fields: their types' own fields carry it.
+    if (fieldConfig.kind === 'Subscription' || fieldConfig.kind === 'Interface') return fieldConfig;
     const list = fieldConfig.type.kind === 'List';
     const named = fieldConfig.type.kind === 'List' ? fieldConfig.type.type : fieldConfig.type;
     if (named.kind === 'List') return fieldConfig;

@@ -8,10 +8,12 @@ import type { ObjectRef } from '@pothos/core';
 import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { Kind } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { encodeGlobalId } from '../core/global-id.js';
 import { builder, type Types } from './builder.js';
 import { ErrorCode } from './errors.js';
 
 export interface Deleted<T> {
+  /** What the record's global id holds (its upstream id, for most). */
   deletedId: string;
   node: T | null;
 }
@@ -28,9 +30,10 @@ export function deletePayload<T>(
   return builder.objectRef<Deleted<T>>(name).implement({
     description: `The result of deleting ${o.what}.`,
     fields: (t) => ({
-      deletedId: t.exposeID('deletedId', {
+      deletedId: t.id({
         nullable: false,
-        description: `The ${o.idWord} of the ${o.what.replace(/^an? /, '')} that was deleted.`,
+        description: `The id (global, as \`id\`) of the ${o.what.replace(/^an? /, '')} that was deleted, for Relay's \`@deleteRecord\`; its \`databaseId\` is the ${o.idWord}.`,
+        resolve: (p) => encodeGlobalId(ref.name, p.deletedId),
       }),
       // Pothos cannot work out a field's result type for a generic T; `ref` is the record's own type.
       node: t.field({ type: ref, description: o.node, resolve: (p) => p.node as never }),

@@ -5,8 +5,9 @@
  * request to the GraphQL endpoint (POST, GET, subscriptions, persisted operations, a federation
  * router's) carries a principal afterwards (`principalOf`), or was answered 401 without costing
  * anything upstream. Bad credentials are 401 even when anonymous callers are let in: a broken token
- * never silently becomes anonymous. /health, /ready and GraphiQL's page stay open; /metrics needs a
- * credential when `metricsNeedCredentials` (production); every other path is guarded. `/mcp` is
+ * never silently becomes anonymous. /health, /ready and GraphiQL's page stay open; /metrics needs
+ * `metrics:read` when `metricsNeedCredentials` (production: 401 without a credential, 403 with one
+ * that lacks it); every other path is guarded. `/mcp` is
  * guarded as an OAuth 2.1 resource server (see protected-resource.ts).
  *
  * CSRF prevention (`csrfPrevention`, production) runs here too, once, right after the credential is
@@ -73,6 +74,20 @@ const CSRF_REFUSAL: Refusal = {
   }),
 };
 
+/** /metrics to a caller whose credential is good but holds no `metrics:read`. */
+const METRICS_FORBIDDEN: Refusal = {
+  status: 403,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify({
+    errors: [
+      {
+        message: '/metrics needs the permission metrics:read, which you do not have.',
+        extensions: { code: 'FORBIDDEN', permission: 'metrics:read' },
+      },
+    ],
+  }),
+};
+
 type Header = (name: string) => string | null | undefined;
 /** Where a refusal points: the public origin (for /mcp's metadata) and the MCP method and tool asked for. */
 interface At {
@@ -86,7 +101,7 @@ interface Knock {
   get: Header;
 }
 
-/** What a path needs: a principal (`graphql`), the gateway's own one (`mcp`), a non-anonymous one (`metrics`). */
+/** What a path needs: a principal (`graphql`), the gateway's own one (`mcp`), one holding `metrics:read` (`metrics`). */
 type Guard = 'graphql' | 'mcp' | 'metrics';
 
 const MESSAGES: Partial<Record<AuthFailure, string>> = {
@@ -189,10 +204,13 @@ export class Authentication {
 
   /** The principal, or the refusal's status, headers and body. */
   private decide(result: AuthResult, guard: Guard, at: At): Refusal | Principal {
-    // /mcp takes the gateway's own credentials only: never a token meant for an upstream.
-    const refused = result.failure ?? (guard === 'mcp' ? result.forwarded : undefined);
-    if (!result.failure && !refused && (guard !== 'metrics' || result.principal.kind !== 'anonymous'))
-      return result.principal;
+    // /mcp and /metrics take the gateway's own credentials only: never a token meant for an upstream.
+    const refused = result.failure ?? (guard !== 'graphql' ? result.forwarded : undefined);
+    if (!refused && !result.failure) {
+      if (guard !== 'metrics' || result.principal.permissions.has('metrics:read')) return result.principal;
+      // A good credential without the permission: 403; an anonymous caller without it: 401 below.
+      if (result.principal.kind !== 'anonymous') return METRICS_FORBIDDEN;
+    }
     const reason = refused ?? 'missing';
     this.options.refused?.(reason);
     const unavailable = reason === 'jwks-unavailable';

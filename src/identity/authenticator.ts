@@ -1,21 +1,23 @@
 /**
  * Authentication: turns the `Authorization` header into a Principal, or a reason for refusing it.
  * JWTs are verified with `jose` against the JWKS of the issuer they name (one of the configured
- * issuers; fetched, cached, refetched on an unknown `kid` at most once per cooldown), with the
+ * issuers; fetched at most once per cooldown, failed or not: issuer-keys.ts), with the
  * issuer's audience, asymmetric algorithms only (never `none`, never HMAC keyed with a public key)
  * and exp/nbf within a small clock skew. Anything else after `Bearer` is an API key, compared by
  * its SHA-256 hash (configuration holds only hashes). A verified token is remembered by its hash
  * until it expires, so repeated requests verify nothing: the lookup is synchronous.
  *
  * When an upstream is read with the caller's own credential (`*_AUTH_MODE=forward`), a credential
- * that is neither a token of a configured issuer nor a known API key is the upstream's: it is
- * forwarded, the upstream decides, and the gateway grants every permission to it.
+ * that is neither a token of a configured issuer nor a known API key is that upstream's: it is
+ * forwarded and the upstream decides. It holds only the permissions of the upstream(s) that judge
+ * it themselves, never one on an upstream the gateway signs for with its own credential.
  */
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { IssuerKeys, JwksUnavailable } from './issuer-keys.js';
 import { permissionsFromClaims, type PermissionMap } from './permissions.js';
-import { anonymous, PERMISSIONS, type Permission, type Principal } from './principal.js';
+import { anonymous, type Permission, type Principal } from './principal.js';
 
 export interface IssuerConfig {
   issuer: string;
@@ -36,8 +38,11 @@ export interface AuthenticatorOptions {
   /** What a request without credentials may do; empty → it is refused (401). */
   anonymous: readonly Permission[];
   permissionMap?: PermissionMap;
-  /** Credentials the gateway does not know are the upstream's (forward mode): let through. */
-  forwardUnknown?: boolean;
+  /**
+   * What a credential the gateway cannot verify may do: the permissions of the upstreams that judge
+   * it themselves (forward mode). Empty or absent: it is refused.
+   */
+  forwarded?: readonly Permission[];
   /** Shortest time between two JWKS fetches of one issuer (an unknown `kid` refetches). */
   jwksCooldownMs?: number;
   now?: () => number;
@@ -79,7 +84,7 @@ interface Remembered {
 
 export class Authenticator {
   private readonly anonymous?: Principal;
-  private readonly issuers: Map<string, { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> }>;
+  private readonly issuers: Map<string, { config: IssuerConfig; keys: IssuerKeys }>;
   private readonly apiKeys: Map<string, Principal>;
   private readonly remembered = new LRUCache<string, Remembered>({ max: 10_000 });
   private readonly now: () => number;
@@ -90,13 +95,7 @@ export class Authenticator {
     this.issuers = new Map(
       options.issuers.map((config) => [
         config.issuer,
-        {
-          config,
-          jwks: createRemoteJWKSet(new URL(config.jwksUrl), {
-            cooldownDuration: options.jwksCooldownMs ?? 30_000,
-            timeoutDuration: 5_000,
-          }),
-        },
+        { config, keys: new IssuerKeys(config.jwksUrl, options.jwksCooldownMs ?? 30_000, this.now) },
       ]),
     );
     this.apiKeys = new Map(
@@ -132,10 +131,11 @@ export class Authenticator {
 
   /** A credential that is not the gateway's: refused, or the upstream's to judge (forward mode). */
   private unknown(authorization: string, failure: AuthFailure): AuthResult {
-    if (!this.options.forwardUnknown) return { failure };
+    const permissions = this.options.forwarded ?? [];
+    if (permissions.length === 0) return { failure };
     const hash = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
     return {
-      principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(PERMISSIONS) },
+      principal: { id: `forwarded:${hash}`, kind: 'user', permissions: new Set(permissions) },
       forwarded: failure,
     };
   }
@@ -143,11 +143,11 @@ export class Authenticator {
   private async verify(
     token: string,
     hash: string,
-    entry: { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> },
+    entry: { config: IssuerConfig; keys: IssuerKeys },
   ): Promise<AuthResult> {
     let claims: JWTPayload;
     try {
-      ({ payload: claims } = await jwtVerify(token, entry.jwks, {
+      ({ payload: claims } = await jwtVerify(token, entry.keys.resolve, {
         issuer: entry.config.issuer,
         audience: entry.config.audience,
         algorithms: ALGORITHMS,
@@ -192,7 +192,6 @@ function reasonOf(e: unknown): AuthFailure {
   if (e instanceof errors.JOSEAlgNotAllowed) return 'algorithm';
   if (e instanceof errors.JWKSNoMatchingKey) return 'unknown-key';
   if (e instanceof errors.JWSSignatureVerificationFailed) return 'signature';
-  if (e instanceof errors.JWKSTimeout || e instanceof errors.JWKSInvalid || !(e instanceof errors.JOSEError))
-    return 'jwks-unavailable';
+  if (e instanceof JwksUnavailable || !(e instanceof errors.JOSEError)) return 'jwks-unavailable';
   return 'malformed';
 }

@@ -5,7 +5,10 @@
  * `missingPermission`. No GraphQL and no HTTP framework here.
  */
 
-/** Everything a caller can be granted. Queries need `:read`, mutations `:write`, deletes `:delete`. */
+/**
+ * Everything a caller can be granted. Queries need `:read`, mutations `:write`, deletes `:delete`;
+ * `metrics:read` is for /metrics (production), acting on neither upstream.
+ */
 export const PERMISSIONS = [
   'governance:read',
   'governance:write',
@@ -13,6 +16,7 @@ export const PERMISSIONS = [
   'governance:workflow',
   'calendar:read',
   'calendar:write',
+  'metrics:read',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -30,6 +34,11 @@ export interface Principal {
   /** When the credential expires (a token's `exp`, epoch ms): a live stream ends then. */
   expiresAt?: number;
   permissions: ReadonlySet<Permission>;
+}
+
+/** The permissions that act on one upstream (`governance:*`, `calendar:*`). */
+export function permissionsOn(upstream: 'governance' | 'calendar'): Permission[] {
+  return PERMISSIONS.filter((p) => p.startsWith(`${upstream}:`));
 }
 
 export function isPermission(value: string): value is Permission {

@@ -1,6 +1,7 @@
 /** GraphQL pieces shared by the two upstreams' subscriptions. */
 import type { ObjectRef } from '@pothos/core';
 import type { UpstreamName } from '../core/errors.js';
+import { encodeGlobalId } from '../core/global-id.js';
 import { requires } from '../graph/auth.js';
 import { builder, type Types } from '../graph/builder.js';
 import { lowerCaseValues } from '../graph/enum-values.js';
@@ -39,7 +40,11 @@ function recordChangeType<T>(name: string, o: RecordChangeOptions<T>) {
   return builder.objectRef<RecordChange<T>>(name).implement({
     description: `${o.words.a} changed; \`${o.field}\` is it as the subscriber's credential reads it now.`,
     fields: (t) => ({
-      id: t.id({ nullable: false, description: o.words.id, resolve: (c) => c.change.id }),
+      id: t.id({
+        nullable: false,
+        description: `The change's own id, one per record (global, as every \`id\`): ${noun}'s is \`${o.field}.id\`.`,
+        resolve: (c) => encodeGlobalId(name, c.change.id),
+      }),
       origin: t.field({
         type: ChangeOrigin,
         nullable: false,

@@ -55,11 +55,17 @@ export async function callTool(
   principal: Principal,
   options: CallOptions,
   mcp: Omit<McpCallContext, 'tool'> = {},
+  /** The caller's W3C trace context (trace.ts): the operation's span continues its trace. */
+  trace: Record<string, string> = {},
 ): Promise<CallToolResult> {
   const variables = variablesOf(tool, args, principal, options.maxRecords);
   const request = new Request('http://gateway.internal/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    headers: {
+      ...trace,
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+    },
     body: JSON.stringify(options.byId ? { documentId: tool.documentId, variables } : { query: tool.query, variables }),
   });
   setPrincipal(request, principal);

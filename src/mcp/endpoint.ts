@@ -27,6 +27,7 @@ import { anonymous, missingPermission, principalOf, type Principal } from '../id
 import type { GatewayFetch } from './call.js';
 import { Confirmations } from './confirm.js';
 import { mcpServer, toolsFor, type ServerParts } from './server.js';
+import { headerMismatch, routeLabels } from './headers.js';
 import { TaskStore } from './tasks.js';
 import { loadTools, type Tool } from './tools.js';
 import { incomingOf } from '../http/plugins/hook-args.js';
@@ -39,9 +40,28 @@ export interface McpOptions {
   redis?: RedisLink;
   /** When an upstream's account budget frees its next point (ms; 0 when it has some now). */
   freesInMs: (upstream: string) => number;
+  observe?: McpObserver;
 }
 
-export function useMcp({ schema, config, fetch, redis, freesInMs }: McpOptions): Plugin {
+/** A tool call refused before it ran, for a permission the caller lacks (401 or 403). */
+export interface RefusedCall {
+  tool: string;
+  args: unknown;
+  status: number;
+  reason: string;
+}
+
+/** What the metrics and the audit are told of `/mcp` (app/plugins.ts wires them). */
+export interface McpObserver {
+  /** Every request once answered, named by its `Mcp-Method`/`Mcp-Name` headers (headers.ts). */
+  request?(e: { method: string; tool: string; status: number; durationMs: number }): void;
+  refused?(request: Request, principal: Principal, call: RefusedCall): void;
+}
+
+/** JSON-RPC's code for headers that disagree with the body (2026-07-28). */
+const HEADER_MISMATCH = -32020;
+
+export function useMcp({ schema, config, fetch, redis, freesInMs, observe }: McpOptions): Plugin {
   const { mcp, security } = config;
   const tools = offeredTools(schema, config);
   const confirmations = new Confirmations(mcp.stateKey, mcp.confirmAboveCalls);
@@ -61,42 +81,62 @@ export function useMcp({ schema, config, fetch, redis, freesInMs }: McpOptions):
       const principal = (authInfo?.extra as { principal: Principal }).principal;
       return mcpServer(parts, principal, era, toolsFor(tools, principal, mcp.mutations));
     },
-    { legacy: 'stateless', responseMode: 'json', maxRequestBodySize: security.maxRequestBodyBytes },
+    // The default response mode (`auto`) answers one JSON body unless a handler sends a message
+    // before its result; these send none (a confirmation is an `input_required` result, not a
+    // mid-call request), so every answer is JSON without `json` mode, which warns at every start.
+    { legacy: 'stateless', maxRequestBodySize: security.maxRequestBodyBytes },
   );
   // Authentication runs before this plugin and sets the principal; a request it let through without
   // one is an anonymous caller with AUTH_ANONYMOUS's permissions, never more.
   const nobody = anonymous(parsePermissions(config.auth.anonymous).permissions);
+  const names = new Set(tools.map((t) => t.definition.name));
+  const serve = async (request: Request, url: URL, principal: Principal, fetchAPI: { Request: typeof Request }) => {
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: principal.id,
+      scopes: [...principal.permissions],
+      extra: { principal },
+    };
+    if (request.method !== 'POST') return { response: await handler.fetch(request, { authInfo }) };
+    const body = await readRequestBody(request, security.maxRequestBodyBytes);
+    if (body.tooLarge) {
+      const text = `The body is over the limit of ${security.maxRequestBodyBytes} bytes.`;
+      return { response: jsonRpcError(413, null, -32600, text) };
+    }
+    const message = parseJson(body.text);
+    if (message === undefined) {
+      // The SDK answers the parse error.
+      const copy = new fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
+      return { response: await handler.fetch(copy, { authInfo }) };
+    }
+    const mismatch = headerMismatch(request.headers, message);
+    const refusal = mismatch
+      ? jsonRpcError(
+          400,
+          idOf(message),
+          HEADER_MISMATCH,
+          `Bad Request: the request headers and body disagree: ${mismatch}`,
+        )
+      : refuse(message, security.maxBatch, tools, principal, {
+          challenge: (p, a) => challengeOf(request, url, p, a),
+          refused: (call) => observe?.refused?.(request, principal, call),
+        });
+    return { message, response: refusal ?? (await handler.fetch(request, { authInfo, parsedBody: message })) };
+  };
   return {
     async onRequest(payload) {
       const { request, url, serverContext, fetchAPI } = payload;
       if (url.pathname !== '/mcp') return;
+      const started = performance.now();
       const req = incomingOf(serverContext);
       const principal = principalOf(req) ?? principalOf(request) ?? nobody;
-      const authInfo: AuthInfo = {
-        token: '',
-        clientId: principal.id,
-        scopes: [...principal.permissions],
-        extra: { principal },
-      };
-      if (request.method !== 'POST') return payload.endResponse(await handler.fetch(request, { authInfo }));
-      const body = await readRequestBody(request, security.maxRequestBodyBytes);
-      if (body.tooLarge)
-        return payload.endResponse(
-          jsonRpcError(413, null, -32600, `The body is over the limit of ${security.maxRequestBodyBytes} bytes.`),
-        );
-      const parsed = parseJson(body.text);
-      const refusal =
-        parsed === undefined
-          ? undefined
-          : refuse(parsed, security.maxBatch, tools, principal, (p, a) => challengeOf(request, url, p, a));
-      if (refusal) return payload.endResponse(refusal);
-      const forwarded =
-        parsed === undefined
-          ? new fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body: body.text })
-          : request;
-      payload.endResponse(
-        await handler.fetch(forwarded, { authInfo, ...(parsed === undefined ? {} : { parsedBody: parsed }) }),
-      );
+      const { response, message } = await serve(request, url, principal, fetchAPI);
+      observe?.request?.({
+        ...routeLabels(request.headers, message, names),
+        status: response.status,
+        durationMs: performance.now() - started,
+      });
+      payload.endResponse(response);
     },
   };
 }
@@ -116,7 +156,10 @@ function refuse(
   maxBatch: number,
   tools: Tool[],
   principal: Principal,
-  challenge: (permissions: string[], anonymous: boolean) => string,
+  on: {
+    challenge: (permissions: string[], anonymous: boolean) => string;
+    refused: (call: RefusedCall) => void;
+  },
 ): Response | undefined {
   if (Array.isArray(message)) {
     if (maxBatch === 0)
@@ -129,12 +172,16 @@ function refuse(
         `A JSON-RPC batch holds at most ${maxBatch} requests (GRAPHQL_MAX_BATCH); this one has ${message.length}.`,
       );
     for (const m of message) {
-      const refused = refuse(m, maxBatch, tools, principal, challenge);
+      const refused = refuse(m, maxBatch, tools, principal, on);
       if (refused) return refused;
     }
     return undefined;
   }
-  const { id, method, params } = (message ?? {}) as { id?: unknown; method?: unknown; params?: { name?: unknown } };
+  const { id, method, params } = (message ?? {}) as {
+    id?: unknown;
+    method?: unknown;
+    params?: { name?: unknown; arguments?: unknown };
+  };
   if (method !== 'tools/call') return undefined;
   const tool = tools.find((t) => t.definition.name === params?.name);
   const missing = tool && missingPermission(principal, tool.permissions);
@@ -143,7 +190,8 @@ function refuse(
   const unauthenticated = principal.kind === 'anonymous';
   const text = `${tool.definition.name} needs the permission${needed.length > 1 ? 's' : ''} ${needed.join(' ')}, which this credential does not hold.`;
   const res = jsonRpcError(unauthenticated ? 401 : 403, id ?? null, -32001, text);
-  res.headers.set('www-authenticate', challenge(needed, unauthenticated));
+  res.headers.set('www-authenticate', on.challenge(needed, unauthenticated));
+  on.refused({ tool: tool.definition.name, args: params?.arguments ?? {}, status: res.status, reason: text });
   return res;
 }
 
@@ -156,6 +204,10 @@ function challengeOf(request: Request, url: URL, permissions: string[], anonymou
     scope: permissions,
     resourceMetadata,
   });
+}
+
+function idOf(message: unknown): unknown {
+  return (message as { id?: unknown } | null)?.id ?? null;
 }
 
 function parseJson(text: string): unknown {

@@ -21,6 +21,7 @@ import { argumentProblems } from './arguments.js';
 import { callTool, type CallOptions } from './call.js';
 import { question, type Confirmations } from './confirm.js';
 import { taskView, type TaskStore, type TaskRecord } from './tasks.js';
+import { traceContextOf } from './trace.js';
 import type { Tool } from './tools.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -87,7 +88,7 @@ export function mcpServer(parts: ServerParts, principal: Principal, era: 'modern
   };
   server.setRequestHandler('tasks/get', { params: byId }, ({ taskId }, ctx) => {
     declared(ctx);
-    return onTaskGet(parts, principal, taskId);
+    return onTaskGet(parts, principal, taskId, traceContextOf(ctx));
   });
   server.setRequestHandler('tasks/cancel', { params: byId }, ({ taskId }, ctx) => {
     declared(ctx);
@@ -136,7 +137,7 @@ async function onCall(
     if ('answer' in step) return step.answer;
     confirmed = step.confirmed;
   }
-  const result = await callTool(tool, args, principal, parts.call, confirmed ? { confirmed } : {});
+  const result = await callTool(tool, args, principal, parts.call, confirmed ? { confirmed } : {}, traceContextOf(ctx));
   const wait = budgetWait(result);
   if (wait === undefined || !capabilities?.extensions?.[TASKS_EXTENSION]) return result;
   return deferred(parts, principal, tool, args, estimate, wait);
@@ -208,11 +209,11 @@ async function deferred(
 }
 
 /** A task, run first if its time has come and no other poll is running it. */
-async function onTaskGet(parts: ServerParts, principal: Principal, taskId: string) {
+async function onTaskGet(parts: ServerParts, principal: Principal, taskId: string, trace: Record<string, string>) {
   const record = await owned(parts, principal, taskId);
   if (record.status === 'working' && Date.now() >= record.notBefore && (await parts.tasks.claim(taskId))) {
     try {
-      await run(parts, principal, record);
+      await run(parts, principal, record, trace);
     } finally {
       await parts.tasks.release(taskId);
     }
@@ -220,9 +221,10 @@ async function onTaskGet(parts: ServerParts, principal: Principal, taskId: strin
   return taskView(record);
 }
 
-async function run(parts: ServerParts, principal: Principal, record: TaskRecord): Promise<void> {
+/** A deferred call, run in the poll that found its time come (and in that poll's trace). */
+async function run(parts: ServerParts, principal: Principal, record: TaskRecord, trace: Record<string, string>) {
   const tool = parts.tools.find((t) => t.definition.name === record.tool)!;
-  const result = await callTool(tool, record.args, principal, parts.call, { task: record.taskId });
+  const result = await callTool(tool, record.args, principal, parts.call, { task: record.taskId }, trace);
   const wait = budgetWait(result);
   const now = Date.now();
   if (wait !== undefined) {

@@ -60,6 +60,8 @@ export interface AuditEvent {
   confirmed?: 'elicitation' | 'token';
   /** The MCP task that ran the call once the budget freed. */
   task?: string;
+  /** Why an MCP tool call was refused before it ran (its writes are then empty). */
+  reason?: string;
 }
 
 export interface AuditTrail {

@@ -3,6 +3,7 @@
  * tests, never mix counts), fed by the upstream pipeline's observer and by GraphQL operation events.
  * Served as text at GET /metrics.
  */
+import { createHash } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-metrics.js';
 import type { UpstreamObserver } from '../core/observer.js';
@@ -18,7 +19,41 @@ export type GatewayMetrics = ReturnType<typeof createMetrics>;
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  return { registry, upstream: upstreamMetrics([registry]), operations: operationMetrics([registry]) };
+  return {
+    registry,
+    upstream: upstreamMetrics([registry]),
+    operations: operationMetrics([registry]),
+    mcp: mcpMetrics([registry]),
+  };
+}
+
+/** One /mcp request once answered: its method and tool (bounded labels, from its headers) and status. */
+export interface McpRequestEvent {
+  method: string;
+  tool: string;
+  status: number;
+  durationMs: number;
+}
+
+/** /mcp requests by method, tool and status, and how long each took (a tool call's GraphQL operation is in the operation metrics too). */
+function mcpMetrics(registers: Registry[]): (e: McpRequestEvent) => void {
+  const requests = new Counter({
+    name: 'gateway_mcp_requests_total',
+    help: '/mcp requests by JSON-RPC method and tool (from the Mcp-Method and Mcp-Name headers, checked against the body) and HTTP status.',
+    labelNames: ['method', 'tool', 'status'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'gateway_mcp_request_duration_seconds',
+    help: '/mcp request duration, by method and tool.',
+    labelNames: ['method', 'tool'],
+    buckets: SECONDS,
+    registers,
+  });
+  return ({ method, tool, status, durationMs }) => {
+    requests.inc({ method, tool, status: String(status) });
+    duration.observe({ method, tool }, durationMs / 1000);
+  };
 }
 
 /** The upstream pipeline's requests, retries, pauses, cache outcomes and queue. */
@@ -165,8 +200,8 @@ export const TOP_CALLERS = 10;
 
 /**
  * `gateway_caller_budget_points`: points of each upstream's shortest account rule spent in its last
- * span, by caller (fair-share key), read at scrape time: the top callers by name, the rest as
- * `other`, so the label set stays bounded however many callers there are.
+ * span, by caller, read at scrape time: the top callers, the rest as `other`, so the label set stays
+ * bounded however many callers there are. A caller is named by its group and a hash (`callerLabel`).
  */
 export function registerCallerBudget(
   registry: Registry,
@@ -182,11 +217,24 @@ export function registerCallerBudget(
       for (const [upstream, byCaller] of spent()) {
         let other = 0;
         byCaller.forEach(([client, n], i) => {
-          if (i < TOP_CALLERS && client !== 'other') this.set({ upstream, client }, n);
+          if (i < TOP_CALLERS && client !== 'other') this.set({ upstream, client: callerLabel(client) }, n);
           else other += n;
         });
         if (other > 0) this.set({ upstream, client: 'other' }, other);
       }
     },
   });
+}
+
+/**
+ * A fair-share key as a label: its group (an issuer, `key`, `forwarded`) and the first 12 hex digits
+ * of the SHA-256 of the rest, so a scrape never shows a subject, client id or key name.
+ */
+export function callerLabel(key: string): string {
+  const bar = key.indexOf('|');
+  if (bar < 0) return key;
+  return `${key.slice(0, bar)}|${createHash('sha256')
+    .update(key.slice(bar + 1))
+    .digest('hex')
+    .slice(0, 12)}`;
 }

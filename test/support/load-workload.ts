@@ -5,8 +5,8 @@
  * with the name sent, and the emulators must have applied exactly as many creates as were
  * acknowledged (none lost, none applied twice).
  */
-import type { CalendarEmulator } from '../../src/calendar/emulator/index.js';
-import type { GovernanceEmulator } from '../../src/governance/emulator/index.js';
+import type { CalendarEmulator } from '../../src/emulators/calendar/index.js';
+import type { GovernanceEmulator } from '../../src/emulators/governance/index.js';
 import type { Ack, Operation } from './load-driver.js';
 
 export interface Emulators {

@@ -6,12 +6,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
-import { startCalendarEmulator, type CalendarEmulatorOptions } from '../../src/calendar/emulator/index.js';
+import { startCalendarEmulator, type CalendarEmulatorOptions } from '../../src/emulators/calendar/index.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
 import type { CostEntry } from '../../src/core/cost-report.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/app/gateway.js';
-import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
+import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/emulators/governance/index.js';
 
 type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;
 type CalendarEmulator = Awaited<ReturnType<typeof startCalendarEmulator>>;

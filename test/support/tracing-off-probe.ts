@@ -6,9 +6,9 @@
 import { createRequire } from 'node:module';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
 import { createGateway } from '../../src/app/gateway.js';
-import { startCalendarEmulator } from '../../src/calendar/emulator/index.js';
+import { startCalendarEmulator } from '../../src/emulators/calendar/index.js';
 import { loadConfig } from '../../src/config/config.js';
-import { startGovernanceEmulator } from '../../src/governance/emulator/index.js';
+import { startGovernanceEmulator } from '../../src/emulators/governance/index.js';
 
 const [governance, calendar] = await Promise.all([startGovernanceEmulator(), startCalendarEmulator()]);
 const gateway = createGateway({ config: loadConfig({ NODE_ENV: 'test', ...emulatorEnv(governance, calendar) }) });

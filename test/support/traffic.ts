@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import type { TrafficEvent } from '../../src/core/traffic-log.js';
 import type { Caller } from '../../src/core/upstream-pipeline.js';
 import { UsageTracker } from '../../src/core/usage.js';
-import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/governance/emulator/index.js';
+import { startGovernanceEmulator, type GovernanceEmulatorOptions } from '../../src/emulators/governance/index.js';
 import { createUpstreams, type Upstreams } from '../../src/app/build-upstreams.js';
 
 export type GovernanceEmulator = Awaited<ReturnType<typeof startGovernanceEmulator>>;

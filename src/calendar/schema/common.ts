@@ -4,6 +4,7 @@
  */
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from '../../graph/builder.js';
+import { recordIds } from '../../graph/node.js';
 import { CostDetailsRef, CustomFieldRef, ImageRef, ImageSizeRef } from './refs.js';
 
 const asString = (value: unknown): string => {
@@ -38,7 +39,7 @@ ImageSizeRef.implement({
 ImageRef.implement({
   description: 'A featured image of a calendar record.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress attachment id of the image.' }),
+    ...recordIds(t, 'CalendarImage', (i) => i.id, 'The WordPress attachment id of the image'),
     url: t.exposeString('url', { nullable: false, description: 'The URL of the full-size image.' }),
     width: t.exposeInt('width', { description: 'The full-size width in pixels, when known.' }),
     height: t.exposeInt('height', { description: 'The full-size height in pixels, when known.' }),

@@ -6,6 +6,7 @@
  * stay, deprecated, until those clients move to `deletedId` and `node`.
  */
 import type { ObjectRef } from '@pothos/core';
+import { encodeGlobalId } from '../../core/global-id.js';
 import { builder, type Types } from '../../graph/builder.js';
 import { deletePayload, type Deleted } from '../../graph/delete-payload.js';
 import { EventRef } from './refs.js';
@@ -23,10 +24,11 @@ export function calendarDeletePayload<T extends { id: number | string; status?: 
   const node = trash ? `The ${noun} as the trash left it (\`postStatus\` TRASH).` : `The ${noun} as it was.`;
   const type = deletePayload(name, ref, { what, idWord: 'id', node });
   builder.objectFields(type, (t) => ({
-    id: t.exposeID('deletedId', {
+    id: t.id({
       nullable: false,
-      description: 'The id of the deleted record (the same as `deletedId`).',
+      description: "This answer's own id (once the deleted record's: that is `deletedId` now).",
       deprecationReason: MOVE,
+      resolve: (p) => encodeGlobalId(name, p.deletedId),
     }),
     ...(trash
       ? {

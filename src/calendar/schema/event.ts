@@ -28,7 +28,6 @@ import {
 EventRef.implement({
   description: 'A calendar event.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress post id of the event.' }),
     globalId: t.exposeString('globalId', { nullable: false, description: GLOBAL_ID_HELP }),
     globalIdLineage: t.exposeStringList('globalIdLineage', {
       nullable: false,

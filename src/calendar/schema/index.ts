@@ -7,6 +7,7 @@ import './event.js';
 import './venue.js';
 import './organizer.js';
 import './term.js';
+import './nodes.js';
 import './record-inputs.js';
 import './event-mutations.js';
 import './record-mutations.js';

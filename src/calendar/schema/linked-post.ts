@@ -15,11 +15,20 @@ import { GLOBAL_ID_HELP, HTMLScalar } from './common.js';
 import { pagedConnection } from './paged.js';
 import { PostStatus, postStatusOf, statusInput, STATUS_DEPRECATION, type PostStatusValue } from './post-status.js';
 import { connectionTypes, ImageRef, LinkedPostRef } from './refs.js';
+import { ID_HELP } from '../../graph/node-ids.js';
+import { DATABASE_ID_HELP } from '../../graph/node.js';
 
 LinkedPostRef.implement({
   description: 'A venue or an organizer: a post of the site that events link to.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: 'The WordPress post id.' }),
+    id: t.id({
+      nullable: false,
+      description: ID_HELP,
+      resolve: () => {
+        throw new Error('Venues and organizers resolve their own ids.');
+      },
+    }),
+    databaseId: t.exposeID('id', { nullable: false, description: DATABASE_ID_HELP('The WordPress post id') }),
     globalId: t.exposeString('globalId', { nullable: false, description: GLOBAL_ID_HELP }),
     name: t.exposeString('name', { nullable: false, description: 'The name as plain text.' }),
     slug: t.exposeString('slug', { description: 'The URL slug.' }),

@@ -4,6 +4,7 @@
  * update). Polling reads past the cache at the lowest priority (see `src/live/polling.ts`).
  */
 import { isUpstreamError } from '../../core/errors.js';
+import { encodeGlobalId } from '../../core/global-id.js';
 import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
@@ -21,11 +22,11 @@ import { EventRef } from './refs.js';
 recordSubscription('eventChanged', 'EventChange', {
   field: 'event',
   ref: EventRef,
-  words: { a: 'An event', the: 'The event', id: "The event's id." },
+  words: { a: 'An event', the: 'The event', id: "The event's id, or its WordPress id (`databaseId`)." },
   gone: ' (trashed or deleted)',
   permission: 'calendar:read',
   upstream: 'calendar',
-  id: (arg) => String(recordId(arg, 'id')),
+  id: (arg) => String(recordId(arg, 'id', 'event')),
   resource: 'event',
   poll: async (live, id, caller) => {
     const client = live.fresh(true, caller).calendar.client;
@@ -52,7 +53,11 @@ recordSubscription('eventChanged', 'EventChange', {
 const EventsChange = builder.objectRef<ChangeBatch>('EventsChange').implement({
   description: 'Events that changed; read the ones you show again (e.g. `events(filter: { include: ids })`).',
   fields: (t) => ({
-    ids: t.idList({ nullable: false, description: 'The ids of the changed events.', resolve: (b) => b.ids }),
+    ids: t.idList({
+      nullable: false,
+      description: 'The ids of the changed events (global ids, as `Event.id`).',
+      resolve: (b) => b.ids.map((id) => encodeGlobalId('Event', id)),
+    }),
     origin: t.expose('origin', {
       type: ChangeOrigin,
       nullable: false,

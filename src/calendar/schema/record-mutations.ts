@@ -64,7 +64,7 @@ type LocatorArgs = { id: ArgumentRef<Types, Locator['id']>; slug?: ArgumentRef<T
 
 /** A post (venue, organizer): found by id or slug; a delete moves it to the trash. */
 function postMutations<N extends 'Venue' | 'Organizer'>(name: N, what: string) {
-  const noun = name.toLowerCase();
+  const noun = name.toLowerCase() as 'venue' | 'organizer';
   recordMutations(name, what, {
     args: (arg) => ({
       id: arg.id({ description: `The ${noun}'s id.` }),
@@ -79,10 +79,10 @@ function postMutations<N extends 'Venue' | 'Organizer'>(name: N, what: string) {
 
 /** A term (category, tag): found by its term id; a delete is for good. */
 function termMutations<N extends 'Category' | 'Tag'>(name: N, what: string) {
-  const noun = name.toLowerCase();
+  const noun = name.toLowerCase() as 'category' | 'tag';
   recordMutations(name, what, {
     args: (arg) => ({ id: arg.id({ required: true, description: `The ${noun}'s term id.` }) }),
-    locate: (args) => recordId(args.id!, 'id') as At<N>,
+    locate: (args) => recordId(args.id!, 'id', noun) as At<N>,
     update: `Changes the given fields of ${what}.`,
     remove: `Deletes ${what} for good (terms have no trash); NOT_FOUND when there is no such ${noun}.`,
     payload: calendarDeletePayload(`Delete${name}Payload`, RECORDS[name].ref, `a ${noun}`, false),

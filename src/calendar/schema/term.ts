@@ -83,7 +83,6 @@ function termType({ noun, plural, ref, connection, ...o }: TermKind) {
   ref.implement({
     description: o.description,
     fields: (t) => ({
-      id: t.exposeID('id', { nullable: false, description: `The WordPress term id of the ${noun}.` }),
       name: t.exposeString('name', { nullable: false, description: `The ${noun} name as plain text.` }),
       version: t.string({ nullable: false, description: VERSION_HELP, resolve: (c) => termVersion(c) }),
       slug: t.exposeString('slug', { nullable: false, description: `The URL slug of the ${noun}.` }),
@@ -104,7 +103,7 @@ function termType({ noun, plural, ref, connection, ...o }: TermKind) {
       type: ref,
       description: `One event ${noun} by id; null when there is no such ${noun}.`,
       args: { id: t.arg.id({ required: true, description: `The ${noun}'s WordPress term id.` }) },
-      resolve: (_root, args, { calendar }) => calendar.loaders[noun].load(recordId(args.id, 'id')),
+      resolve: (_root, args, { calendar }) => calendar.loaders[noun].load(recordId(args.id, 'id', noun)),
     }),
     [plural]: t.connection(
       {
@@ -138,7 +137,7 @@ function termType({ noun, plural, ref, connection, ...o }: TermKind) {
             : {}),
         },
         resolve: (_root, args, { calendar }) => {
-          const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) });
+          const query = termListQuery({ ...args, ...termOrder(args.orderBy, args.order) }, noun);
           return pagedConnection(calendar, args, listKeyOf(plural, query), calendar.loaders[plural], query);
         },
       },
@@ -177,7 +176,7 @@ builder.objectFields(CategoryRef, (t) => ({
       type: CategoryRef,
       description: 'The direct subcategories, including those without events.',
       resolve: (c, args, { calendar }) => {
-        const query = termListQuery({ parentId: String(c.id), hideEmpty: false });
+        const query = termListQuery({ parentId: String(c.id), hideEmpty: false }, 'category');
         return pagedConnection(
           calendar,
           args,

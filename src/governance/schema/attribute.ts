@@ -4,6 +4,7 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { recordIds, valueIds } from '../../graph/node.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
 import type { AttributeOptionRequest } from '../model.js';
@@ -28,7 +29,7 @@ export const AttributeResponseType = builder.enumType('AttributeResponseType', {
 AttributeOptionRef.implement({
   description: 'An option of a select attribute.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: "The option's uuid (the value an entity attribute stores)." }),
+    ...valueIds(t, 'AttributeOption', (o) => o.id, "The option's uuid (the value an entity attribute stores)"),
     option: t.exposeString('option', { nullable: false, description: "The option's label." }),
     optionKey: t.exposeString('optionKey', { description: "The option's localisation key." }),
     enabled: t.exposeBoolean('enabled', { description: 'Whether the option can be selected.' }),
@@ -40,7 +41,7 @@ const responseTypes = new Set<string>(Object.values(RESPONSE_TYPES).map((v) => v
 SchemaAttributeRef.implement({
   description: 'An attribute of a schema: its name, how it is answered and, for select attributes, its options.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The attribute's uuid." }),
+    ...recordIds(t, 'SchemaAttribute', (a) => a.id, "The attribute's uuid"),
     name: t.exposeString('name', { nullable: false, description: "The attribute's name." }),
     nameKey: t.exposeString('nameKey', { description: 'The localisation key of the name.' }),
     description: t.exposeString('description', { description: 'What the attribute records.' }),
@@ -202,7 +203,7 @@ builder.mutationFields((t) => ({
       options: t.arg({ type: [AttributeOptionInput], required: true, description: 'The options to add.' }),
     },
     resolve: async (_root, args, ctx) => {
-      const attributeId = uuidArg(args.attributeId, 'attributeId');
+      const attributeId = uuidArg(args.attributeId, 'attributeId', ['SchemaAttribute']);
       if (args.options.length === 0) throw badInput('Give at least one option.', 'options');
       const attribute = await ctx.governance.client.addAttributeOptions(
         attributeId,

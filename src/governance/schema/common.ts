@@ -3,43 +3,52 @@
  */
 import { badInput } from '../../graph/errors.js';
 import { builder, type Types } from '../../graph/builder.js';
+import type { Context } from '../../graph/context.js';
+import { recordIds, valueIds } from '../../graph/node.js';
 import type { AttributePredicate, AuditFields, BasicEntity } from '../model.js';
 import { AttributeValueRef, EntityAttributeRef, EntityTypeRef, UserRef } from './refs.js';
 
 type Fields<Shape> = PothosSchemaTypes.ObjectFieldBuilder<Types, Shape>;
 
-/** `createdAt`, `updatedAt`, `createdBy` and `lastModifiedBy` of a record the platform audits, e.g. `the link`. */
-export const auditFields = (t: Fields<{ auditFields: AuditFields }>, the: string) => ({
+/**
+ * `createdAt`, `updatedAt`, `createdBy` and `lastModifiedBy` of a record the platform audits, e.g.
+ * `the link`, from what `audit` reads (the record's own fields, or the full record loaded; `users`
+ * when the user references are needed, not only the dates).
+ */
+export const auditFields = <S>(
+  t: Fields<S>,
+  the: string,
+  audit: (r: S, ctx: Context, users: boolean) => AuditFields | Promise<AuditFields>,
+) => ({
   createdAt: t.field({
     nullable: false,
     type: 'DateTime',
     description: `When ${the} was created.`,
-    resolve: (r) => r.auditFields.createdDate,
+    resolve: async (r, _a, ctx) => (await audit(r, ctx, false)).createdDate,
   }),
   updatedAt: t.field({
     nullable: false,
     type: 'DateTime',
     description: `When ${the} was last changed.`,
-    resolve: (r) => r.auditFields.lastUpdatedDate,
+    resolve: async (r, _a, ctx) => (await audit(r, ctx, false)).lastUpdatedDate,
   }),
   createdBy: t.field({
     type: UserRef,
     description: `Who created ${the}.`,
-    resolve: (r) => r.auditFields.createdBy ?? null,
+    resolve: async (r, _a, ctx) => (await audit(r, ctx, true)).createdBy ?? null,
   }),
   lastModifiedBy: t.field({
     type: UserRef,
     description: `Who last changed ${the}.`,
-    resolve: (r) => r.auditFields.lastModifiedBy ?? null,
+    resolve: async (r, _a, ctx) => (await audit(r, ctx, true)).lastModifiedBy ?? null,
   }),
 });
 
 /** `displayLabel` of a record in full (`Entity`) and in brief (`EntitySummary`). */
 export const DISPLAY_LABEL_HELP = 'The number and the name as the platform shows them, e.g. `12 | Fraud Detector`.';
 
-/** The fields an AI governance record shows in full (`Entity`) and in brief (`EntitySummary`) alike. */
+/** The fields a record shows in brief (`EntitySummary`); `Entity` has them too (entity.ts). */
 export const recordFields = (t: Fields<Omit<BasicEntity, 'displayLabel'>>) => ({
-  id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
   name: t.exposeString('name', { nullable: false, description: "The record's name." }),
   organizationId: t.exposeID('orgGroupId', {
     nullable: false,
@@ -55,7 +64,7 @@ export const recordFields = (t: Fields<Omit<BasicEntity, 'displayLabel'>>) => ({
 UserRef.implement({
   description: 'A user of the governance platform, as recorded in audit fields.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The user's uuid." }),
+    ...recordIds(t, 'GovernanceUser', (u) => u.id, "The user's uuid"),
     name: t.exposeString('name', { description: "The user's display name, when the platform has one." }),
     email: t.exposeString('email', { description: "The user's email address, when the platform has one." }),
     initials: t.exposeString('initials', { description: "The user's initials, when the platform has them." }),
@@ -80,7 +89,7 @@ export const AttributeGroup = builder.enumType('AttributeGroup', {
 AttributeValueRef.implement({
   description: 'One value of an attribute: a text, or a selected option.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: "The selected option's uuid; null for a free-text value." }),
+    ...valueIds(t, 'AttributeValue', (v) => v.id, "The selected option's uuid (null for a free-text value)"),
     value: t.exposeString('value', { nullable: false, description: "The text, or the selected option's label." }),
     valueKey: t.exposeString('valueKey', {
       description: 'The localisation key of a selected option; null for a free-text value.',

@@ -6,6 +6,7 @@
 import { requires } from '../../graph/auth.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type Types } from '../../graph/builder.js';
+import { recordIds, valueIds } from '../../graph/node.js';
 import { lowerCaseValues } from '../../graph/enum-values.js';
 import { badInput } from '../../graph/errors.js';
 import { quotedList } from '../../core/errors.js';
@@ -72,7 +73,12 @@ const KnownRelationshipTypeRef = builder.objectRef<KnownRelationshipType>('Known
       nullable: false,
       description: "The type's name, e.g. `ai-system-composition`; `createLink` takes it as `relationshipType`.",
     }),
-    id: t.exposeID('id', { description: "The type's uuid (the `linkTypeId` of its links), once configured or seen." }),
+    ...valueIds(
+      t,
+      'KnownRelationshipType',
+      (r) => r.id,
+      "The type's uuid (the `linkTypeId` of its links), once configured or seen",
+    ),
     forwardLabel: t.exposeString('forwardLabel', {
       description: 'The label read from the first end to the second, e.g. `is composed of`.',
     }),
@@ -91,7 +97,7 @@ const KnownStageRef = builder.objectRef<KnownStage>('KnownWorkflowStage').implem
     "A stage of an entity type's workflow, for pickers: `moveEntityToStage` takes its `name`. Known from configuration and from what the gateway has seen (`sources`), so `id` and `sequence` may be missing. A record's current stage is an EntityStage (`Entity.workflowStage`); the stage a move answers is a WorkflowStage.",
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
-    id: t.exposeID('id', { description: "The stage's uuid, once seen." }),
+    ...valueIds(t, 'KnownWorkflowStage', (s) => s.id, "The stage's uuid, once seen"),
     sequence: t.exposeInt('sequence', {
       description:
         "The stage's position in the workflow, from 1: the configured order, or the platform's sequence seen after a move; null when only seen on records.",
@@ -116,9 +122,12 @@ const KnownOptionRef = builder.objectRef<KnownOption>('KnownAttributeOption').im
   description: 'An option a select attribute offers.',
   fields: (t) => ({
     option: t.exposeString('option', { nullable: false, description: "The option's label, e.g. `Audio`." }),
-    id: t.exposeID('id', {
-      description: "The option's uuid (what a filter or an attribute value takes), once configured or seen.",
-    }),
+    ...valueIds(
+      t,
+      'KnownAttributeOption',
+      (o) => o.id,
+      "The option's uuid (what a filter or an attribute value takes), once configured or seen",
+    ),
     optionKey: t.exposeString('optionKey', { description: 'The localisation key of the option, when seen.' }),
   }),
 });
@@ -205,7 +214,7 @@ builder.objectFields(EntityTypeRef, (t) => ({
 const OrganizationRef = builder.objectRef<KnownOrganization>('GovernanceOrganization').implement({
   description: `An organization of the governance tenant: records belong to one (\`organizationId\`), and \`createEntity\` takes one. ${SOURCES}`,
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The organization's uuid (a record's `organizationId`)." }),
+    ...recordIds(t, 'GovernanceOrganization', (o) => o.id, "The organization's uuid (a record's `organizationId`)"),
     name: t.exposeString('name', {
       description: "The organization's name; null for one only seen as the owner of a record (the API names none).",
     }),

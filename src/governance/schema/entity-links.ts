@@ -1,14 +1,14 @@
 /**
  * `Entity.links`: the records an entity is linked to, one upstream page per request and entity
- * (through the links-page loader), each item seen from the entity it was listed for: `label` reads
- * the relationship from that side and `counterpart` is the other end. `counterpartKinds` is a filter
+ * (through the links-page loader), each item a `GovernanceLink` seen from the entity it was listed
+ * for: `label` reads the relationship from that side and `counterpart` is the other end (link.ts). `counterpartKinds` is a filter
  * the gateway completes itself (the upstream cannot filter links by kind).
  */
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
 import type { PageRequest } from '../client.js';
 import { EntityKind, kindOf } from './kind.js';
-import { EntityLinkRef, EntityRef, LinkEndRef, RelationshipTypeRef, type EntityLinkShape } from './refs.js';
+import { EntityRef, LinkRef, type EntityLinkShape } from './refs.js';
 import { connectionTypes, governanceList } from './validate.js';
 
 const LinkOrder = builder.enumType('EntityLinkOrder', {
@@ -29,79 +29,12 @@ const LinkOrder = builder.enumType('EntityLinkOrder', {
   } as const,
 });
 
-const LinkDirection = builder.enumType('EntityLinkDirection', {
-  description: 'Which way a link points, seen from the entity it was listed for.',
-  values: {
-    OUTGOING: { description: "The entity is the link's source (its first end)." },
-    INCOMING: { description: "The entity is the link's target (its second end)." },
-  } as const,
-});
-
-const outgoing = (l: EntityLinkShape) => l.item.source.id === l.parentId;
-const counterpart = (l: EntityLinkShape) => (outgoing(l) ? l.item.target : l.item.source);
-
-EntityLinkRef.implement({
-  description: 'A link of an entity, seen from that entity.',
-  fields: (t) => ({
-    id: t.id({ nullable: false, description: "The link's uuid.", resolve: (l) => l.item.id }),
-    direction: t.field({
-      nullable: false,
-      type: LinkDirection,
-      description: "Whether the entity is the link's source or its target.",
-      resolve: (l) => (outgoing(l) ? 'OUTGOING' : 'INCOMING'),
-    }),
-    label: t.string({
-      nullable: false,
-      description:
-        "The relationship read from the entity's side, e.g. `is composed of` from a system, `is a component of` from its part.",
-      resolve: (l) =>
-        outgoing(l)
-          ? l.item.relationshipTypeDetail.entityType1ToEntityType2EntityLinkName
-          : l.item.relationshipTypeDetail.entityType2ToEntityType1EntityLinkName,
-    }),
-    relationshipType: t.field({
-      nullable: false,
-      type: RelationshipTypeRef,
-      description: 'The type of the relationship; its id is the `linkTypeId` of the link.',
-      resolve: (l) => l.item.relationshipTypeDetail,
-    }),
-    source: t.field({
-      nullable: false,
-      type: LinkEndRef,
-      description: "The link's first end.",
-      resolve: (l) => l.item.source,
-    }),
-    target: t.field({
-      nullable: false,
-      type: LinkEndRef,
-      description: "The link's second end.",
-      resolve: (l) => l.item.target,
-    }),
-    counterpart: t.field({
-      nullable: false,
-      type: LinkEndRef,
-      description: 'The other end of the link, seen from the entity.',
-      resolve: counterpart,
-    }),
-    createdAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: 'When the link was created.',
-      resolve: (l) => l.item.createdDate,
-    }),
-    updatedAt: t.field({
-      nullable: false,
-      type: 'DateTime',
-      description: 'When the link was last changed.',
-      resolve: (l) => l.item.lastUpdatedDate,
-    }),
-  }),
-});
+const counterpart = (l: EntityLinkShape) => (l.item.source.id === l.parentId ? l.item.target : l.item.source);
 
 builder.objectField(EntityRef, 'links', (t) =>
   t.connection(
     {
-      type: EntityLinkRef,
+      type: LinkRef,
       description:
         'The records this entity is linked to (models, datasets, AI systems, agents and records of other kinds such as vendors).',
       args: {

@@ -6,7 +6,6 @@
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import { badInput } from '../../graph/errors.js';
-import { versionConflict } from '../../core/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { entityVersion } from '../versions.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
@@ -16,7 +15,7 @@ import type { Context } from '../../graph/context.js';
 import type { AttributeValueRequest, EntityInformation } from '../model.js';
 import { EntityKind } from './kind.js';
 import { EntityRef } from './refs.js';
-import { nonEmptyArg, uuidArg } from './validate.js';
+import { nonEmptyArg, OPTION_IDS, ORGANIZATION_IDS, RECORD_IDS, uuidArg } from './validate.js';
 
 const AttributeValueInput = builder.inputType('AttributeValueInput', {
   description: 'One value of an attribute: a text (`value`) or a selected option (`id`).',
@@ -51,7 +50,7 @@ function attributesArg(
       if (v.id == null && v.value == null)
         throw badInput(`A value needs an "id" or a "value".`, `${argument}[${i}].values[${j}]`);
       return {
-        ...(v.id != null ? { id: uuidArg(v.id, `${argument}[${i}].values[${j}].id`) } : {}),
+        ...(v.id != null ? { id: uuidArg(v.id, `${argument}[${i}].values[${j}].id`, OPTION_IDS) } : {}),
         ...(v.value != null ? { value: v.value } : {}),
       };
     });
@@ -105,7 +104,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input, clientMutationId }, ctx, info) => {
       const body = {
         name: nonEmptyArg(input.name, 'input.name'),
-        organization: { id: uuidArg(input.organizationId, 'input.organizationId') },
+        organization: { id: uuidArg(input.organizationId, 'input.organizationId', ORGANIZATION_IDS) },
         attributes: attributesArg(input.attributes, 'input.attributes'),
       };
       const { client } = ctx.governance;
@@ -124,33 +123,22 @@ builder.mutationFields((t) => ({
     type: EntityRef,
     description: 'Changes a record and returns it; NOT_FOUND when there is no record with that id.',
     args: {
-      id: t.arg.id({ required: true, description: "The record's uuid." }),
+      id: t.arg.id({ required: true, description: "The record's id, or its uuid (`databaseId`)." }),
       input: t.arg({ type: UpdateEntityInput, required: true, description: 'The changes.' }),
       expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
     },
     resolve: async (_root, { id, input, expectedVersion }, ctx) => {
-      const entityId = uuidArg(id, 'id');
+      const entityId = uuidArg(id, 'id', RECORD_IDS);
       refuseNulls(input);
       const body = {
         ...(input.name != null ? { name: nonEmptyArg(input.name, 'input.name') } : {}),
         ...(input.organizationId != null
-          ? { organization: { id: uuidArg(input.organizationId, 'input.organizationId') } }
+          ? { organization: { id: uuidArg(input.organizationId, 'input.organizationId', ORGANIZATION_IDS) } }
           : {}),
         ...(input.attributes ? { attributes: attributesArg(input.attributes, 'input.attributes') } : {}),
       };
       if (Object.keys(body).length === 0) throw badInput('Give at least one field to change.', 'input');
-      const { client, locks } = ctx.governance;
-      // Updates are partial upstream; the lock makes a precondition hold until the write is sent.
-      const entity = await locks.run('governance', `governance:entity:${entityId}`, async (lock) => {
-        if (expectedVersion != null) {
-          const current = await client.getEntity(entityId, true);
-          if (!current) return null;
-          const version = entityVersion(current);
-          if (version !== expectedVersion) throw versionConflict(version);
-        }
-        lock.check();
-        return client.updateEntity(entityId, body);
-      });
+      const entity = await ctx.governance.writes.updateEntity(entityId, body, expectedVersion);
       if (!entity) throw notFound('record', 'id');
       return wrote(ctx, entity);
     },
@@ -160,9 +148,9 @@ builder.mutationFields((t) => ({
     type: DeleteEntityPayload,
     description:
       'Deletes a record (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no record with that id (a second delete too).',
-    args: { id: t.arg.id({ required: true, description: "The record's uuid." }) },
+    args: { id: t.arg.id({ required: true, description: "The record's id, or its uuid (`databaseId`)." }) },
     resolve: async (_root, args, ctx, info) => {
-      const id = uuidArg(args.id, 'id');
+      const id = uuidArg(args.id, 'id', RECORD_IDS);
       const { client, loaders } = ctx.governance;
       // The delete answers no body: the record as it was costs a read, made only when asked for.
       const node = selects(info, 'node') ? await loaders.entity.load(id) : null;

@@ -4,11 +4,12 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { recordIds } from '../../graph/node.js';
 import { DISPLAY_LABEL_HELP, NameOrder, recordFields, RecordFilter, toPredicates } from './common.js';
 import { EntityKind, kindOf } from './kind.js';
 import { EntityRef, EntitySummaryRef } from './refs.js';
 import { checkRecordFilters } from './filters.js';
-import { connectionTypes, governanceList, uuidArg } from './validate.js';
+import { connectionTypes, governanceList, ORGANIZATION_IDS, uuidArg } from './validate.js';
 
 const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal', {
   description:
@@ -23,6 +24,7 @@ const OrganizationTraversal = builder.enumType('GovernanceOrganizationTraversal'
 EntitySummaryRef.implement({
   description: 'The basic details of an AI governance record, as the light search returns them.',
   fields: (t) => ({
+    ...recordIds(t, 'EntitySummary', (e) => e.id, "The record's uuid (`Entity.databaseId`)"),
     number: t.exposeInt('number', { nullable: false, description: "The record's sequence number." }),
     displayLabel: t.exposeString('displayLabel', { nullable: false, description: DISPLAY_LABEL_HELP }),
     kind: t.field({
@@ -65,7 +67,8 @@ builder.queryField('entitySummaries', (t) =>
         orderBy: t.arg({ type: NameOrder, defaultValue: 'name,asc', description: 'The order of the list.' }),
       },
       resolve: async (_root, args, { governance: scope }) => {
-        const organizationId = args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId');
+        const organizationId =
+          args.organizationId == null ? undefined : uuidArg(args.organizationId, 'organizationId', ORGANIZATION_IDS);
         const request = {
           criteria: { fullText: args.search ?? undefined, filters: toPredicates(args.filters) },
           ...(args.organizationTraversal ? { organizationTraversalStrategy: args.organizationTraversal } : {}),

@@ -11,7 +11,8 @@ import type { EntityTypeInformation, EntityTypeReference, EntityTypeSettings } f
 import { NameOrder } from './common.js';
 import { EntityKind, kindOf, typeDisplayName } from './kind.js';
 import { EntityTypeRef } from './refs.js';
-import { connectionTypes, governanceList, uuidArg } from './validate.js';
+import { recordNode } from '../../graph/node.js';
+import { connectionTypes, governanceList, uuidArg, uuidKey } from './validate.js';
 
 type Shape = EntityTypeReference | EntityTypeInformation;
 
@@ -62,7 +63,6 @@ const EntityTypeSettingsRef = builder.objectRef<EntityTypeSettings>('EntityTypeS
 EntityTypeRef.implement({
   description: 'A kind of record in the governance platform (its entity type), with its module and settings.',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The entity type's uuid." }),
     name: t.exposeString('name', {
       nullable: false,
       description: "The entity type's name, e.g. `datasets`; also its schema name for the AI kinds.",
@@ -125,13 +125,22 @@ EntityTypeRef.implement({
   }),
 });
 
+recordNode(EntityTypeRef, {
+  permission: 'governance:read',
+  key: (type) => type.id,
+  databaseId: (type) => type.id,
+  parse: uuidKey,
+  load: (ids, ctx) => ctx.governance.loaders.entityType.loadMany(ids),
+  what: "The entity type's uuid",
+});
+
 builder.queryFields((t) => ({
   entityType: t.field({
     ...requires('governance:read'),
     type: EntityTypeRef,
-    description: 'One entity type by its uuid; null when there is none with that id.',
-    args: { id: t.arg.id({ required: true, description: "The entity type's uuid." }) },
-    resolve: (_root, args, ctx) => ctx.governance.loaders.entityType.load(uuidArg(args.id, 'id')),
+    description: 'One entity type by its id (global or uuid); null when there is none with that id.',
+    args: { id: t.arg.id({ required: true, description: "The entity type's id, or its uuid (`databaseId`)." }) },
+    resolve: (_root, args, ctx) => ctx.governance.loaders.entityType.load(uuidArg(args.id, 'id', ['EntityType'])),
   }),
   entityTypes: t.connection(
     {

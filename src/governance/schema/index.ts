@@ -7,6 +7,8 @@ import './entity-type.js';
 import './entity-summary.js';
 import './entity-links.js';
 import './entity-mutations.js';
+import './link-type.js';
+import './link-end.js';
 import './link.js';
 import './link-mutations.js';
 import './workflow.js';

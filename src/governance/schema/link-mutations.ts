@@ -14,12 +14,12 @@ import type { LinkRequestEnd } from '../model.js';
 import { nameList } from './discovery.js';
 import { EntityKind } from './kind.js';
 import { LinkRef } from './refs.js';
-import { nonEmptyArg, uuidArg } from './validate.js';
+import { LINK_TYPE_IDS, linkIdArg, nonEmptyArg, RECORD_IDS, uuidArg } from './validate.js';
 
 const LinkEndInput = builder.inputType('GovernanceLinkEndInput', {
   description: 'One end of a new link: a record and, optionally, its kind or type name.',
   fields: (t) => ({
-    id: t.id({ required: true, description: "The record's uuid." }),
+    id: t.id({ required: true, description: "The record's id (`id` of an entity or a link end), or its uuid." }),
     kind: t.field({ type: EntityKind, description: "The record's kind; looked up when omitted." }),
     typeName: t.string({
       description: "The record's entity type name, for records outside AI governance such as `vendors`.",
@@ -55,7 +55,7 @@ const DeleteLinkPayload = deletePayload('DeleteGovernanceLinkPayload', LinkRef, 
 type EndArg = { id: string | number; kind?: string | null; typeName?: string | null };
 
 function checkEnd(end: EndArg, argument: string): { id: string; typeName?: string } {
-  const id = uuidArg(end.id, `${argument}.id`);
+  const id = uuidArg(end.id, `${argument}.id`, RECORD_IDS);
   const typeName = end.kind ?? (end.typeName != null ? nonEmptyArg(end.typeName, `${argument}.typeName`) : undefined);
   return { id, typeName };
 }
@@ -87,7 +87,7 @@ function linkTypeOf(
       'Give exactly one of "linkTypeId" or "relationshipType".',
       hasId ? 'input.relationshipType' : 'input.linkTypeId',
     );
-  if (hasId) return uuidArg(input.linkTypeId!, 'input.linkTypeId');
+  if (hasId) return uuidArg(input.linkTypeId!, 'input.linkTypeId', LINK_TYPE_IDS);
   const { discovery } = ctx.governance;
   const known = discovery.relationshipType(input.relationshipType!);
   if (!known)
@@ -148,17 +148,17 @@ builder.mutationFields((t) => ({
     description:
       'Deletes a link (needs the full AI_GOVERNANCE scope); NOT_FOUND when there is no such link (a second delete too).',
     args: {
-      id: t.arg.id({ required: true, description: "The link's uuid." }),
-      linkTypeId: t.arg.id({ required: true, description: "The uuid of the link's type." }),
+      id: t.arg.id({ required: true, description: "The link's id, or its uuid (`databaseId`)." }),
+      linkTypeId: t.arg.id({ required: true, description: "The id of the link's type, or its uuid." }),
     },
     resolve: async (_root, args, ctx, info) => {
-      const id = uuidArg(args.id, 'id');
-      const linkTypeId = uuidArg(args.linkTypeId, 'linkTypeId');
+      const id = linkIdArg(args.id, 'id');
+      const linkTypeId = uuidArg(args.linkTypeId, 'linkTypeId', LINK_TYPE_IDS);
       const { client } = ctx.governance;
       const node = selects(info, 'node') ? await client.getLink(id, linkTypeId) : null;
       const deleted = await client.deleteLink(id, linkTypeId);
       if (!deleted) throw notFound('link', 'id');
-      return { deletedId: id, node };
+      return { deletedId: `${id}:${linkTypeId}`, node };
     },
   }),
 }));

@@ -1,185 +1,160 @@
 /**
- * Links between records: the link record (`Link`, from `link(id, linkTypeId)` and `createLink`),
- * its ends (`LinkEnd`), and the types of relationship. A link end that is one of the four AI kinds
- * leads to the full record through the request's entity loader; other kinds (vendors) have none.
+ * GovernanceLink: a link between two records, read by itself (`link(id, linkTypeId)`, `createLink`)
+ * or as an entity's links list it (`Entity.links`). Both are one object with one id; the fields
+ * `direction`, `label` and `counterpart` read it from the entity whose links listed it, and from its
+ * first end when it was read by itself. What only the link record holds (its schema, attributes,
+ * authors) is read by id when a listed link is asked for it.
  */
+import { UpstreamError } from '../../core/errors.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
-import type { LinkEndpoint } from '../model.js';
+import { recordNode } from '../../graph/node.js';
+import type { LinkEndpoint, LinkInformation } from '../model.js';
 import { auditFields } from './common.js';
-import { EntityKind, kindOf, typeDisplayName } from './kind.js';
-import {
-  EntityAttributeRef,
-  EntityRef,
-  EntityTypeRef,
-  LinkEndRef,
-  LinkRef,
-  LinkTypeRef,
-  RelationshipTypeRef,
-} from './refs.js';
-import { uuidArg } from './validate.js';
+import { LinkEndRef, LinkRef, LinkTypeRef, RelationshipTypeRef, type LinkShape } from './refs.js';
+import { linkIdArg, LINK_TYPE_IDS, uuidArg, uuidKey } from './validate.js';
 
-LinkTypeRef.implement({
-  description: 'The type of a link, as a link record names it.',
-  fields: (t) => ({
-    id: t.exposeID('id', {
-      nullable: false,
-      description: "The link type's uuid (the `linkTypeId` that reading or deleting the link takes).",
-    }),
-    name: t.exposeString('name', {
-      nullable: false,
-      description: "The link type's name, e.g. `ai-system-composition`.",
-    }),
-    nameKey: t.exposeString('nameKey', { description: 'The localisation key of the name.' }),
-  }),
-});
+const isRecord = (l: LinkShape): l is LinkInformation => 'auditFields' in l;
+const idOf = (l: LinkShape) => (isRecord(l) ? l.id : l.item.id);
+const linkTypeIdOf = (l: LinkShape) => (isRecord(l) ? l.linkType.id : l.item.relationshipTypeDetail.id);
+const labels = (l: LinkShape) => (isRecord(l) ? l.linkTypeLabel : l.item.relationshipTypeDetail);
+const ends = (l: LinkShape): [LinkEndpoint, LinkEndpoint] =>
+  isRecord(l) ? [l.entity1, l.entity2] : [l.item.source, l.item.target];
+/** Whether the link points away from the entity it is seen from (its first end, when read by itself). */
+const outgoing = (l: LinkShape) => isRecord(l) || l.item.source.id === l.parentId;
 
-RelationshipTypeRef.implement({
-  description: 'A type of relationship between records, with its labels read in both directions.',
-  fields: (t) => ({
-    id: t.exposeID('id', {
-      nullable: false,
-      description: "The relationship type's uuid (the `linkTypeId` of its links).",
-    }),
-    name: t.exposeString('name', {
-      nullable: false,
-      description: "The relationship type's name, e.g. `ai-system-composition`.",
-    }),
-    nameKey: t.exposeString('nameKey', { nullable: false, description: 'The localisation key of the name.' }),
-    description: t.exposeString('description', { nullable: false, description: 'What the relationship means.' }),
-    seeded: t.exposeBoolean('seeded', { nullable: false, description: 'Whether the type is built into the platform.' }),
-    moduleName: t.exposeString('moduleName', {
-      nullable: false,
-      description: 'The platform module that owns the type.',
-    }),
-    schemaName: t.exposeString('schemaName', { nullable: false, description: 'The schema the type belongs to.' }),
-    forwardLabel: t.exposeString('entityType1ToEntityType2EntityLinkName', {
-      nullable: false,
-      description: 'The label read from the first end to the second, e.g. `is composed of`.',
-    }),
-    reverseLabel: t.exposeString('entityType2ToEntityType1EntityLinkName', {
-      nullable: false,
-      description: 'The label read from the second end to the first, e.g. `is a component of`.',
-    }),
-    descriptionKey: t.exposeString('descriptionKey', { description: 'The localisation key of the description.' }),
-    forwardLabelKey: t.exposeString('entityType1ToEntityType2EntityLinkNameKey', {
-      description: 'The localisation key of the forward label.',
-    }),
-    reverseLabelKey: t.exposeString('entityType2ToEntityType1EntityLinkNameKey', {
-      description: 'The localisation key of the reverse label.',
-    }),
-    createdAt: t.field({
-      type: 'DateTime',
-      description: 'When the relationship type was created.',
-      resolve: (r) => r.auditFields?.createdDate ?? null,
-    }),
-    updatedAt: t.field({
-      type: 'DateTime',
-      description: 'When the relationship type was last changed.',
-      resolve: (r) => r.auditFields?.lastUpdatedDate ?? null,
-    }),
-    enableAudit: t.exposeBoolean('enableAudit', {
-      nullable: false,
-      description: 'Whether changes to links of this type are audited.',
-    }),
-    allowNewCustomLinkAssociation: t.exposeBoolean('allowNewCustomLinkAssociation', {
-      nullable: false,
-      description: 'Whether tenants may allow this type between further kinds of record.',
-    }),
-  }),
-});
-
-/** The full record behind a link end: only the four AI kinds have one, and a deleted record has none. */
-function endEntity(end: LinkEndpoint, ctx: Context) {
-  if (end.deleted || !kindOf(end.entityType?.name)) return null;
-  return ctx.governance.loaders.entity.load(end.id);
+/** The link record, read by id when the link came in an entity's list. */
+async function record(l: LinkShape, ctx: Context): Promise<LinkInformation> {
+  if (isRecord(l)) return l;
+  const read = await ctx.governance.client.getLink(l.item.id, l.item.relationshipTypeDetail.id);
+  if (!read) throw new UpstreamError('governance', 'not-found', 'The link no longer exists.');
+  return read;
 }
 
-LinkEndRef.implement({
-  description:
-    'One end of a link: a record as the link shows it, which may be of a kind outside AI governance (a vendor, say).',
-  fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The record's uuid." }),
-    number: t.exposeInt('number', { description: "The record's sequence number, when the upstream sends it." }),
-    name: t.exposeString('name', { nullable: false, description: "The record's name." }),
-    displayLabel: t.string({
-      description: "The record's display label, when the upstream sends it.",
-      resolve: (e) => e.linkEntityDetail?.displayLabel ?? null,
-    }),
-    typeName: t.string({
-      nullable: false,
-      description:
-        "The name of the record's entity type, e.g. `models` or `vendors` (a key, not for display: see `typeDisplayName`).",
-      resolve: (e) => e.entityType.name,
-    }),
-    typeDisplayName: t.string({
-      nullable: false,
-      description: "A human name of the record's entity type, e.g. `AI System` or `Vendor`.",
-      resolve: (e) => typeDisplayName(e.entityType.name),
-    }),
-    type: t.expose('entityType', { nullable: false, type: EntityTypeRef, description: "The record's entity type." }),
-    kind: t.field({
-      type: EntityKind,
-      description: 'The AI governance kind of the record; null for records of other kinds.',
-      resolve: (e) => kindOf(e.entityType?.name),
-    }),
-    deleted: t.exposeBoolean('deleted', { nullable: false, description: 'Whether the record has been deleted.' }),
-    options: t.field({
-      nullable: false,
-      type: [EntityAttributeRef],
-      description: "The record's option attributes as the link shows them (empty when the upstream sends none).",
-      resolve: (e) =>
-        Object.entries(e.linkEntityDetail?.extendedBaseAttributes ?? {}).map(([name, values]) => ({
-          name,
-          group: 'extended' as const,
-          values: values,
-        })),
-    }),
-    entity: t.field({
-      type: EntityRef,
-      description:
-        'The full record, for the four AI governance kinds; null for other kinds, deleted records and unknown ids.',
-      resolve: (e, _a, ctx) => endEntity(e, ctx),
-    }),
-  }),
+const LinkDirection = builder.enumType('EntityLinkDirection', {
+  description: 'Which way a link points, seen from the entity it was listed for.',
+  values: {
+    OUTGOING: { description: "The entity is the link's source (its first end)." },
+    INCOMING: { description: "The entity is the link's target (its second end)." },
+  } as const,
 });
 
 LinkRef.implement({
-  description: 'A link between two records, of a given link type.',
+  description:
+    'A link between two records, of a given link type. `direction`, `label` and `counterpart` see it from the entity whose `links` listed it (from `entity1` when it was read by itself).',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The link's uuid." }),
-    linkType: t.expose('linkType', { nullable: false, type: LinkTypeRef, description: "The link's type." }),
+    linkType: t.field({
+      nullable: false,
+      type: LinkTypeRef,
+      description: "The link's type.",
+      resolve: (l) => (isRecord(l) ? l.linkType : l.item.relationshipTypeDetail),
+    }),
+    relationshipType: t.field({
+      type: RelationshipTypeRef,
+      description:
+        'The type of the relationship, with its labels; its id is the `linkTypeId` of the link. Null for a link read by itself (`link`, `createLink`): read `linkType` there.',
+      resolve: (l) => (isRecord(l) ? null : l.item.relationshipTypeDetail),
+    }),
     forwardLabel: t.string({
       nullable: false,
       description: 'The label read from `entity1` to `entity2`, e.g. `is composed of`.',
-      resolve: (l) => l.linkTypeLabel.entityType1ToEntityType2EntityLinkName,
+      resolve: (l) => labels(l).entityType1ToEntityType2EntityLinkName,
     }),
     reverseLabel: t.string({
       nullable: false,
       description: 'The label read from `entity2` to `entity1`, e.g. `is a component of`.',
-      resolve: (l) => l.linkTypeLabel.entityType2ToEntityType1EntityLinkName,
+      resolve: (l) => labels(l).entityType2ToEntityType1EntityLinkName,
     }),
     forwardLabelKey: t.string({
       description: 'The localisation key of the forward label.',
-      resolve: (l) => l.linkTypeLabel.entityType1ToEntityType2EntityLinkNameKey ?? null,
+      resolve: (l) => labels(l).entityType1ToEntityType2EntityLinkNameKey ?? null,
     }),
     reverseLabelKey: t.string({
       description: 'The localisation key of the reverse label.',
-      resolve: (l) => l.linkTypeLabel.entityType2ToEntityType1EntityLinkNameKey ?? null,
+      resolve: (l) => labels(l).entityType2ToEntityType1EntityLinkNameKey ?? null,
     }),
-    entity1: t.expose('entity1', { nullable: false, type: LinkEndRef, description: 'The first end of the link.' }),
-    entity2: t.expose('entity2', { nullable: false, type: LinkEndRef, description: 'The second end of the link.' }),
-    schemaId: t.exposeID('schemaId', {
+    direction: t.field({
+      nullable: false,
+      type: LinkDirection,
+      description: "Whether the entity the link is seen from is the link's source or its target.",
+      resolve: (l) => (outgoing(l) ? 'OUTGOING' : 'INCOMING'),
+    }),
+    label: t.string({
+      nullable: false,
+      description:
+        'The relationship read from the side it is seen from, e.g. `is composed of` from a system, `is a component of` from its part.',
+      resolve: (l) =>
+        outgoing(l)
+          ? labels(l).entityType1ToEntityType2EntityLinkName
+          : labels(l).entityType2ToEntityType1EntityLinkName,
+    }),
+    entity1: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: 'The first end of the link.',
+      resolve: (l) => ends(l)[0],
+    }),
+    entity2: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: 'The second end of the link.',
+      resolve: (l) => ends(l)[1],
+    }),
+    source: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: "The link's first end (`entity1`).",
+      resolve: (l) => ends(l)[0],
+    }),
+    target: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description: "The link's second end (`entity2`).",
+      resolve: (l) => ends(l)[1],
+    }),
+    counterpart: t.field({
+      nullable: false,
+      type: LinkEndRef,
+      description:
+        'The other end of the link, seen from the entity whose links listed it (`entity2` when read by itself).',
+      resolve: (l) => ends(l)[outgoing(l) ? 1 : 0],
+    }),
+    schemaId: t.id({
       nullable: false,
       description: "The uuid of the schema of the link's attributes.",
+      resolve: async (l, _a, ctx) => (await record(l, ctx)).schemaId,
     }),
-    attributes: t.expose('entityLinkDetail', {
+    attributes: t.field({
       type: 'JSONObject',
       description: "The link's own attributes, as the upstream sends them.",
+      resolve: async (l, _a, ctx) => (await record(l, ctx)).entityLinkDetail,
     }),
-    ...auditFields(t, 'the link'),
+    ...auditFields(t, 'the link', async (l, ctx, users) => {
+      if (isRecord(l)) return l.auditFields;
+      const dates = { createdDate: l.item.createdDate, lastUpdatedDate: l.item.lastUpdatedDate };
+      return users ? { ...(await record(l, ctx)).auditFields, ...dates } : dates;
+    }),
   }),
+});
+
+recordNode(LinkRef, {
+  permission: 'governance:read',
+  key: (l) => `${idOf(l)}:${linkTypeIdOf(l)}`,
+  databaseId: idOf,
+  // `<link uuid>:<link type uuid>`: the upstream reads a link by both.
+  parse: (key) => {
+    const [id = '', linkTypeId = ''] = key.split(':');
+    return uuidKey(id) && uuidKey(linkTypeId) ? `${uuidKey(id)}:${uuidKey(linkTypeId)}` : '';
+  },
+  load: (keys, ctx) =>
+    Promise.all(
+      keys.map((key) => {
+        const [id, linkTypeId] = key.split(':') as [string, string];
+        return ctx.governance.client.getLink(id, linkTypeId);
+      }),
+    ),
+  what: "The link's uuid",
 });
 
 builder.queryField('link', (t) =>
@@ -187,12 +162,15 @@ builder.queryField('link', (t) =>
     ...requires('governance:read'),
     type: LinkRef,
     description:
-      "One link by its uuid and its link type's uuid (the upstream needs both); null when there is no such link.",
+      "One link by its id (global or uuid) and its link type's id (the upstream needs both); null when there is no such link.",
     args: {
-      id: t.arg.id({ required: true, description: "The link's uuid." }),
-      linkTypeId: t.arg.id({ required: true, description: "The uuid of the link's type (a relationship type id)." }),
+      id: t.arg.id({ required: true, description: "The link's id, or its uuid (`databaseId`)." }),
+      linkTypeId: t.arg.id({
+        required: true,
+        description: "The id of the link's type (a relationship type's `id` or `databaseId`).",
+      }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.governance.client.getLink(uuidArg(args.id, 'id'), uuidArg(args.linkTypeId, 'linkTypeId')),
+      ctx.governance.client.getLink(linkIdArg(args.id, 'id'), uuidArg(args.linkTypeId, 'linkTypeId', LINK_TYPE_IDS)),
   }),
 );

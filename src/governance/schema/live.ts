@@ -5,21 +5,22 @@
 import { recordSubscription } from '../../live/schema-common.js';
 import { entityVersion } from '../versions.js';
 import { EntityRef } from './refs.js';
-import { uuidArg } from './validate.js';
+import { RECORD_IDS, uuidArg } from './validate.js';
 
 recordSubscription('entityChanged', 'EntityChange', {
   field: 'entity',
   ref: EntityRef,
-  words: { a: 'A record', the: 'The record', id: "The record's uuid." },
+  words: { a: 'A record', the: 'The record', id: "The record's id, or its uuid (`databaseId`)." },
   permission: 'governance:read',
   upstream: 'governance',
-  id: (arg) => uuidArg(arg, 'id'),
+  id: (arg) => uuidArg(arg, 'id', RECORD_IDS),
   resource: 'entity',
   poll: async (live, id, caller) => {
     const entity = await live.fresh(true, caller).governance.client.getEntity(id, { background: true });
     return entity ? entityVersion(entity) : null;
   },
-  version: entityVersion,
+  // Pushes are read in full (`read` below); a link end never reaches a subscription.
+  version: (e) => ('auditFields' in e ? entityVersion(e) : ''),
   changed: (live, change) => {
     live.fresh(true).governance.client.changedElsewhere(change.id);
     live.bus.entityChanged(change);

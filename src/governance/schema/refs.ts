@@ -17,7 +17,12 @@ export interface EntityLinkShape {
   parentId: string;
 }
 
-export const EntityRef = builder.objectRef<M.EntityInformation>('Entity');
+/** A record in full, or as a link shows one of its ends: what that lacks is loaded when asked for (entity.ts). */
+export type EntityShape = M.EntityInformation | M.LinkEndpoint;
+/** A link as read by itself, or as an entity's links list it (seen from that entity). */
+export type LinkShape = M.LinkInformation | EntityLinkShape;
+
+export const EntityRef = builder.objectRef<EntityShape>('Entity');
 export const EntityTypeRef = builder.objectRef<M.EntityTypeReference | M.EntityTypeInformation>('EntityType');
 export const EntitySummaryRef = builder.objectRef<M.BasicEntity>('EntitySummary');
 export const EntityStageRef = builder.objectRef<M.WorkflowAndStage>('EntityStage');
@@ -25,10 +30,10 @@ export const WorkflowStageRef = builder.objectRef<M.WorkflowStageInformation>('W
 export const UserRef = builder.objectRef<M.UserReference>('GovernanceUser');
 export const EntityAttributeRef = builder.objectRef<EntityAttributeShape>('EntityAttribute');
 export const AttributeValueRef = builder.objectRef<M.ValueItem>('AttributeValue');
-export const LinkRef = builder.objectRef<M.LinkInformation>('GovernanceLink');
+export const LinkRef = builder.objectRef<LinkShape>('GovernanceLink');
 export const LinkTypeRef = builder.objectRef<M.LinkTypeReference>('GovernanceLinkType');
 export const RelationshipTypeRef = builder.objectRef<M.RelationshipTypeDetail>('RelationshipType');
-export const LinkEndRef = builder.objectRef<M.LinkEndpoint>('GovernanceLinkEnd');
-export const EntityLinkRef = builder.objectRef<EntityLinkShape>('EntityLink');
+export const LinkEndRef = builder.interfaceRef<EntityShape>('GovernanceLinkEnd');
+export const LinkedRecordRef = builder.objectRef<M.LinkEndpoint>('GovernanceLinkedRecord');
 export const SchemaAttributeRef = builder.objectRef<M.AttributeInformation>('SchemaAttribute');
 export const AttributeOptionRef = builder.objectRef<M.AttributeOptionInformation>('AttributeOption');

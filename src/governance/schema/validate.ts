@@ -9,6 +9,7 @@ import {
   type Connection,
   type OffsetListOptions,
 } from '../../graph/paging.js';
+import { upstreamIdOf } from '../../core/global-id.js';
 import { badInput } from '../../graph/errors.js';
 import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import { resolveFilteredConnection } from '../../graph/filtered-paging.js';
@@ -18,12 +19,36 @@ import type { GovernanceScope } from '../service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Governance ids are uuids: anything else is refused with the argument's name. */
-export function uuidArg(value: string | number, argument: string): string {
-  const text = String(value);
+/** The types whose global ids an argument naming a record (an entity, a link's end) takes. */
+export const RECORD_IDS = ['Entity', 'EntitySummary', 'GovernanceLinkedRecord'] as const;
+/** … naming a link type: a relationship type's id is its links' `linkTypeId`. */
+export const LINK_TYPE_IDS = ['RelationshipType', 'GovernanceLinkType', 'KnownRelationshipType'] as const;
+
+/** … naming an organization, and a selected option. */
+export const ORGANIZATION_IDS = ['GovernanceOrganization'] as const;
+export const OPTION_IDS = ['AttributeValue', 'AttributeOption', 'KnownAttributeOption'] as const;
+
+/**
+ * Governance ids are uuids, given as such or inside the global id of one of `types`: anything else
+ * is refused with the argument's name.
+ */
+export function uuidArg(value: string | number, argument: string, types: readonly string[]): string {
+  const text = upstreamIdOf(value, argument, types, (t) => UUID.test(t), 'a uuid');
   if (!UUID.test(text)) throw badInput(`"${argument}" must be a uuid (got "${text.slice(0, 60)}").`, argument);
   return text.toLowerCase();
 }
+
+/** A link's uuid, given as such or in a link's global id (which holds `<uuid>:<link type uuid>`). */
+export function linkIdArg(value: string | number, argument: string): string {
+  return uuidArg(
+    upstreamIdOf(value, argument, ['GovernanceLink'], (t) => UUID.test(t), 'a uuid').split(':')[0]!,
+    argument,
+    [],
+  );
+}
+
+/** The uuid a global id holds, for `node`; '' when it holds none (graph/node-ids.ts refuses it). */
+export const uuidKey = (key: string): string => (UUID.test(key) ? key.toLowerCase() : '');
 
 export function nonEmptyArg(value: string, argument: string, max = 255): string {
   const text = value.trim();

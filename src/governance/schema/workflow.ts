@@ -6,13 +6,14 @@
  */
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
+import { recordIds } from '../../graph/node.js';
 import { badInput } from '../../graph/errors.js';
 import { notFound } from '../../graph/delete-payload.js';
 import { isUpstreamError } from '../../core/errors.js';
 import { nameList } from './discovery.js';
 import type { Context } from '../../graph/context.js';
 import { EntityStageRef, WorkflowStageRef } from './refs.js';
-import { nonEmptyArg, uuidArg } from './validate.js';
+import { nonEmptyArg, RECORD_IDS, uuidArg } from './validate.js';
 
 const WorkflowMode = builder.enumType('WorkflowMode', {
   description: 'How a workflow is configured.',
@@ -26,7 +27,7 @@ EntityStageRef.implement({
   description:
     "Where one record stands: the stage it is in and the workflow that stage belongs to (`Entity.workflowStage`). Use it to show a record's stage. The stages a record could move to are `EntityType.workflow.stages` (KnownWorkflowStage); `moveEntityToStage` answers a WorkflowStage.",
   fields: (t) => ({
-    id: t.exposeID('stageId', { nullable: false, description: "The stage's uuid." }),
+    ...recordIds(t, 'EntityStage', (s) => s.stageId, "The stage's uuid"),
     name: t.exposeString('stageName', { nullable: false, description: "The stage's name, e.g. `Ideation`." }),
     nameKey: t.exposeString('stageNameKey', { description: 'The localisation key of the stage name.' }),
     badgeColor: t.exposeString('badgeColor', {
@@ -53,7 +54,7 @@ WorkflowStageRef.implement({
   description:
     "A stage in full (sequence, approvals, approvers), as the platform describes it when `moveEntityToStage` moves a record into it; only that mutation returns it. A record's current stage is an EntityStage (`Entity.workflowStage`); the stages to offer in a picker are KnownWorkflowStage (`EntityType.workflow.stages`).",
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false, description: "The stage's uuid." }),
+    ...recordIds(t, 'WorkflowStage', (s) => s.id, "The stage's uuid"),
     name: t.exposeString('name', { nullable: false, description: "The stage's name." }),
     nameKey: t.exposeString('nameKey', { description: 'The localisation key of the stage name.' }),
     description: t.exposeString('description', { description: 'What the stage means, when the workflow says.' }),
@@ -102,9 +103,9 @@ builder.mutationField('moveEntityToStage', (t) =>
       "Moves a record to a named stage of its workflow and returns that stage; NOT_FOUND when there is no such record, and a stage the platform refuses is a BAD_USER_INPUT that lists the stages known for the record's type (see `EntityType.workflow`).",
     args: { input: t.arg({ type: MoveToStageInput, required: true, description: 'The record and the stage.' }) },
     resolve: async (_root, { input }, ctx) => {
-      const entityId = uuidArg(input.entityId, 'input.entityId');
+      const entityId = uuidArg(input.entityId, 'input.entityId', RECORD_IDS);
       const nextStageName = nonEmptyArg(input.nextStageName, 'input.nextStageName');
-      const given = input.workflowType != null ? uuidArg(input.workflowType, 'input.workflowType') : null;
+      const given = input.workflowType != null ? uuidArg(input.workflowType, 'input.workflowType', []) : null;
       const workflowType = given ?? (await workflowTypeOf(entityId, ctx));
       if (!workflowType) throw notFound('record', 'input.entityId');
       const { client, loaders, discovery } = ctx.governance;

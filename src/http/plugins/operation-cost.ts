@@ -2,7 +2,8 @@
  * An upstream-aware estimate of what an operation will cost each upstream, computed from the
  * document and the variables before anything runs. It works from shapes rather than a list of
  * fields, so new fields are covered as they are added:
- * - a root field costs one call (a read by id, or a mutation);
+ * - a root field costs one call (a read by id, or a mutation); `node`/`nodes` cost what the lookup
+ *   of each id's type costs, on that type's upstream;
  * - a field returning a `…Connection` costs the upstream pages its `first`/`last` needs (pages of at
  *   most `upstreamPageSize`, one more for a cursor that starts mid-page or for `last`), and every
  *   field below it counts once per item; the rows a `filter.exclude` leaves out are read too;
@@ -33,6 +34,7 @@ import {
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
 import { defaultCostModel, filterScanPages, gatewayFilterOf, type CostModel } from '../../core/cost-model.js';
 import type { UpstreamName } from '../../core/errors.js';
+import { decodeGlobalId } from '../../core/global-id.js';
 import { isRecord } from '../../core/records.js';
 
 export { defaultCostModel, type CostModel } from '../../core/cost-model.js';
@@ -159,6 +161,15 @@ class CostWalk {
       const representations: unknown[] = Array.isArray(args.representations) ? args.representations : [];
       for (const rep of representations)
         this.add(this.upstreamOf(String(isRecord(rep) ? rep.__typename : undefined)), multiplier, path);
+    } else if (isRoot && (name === 'node' || name === 'nodes')) {
+      // Each id as the lookup of its type would read it; a malformed one is refused before any call.
+      const ids: unknown[] = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
+      for (const id of ids) {
+        const type = decodeGlobalId(String(id))?.type;
+        if (!type) continue;
+        const lookup = model.fieldCosts[`Query.${type.charAt(0).toLowerCase()}${type.slice(1)}`];
+        this.add(this.upstreamOf(type), (lookup?.calls ?? 1) * multiplier, path);
+      }
     } else if (isRoot && !known) {
       this.add(this.upstreamOf(named.name), multiplier, path);
     } else if (isListType(getNullableType(field.type)) && !/(Connection|Edge)$/.test(parent.name)) {

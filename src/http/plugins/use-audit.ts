@@ -20,7 +20,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { ErrorCode, maskError } from '../../graph/errors.js';
-import { principalOf } from '../../identity/principal.js';
+import { principalOf, type Principal } from '../../identity/principal.js';
 import {
   argsHash,
   overallOutcome,
@@ -177,8 +177,30 @@ function outcomeOf(code: string): AuditOutcome {
   return 'refused';
 }
 
+/**
+ * The audit event of an MCP tool call refused before it ran (a permission the caller lacks): it
+ * names the tool, as the call's `Mcp-Name` header did, and sends nothing upstream.
+ */
+export function auditRefusedToolCall(trail: AuditTrail) {
+  return (request: Request, principal: Principal, call: { tool: string; args: unknown; reason: string }): void =>
+    trail.record({
+      requestId: requestIdOf(request),
+      caller: callerFields(principal),
+      tool: call.tool,
+      operation: null,
+      outcome: 'refused',
+      writes: [],
+      argsHash: argsHash(call.args),
+      upstreamCalls: {},
+      reason: call.reason,
+    });
+}
+
 function callerOf(ctx: AuditContext): AuditCaller {
-  const p = principalOf(ctx.req) ?? principalOf(ctx.request);
+  return callerFields(principalOf(ctx.req) ?? principalOf(ctx.request));
+}
+
+function callerFields(p: Principal | undefined): AuditCaller {
   if (!p) return { id: 'anonymous', kind: 'anonymous' };
   return {
     id: p.id,
