@@ -10,13 +10,12 @@ import { calls } from './support/calendar.js';
 import { apiCalls } from './support/governance.js';
 import { startStack, type Stack } from './support/stack.js';
 
-type Any = any;
-
+/** One part of an incremental answer, as far as these operations go. */
 interface Part {
-  data?: Any;
-  incremental?: { data?: Any; items?: Any[]; path: (string | number)[] }[];
+  data?: { entities?: { nodes: { id: string }[] }; events?: { nodes: { id: string }[] } };
+  incremental?: { data?: { links?: { totalCount: number } }; items?: { id: string }[]; path: (string | number)[] }[];
   hasNext?: boolean;
-  errors?: Any[];
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
 const DEFERRED = `query Deferred {
@@ -71,14 +70,14 @@ function checkDeferred(parts: Part[]): void {
   expect(parts.length).toBeGreaterThan(1);
   const [initial, ...later] = parts;
   // The first part holds the list without the deferred links.
-  const nodes = initial!.data.entities.nodes;
+  const nodes = initial?.data?.entities?.nodes ?? [];
   expect(nodes).toHaveLength(3);
   for (const n of nodes) expect(Object.keys(n).sort()).toEqual(['id', 'name']);
   expect(initial!.hasNext).toBe(true);
   // The deferred parts bring each entity's links, at its path.
   const incremental = later.flatMap((p) => p.incremental ?? []);
   expect(incremental.map((i) => i.path).sort()).toEqual([0, 1, 2].map((i) => ['entities', 'nodes', i]).sort());
-  for (const i of incremental) expect(i.data.links.totalCount).toBeGreaterThanOrEqual(0);
+  for (const i of incremental) expect(i.data?.links?.totalCount).toBeGreaterThanOrEqual(0);
   expect(later.at(-1)!.hasNext).toBe(false);
 }
 
@@ -137,7 +136,7 @@ describe('@stream', () => {
   it('streams a list after its first items, over multipart, with one upstream page', async () => {
     stack.clearRequests();
     const { parts } = await multipart('{ events(first: 6) { nodes @stream(initialCount: 2) { id title } } }');
-    expect(parts[0]!.data.events.nodes).toHaveLength(2);
+    expect(parts[0]?.data?.events?.nodes).toHaveLength(2);
     const streamed = parts.slice(1).flatMap((p) => (p.incremental ?? []).flatMap((i) => i.items ?? []));
     expect(streamed).toHaveLength(4);
     expect(parts.at(-1)!.hasNext).toBe(false);

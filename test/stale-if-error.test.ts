@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { startStack } from './support/stack.js';
 import { untilClock } from './support/wait.js';
 
-type Any = any;
+/** What READ answers: the calendar part null once its record is gone. */
+interface ReadData {
+  entityTypes: { totalCount: number };
+  events: { nodes: { id: string; title: string }[] } | null;
+}
 
 const TTL_MS = 300;
 const MAX_STALE_MS = 2_000;
@@ -24,7 +28,7 @@ describe('stale if error', () => {
       },
       configure: (c) => ({ ...c, breaker: { failures: 2, openMs: 60_000 } }),
     });
-    const fresh = await stack.query<Any>(READ);
+    const fresh = await stack.query<ReadData>(READ);
     expect(fresh.errors).toBeUndefined();
     const storedAt = Date.now();
     await untilClock(storedAt + TTL_MS + 50);
@@ -32,9 +36,9 @@ describe('stale if error', () => {
 
     // The upstream answers 503 (twice, which opens the breaker), then the breaker refuses: stale each time.
     for (let i = 0; i < 3; i++) {
-      const stale = await stack.query<Any>(READ);
+      const stale = await stack.query<ReadData>(READ);
       expect(stale.errors).toBeUndefined();
-      expect(stale.data.events).toEqual(fresh.data.events);
+      expect(stale.data?.events).toEqual(fresh.data?.events);
       expect(stale.extensions!.stale).toBe(true);
       expect(stale.extensions!.cost!.calendar).toMatchObject({ staleHits: 1 });
     }
@@ -42,9 +46,9 @@ describe('stale if error', () => {
 
     // Past the max staleness the record is gone: the field fails, the other upstream's data stays.
     await untilClock(storedAt + TTL_MS + MAX_STALE_MS + 100);
-    const gone = await stack.query<Any>(READ);
-    expect(gone.data.events).toBeNull();
-    expect(gone.data.entityTypes.totalCount).toBeGreaterThan(0);
+    const gone = await stack.query<ReadData>(READ);
+    expect(gone.data?.events).toBeNull();
+    expect(gone.data?.entityTypes.totalCount).toBeGreaterThan(0);
     expect(gone.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' });
     expect(gone.extensions!.stale).toBeUndefined();
   }, 30_000);
@@ -55,14 +59,14 @@ describe('stale if error', () => {
       // The request's deadline (10 s by default) outlasts the record's max staleness.
       configure: (c) => ({ ...c, traffic: { ...c.traffic, requestDeadlineMs: 2_500 } }),
     });
-    expect((await stack.query<Any>(READ)).errors).toBeUndefined();
+    expect((await stack.query<ReadData>(READ)).errors).toBeUndefined();
     const storedAt = Date.now();
     await untilClock(storedAt + TTL_MS + 50);
     stack.calendar.control.setFaults([{ kind: 'stall', delayMs: 30_000 }]);
 
-    const late = await stack.query<Any>(READ);
+    const late = await stack.query<ReadData>(READ);
     expect(Date.now()).toBeGreaterThan(storedAt + TTL_MS + 1_000);
-    expect(late.data.events).toBeNull();
+    expect(late.data?.events).toBeNull();
     expect(late.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: 'calendar' });
     expect(late.extensions!.stale).toBeUndefined();
   }, 30_000);

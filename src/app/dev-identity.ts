@@ -28,7 +28,7 @@ export async function startDevIdentity(config: Config, log: (line: string) => vo
   const kept = keyFile ? `, key kept in ${keyFile}` : '';
   log(`development issuer: ${issuer.issuer} (audience ${DEV_AUDIENCE}${kept}); sample callers' tokens, valid 12 h:`);
   for (const [name, token] of Object.entries(tokens))
-    log(`  ${name.padEnd(6)} ${SAMPLE_CALLERS[name]!.permissions.join(' ')}\n         Authorization: Bearer ${token}`);
+    log(`  ${name.padEnd(6)} ${SAMPLE_CALLERS[name]?.permissions.join(' ')}\n         Authorization: Bearer ${token}`);
   const issuers = [
     ...config.auth.issuers,
     { issuer: issuer.issuer, audience: [DEV_AUDIENCE], jwksUrl: issuer.jwksUrl },

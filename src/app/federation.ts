@@ -30,21 +30,22 @@ const keyOf = (rep: Representation): [string, string] =>
  */
 const keyed = async <T>(load: () => T): Promise<Awaited<T>> => await load();
 
-builder.asEntity(EntityRef, {
-  key: keys,
-  resolveReference: (rep: Representation, ctx) => {
+/** A governance record by its uuid, through the request's loader of `Type`. */
+const governanceRecord =
+  <T>(type: 'Entity' | 'EntityType', loader: (ctx: Context) => { load: (id: string) => Promise<T> }) =>
+  (rep: Representation, ctx: Context) => {
     demand(ctx, 'governance:read', '_entities');
     const [key, argument] = keyOf(rep);
-    return keyed(() => ctx.governance.loaders.entity.load(uuidArg(key, argument, ['Entity'])));
-  },
+    return keyed(() => loader(ctx).load(uuidArg(key, argument, [type])));
+  };
+
+builder.asEntity(EntityRef, {
+  key: keys,
+  resolveReference: governanceRecord('Entity', (ctx) => ctx.governance.loaders.entity),
 });
 builder.asEntity(EntityTypeRef, {
   key: keys,
-  resolveReference: (rep: Representation, ctx) => {
-    demand(ctx, 'governance:read', '_entities');
-    const [key, argument] = keyOf(rep);
-    return keyed(() => ctx.governance.loaders.entityType.load(uuidArg(key, argument, ['EntityType'])));
-  },
+  resolveReference: governanceRecord('EntityType', (ctx) => ctx.governance.loaders.entityType),
 });
 
 const calendarEntities = [

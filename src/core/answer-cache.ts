@@ -14,6 +14,7 @@
 import { TaggedLru } from './tagged-lru.js';
 import type { ResponseCache } from './cache.js';
 import type { SharedCacheTier } from './cache-shared.js';
+import { ownJson } from './records.js';
 
 export interface CachedAnswer {
   /** HTTP status and the headers to replay (content type, validators, CORS); no length or encoding. */
@@ -71,7 +72,7 @@ export class AnswerCache {
     const found = await this.options.shared?.lookupAnswer(key);
     if (found?.payload !== undefined) {
       try {
-        const answer = JSON.parse(found.payload) as CachedAnswer;
+        const answer = ownJson<CachedAnswer>(found.payload);
         if (now < answer.freshUntil) {
           // Also kept here, invalidated like the rest (unless a write raced the lookup).
           this.setLocal(key, answer, localMark);

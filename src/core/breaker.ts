@@ -24,6 +24,7 @@ import { cancelledByCaller, UpstreamError, type UpstreamName } from './errors.js
 import type { HttpResponse } from './http.js';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
+import { ownJson } from './records.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
@@ -142,7 +143,7 @@ export class UpstreamBreaker {
   private heard(message: string): void {
     let news: { from?: string; openedAt?: number };
     try {
-      news = JSON.parse(message) as typeof news;
+      news = ownJson<typeof news>(message);
     } catch {
       return;
     }

@@ -72,10 +72,10 @@ export class AccountBudget {
    * `dueAt`: when the point a waiting request was told to wait for freed (the pacing catches up).
    */
   async take(endpoint: string, now = Date.now(), claim?: Claim, dueAt?: number): Promise<BudgetAnswer> {
-    if (this.rules.length === 0) return { ok: true, shared: false, validUntil: Infinity };
-    if (this.local) return this.local.take(endpoint, now, claim?.caps, dueAt);
-    const shared = this.shared!;
-    if (this.options.redis!.ready && Date.now() >= this.redisSuspectUntil) {
+    const { local, shared } = this;
+    if (local) return local.take(endpoint, now, claim?.caps, dueAt);
+    if (!shared) return { ok: true, shared: false, validUntil: Infinity }; // no rules
+    if (this.options.redis?.ready && Date.now() >= this.redisSuspectUntil) {
       try {
         const answer = await shared.take(endpoint, now, claim, dueAt);
         this.noteMode(true);
@@ -123,7 +123,8 @@ export class AccountBudget {
   /** The account-wide rules from the last known counts (never a Redis round trip). */
   status(now = Date.now()): BudgetStatus {
     // No account rules without a local or shared half: nothing to map.
-    const rules = this.account.map((rule) => this.half!.statusOf(rule, now));
+    const half = this.half;
+    const rules = half ? this.account.map((rule) => half.statusOf(rule, now)) : [];
     return { shared: this.shared !== undefined && this.sharedMode !== false, rules };
   }
 

@@ -19,6 +19,7 @@ import type { Redis } from 'ioredis';
 import type { HttpResponse } from './http.js';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
+import { ownJson } from './records.js';
 
 export interface SharedCacheOptions {
   redis: RedisLink;
@@ -229,7 +230,7 @@ export class SharedCacheTier {
     this.redis.subscribe(this.acks, (id) => this.acked(id));
     this.redis.subscribe(this.channel, (message) => {
       try {
-        const { from, id, tags } = JSON.parse(message) as { from?: string; id?: string; tags?: unknown };
+        const { from, id, tags } = ownJson<{ from?: string; id?: string; tags?: unknown }>(message);
         if (from === this.self || !Array.isArray(tags)) return;
         cache.invalidateLocal(tags.filter((t): t is string => typeof t === 'string'));
         // The writer waits for this before answering its client (see `bump`).
@@ -274,7 +275,7 @@ export class SharedCacheTier {
           owner,
         )) as [number, string, number?, number?];
         if (found === 1) {
-          const p = JSON.parse(data) as Payload;
+          const p = ownJson<Payload>(data);
           const response = { status: p.s, headers: p.h, body: p.b, bytes: p.n };
           if (p.f > Date.now()) return { kind: 'hit', response, freshUntil: p.f, harvested: p.r === 1 };
           return undefined; // expiring this very moment: fetch, and let the next reader store it

@@ -63,12 +63,13 @@ export class UpstreamLimiter {
   }
 
   private start(job: Job): void {
+    const task = job.task;
     this.running.add(job);
     clearTimeout(job.timer);
-    const task = job.task!;
     job.task = job.timer = undefined;
     let result: Promise<unknown>;
     try {
+      if (!task) throw new Error('A job started twice.');
       result = task();
     } catch (e) {
       result = Promise.reject(e instanceof Error ? e : new Error(String(e)));
@@ -86,7 +87,8 @@ export class UpstreamLimiter {
     // A job answered at shutdown is no longer counted.
     if (!this.running.delete(job)) return;
     job.resolve = job.reject = undefined;
-    if (this.queue.size > 0 && this.running.size < this.options.maxConcurrent) this.start(this.queue.shift()!);
+    const next = this.running.size < this.options.maxConcurrent ? this.queue.shift() : undefined;
+    if (next) this.start(next);
   }
 
   /** Tasks running and waiting now. */

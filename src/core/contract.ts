@@ -31,12 +31,12 @@ export function checkPayload<S extends z.ZodType>(
     if (isObject) Object.defineProperty(body, PASSED, { value: shape, configurable: true, writable: true });
     return body as z.infer<S>;
   }
-  const issue = result.error.issues[0]!;
-  const field = issue.path.map(String).join('.') || '(body)';
+  const [issue] = result.error.issues;
+  const field = issue?.path.map(String).join('.') || '(body)';
   const problem =
-    issue.code === 'invalid_type' && issue.input === undefined
+    issue?.code === 'invalid_type' && issue.input === undefined
       ? 'is missing'
-      : `is not what the gateway expects (${issue.message})`;
+      : `is not what the gateway expects (${issue?.message ?? 'no issue named'})`;
   return contractError(upstream, operation, field, problem);
 }
 

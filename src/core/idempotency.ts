@@ -10,6 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import type { RedisLink } from './redis.js';
 import type { TrafficLogger } from './traffic-log.js';
+import { ownJson } from './records.js';
 
 export type IdempotencyEntry =
   | { state: 'pending'; fingerprint: string; startedAt: number }
@@ -48,7 +49,7 @@ export class IdempotencyStore {
       return this.beginLocal(key, pending);
     }
     // Gone between the two commands (expired): claim it again.
-    return raw === null ? this.begin(key, fingerprint) : this.age(JSON.parse(raw) as IdempotencyEntry);
+    return raw === null ? this.begin(key, fingerprint) : this.age(ownJson<IdempotencyEntry>(raw));
   }
 
   async finish(key: string, entry: IdempotencyEntry): Promise<void> {

@@ -69,11 +69,11 @@ export class PauseGate {
   }
 
   private async publish(until: number): Promise<void> {
-    const redis = this.options.redis;
+    const { key, channel, options } = this;
     const ms = until - Date.now();
-    if (!redis?.ready || ms <= 0) return;
+    if (!options.redis?.ready || !key || !channel || ms <= 0) return;
     try {
-      await redis.client.eval(EXTEND, 2, this.key!, this.channel!, String(until), String(Math.ceil(ms)));
+      await options.redis.client.eval(EXTEND, 2, key, channel, String(until), String(Math.ceil(ms)));
     } catch {
       // Redis is away: the pause stays local and is pushed again on reconnection (see sync).
     }
@@ -86,10 +86,10 @@ export class PauseGate {
   }
 
   private async refresh(): Promise<void> {
-    const redis = this.options.redis;
-    if (!redis?.ready || this.closed) return;
+    const { key, options } = this;
+    if (!options.redis?.ready || !key || this.closed) return;
     try {
-      const value = await redis.client.get(this.key!);
+      const value = await options.redis.client.get(key);
       if (value) this.extendLocal(Number(value), 'shared');
     } catch {
       // Redis is away; the local view stands.

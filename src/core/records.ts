@@ -19,3 +19,13 @@ export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * JSON the gateway wrote itself (Redis entries and messages between its replicas, files it keeps,
+ * codegen's safelist), read back as the type it was written from. Text from elsewhere is checked
+ * instead (`core/contract.ts`).
+ */
+export function ownJson<T>(text: string): T {
+  // Only this code base writes these keys, channels and files, each from a value of type T.
+  return JSON.parse(text) as T;
+}

@@ -7,6 +7,7 @@
  */
 import type { RedisLink } from '../core/redis.js';
 import type { DiscoveryFact, GovernanceDiscovery } from './discovery.js';
+import { ownJson } from '../core/records.js';
 
 /** Tenant metadata is tens of names; the cap keeps a misbehaving upstream from filling Redis. */
 const MAX_FACTS = 10_000;
@@ -49,7 +50,7 @@ export function shareDiscovery(discovery: GovernanceDiscovery, redis: RedisLink,
 
 function parse(text: string): DiscoveryFact | undefined {
   try {
-    const fact = JSON.parse(text) as DiscoveryFact;
+    const fact = ownJson<DiscoveryFact>(text);
     return fact && typeof fact === 'object' && ['type', 'stage', 'option', 'org'].includes(fact.t) ? fact : undefined;
   } catch {
     return undefined;

@@ -80,7 +80,8 @@ export async function idempotentCreate<T>(
   }
   try {
     const result = await create();
-    await idem.store.finish(key, { state: 'done', fingerprint, result: JSON.parse(JSON.stringify(result)) as unknown });
+    const copy: unknown = JSON.parse(JSON.stringify(result));
+    await idem.store.finish(key, { state: 'done', fingerprint, result: copy });
     return result;
   } catch (e) {
     if (isUpstreamError(e) && e.kind === 'outcome-unknown')

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { usePersistedOperations, type UsePersistedOperationsOptions } from '@graphql-yoga/plugin-persisted-operations';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { fromRouter } from './plugins/use-federation-guard.js';
+import { ownJson } from '../core/records.js';
 
 export type Safelist = ReadonlyMap<string, string>;
 
@@ -22,9 +23,7 @@ let safelist: Safelist | undefined;
 
 /** The safelist, read and parsed once per process: a build artifact, it does not change while running. */
 export function loadSafelist(): Safelist {
-  return (safelist ??= new Map(
-    Object.entries(JSON.parse(readFileSync(SAFELIST_FILE, 'utf8')) as Record<string, string>),
-  ));
+  return (safelist ??= new Map(Object.entries(ownJson<Record<string, string>>(readFileSync(SAFELIST_FILE, 'utf8')))));
 }
 
 /** `documentId` from the body (POST) or the URL (GET), else Apollo's persisted-query extension. */

@@ -23,6 +23,7 @@ import {
   type JWTPayload,
 } from 'jose';
 import { PERMISSIONS, type Permission } from './principal.js';
+import { ownJson } from '../core/records.js';
 
 export const DEV_AUDIENCE = 'governance-calendar-gateway';
 
@@ -175,7 +176,7 @@ function listen(server: Server, port: number, host: string): Promise<boolean> {
 /** The key file's content, or undefined when there is none (or it is not one). */
 function readKept(file: string): Kept | undefined {
   try {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<Kept>;
+    const kept = ownJson<Partial<Kept>>(readFileSync(file, 'utf8'));
     return Number.isInteger(kept.port) && kept.privateJwk?.d ? (kept as Kept) : undefined;
   } catch {
     return undefined;

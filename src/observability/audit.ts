@@ -106,7 +106,8 @@ export function createAuditTrail({ sink, write, also, clock = Date.now }: AuditT
 /** The overall outcome of an attempt from its writes'. */
 export function overallOutcome(writes: readonly AuditWrite[]): AuditEvent['outcome'] {
   const kinds = new Set(writes.map((w) => w.outcome));
-  if (kinds.size === 1) return [...kinds][0]!;
+  const [only] = kinds;
+  if (only && kinds.size === 1) return only;
   if (kinds.has('unknown')) return 'unknown';
   return kinds.size === 0 ? 'refused' : 'partial';
 }
@@ -141,8 +142,8 @@ export function recordsIn(args: unknown, ownKind: string): AuditRecordRef[] {
     if (key === 'id') out.push({ kind: ownKind, id });
     else if (/StageName$/.test(key)) out.push({ kind: 'stage', id });
     else {
-      const m = /^(\w+?)Ids?$/.exec(key);
-      if (m && m[1] !== 'clientMutation') out.push({ kind: m[1]!, id });
+      const [, kind] = /^(\w+?)Ids?$/.exec(key) ?? [];
+      if (kind && kind !== 'clientMutation') out.push({ kind, id });
     }
   };
   visit(args, undefined);

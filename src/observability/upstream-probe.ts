@@ -38,9 +38,9 @@ export class UpstreamProbe {
 
   /** The last probe's outcome, with the circuit breaker's state now. */
   async report(): Promise<UpstreamReport> {
-    if (!this.last || Date.now() - this.last.at >= this.ttlMs)
-      await (this.running ??= this.probe().finally(() => (this.running = undefined)));
-    return { ...this.last!.report, breaker: this.upstream.breakerState };
+    const fresh = this.last && Date.now() - this.last.at < this.ttlMs ? this.last.report : undefined;
+    const report = fresh ?? (await (this.running ??= this.probe().finally(() => (this.running = undefined))));
+    return { ...report, breaker: this.upstream.breakerState };
   }
 
   private async probe(): Promise<UpstreamReport> {

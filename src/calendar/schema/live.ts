@@ -18,6 +18,7 @@ import { normalizeEvent } from '../normalize.js';
 import { eventVersion } from '../versions.js';
 import { EventFilter } from './event-filter.js';
 import { EventRef } from './refs.js';
+import { ownJson } from '../../core/records.js';
 
 recordSubscription('eventChanged', 'EventChange', {
   field: 'event',
@@ -102,8 +103,8 @@ builder.subscriptionField('eventsChanged', (t) =>
               return JSON.stringify(Object.fromEntries(items.map((e) => [e.id, eventVersion(normalizeEvent(e))])));
             },
             changed: (current, previous) => {
-              const now = JSON.parse(current) as Record<string, string>;
-              const before = JSON.parse(previous) as Record<string, string>;
+              const now = ownJson<Record<string, string>>(current);
+              const before = ownJson<Record<string, string>>(previous);
               const ids = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter(
                 (id) => now[id] !== before[id],
               );

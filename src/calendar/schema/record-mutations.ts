@@ -4,15 +4,15 @@
  * trash and return them; categories and tags are found by term id, have no trash and are deleted for good.
  * A create is idempotent by `clientMutationId` or the `Idempotency-Key` header.
  */
-import type { ArgBuilder, ArgumentRef, InputObjectRef, ObjectRef } from '@pothos/core';
+import type { ArgBuilder, InputObjectRef } from '@pothos/core';
+import type { GraphQLResolveInfo } from 'graphql';
 import { requires } from '../../graph/auth.js';
 import { builder, type Types } from '../../graph/builder.js';
-import type { Deleted } from '../../graph/delete-payload.js';
+import type { Context } from '../../graph/context.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { refuseNulls } from '../../graph/update-input.js';
 import { CLIENT_MUTATION_ID_HELP, EXPECTED_VERSION_HELP } from '../../graph/write-args.js';
 import { recordId, recordRef } from '../inputs.js';
-import type { CalendarWrites } from '../writes.js';
 import {
   CreateCategoryInput,
   CreateTagInput,
@@ -26,138 +26,156 @@ import {
 import { calendarDeletePayload, deleted } from './delete-payloads.js';
 import { CategoryRef, OrganizerRef, TagRef, VenueRef } from './refs.js';
 
-type Name = 'Venue' | 'Organizer' | 'Category' | 'Tag';
+const write = requires('calendar:write');
 
-/** What the writer (`../writes.ts`) takes and gives for a kind of record, by its methods' names. */
-type Input<N extends Name> = Parameters<CalendarWrites[`create${N}`]>[0];
-type Written<N extends Name> = Awaited<ReturnType<CalendarWrites[`create${N}`]>>;
-type At<N extends Name> = Parameters<CalendarWrites[`delete${N}`]>[0];
+/** A create's arguments: the new record and the idempotency key. */
+const createArgs = <T extends object>(arg: ArgBuilder<Types>, type: InputObjectRef<Types, T>, noun: string) => ({
+  input: arg({ type, required: true, description: `The new ${noun}.` }),
+  clientMutationId: arg.string({ description: CLIENT_MUTATION_ID_HELP }),
+});
 
-/** The types of a kind of record: the record, and its create and update inputs. */
-interface RecordKind<N extends Name> {
-  ref: ObjectRef<Types, Written<N>>;
-  inputs: [create: InputObjectRef<Types, Input<N>>, update: InputObjectRef<Types, Input<N>>];
+/** An update's arguments besides the locator: the changes and the version they apply to. */
+const updateArgs = <T extends object>(arg: ArgBuilder<Types>, type: InputObjectRef<Types, T>) => ({
+  input: arg({ type, required: true, description: 'The changes.' }),
+  expectedVersion: arg.string({ description: EXPECTED_VERSION_HELP }),
+});
+
+/** A post (venue, organizer) is found by id or slug. */
+const postArgs = (arg: ArgBuilder<Types>, noun: string) => ({
+  id: arg.id({ description: `The ${noun}'s id.` }),
+  slug: arg.string({ description: `The ${noun}'s slug.` }),
+});
+
+/** A term (category, tag) is found by its term id. */
+const termArgs = (arg: ArgBuilder<Types>, noun: string) => ({
+  id: arg.id({ required: true, description: `The ${noun}'s term id.` }),
+});
+
+/** A create once per idempotency key. */
+function created<T>(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  args: { input: object; clientMutationId?: string | null },
+  create: () => Promise<T>,
+): Promise<T> {
+  const writer = { upstream: 'calendar', identity: ctx.calendar.client.writerIdentity } as const;
+  return idempotentCreate(ctx.idempotency, info, writer, args.input, args.clientMutationId, create);
 }
 
-const RECORDS: { [N in Name]: RecordKind<N> } = {
-  Venue: { ref: VenueRef, inputs: [CreateVenueInput, UpdateVenueInput] },
-  Organizer: { ref: OrganizerRef, inputs: [CreateOrganizerInput, UpdateOrganizerInput] },
-  Category: { ref: CategoryRef, inputs: [CreateCategoryInput, UpdateCategoryInput] },
-  Tag: { ref: TagRef, inputs: [CreateTagInput, UpdateTagInput] },
-};
+const postUpdate = (what: string) => `Changes the given fields of ${what} found by id or slug.`;
+const postDelete = (what: string, noun: string) =>
+  `Moves ${what} found by id or slug to the trash; NOT_FOUND when there is no such ${noun}, GONE when it is already in the trash.`;
+const termUpdate = (what: string) => `Changes the given fields of ${what}.`;
+const termDelete = (what: string, noun: string) =>
+  `Deletes ${what} for good (terms have no trash); NOT_FOUND when there is no such ${noun}.`;
 
-/**
- * `createVenue`, `updateVenue` and `deleteVenue` of the writer, or another kind's. (TypeScript cannot
- * pick one method of the union by a generic name: each call says what the method of `N` takes and gives.)
- */
-function writerOf<N extends Name>(writes: CalendarWrites, name: N) {
-  return {
-    create: (input: Input<N>) => writes[`create${name}`](input) as Promise<Written<N>>,
-    update: (at: At<N>, input: Input<N>, version?: string) =>
-      writes[`update${name}`](at as never, input, version) as Promise<Written<N>>,
-    remove: (at: At<N>) => writes[`delete${name}`](at as never) as Promise<Written<N>>,
-  };
-}
+const DeleteVenuePayload = calendarDeletePayload('DeleteVenuePayload', VenueRef, 'a venue', true);
+const DeleteOrganizerPayload = calendarDeletePayload('DeleteOrganizerPayload', OrganizerRef, 'an organizer', true);
+const DeleteCategoryPayload = calendarDeletePayload('DeleteCategoryPayload', CategoryRef, 'a category', false);
+const DeleteTagPayload = calendarDeletePayload('DeleteTagPayload', TagRef, 'a tag', false);
 
-type Locator = { id?: string | number | null; slug?: string | null };
-type LocatorArgs = { id: ArgumentRef<Types, Locator['id']>; slug?: ArgumentRef<Types, Locator['slug']> };
-
-/** A post (venue, organizer): found by id or slug; a delete moves it to the trash. */
-function postMutations<N extends 'Venue' | 'Organizer'>(name: N, what: string) {
-  const noun = name.toLowerCase() as 'venue' | 'organizer';
-  recordMutations(name, what, {
-    args: (arg) => ({
-      id: arg.id({ description: `The ${noun}'s id.` }),
-      slug: arg.string({ description: `The ${noun}'s slug.` }),
-    }),
-    locate: (args) => recordRef(args, noun) as At<N>,
-    update: `Changes the given fields of ${what} found by id or slug.`,
-    remove: `Moves ${what} found by id or slug to the trash; NOT_FOUND when there is no such ${noun}, GONE when it is already in the trash.`,
-    payload: calendarDeletePayload(`Delete${name}Payload`, RECORDS[name].ref, what, true),
-  });
-}
-
-/** A term (category, tag): found by its term id; a delete is for good. */
-function termMutations<N extends 'Category' | 'Tag'>(name: N, what: string) {
-  const noun = name.toLowerCase() as 'category' | 'tag';
-  recordMutations(name, what, {
-    args: (arg) => ({ id: arg.id({ required: true, description: `The ${noun}'s term id.` }) }),
-    locate: (args) => recordId(args.id!, 'id', noun) as At<N>,
-    update: `Changes the given fields of ${what}.`,
-    remove: `Deletes ${what} for good (terms have no trash); NOT_FOUND when there is no such ${noun}.`,
-    payload: calendarDeletePayload(`Delete${name}Payload`, RECORDS[name].ref, `a ${noun}`, false),
-  });
-}
-
-/**
- * `create<Name>`, `update<Name>` and `delete<Name>`; `what` names the record with its article, as the
- * descriptions do (`a venue`, `an event category`).
- */
-function recordMutations<N extends Name>(
-  name: N,
-  what: string,
-  by: {
-    args: (arg: ArgBuilder<Types>) => LocatorArgs;
-    locate: (args: Locator) => At<N>;
-    update: string;
-    remove: string;
-    payload: ObjectRef<Types, Deleted<Written<N>>>;
-  },
-) {
-  // Pothos cannot work out field types from a generic record or input either: the refs are seen as of
-  // any record (its id) and any input object.
-  const kind = RECORDS[name];
-  const ref = kind.ref as unknown as ObjectRef<Types, { id: number }>;
-  const payload = by.payload as unknown as ObjectRef<Types, Deleted<{ id: number }>>;
-  const [createInput, updateInput] = kind.inputs as unknown as [
-    InputObjectRef<Types, object>,
-    InputObjectRef<Types, object>,
-  ];
-  builder.mutationFields((t) => ({
-    [`create${name}`]: t.field({
-      ...requires('calendar:write'),
-      type: ref,
-      description: `Creates ${what}.`,
-      args: {
-        input: t.arg({ type: createInput, required: true, description: `The new ${name.toLowerCase()}.` }),
-        clientMutationId: t.arg.string({ description: CLIENT_MUTATION_ID_HELP }),
-      },
-      resolve: (_root, args, ctx, info) =>
-        idempotentCreate(
-          ctx.idempotency,
-          info,
-          { upstream: 'calendar', identity: ctx.calendar.client.writerIdentity },
-          args.input,
-          args.clientMutationId,
-          () => writerOf(ctx.calendar.writes, name).create(args.input as Input<N>),
-        ),
-    }),
-    [`update${name}`]: t.field({
-      ...requires('calendar:write'),
-      type: ref,
-      description: by.update,
-      args: {
-        ...by.args(t.arg),
-        input: t.arg({ type: updateInput, required: true, description: 'The changes.' }),
-        expectedVersion: t.arg.string({ description: EXPECTED_VERSION_HELP }),
-      },
-      resolve: (_root, args, ctx) => {
-        const at = by.locate(args);
-        refuseNulls(args.input);
-        return writerOf(ctx.calendar.writes, name).update(at, args.input, args.expectedVersion ?? undefined);
-      },
-    }),
-    [`delete${name}`]: t.field({
-      ...requires('calendar:write'),
-      type: payload,
-      description: by.remove,
-      args: by.args(t.arg),
-      resolve: async (_root, args, ctx) => deleted(await writerOf(ctx.calendar.writes, name).remove(by.locate(args))),
-    }),
-  }));
-}
-
-postMutations('Venue', 'a venue');
-postMutations('Organizer', 'an organizer');
-termMutations('Category', 'an event category');
-termMutations('Tag', 'an event tag');
+builder.mutationFields((t) => ({
+  createVenue: t.field({
+    ...write,
+    type: VenueRef,
+    description: 'Creates a venue.',
+    args: createArgs(t.arg, CreateVenueInput, 'venue'),
+    resolve: (_root, args, ctx, info) => created(ctx, info, args, () => ctx.calendar.writes.createVenue(args.input)),
+  }),
+  updateVenue: t.field({
+    ...write,
+    type: VenueRef,
+    description: postUpdate('a venue'),
+    args: { ...postArgs(t.arg, 'venue'), ...updateArgs(t.arg, UpdateVenueInput) },
+    resolve: (_root, args, ctx) => {
+      const at = recordRef(args, 'venue');
+      refuseNulls(args.input);
+      return ctx.calendar.writes.updateVenue(at, args.input, args.expectedVersion ?? undefined);
+    },
+  }),
+  deleteVenue: t.field({
+    ...write,
+    type: DeleteVenuePayload,
+    description: postDelete('a venue', 'venue'),
+    args: postArgs(t.arg, 'venue'),
+    resolve: async (_root, args, ctx) => deleted(await ctx.calendar.writes.deleteVenue(recordRef(args, 'venue'))),
+  }),
+  createOrganizer: t.field({
+    ...write,
+    type: OrganizerRef,
+    description: 'Creates an organizer.',
+    args: createArgs(t.arg, CreateOrganizerInput, 'organizer'),
+    resolve: (_root, args, ctx, info) =>
+      created(ctx, info, args, () => ctx.calendar.writes.createOrganizer(args.input)),
+  }),
+  updateOrganizer: t.field({
+    ...write,
+    type: OrganizerRef,
+    description: postUpdate('an organizer'),
+    args: { ...postArgs(t.arg, 'organizer'), ...updateArgs(t.arg, UpdateOrganizerInput) },
+    resolve: (_root, args, ctx) => {
+      const at = recordRef(args, 'organizer');
+      refuseNulls(args.input);
+      return ctx.calendar.writes.updateOrganizer(at, args.input, args.expectedVersion ?? undefined);
+    },
+  }),
+  deleteOrganizer: t.field({
+    ...write,
+    type: DeleteOrganizerPayload,
+    description: postDelete('an organizer', 'organizer'),
+    args: postArgs(t.arg, 'organizer'),
+    resolve: async (_root, args, ctx) =>
+      deleted(await ctx.calendar.writes.deleteOrganizer(recordRef(args, 'organizer'))),
+  }),
+  createCategory: t.field({
+    ...write,
+    type: CategoryRef,
+    description: 'Creates an event category.',
+    args: createArgs(t.arg, CreateCategoryInput, 'category'),
+    resolve: (_root, args, ctx, info) => created(ctx, info, args, () => ctx.calendar.writes.createCategory(args.input)),
+  }),
+  updateCategory: t.field({
+    ...write,
+    type: CategoryRef,
+    description: termUpdate('an event category'),
+    args: { ...termArgs(t.arg, 'category'), ...updateArgs(t.arg, UpdateCategoryInput) },
+    resolve: (_root, args, ctx) => {
+      const id = recordId(args.id, 'id', 'category');
+      refuseNulls(args.input);
+      return ctx.calendar.writes.updateCategory(id, args.input, args.expectedVersion ?? undefined);
+    },
+  }),
+  deleteCategory: t.field({
+    ...write,
+    type: DeleteCategoryPayload,
+    description: termDelete('an event category', 'category'),
+    args: termArgs(t.arg, 'category'),
+    resolve: async (_root, args, ctx) =>
+      deleted(await ctx.calendar.writes.deleteCategory(recordId(args.id, 'id', 'category'))),
+  }),
+  createTag: t.field({
+    ...write,
+    type: TagRef,
+    description: 'Creates an event tag.',
+    args: createArgs(t.arg, CreateTagInput, 'tag'),
+    resolve: (_root, args, ctx, info) => created(ctx, info, args, () => ctx.calendar.writes.createTag(args.input)),
+  }),
+  updateTag: t.field({
+    ...write,
+    type: TagRef,
+    description: termUpdate('an event tag'),
+    args: { ...termArgs(t.arg, 'tag'), ...updateArgs(t.arg, UpdateTagInput) },
+    resolve: (_root, args, ctx) => {
+      const id = recordId(args.id, 'id', 'tag');
+      refuseNulls(args.input);
+      return ctx.calendar.writes.updateTag(id, args.input, args.expectedVersion ?? undefined);
+    },
+  }),
+  deleteTag: t.field({
+    ...write,
+    type: DeleteTagPayload,
+    description: termDelete('an event tag', 'tag'),
+    args: termArgs(t.arg, 'tag'),
+    resolve: async (_root, args, ctx) => deleted(await ctx.calendar.writes.deleteTag(recordId(args.id, 'id', 'tag'))),
+  }),
+}));

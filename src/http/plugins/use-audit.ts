@@ -106,9 +106,10 @@ function audited(operation: OperationDefinitionNode, ctx: AuditContext): boolean
 
 /** A read: `applied` when answered, `partial` with errors beside data, else as its first error says. */
 function readOutcome(result: ExecutionResult): AuditEvent['outcome'] {
-  if (!result.errors?.length) return 'applied';
+  const [first] = result.errors ?? [];
+  if (!first) return 'applied';
   if (result.data && Object.values(result.data).some((v) => v != null)) return 'partial';
-  return outcomeOf(codeOf(maskError(result.errors[0]!, 'Unexpected error.')));
+  return outcomeOf(codeOf(maskError(first, 'Unexpected error.')));
 }
 
 /** The code of an error as the client sees it (masked); an uncoded one is an internal error. */
@@ -136,7 +137,7 @@ function argumentsOf(schema: GraphQLSchema, node: FieldNode, variables: Record<s
 /** `createEntity` → `entity`, `moveEntityToStage` → `entity`, `addSchemaAttribute` → `schemaAttribute`. */
 function ownKind(field: string): string {
   const noun = field.replace(/^(create|update|delete|move|add|remove|set)/, '').replace(/To[A-Z]\w*$/, '');
-  return noun ? noun[0]!.toLowerCase() + noun.slice(1) : field;
+  return noun ? noun.charAt(0).toLowerCase() + noun.slice(1) : field;
 }
 
 function write(node: FieldNode, args: Record<string, unknown>, result: ExecutionResult): AuditWrite {

@@ -28,7 +28,7 @@ function orList(names: string[]): string {
 function withoutRouterNames(error: GraphQLError): GraphQLError {
   const hint = SUGGESTION.exec(error.message);
   if (!hint) return error;
-  const names = [...hint[1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  const names = [...(hint[1] ?? '').matchAll(/"([^"]+)"/g)].flatMap(([, name]) => (name ? [name] : []));
   const kept = names.filter((n) => !ROUTER_NAMES.has(n));
   if (kept.length === names.length) return error;
   const message = error.message.replace(hint[0], kept.length ? ` Did you mean ${orList(kept)}?` : '');

@@ -14,6 +14,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graph/context.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { executionOf } from './hook-args.js';
+import { isRecord } from '../../core/records.js';
 
 interface Policy {
   /** Seconds the answer stays fresh; null: revalidate every time. */
@@ -34,7 +35,8 @@ interface Policy {
 function etagOf(credential: string, body: string): string {
   let content = body;
   try {
-    content = canonicalJson((JSON.parse(body) as { data?: unknown }).data ?? null);
+    const answer: unknown = JSON.parse(body);
+    content = canonicalJson((isRecord(answer) ? answer.data : undefined) ?? null);
   } catch {
     // Not JSON after all: the whole body is the content.
   }

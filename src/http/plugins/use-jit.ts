@@ -169,10 +169,10 @@ function variablesInObjects(document: DocumentNode): string[] {
 
 /** The document's one query or mutation, when it has one and no directive (see the top of this file). */
 function soleOperation(document: DocumentNode): OperationDefinitionNode | undefined {
-  const operations = operationsOf(document);
-  if (operations.length !== 1 || operations[0]!.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
+  const [operation, ...others] = operationsOf(document);
+  if (!operation || others.length > 0 || operation.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
   // No `@` in its text, no directive: the walk below (about 20 µs) is left out for most documents.
-  if (document.loc && !document.loc.source.body.includes('@')) return operations[0];
+  if (document.loc && !document.loc.source.body.includes('@')) return operation;
   let directive = false;
   visit(document, {
     Directive() {
@@ -180,7 +180,7 @@ function soleOperation(document: DocumentNode): OperationDefinitionNode | undefi
       return BREAK;
     },
   });
-  return directive ? undefined : operations[0];
+  return directive ? undefined : operation;
 }
 
 /**
@@ -190,8 +190,8 @@ function soleOperation(document: DocumentNode): OperationDefinitionNode | undefi
  */
 function located(error: GraphQLError, compiled: Compiled): GraphQLError {
   if (error.nodes?.length || !error.locations?.length) return error;
-  compiled.fieldsAt ??= fieldsByLocation(compiled.document);
-  const nodes = error.locations.flatMap((l) => compiled.fieldsAt!.get(`${l.line}:${l.column}`) ?? []);
+  const fieldsAt = (compiled.fieldsAt ??= fieldsByLocation(compiled.document));
+  const nodes = error.locations.flatMap((l) => fieldsAt.get(`${l.line}:${l.column}`) ?? []);
   return nodes.length === error.locations.length ? withChanges(error, { nodes }) : error;
 }
 
