@@ -47,9 +47,9 @@ async function startReplica(prefix: string) {
 }
 
 const PICKERS = `{
-  relationshipTypes { name id forwardLabel reverseLabel ends { firstTypeName secondTypeName } sources }
-  organizations { id name parentId sources }
-  entityTypes(first: 20) { nodes { name workflow { stages { name id sequence sources } } } }
+  relationshipTypes { name databaseId forwardLabel reverseLabel ends { firstTypeName secondTypeName } sources }
+  organizations { databaseId name parentId sources }
+  entityTypes(first: 20) { nodes { name workflow { stages { name databaseId sequence sources } } } }
 }`;
 
 describe.skipIf(!run)('discovery on two fresh replicas sharing Redis', () => {
@@ -64,7 +64,7 @@ describe.skipIf(!run)('discovery on two fresh replicas sharing Redis', () => {
     for (const t of example.relationshipTypes) {
       expect((types.get(t.name) as Any).ends).toHaveLength(t.ends.length);
       expect(types.get(t.name)).toMatchObject({
-        id: t.id,
+        databaseId: t.id,
         forwardLabel: t.forwardLabel,
         reverseLabel: t.reverseLabel,
         // The documented pairs come first: the same pairs, perhaps in another order.
@@ -74,7 +74,7 @@ describe.skipIf(!run)('discovery on two fresh replicas sharing Redis', () => {
         sources: expect.arrayContaining(['CONFIGURED']),
       });
     }
-    expect(fromA.organizations.map((o: Any) => ({ id: o.id, name: o.name, parentId: o.parentId }))).toEqual(
+    expect(fromA.organizations.map((o: Any) => ({ id: o.databaseId, name: o.name, parentId: o.parentId }))).toEqual(
       [...example.organizations].sort((x: Any, y: Any) => x.name.localeCompare(y.name)),
     );
     const byType = new Map(fromA.entityTypes.nodes.map((t: Any) => [t.name, t.workflow]));
@@ -89,7 +89,7 @@ describe.skipIf(!run)('discovery on two fresh replicas sharing Redis', () => {
         'Retired',
       ]);
       expect(stages.map((s: Any) => s.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
-      expect(stages.map((s: Any) => s.id)).toEqual(example.workflows[kind].map((s: Any) => s.id));
+      expect(stages.map((s: Any) => s.databaseId)).toEqual(example.workflows[kind].map((s: Any) => s.id));
     }
     expect(byType.get('datasets')).toBeNull();
   });
