@@ -388,12 +388,20 @@ async function post(url: string, query: string, variables: Json): Promise<Answer
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
 
-/** What must be the same: status, data and errors (in any order); not `extensions.cost` (calls differ by run). */
+/**
+ * What must be the same: status, data and errors (in any order), each with its message, path,
+ * extensions and locations; not `extensions.cost` (calls differ by run). A field asked for in
+ * several places of a document (merged fields) has one location for each: graphql-jit lists them
+ * in another order than graphql-js (fragments first), and the spec gives the list no order, so they
+ * are compared as a set.
+ */
 function outcome({ status, body }: Answer) {
+  type Place = { line: number; column: number };
+  const byPlace = (a: Place, b: Place) => a.line - b.line || a.column - b.column;
   const errors = (body.errors ?? []).map(({ message, path, locations, extensions }) => ({
     message,
     path,
-    locations,
+    locations: Array.isArray(locations) ? [...(locations as Place[])].sort(byPlace) : locations,
     extensions,
   }));
   errors.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
