@@ -8,8 +8,7 @@ import type { Settings } from './settings.js';
 const READY_REQUIREMENTS = ['upstreams', 'redis'] as const;
 export type ReadyRequirement = (typeof READY_REQUIREMENTS)[number];
 
-const isRequirement = (name: string): name is ReadyRequirement =>
-  (READY_REQUIREMENTS as readonly string[]).includes(name);
+const isRequirement = (name: string): name is ReadyRequirement => READY_REQUIREMENTS.some((r) => r === name);
 
 export function readObservabilityConfig(s: Settings, problems: string[]) {
   const requires = s.READY_REQUIRES ?? [];

@@ -4,6 +4,7 @@
  * tags for reads), adds the credential, retries once with a fresh token after a 401, and turns an
  * error status into an `UpstreamError` (see `statusError`). Reads of unknown ids return null.
  */
+import { isRecord } from '../core/records.js';
 import type { Caller, UpstreamCall } from '../core/upstream-pipeline.js';
 import type { Upstream } from '../core/upstream-pipeline.js';
 import type { HttpResponse } from '../core/http.js';
@@ -97,7 +98,7 @@ export class GovernanceClient {
       kind: page.kind,
       cache: this.cache('entities', [Tags.entityLists]),
       // Full-details items are whole entities (see entityRecords); basic-details ones never are.
-      harvest: (res) => this.entityRecords((res.body as { content?: unknown } | undefined)?.content),
+      harvest: (res) => this.entityRecords(isRecord(res.body) ? res.body.content : undefined),
       shape: ENTITY_PAGE,
     });
   }

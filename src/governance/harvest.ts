@@ -11,6 +11,7 @@
  * | related-entities page `source`/`target`    | id, number, name, type, deleted             | never |
  * | stage move answer                          | the stage, not the entity                   | never |
  */
+import { isRecord } from '../core/records.js';
 
 export interface HeldEntity {
   id: string;
@@ -21,7 +22,7 @@ export interface HeldEntity {
 export function heldEntities(items: unknown): HeldEntity[] {
   if (!Array.isArray(items)) return [];
   return items.flatMap((body: unknown) => {
-    const id = (body as { id?: unknown } | null)?.id;
+    const id = isRecord(body) ? body.id : undefined;
     return typeof id === 'string' ? [{ id, body }] : [];
   });
 }

@@ -179,7 +179,7 @@ export function toPredicates(
     // An option may be named by the id of a value or an option that holds it.
     const values = f.values.map((v) => {
       const global = decodeGlobalId(v);
-      return global && (OPTION_IDS as readonly string[]).includes(global.type) ? global.id : v;
+      return global && OPTION_IDS.some((t) => t === global.type) ? global.id : v;
     });
     const key = JSON.stringify([f.field, operator, [...values].sort()]);
     if (seen.has(key)) throw badInput(`"${at}" repeats an earlier condition.`, at);
