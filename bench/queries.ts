@@ -4,6 +4,7 @@
  * large lists.
  */
 import { print } from 'graphql';
+import { decodeGlobalId } from '../src/core/global-id.js';
 import { EntityGraphDocument, EventGraphDocument } from '../src/generated/graphql.js';
 
 export const ENTITY_GRAPH = print(EntityGraphDocument);
@@ -38,11 +39,14 @@ export const FAN_OUT_EVENTS = /* GraphQL */ `
 
 export const TYPENAME = '{ __typename }';
 
-/** The ids of the top-level list of a result (`entities` or `events`), to compare with the walker's. */
+/** The upstream id a global id holds (anything else as it is), to compare with the emulators' ids. */
+export const upstreamId = (id: unknown): string => decodeGlobalId(String(id))?.id ?? String(id);
+
+/** The upstream ids of the top-level list of a result (`entities` or `events`), to compare with the walker's. */
 export function topIds(data: unknown): string[] {
   const root = (data ?? {}) as Record<string, { nodes?: { id: string }[] } | undefined>;
   const list = root.entities ?? root.events;
-  return (list?.nodes ?? []).map((n) => String(n.id));
+  return (list?.nodes ?? []).map((n) => upstreamId(n.id));
 }
 
 /**

@@ -9,6 +9,7 @@
  * upstream latency) and the operation's own time. An edit's time is taken once the emulator has
  * confirmed it, after it was applied, so an age is never overstated.
  */
+import { decodeGlobalId } from '../src/core/global-id.js';
 
 export interface Edit {
   id: number;
@@ -35,7 +36,9 @@ export function freshness(answers: Answer[], edits: Edit[], boundMs: number, tol
   let olderThanBound = 0;
   let outdatedMaxMs = 0;
   const check = (record: Record<string, unknown>, arrivedAt: number) => {
-    const own = editsOf.get(Number(record.id));
+    // Answers name an event by its global id; the editor by the emulator's id.
+    const global = decodeGlobalId(String(record.id));
+    const own = global?.type === 'Event' ? editsOf.get(Number(global.id)) : undefined;
     if (!own || typeof record.title !== 'string') return;
     occurrences++;
     const shown = Number(EDIT.exec(record.title)?.[1] ?? 0);

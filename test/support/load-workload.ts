@@ -15,7 +15,8 @@ export interface Emulators {
 }
 
 interface Created {
-  id: string | number;
+  /** The upstream's id (`id` is the gateway's global one): what the audit looks up at the emulator. */
+  databaseId: string | number;
   name: string;
 }
 
@@ -49,7 +50,7 @@ export async function buildWorkload(url: string, runId: string): Promise<Operati
   }
   const created = (key: string) => (data: Record<string, unknown>) => {
     const record = data[key] as Created | null | undefined;
-    return record ? { id: String(record.id), name: record.name } : undefined;
+    return record ? { id: String(record.databaseId), name: record.name } : undefined;
   };
   return [
     {
@@ -85,7 +86,7 @@ export async function buildWorkload(url: string, runId: string): Promise<Operati
       name: 'CreateDataset',
       kind: 'write',
       weight: 1,
-      query: `mutation ($name: String!) { createEntity(input: { kind: DATASET, name: $name, organizationId: "${organizationId}" }) { id name } }`,
+      query: `mutation ($name: String!) { createEntity(input: { kind: DATASET, name: $name, organizationId: "${organizationId}" }) { databaseId name } }`,
       variables: (n) => ({ name: `load-${runId}-dataset-${n}` }),
       ack: created('createEntity'),
     },
@@ -93,7 +94,7 @@ export async function buildWorkload(url: string, runId: string): Promise<Operati
       name: 'CreateTag',
       kind: 'write',
       weight: 1,
-      query: 'mutation ($name: String!) { createTag(input: { name: $name }) { id name } }',
+      query: 'mutation ($name: String!) { createTag(input: { name: $name }) { databaseId name } }',
       variables: (n) => ({ name: `load-${runId}-tag-${n}` }),
       ack: created('createTag'),
     },
