@@ -75,7 +75,7 @@ LinkRef.implement({
     relationshipType: t.field({
       type: RelationshipTypeRef,
       description:
-        'The type of the relationship, with its labels; its id is the `linkTypeId` of the link. Null for a link read by itself (`link`, `createLink`): read `linkType` there.',
+        "The type of the relationship, with its labels; its id is the `linkTypeId` of the link. Null for a link read by itself (`link`, `createLink`): read `linkType` there. `node` of a listed link's id finds it among the links of the entity that listed it (null in the rare case that one upstream page of its links to records of the other end's name lacks it).",
       resolve: (l, _a, ctx) => relationshipTypeOf(l, ctx),
     }),
     forwardLabel: t.string({
