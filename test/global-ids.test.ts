@@ -183,6 +183,43 @@ describe('one id, one object', () => {
   });
 });
 
+describe('a link as each end lists it', () => {
+  const LINK = `id databaseId label direction forwardLabel relationshipType { id name }
+    source { id name } target { id name } counterpart { __typename id name }`;
+  const links = `query($id: ID!) { entity(id: $id) { links(first: 50) { nodes { ${LINK} } } } }`;
+
+  it('has one id per end, and node(id:) of each answers every field as that end listed it', async () => {
+    const page = await data('{ entities(kind: AI_SYSTEM, first: 20) { nodes { id } } }');
+    let pair: [Any, Any] | undefined;
+    for (const { id } of page.entities.nodes) {
+      const fromA = (await data(links, { id })).entity.links.nodes;
+      const link = fromA.find((l: Any) => l.counterpart.__typename === 'Entity');
+      if (!link) continue;
+      const fromB = (await data(links, { id: link.counterpart.id })).entity.links.nodes;
+      pair = [link, fromB.find((l: Any) => l.databaseId === link.databaseId)];
+      break;
+    }
+    expect(pair?.[1], 'a link between two entities, listed by both').toBeDefined();
+    const [fromA, fromB] = pair!;
+    expect(fromA.id).not.toBe(fromB.id);
+    expect(fromA.counterpart.id).not.toBe(fromB.counterpart.id);
+    expect(fromA.relationshipType).not.toBeNull();
+    for (const listed of [fromA, fromB]) {
+      const read = await data(`query($id: ID!) { node(id: $id) { ... on GovernanceLink { ${LINK} } } }`, {
+        id: listed.id,
+      });
+      expect(read.node).toEqual(listed);
+    }
+  });
+
+  it("node(id:) naming an entity that is not one of the link's ends is null", async () => {
+    const ids = await oneOfEach();
+    const [linkId, linkTypeId] = databaseIdOf(ids.GovernanceLink!, 'GovernanceLink').split(':');
+    const stranger = globalId('GovernanceLink', `${linkId}:${linkTypeId}:00000000-0000-4000-8000-000000000000`);
+    expect(await data('query($id: ID!) { node(id: $id) { id } }', { id: stranger })).toEqual({ node: null });
+  });
+});
+
 describe('both forms of an id', () => {
   it("every lookup takes the global id and the upstream's own (databaseId), and answers the same record", async () => {
     const ids = await oneOfEach();
@@ -211,7 +248,9 @@ describe('both forms of an id', () => {
     const byLink = 'query($id: ID!, $t: ID!) { link(id: $id, linkTypeId: $t) { id } }';
     const a = await data(byLink, { id: ids.GovernanceLink, t: link.node.linkType.id });
     const b = await data(byLink, { id: link.node.databaseId, t: link.node.linkType.databaseId });
-    expect(a.link).toEqual({ id: ids.GovernanceLink });
+    // A listed link's id also names the entity that listed it; read by itself, the link has the two-part id.
+    const [linkId, linkTypeId] = databaseIdOf(ids.GovernanceLink!, 'GovernanceLink').split(':');
+    expect(a.link).toEqual({ id: globalId('GovernanceLink', `${linkId}:${linkTypeId}`) });
     expect(b.link).toEqual(a.link);
   });
 

@@ -9,6 +9,7 @@ import { isUpstreamError } from '../../core/errors.js';
 import { idempotentCreate } from '../../graph/idempotency.js';
 import { CLIENT_MUTATION_ID_HELP } from '../../graph/write-args.js';
 import { deletePayload, notFound, selects } from '../../graph/delete-payload.js';
+import { decodeGlobalId } from '../../core/global-id.js';
 import type { Context } from '../../graph/context.js';
 import type { LinkRequestEnd } from '../model.js';
 import { nameList } from './discovery.js';
@@ -158,7 +159,9 @@ builder.mutationFields((t) => ({
       const node = selects(info, 'node') ? await client.getLink(id, linkTypeId) : null;
       const deleted = await client.deleteLink(id, linkTypeId);
       if (!deleted) throw notFound('link', 'id');
-      return { deletedId: `${id}:${linkTypeId}`, node };
+      // The id it was given when that names the link (a listed link's names its viewpoint too).
+      const given = decodeGlobalId(String(args.id).trim());
+      return { deletedId: given?.type === 'GovernanceLink' ? given.id : `${id}:${linkTypeId}`, node };
     },
   }),
 }));

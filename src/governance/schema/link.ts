@@ -1,8 +1,9 @@
 /**
  * GovernanceLink: a link between two records, read by itself (`link(id, linkTypeId)`, `createLink`)
- * or as an entity's links list it (`Entity.links`). Both are one object with one id; the fields
- * `direction`, `label` and `counterpart` read it from the entity whose links listed it, and from its
- * first end when it was read by itself. What only the link record holds (its schema, attributes,
+ * or as an entity's links list it (`Entity.links`). `direction`, `label`, `counterpart` and
+ * `relationshipType` depend on the entity it is seen from, so the id says which: a listed link's id
+ * holds the listing entity's uuid besides the link's (`node` answers it seen from there), a link read
+ * by itself is seen from its first end. What only the link record holds (its schema, attributes,
  * authors) is read by id when a listed link is asked for it.
  */
 import { UpstreamError } from '../../core/errors.js';
@@ -10,19 +11,23 @@ import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
 import { recordNode } from '../../graph/node.js';
+import { UPSTREAM_PAGE_SIZE } from '../../core/pages.js';
 import type { LinkEndpoint, LinkInformation } from '../model.js';
 import { auditFields } from './common.js';
-import { LinkEndRef, LinkRef, LinkTypeRef, RelationshipTypeRef, type LinkShape } from './refs.js';
+import { kindOf } from './kind.js';
+import { LinkEndRef, LinkRef, LinkTypeRef, RelationshipTypeRef, type LinkRecordShape, type LinkShape } from './refs.js';
 import { linkIdArg, LINK_TYPE_IDS, uuidArg, uuidKey } from './validate.js';
 
-const isRecord = (l: LinkShape): l is LinkInformation => 'auditFields' in l;
+const isRecord = (l: LinkShape): l is LinkRecordShape => 'auditFields' in l;
 const idOf = (l: LinkShape) => (isRecord(l) ? l.id : l.item.id);
 const linkTypeIdOf = (l: LinkShape) => (isRecord(l) ? l.linkType.id : l.item.relationshipTypeDetail.id);
 const labels = (l: LinkShape) => (isRecord(l) ? l.linkTypeLabel : l.item.relationshipTypeDetail);
 const ends = (l: LinkShape): [LinkEndpoint, LinkEndpoint] =>
   isRecord(l) ? [l.entity1, l.entity2] : [l.item.source, l.item.target];
 /** Whether the link points away from the entity it is seen from (its first end, when read by itself). */
-const outgoing = (l: LinkShape) => isRecord(l) || l.item.source.id === l.parentId;
+const outgoing = (l: LinkShape) => l.parentId === undefined || ends(l)[0].id === l.parentId;
+const seenFrom = (l: LinkShape) => ends(l)[outgoing(l) ? 0 : 1];
+const counterpartOf = (l: LinkShape) => ends(l)[outgoing(l) ? 1 : 0];
 
 /** The link record, read by id when the link came in an entity's list. */
 async function record(l: LinkShape, ctx: Context): Promise<LinkInformation> {
@@ -30,6 +35,23 @@ async function record(l: LinkShape, ctx: Context): Promise<LinkInformation> {
   const read = await ctx.governance.client.getLink(l.item.id, l.item.relationshipTypeDetail.id);
   if (!read) throw new UpstreamError('governance', 'not-found', 'The link no longer exists.');
   return read;
+}
+
+/**
+ * A listed link's relationship type. A link record lacks it: seen from an entity, it is found among
+ * that entity's links to records of the other end's name (one page; null when the link is not on it).
+ */
+async function relationshipTypeOf(l: LinkShape, ctx: Context) {
+  if (!isRecord(l)) return l.item.relationshipTypeDetail;
+  const typeName = kindOf(seenFrom(l).entityType?.name);
+  if (l.parentId === undefined || !typeName) return null;
+  const page = await ctx.governance.loaders.linksPage.load({
+    typeName,
+    entityId: l.parentId,
+    criteria: { fullText: counterpartOf(l).name.slice(0, 500) },
+    page: { page: 0, size: UPSTREAM_PAGE_SIZE, sort: 'id,desc', kind: 'page' },
+  });
+  return page?.content.find((item) => item.id === l.id)?.relationshipTypeDetail ?? null;
 }
 
 const LinkDirection = builder.enumType('EntityLinkDirection', {
@@ -42,7 +64,7 @@ const LinkDirection = builder.enumType('EntityLinkDirection', {
 
 LinkRef.implement({
   description:
-    'A link between two records, of a given link type. `direction`, `label` and `counterpart` see it from the entity whose `links` listed it (from `entity1` when it was read by itself).',
+    'A link between two records, of a given link type. `direction`, `label`, `counterpart` and `relationshipType` see it from the entity whose `links` listed it (from `entity1` when it was read by itself); the id says which, so the same link listed by its two ends has two ids.',
   fields: (t) => ({
     linkType: t.field({
       nullable: false,
@@ -53,8 +75,8 @@ LinkRef.implement({
     relationshipType: t.field({
       type: RelationshipTypeRef,
       description:
-        'The type of the relationship, with its labels; its id is the `linkTypeId` of the link. Null for a link read by itself (`link`, `createLink`): read `linkType` there.',
-      resolve: (l) => (isRecord(l) ? null : l.item.relationshipTypeDetail),
+        "The type of the relationship, with its labels; its id is the `linkTypeId` of the link. Null for a link read by itself (`link`, `createLink`): read `linkType` there. `node` of a listed link's id finds it among the links of the entity that listed it (null in the rare case that one upstream page of its links to records of the other end's name lacks it).",
+      resolve: (l, _a, ctx) => relationshipTypeOf(l, ctx),
     }),
     forwardLabel: t.string({
       nullable: false,
@@ -118,7 +140,7 @@ LinkRef.implement({
       type: LinkEndRef,
       description:
         'The other end of the link, seen from the entity whose links listed it (`entity2` when read by itself).',
-      resolve: (l) => ends(l)[outgoing(l) ? 1 : 0],
+      resolve: counterpartOf,
     }),
     schemaId: t.id({
       nullable: false,
@@ -140,18 +162,22 @@ LinkRef.implement({
 
 recordNode(LinkRef, {
   permission: 'governance:read',
-  key: (l) => `${idOf(l)}:${linkTypeIdOf(l)}`,
+  key: (l) => [idOf(l), linkTypeIdOf(l), ...(l.parentId === undefined ? [] : [l.parentId])].join(':'),
   databaseId: idOf,
-  // `<link uuid>:<link type uuid>`: the upstream reads a link by both.
+  // `<link uuid>:<link type uuid>` (the upstream reads a link by both), then, for a listed link,
+  // `:<uuid of the entity that listed it>`.
   parse: (key) => {
-    const [id = '', linkTypeId = ''] = key.split(':');
-    return uuidKey(id) && uuidKey(linkTypeId) ? `${uuidKey(id)}:${uuidKey(linkTypeId)}` : '';
+    const parts = key.split(':').map(uuidKey);
+    return (parts.length === 2 || parts.length === 3) && parts.every(Boolean) ? parts.join(':') : '';
   },
   load: (keys, ctx) =>
     Promise.all(
-      keys.map((key) => {
-        const [id, linkTypeId] = key.split(':') as [string, string];
-        return ctx.governance.client.getLink(id, linkTypeId);
+      keys.map(async (key) => {
+        const [id, linkTypeId, parentId] = key.split(':') as [string, string, string?];
+        const link = await ctx.governance.client.getLink(id, linkTypeId);
+        if (!link || parentId === undefined) return link;
+        const end = [link.entity1.id, link.entity2.id].find((e) => e.toLowerCase() === parentId);
+        return end === undefined ? null : { ...link, parentId: end };
       }),
     ),
   what: "The link's uuid",

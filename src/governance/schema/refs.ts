@@ -19,8 +19,10 @@ export interface EntityLinkShape {
 
 /** A record in full, or as a link shows one of its ends: what that lacks is loaded when asked for (entity.ts). */
 export type EntityShape = M.EntityInformation | M.LinkEndpoint;
+/** A link record read by id: by itself, or (`parentId`, from a listed link's id) seen from one of its ends. */
+export type LinkRecordShape = M.LinkInformation & { parentId?: string };
 /** A link as read by itself, or as an entity's links list it (seen from that entity). */
-export type LinkShape = M.LinkInformation | EntityLinkShape;
+export type LinkShape = LinkRecordShape | EntityLinkShape;
 
 export const EntityRef = builder.objectRef<EntityShape>('Entity');
 export const EntityTypeRef = builder.objectRef<M.EntityTypeReference | M.EntityTypeInformation>('EntityType');
