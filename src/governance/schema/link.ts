@@ -7,6 +7,7 @@
  * authors) is read by id when a listed link is asked for it.
  */
 import { UpstreamError } from '../../core/errors.js';
+import { decodeGlobalId } from '../../core/global-id.js';
 import { requires } from '../../graph/auth.js';
 import { builder } from '../../graph/builder.js';
 import type { Context } from '../../graph/context.js';
@@ -160,6 +161,20 @@ LinkRef.implement({
   }),
 });
 
+/** A link as the entity `parentId` lists it (null when that is not one of its ends); as read without one. */
+function seenFromEnd<L extends LinkInformation>(link: L | null, parentId: string | undefined) {
+  if (!link || parentId === undefined) return link;
+  const end = [link.entity1.id, link.entity2.id].find((e) => e.toLowerCase() === parentId);
+  return end === undefined ? null : { ...link, parentId: end };
+}
+
+/** The entity a listed link's global id names as the end it was seen from, if it is one. */
+function listedFrom(id: string | number): string | undefined {
+  const global = decodeGlobalId(String(id));
+  const parentId = global?.type === 'GovernanceLink' ? global.id.split(':')[2] : undefined;
+  return parentId === undefined ? undefined : uuidKey(parentId) || undefined;
+}
+
 recordNode(LinkRef, {
   permission: 'governance:read',
   key: (l) => [idOf(l), linkTypeIdOf(l), ...(l.parentId === undefined ? [] : [l.parentId])].join(':'),
@@ -174,10 +189,7 @@ recordNode(LinkRef, {
     Promise.all(
       keys.map(async (key) => {
         const [id, linkTypeId, parentId] = key.split(':') as [string, string, string?];
-        const link = await ctx.governance.client.getLink(id, linkTypeId);
-        if (!link || parentId === undefined) return link;
-        const end = [link.entity1.id, link.entity2.id].find((e) => e.toLowerCase() === parentId);
-        return end === undefined ? null : { ...link, parentId: end };
+        return seenFromEnd(await ctx.governance.client.getLink(id, linkTypeId), parentId);
       }),
     ),
   what: "The link's uuid",
@@ -188,7 +200,7 @@ builder.queryField('link', (t) =>
     ...requires('governance:read'),
     type: LinkRef,
     description:
-      "One link by its id (global or uuid) and its link type's id (the upstream needs both); null when there is no such link.",
+      "One link by its id (global or uuid) and its link type's id (the upstream needs both); null when there is no such link. The id of a link as an entity's `links` listed it answers that view of it (the same id, `direction`, `label` and `counterpart`).",
     args: {
       id: t.arg.id({ required: true, description: "The link's id, or its uuid (`databaseId`)." }),
       linkTypeId: t.arg.id({
@@ -196,7 +208,14 @@ builder.queryField('link', (t) =>
         description: "The id of the link's type (a relationship type's `id` or `databaseId`).",
       }),
     },
-    resolve: (_root, args, ctx) =>
-      ctx.governance.client.getLink(linkIdArg(args.id, 'id'), uuidArg(args.linkTypeId, 'linkTypeId', LINK_TYPE_IDS)),
+    // A listed link's id answers that listing's view of it, with the same id.
+    resolve: async (_root, args, ctx) =>
+      seenFromEnd(
+        await ctx.governance.client.getLink(
+          linkIdArg(args.id, 'id'),
+          uuidArg(args.linkTypeId, 'linkTypeId', LINK_TYPE_IDS),
+        ),
+        listedFrom(args.id),
+      ),
   }),
 );
