@@ -5,6 +5,7 @@
  * version replaced longer ago than the bound. The calendar seed of the replay's size is checked here too.
  */
 import { describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../src/core/global-id.js';
 import { createSeed } from '../src/emulators/calendar/seed.js';
 import { createRng } from '../src/emulators/kit/random.js';
 import { floorCalls, type FloorShape } from '../bench/replay-floor.js';
@@ -90,11 +91,18 @@ describe('bench replay', () => {
       { id: 7, n: 1, at: 1_000 },
       { id: 7, n: 2, at: 50_000 },
     ];
-    const event = (n: number) => ({ id: '7', title: n ? editedTitle('Jazz Night', n, 0) : 'Jazz Night' });
+    // Answers name events by their global ids, as the gateway's do.
+    const event = (n: number) => ({
+      id: encodeGlobalId('Event', 7),
+      title: n ? editedTitle('Jazz Night', n, 0) : 'Jazz Night',
+    });
     const answers = [
       { arrivedAt: 20_000, data: { event: event(0) } }, // 19 s after edit 1: within the bound
       { arrivedAt: 32_500, data: { venue: { events: { nodes: [event(0)] } } } }, // 31.5 s: older
-      { arrivedAt: 60_000, data: { events: { nodes: [event(1), { id: '8', title: 'Other' }] } } }, // 10 s
+      {
+        arrivedAt: 60_000,
+        data: { events: { nodes: [event(1), { id: encodeGlobalId('Event', 8), title: 'Other' }] } },
+      }, // 10 s
       { arrivedAt: 90_000, data: { event: event(2) } }, // the newest
     ];
     expect(freshness(answers, edits, 30_000, 1_000)).toEqual({
