@@ -5,8 +5,8 @@
  * every tool, a confirmation asked by one replica is taken by the other, and a task one replica
  * created for a call the shared budget could not cover is run and answered by the other.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from './support/gateway-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
 import { startGovernanceEmulator } from '../src/emulators/governance/index.js';
@@ -14,27 +14,9 @@ import { legacyClient, modernClient, raw, type ToolClient } from './support/mcp-
 import { REDIS_URL, requireRedis, uniquePrefix } from './support/redis.js';
 import { until } from './support/wait.js';
 
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
-
 /** One gateway process; resolves with its /mcp URL once it says it is ready. */
-function replica(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /gateway ready: (http:\/\/\S+)\/graphql/.exec(out);
-      if (m) resolve(`${m[1]!.replace('localhost', '127.0.0.1')}/mcp`);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`replica exited with ${code}: ${out}`)));
-  });
+async function replica(env: Record<string, string>): Promise<string> {
+  return `${(await startGateway({ LOG_LEVEL: 'warn', ...env })).origin}/mcp`;
 }
 
 async function pair(env: Record<string, string>): Promise<string[]> {

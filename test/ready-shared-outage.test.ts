@@ -3,7 +3,7 @@
  * and both stay ready (200, with `redis` reported failed) and keep answering queries, since every
  * replica shares that outage; with READY_REQUIRES=redis a replica says 503 instead.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startGateway } from './support/gateway-process.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorEnv } from '../src/app/embedded-emulators.js';
 import { startCalendarEmulator } from '../src/emulators/calendar/index.js';
@@ -12,33 +12,16 @@ import { startThrowawayRedis } from '../scripts/throwaway-redis.js';
 import { uniquePrefix } from './support/redis.js';
 import { until } from './support/wait.js';
 
-const children: ChildProcess[] = [];
 // A redis-server of this file's own: the test kills it.
 const redis = await startThrowawayRedis();
 if (typeof redis === 'string' && process.env.CI === 'true') throw new Error(`Redis is required on CI: ${redis}.`);
 afterAll(async () => {
-  children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
   if (typeof redis !== 'string') await redis.stop();
 });
 
 /** One gateway process; resolves with its origin once it says it is ready. */
-function replica(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /gateway ready: (http:\/\/\S+)\/graphql/.exec(out);
-      if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`replica exited with ${code}: ${out}`)));
-  });
+async function replica(env: Record<string, string>): Promise<string> {
+  return `${(await startGateway({ LOG_LEVEL: 'warn', ...env })).origin}`;
 }
 
 const ready = async (origin: string) => {
