@@ -3,13 +3,18 @@
  * (the bench's replicas workload, the chaos run and the traffic tests share it).
  */
 
-/** Most timestamps in any interval of `windowMs`: every span, whatever phase a platform counts in. */
-export function maxInAnySpan(times: number[], windowMs: number): number {
+/** The busiest interval of `windowMs`: how many timestamps it holds and the first of them. */
+export function busiestSpan(times: number[], windowMs: number): { count: number; from: number } {
   const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
+  let best = { count: 0, from: NaN };
   for (let i = 0, j = 0; i < sorted.length; i++) {
     while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
+    if (i - j + 1 > best.count) best = { count: i - j + 1, from: sorted[j]! };
   }
   return best;
+}
+
+/** Most timestamps in any interval of `windowMs`: every span, whatever phase a platform counts in. */
+export function maxInAnySpan(times: number[], windowMs: number): number {
+  return busiestSpan(times, windowMs).count;
 }

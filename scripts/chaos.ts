@@ -29,7 +29,7 @@ const { values } = parseArgs({
     profile: { type: 'string', default: 'default' },
     break: { type: 'string' },
     callers: { type: 'string', default: '6' },
-    // Every operation as its caller saw it, as JSON (for a closer look at a failed run).
+    // Every operation as its caller saw it and both emulators' request logs, as JSON (for a closer look at a failed run).
     records: { type: 'string' },
   },
 });
@@ -172,7 +172,11 @@ async function verdicts(
     calendar: calendar.filter((r) => r.method === 'POST' && r.route === 'POST /tags'),
   };
   const outcomes = callers.outcomes;
-  if (values.records) writeFileSync(values.records, JSON.stringify(outcomes));
+  if (values.records)
+    writeFileSync(
+      values.records,
+      JSON.stringify({ startedAt: performance.timeOrigin + t0, outcomes, governance, calendar }),
+    );
   const codes: Record<string, number> = {};
   const byOperation: Record<string, number> = {};
   for (const o of outcomes) {
@@ -181,7 +185,7 @@ async function verdicts(
   }
   const breakerViolations = episodes.flatMap((e) => e.violations);
   const invariants: Record<string, check.Check> = {
-    budget: check.budget(governance, enforced),
+    budget: check.budget(governance, enforced, performance.timeOrigin + t0),
     writes: check.writes(outcomes, creates),
     deadline: check.deadlines(outcomes, operationDeadlineMs + 1_000),
     breaker: { ok: breakerViolations.length === 0, violations: breakerViolations },

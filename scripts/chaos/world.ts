@@ -4,13 +4,15 @@
  * behind its drain, `NODE_ENV=production`), each on a fixed port so that a restarted one is found
  * where it was. Faults act on these: the emulators' fault rules, Redis killed and restarted empty on
  * its port, a replica sent SIGTERM and started again once it has drained, a replica killed with
- * SIGKILL and started again. Each replica process's resident memory is sampled while it runs.
+ * SIGKILL and started again. Each replica process's resident memory is sampled while it runs, and its
+ * live heap read through its inspector (live-heap.ts).
  */
 import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { emulatorEnv } from '../../src/app/embedded-emulators.js';
 import { startEmulator, type EmulatorProcess } from '../../bench/upstreams.js';
 import { freePort, startThrowawayRedis, type ThrowawayRedis } from '../throwaway-redis.js';
+import { INSPECTOR_LINE, LiveHeap } from './live-heap.js';
 
 export type ReplicaState = 'up' | 'draining' | 'killed' | 'down';
 
@@ -39,8 +41,16 @@ export interface WorldOptions {
   log: (line: string) => void;
 }
 
-/** How often each replica's memory is sampled. */
+/** How often each replica's memory is sampled; every second sample also reads its live heap (a full collection). */
 const SAMPLE_MS = 2_000;
+
+export interface MemorySample {
+  /** Since the process started. */
+  ms: number;
+  rssBytes: number;
+  /** The heap in use after a full collection. */
+  liveBytes?: number;
+}
 
 /** A signal sent to a replica: when (epoch ms), and when the replica was serving again. */
 export interface Signalled {
@@ -58,9 +68,9 @@ export class World {
   readonly sigterms: Signalled[] = [];
   /** When each SIGKILL was sent, and when its replica served again. */
   readonly kills: Signalled[] = [];
-  /** Each replica process's resident set, sampled every `SAMPLE_MS` (ms since the process started). */
-  readonly memory: { replica: number; pid: number; startedAt: number; samples: { ms: number; rssBytes: number }[] }[] =
-    [];
+  /** Each replica process's memory, sampled every `SAMPLE_MS`. */
+  readonly memory: { replica: number; pid: number; startedAt: number; samples: MemorySample[]; heap?: LiveHeap }[] = [];
+  private sampled = 0;
   private sampler?: NodeJS.Timeout;
   private readonly children = new Map<number, ChildProcess>();
   private redisPort = 0;
@@ -128,14 +138,24 @@ export class World {
 
   /** Starts (or starts again) a replica; resolves once it listens. */
   startReplica(replica: Replica): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', 'src/server.ts'], {
       env: this.env(replica),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.children.set(replica.index, child);
-    this.memory.push({ replica: replica.index, pid: child.pid!, startedAt: performance.now(), samples: [] });
+    const memory: World['memory'][number] = {
+      replica: replica.index,
+      pid: child.pid!,
+      startedAt: performance.now(),
+      samples: [],
+    };
+    this.memory.push(memory);
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
+      const inspector = memory.heap ? undefined : INSPECTOR_LINE.exec(stderr)?.[1];
+      if (inspector) void LiveHeap.open(inspector).then((heap) => (memory.heap = heap), this.options.log);
+    });
     return new Promise((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
@@ -180,6 +200,8 @@ export class World {
     const entry: Signalled = { replica: index, at: Date.now() };
     sent.push(entry);
     const started = performance.now();
+    // A process with an inspector client attached waits for it to leave before it exits.
+    for (const proc of this.memory) if (proc.pid === child.pid) proc.heap?.close();
     child.kill(signal);
     await exited;
     const exitMs = Math.round(performance.now() - started);
@@ -189,14 +211,26 @@ export class World {
     return exitMs;
   }
 
-  /** Each running replica's resident set, as Linux reports it (`VmRSS` in `/proc/PID/status`, kB). */
+  /**
+   * Each running replica's resident set, as Linux reports it (`VmRSS` in `/proc/PID/status`, kB),
+   * and every second time its live heap.
+   */
   private sampleMemory(): void {
+    const live = this.sampled++ % 2 === 0;
     for (const proc of this.memory) {
       const child = this.children.get(proc.replica);
       if (child?.pid !== proc.pid || child.exitCode !== null || child.signalCode !== null) continue;
       try {
         const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1]);
-        if (kb) proc.samples.push({ ms: Math.round(performance.now() - proc.startedAt), rssBytes: kb * 1024 });
+        if (!kb) continue;
+        const sample: MemorySample = { ms: Math.round(performance.now() - proc.startedAt), rssBytes: kb * 1024 };
+        proc.samples.push(sample);
+        // A process killed meanwhile answers nothing: its sample keeps no live heap.
+        if (live)
+          proc.heap?.bytes().then(
+            (bytes) => (sample.liveBytes = bytes),
+            () => undefined,
+          );
       } catch {
         // Gone between the check and the read: nothing to sample.
       }
@@ -222,6 +256,7 @@ export class World {
       .filter((c) => c.exitCode === null && c.signalCode === null)
       .map((c) => new Promise((resolve) => (c.once('exit', resolve), c.kill('SIGKILL'))));
     await Promise.all(exits);
+    for (const proc of this.memory) proc.heap?.close();
     await Promise.all([this.governance.child.stop(), this.calendar.child.stop(), this.redis.stop()]);
   }
 }
