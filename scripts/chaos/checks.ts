@@ -5,7 +5,7 @@
  */
 import type { LoggedRequest } from '../../src/emulators/kit/control.js';
 import { busiestSpan } from '../../bench/spans.js';
-import type { Signalled } from './world.js';
+import type { MemorySample as Sample, Signalled } from './world.js';
 
 /** One operation as a caller saw it. */
 export interface Outcome {
@@ -49,22 +49,28 @@ const verdict = (violations: string[], figures: Record<string, unknown>): Check 
  */
 export function budget(log: LoggedRequest[], rules: { limit: number; windowMs: number }[], startedAt: number): Check {
   const arrivals = log.map((r) => r.receivedAt);
-  const perRule = rules.map(({ limit, windowMs }) => {
-    const { count, from } = busiestSpan(arrivals, windowMs);
-    return { limit, windowMs, maxInSpan: count, fromSecond: Math.round((from - startedAt) / 100) / 10 };
-  });
+  const perRule = rules.map(({ limit, windowMs }) => ({ limit, windowMs, ...busiestSpan(arrivals, windowMs) }));
   const violations = perRule
-    .filter((r) => r.maxInSpan > r.limit)
+    .filter((r) => r.count > r.limit)
     .map((r) => {
-      const from = startedAt + r.fromSecond * 1000;
-      const inSpan = log.filter((x) => x.receivedAt >= from - 100 && x.receivedAt < from + r.windowMs + 100);
       const mix: Record<string, number> = {};
-      for (const x of inSpan)
-        mix[`${x.route} ${x.fault ?? x.status}`] = (mix[`${x.route} ${x.fault ?? x.status}`] ?? 0) + 1;
-      return `${r.maxInSpan} governance requests within ${r.windowMs} ms from ${r.fromSecond} s, the account allows ${r.limit} (${JSON.stringify(mix)})`;
+      for (const x of log.filter((x) => x.receivedAt >= r.from && x.receivedAt < r.from + r.windowMs)) {
+        const key = `${x.route} ${x.fault ?? x.status}`;
+        mix[key] = (mix[key] ?? 0) + 1;
+      }
+      return `${r.count} governance requests within ${r.windowMs} ms from ${secondsFrom(startedAt, r.from)} s, the account allows ${r.limit} (${JSON.stringify(mix)})`;
     });
-  return verdict(violations, { requests: arrivals.length, rules: perRule });
+  const figures = perRule.map(({ limit, windowMs, count, from }) => ({
+    limit,
+    windowMs,
+    maxInSpan: count,
+    fromSecond: secondsFrom(startedAt, from),
+  }));
+  return verdict(violations, { requests: arrivals.length, rules: figures });
 }
+
+/** Seconds from `startedAt` to `at` (epoch ms), to a tenth. */
+const secondsFrom = (startedAt: number, at: number) => Math.round((at - startedAt) / 100) / 10;
 
 /** Answers that say a write may or may not have been applied (upstream answer lost; cut off by a drain). */
 const UNKNOWN = new Set(['UPSTREAM_OUTCOME_UNKNOWN', 'OUTCOME_UNKNOWN']);
@@ -218,12 +224,6 @@ const GROWTH_BYTES = 32 * 2 ** 20;
 const JUDGED_AFTER_MS = 30_000;
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-
-interface Sample {
-  ms: number;
-  rssBytes: number;
-  liveBytes?: number;
-}
 
 /** The lowest live heap of the samples in [from, to) ms: the level under the caches' churn. */
 const floorOf = (samples: Sample[], from: number, to = Infinity) =>
